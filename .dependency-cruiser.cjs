@@ -1,0 +1,66 @@
+/**
+ * The dependency rule of ARCHITECTURE.md. Run by `npm test` (lint step); never exempted.
+ * Type-only imports count (tsPreCompilationDeps: true).
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing outside src/domain: no npm package, no node: module.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'application-only-domain',
+      comment: 'src/application imports only src/domain and src/application.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { pathNot: '^src/(domain|application)/' },
+    },
+    {
+      name: 'adapters-never-import-main',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/main/' },
+    },
+    {
+      name: 'inbound-never-imports-outbound',
+      severity: 'error',
+      from: { path: '^src/adapters/inbound/' },
+      to: { path: '^src/adapters/outbound/' },
+    },
+    {
+      name: 'outbound-never-imports-inbound',
+      severity: 'error',
+      from: { path: '^src/adapters/outbound/' },
+      to: { path: '^src/adapters/inbound/' },
+    },
+    {
+      name: 'inversify-only-in-main',
+      comment: 'Only src/main binds: Inversify stays in the composition root.',
+      severity: 'error',
+      from: { pathNot: '^src/main/' },
+      to: { path: 'node_modules/(inversify|@inversifyjs)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'] },
+  },
+};

@@ -1,0 +1,55 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { bodyParser } from './middleware/bodyParser.js';
+import { cors, type CorsOptions } from './middleware/cors.js';
+import { rateLimit } from './middleware/rateLimit.js';
+import { recovery } from './middleware/recovery.js';
+import { requestId } from './middleware/requestId.js';
+import { requestLogger } from './middleware/requestLogger.js';
+import { routeFallback } from './middleware/routeFallback.js';
+import { timeout } from './middleware/timeout.js';
+import { HEALTH_PATHS } from './routes/health.js';
+import type { RequestState } from './state.js';
+
+/** Adds routes to the app's router (health, auth, resources...). */
+export type RouteModule = (router: Router<RequestState>) => void;
+
+export interface HttpAppOptions {
+  logger: Logger;
+  trustProxy: boolean;
+  requestTimeoutMs: number;
+  bodyLimitBytes: number;
+  cors: CorsOptions;
+  /** `null` when rate limiting is disabled. */
+  rateLimiter: RateLimiterAbstract | null;
+  newRequestId: () => string;
+  routes: readonly RouteModule[];
+}
+
+/**
+ * Builds the Koa application with the whole middleware chain, outermost first:
+ * request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
+ * Authentication and RBAC are route middleware, so they see the path the router routed.
+ */
+export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
+  const app = new Koa<RequestState>({ proxy: options.trustProxy });
+  // Errors are answered by `recovery`; nothing should reach Koa's default handler.
+  app.silent = true;
+  const router = new Router<RequestState>({ sensitive: true, strict: true });
+  for (const addRoutes of options.routes) addRoutes(router);
+
+  app.use(requestId(options.newRequestId));
+  app.use(requestLogger(options.logger));
+  app.use(recovery());
+  app.use(cors(options.cors));
+  if (options.rateLimiter) {
+    app.use(rateLimit({ limiter: options.rateLimiter, exemptPaths: HEALTH_PATHS, logger: options.logger }));
+  }
+  app.use(timeout(options.requestTimeoutMs));
+  app.use(bodyParser(options.bodyLimitBytes));
+  app.use(routeFallback(router));
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,113 @@
+import * as t from 'io-ts';
+import { parseDuration } from '../../domain/shared/Duration.js';
+
+/**
+ * io-ts codecs for configuration values. Each accepts the typed YAML form and the string form
+ * that environment variables carry; its `name` completes the sentence `"<value>" is not <name>`.
+ */
+
+const fromString = <A>(name: string, parse: (u: unknown) => A | undefined): t.Type<A, unknown, unknown> =>
+  new t.Type<A, unknown, unknown>(
+    name,
+    (u): u is A => parse(u) !== undefined,
+    (u, c) => {
+      const value = parse(u);
+      return value === undefined ? t.failure(u, c) : t.success(value);
+    },
+    (a) => a,
+  );
+
+/** Go duration (`90s`, `1m30s`, `24h`), decoded to positive milliseconds. */
+export const Duration = fromString('a duration', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const ms = parseDuration(u);
+  return ms !== undefined && ms > 0 ? ms : undefined;
+});
+
+export const Bool = fromString('a boolean', (u) => {
+  if (typeof u === 'boolean') return u;
+  if (typeof u !== 'string') return undefined;
+  const s = u.trim().toLowerCase();
+  return s === 'true' ? true : s === 'false' ? false : undefined;
+});
+
+export const intIn = (min: number, max: number): t.Type<number, unknown, unknown> =>
+  fromString(`an integer from ${min} to ${max}`, (u) => {
+    const n = typeof u === 'number' ? u : typeof u === 'string' && /^\s*-?\d+\s*$/.test(u) ? Number(u) : Number.NaN;
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
+  });
+
+export const oneOf = <K extends string>(...values: K[]): t.Type<K, unknown, unknown> =>
+  fromString(`one of ${values.join(', ')}`, (u) =>
+    typeof u === 'string' && (values as string[]).includes(u.trim()) ? (u.trim() as K) : undefined,
+  );
+
+
+export const NonEmptyText = fromString('a non-empty string', (u) =>
+  typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined,
+);
+
+/** A route path: starts with `/`, no whitespace. */
+export const RoutePath = fromString('a path starting with /', (u) =>
+  typeof u === 'string' && /^\/\S*$/.test(u) ? u : undefined,
+);
+
+/** A list: a YAML sequence of strings or a comma-separated string; items trimmed, empty ones dropped. */
+export const List = fromString('a list of strings', (u) => {
+  const items = typeof u === 'string' ? u.split(',') : Array.isArray(u) && u.every((x) => typeof x === 'string') ? (u as string[]) : undefined;
+  return items?.map((s) => s.trim()).filter((s) => s !== '');
+});
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A byte size: an integer or `<n>b|kb|mb|gb` (case-insensitive). */
+export const ByteSize = fromString('a size such as 512kb or 1mb', (u) => {
+  if (typeof u === 'number') return Number.isSafeInteger(u) && u > 0 ? u : undefined;
+  if (typeof u !== 'string') return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(u);
+  if (!m || m[1] === undefined) return undefined;
+  const bytes = Math.floor(Number(m[1]) * (SIZE_UNITS[(m[2] ?? 'b').toLowerCase()] ?? 1));
+  return bytes > 0 ? bytes : undefined;
+});
+
+/** Rate `<count>-<S|M|H|D>`, e.g. `100-M`: decoded to points per window. */
+export interface Rate {
+  points: number;
+  windowSeconds: number;
+}
+const WINDOW_SECONDS: Readonly<Record<string, number>> = { S: 1, M: 60, H: 3600, D: 86400 };
+export const RateText = fromString('a rate such as 100-M (<count>-<S|M|H|D>)', (u): Rate | undefined => {
+  if (typeof u !== 'string') return undefined;
+  const m = /^\s*(\d+)-([SMHD])\s*$/i.exec(u);
+  if (!m || m[1] === undefined || m[2] === undefined) return undefined;
+  const points = Number(m[1]);
+  const windowSeconds = WINDOW_SECONDS[m[2].toUpperCase()];
+  return points > 0 && Number.isSafeInteger(points) && windowSeconds ? { points, windowSeconds } : undefined;
+});
+
+const urlWithScheme = (schemes: readonly string[], u: unknown): string | undefined => {
+  if (typeof u !== 'string') return undefined;
+  try {
+    const url = new URL(u);
+    return schemes.includes(url.protocol) ? u : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** `sqlite:<file>`, `sqlite::memory:`, or a `postgres://` / `postgresql://` URL. */
+export const DatabaseUrl = fromString('a database URL (sqlite:<file>, sqlite::memory: or postgres://...)', (u) => {
+  if (typeof u !== 'string') return undefined;
+  if (/^sqlite:.+/.test(u)) return u;
+  return urlWithScheme(['postgres:', 'postgresql:'], u);
+});
+
+/** Empty (no Redis) or a `redis://` / `rediss://` URL. */
+export const RedisUrl = fromString('empty or a redis:// URL', (u) => {
+  if (u === '' || u === null) return '';
+  return urlWithScheme(['redis:', 'rediss:'], u);
+});
+
+export const HttpUrl = fromString('an http:// or https:// URL', (u) => urlWithScheme(['http:', 'https:'], u));
+
+export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');

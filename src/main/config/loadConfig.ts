@@ -1,0 +1,188 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { parse as parseYaml } from 'yaml';
+import type { Rate } from './codecs.js';
+import { HttpCheckEntry, KEYS, PLACEHOLDER_SECRET, type Config } from './schema.js';
+
+/** Where configuration comes from; injected so loading is testable without touching the disk. */
+export interface ConfigSources {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Returns the file's text, or `undefined` when it does not exist. */
+  readFile(path: string): string | undefined;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+/** `jwt.refresh_expiration` → `SVC_JWT_REFRESH_EXPIRATION`. */
+export const envName = (path: string): string => `SVC_${path.toUpperCase().replace(/\./g, '_')}`;
+
+const HTTP_CHECKS = 'health.http';
+const PRODUCTION_OFF = new Set(['graphql.playground', 'graphql.introspection']);
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+}
+
+/** Flattens nested YAML mappings into dotted keys; `health.http` stays a list. */
+function flatten(source: string, value: unknown, prefix: string, out: Map<string, unknown>, errors: string[]): void {
+  if (value === null || value === undefined) return;
+  if (typeof value !== 'object' || Array.isArray(value) || prefix === HTTP_CHECKS || prefix in KEYS) {
+    if (prefix === '') errors.push(`${source}: the top level must be a mapping of keys`);
+    else if (prefix in KEYS || prefix === HTTP_CHECKS) out.set(prefix, value);
+    else errors.push(`${prefix}: unknown key (in ${source})`);
+    return;
+  }
+  for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
+    flatten(source, child, prefix === '' ? name : `${prefix}.${name}`, out, errors);
+  }
+}
+
+function readYaml(path: string, required: boolean, sources: ConfigSources, out: Map<string, unknown>, errors: string[]): void {
+  const text = sources.readFile(path);
+  if (text === undefined) {
+    if (required) errors.push(`SVC_CONFIG: file ${show(path)} does not exist`);
+    return;
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    const where = error instanceof Error ? error.message.split('\n')[0] : 'parse error';
+    errors.push(`${path}: not valid YAML (${where})`);
+    return;
+  }
+  flatten(path, document, '', out, errors);
+}
+
+/**
+ * Loads `config/default.yaml`, then `config/<SVC_ENV>.yaml` (or the file named by `SVC_CONFIG`),
+ * then `SVC_*` environment overrides, and validates every key. Problems come back as one line
+ * per key (`jwt.expiration: "24x" is not a duration`), never as an exception.
+ */
+export function loadConfig(sources: ConfigSources): ConfigResult {
+  const errors: string[] = [];
+  const env = sources.env.SVC_ENV?.trim() || 'development';
+  const production = env === 'production';
+  const fileValues = new Map<string, unknown>();
+  readYaml('config/default.yaml', false, sources, fileValues, errors);
+  const explicit = sources.env.SVC_CONFIG?.trim();
+  if (explicit) readYaml(explicit, true, sources, fileValues, errors);
+  else readYaml(`config/${env}.yaml`, false, sources, fileValues, errors);
+
+  const values = new Map<string, unknown>();
+  for (const [path, spec] of Object.entries(KEYS)) {
+    const fromEnv = sources.env[envName(path)];
+    const raw =
+      fromEnv !== undefined ? fromEnv : fileValues.has(path) ? fileValues.get(path) : production && PRODUCTION_OFF.has(path) ? false : spec.default;
+    const decoded = spec.codec.decode(raw);
+    if (isLeft(decoded)) errors.push(`${path}: ${show(raw)} is not ${spec.codec.name}`);
+    else values.set(path, decoded.right);
+  }
+
+  const httpChecks = decodeHttpChecks(sources.env[envName(HTTP_CHECKS)], fileValues.get(HTTP_CHECKS), errors);
+  if (errors.length > 0) return { ok: false, errors };
+
+  const v = <A>(path: string): A => values.get(path) as A;
+  const config: Config = {
+    env,
+    server: {
+      host: v('server.host'),
+      port: v('server.port'),
+      trustProxy: v('server.trust_proxy'),
+      requestTimeoutMs: v('server.request_timeout'),
+      bodyLimitBytes: v('server.body_limit'),
+      shutdownTimeoutMs: v('server.shutdown_timeout'),
+    },
+    database: { url: v('database.url'), migrateOnStart: v('database.migrate_on_start') },
+    redis: { url: v('redis.url') },
+    api: { mode: v('api.mode') },
+    jwt: {
+      secret: v('jwt.secret'),
+      expirationMs: v('jwt.expiration'),
+      refreshExpirationMs: v('jwt.refresh_expiration'),
+      issuer: v('jwt.issuer'),
+    },
+    graphql: {
+      generalRoute: v('graphql.general_route'),
+      playgroundRoute: v('graphql.playground_route'),
+      playground: v('graphql.playground'),
+      introspection: v('graphql.introspection'),
+      maxDepth: v('graphql.max_depth'),
+    },
+    cors: {
+      allowedOrigins: v('cors.allowed_origins'),
+      allowedMethods: v<string[]>('cors.allowed_methods').map((m) => m.toUpperCase()),
+      allowedHeaders: v('cors.allowed_headers'),
+      exposedHeaders: v('cors.exposed_headers'),
+      allowCredentials: v('cors.allow_credentials'),
+      maxAgeMs: v('cors.max_age'),
+    },
+    rateLimit: { enabled: v('rate_limit.enabled'), rate: v<Rate>('rate_limit.rate'), store: v('rate_limit.store') },
+    auth: { bcryptCost: v('auth.bcrypt_cost'), loginMaxFailures: v('auth.login_max_failures'), loginWindowMs: v('auth.login_window') },
+    access: { model: v('access.model'), policy: v('access.policy') },
+    log: { level: v('log.level'), format: v('log.format') },
+    health: {
+      checkTimeoutMs: v('health.check_timeout'),
+      disk: { path: v('health.disk.path'), minFreeBytes: v('health.disk.min_free_bytes') },
+      http: httpChecks,
+    },
+  };
+  errors.push(...crossChecks(config, production));
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors: string[]): Config['health']['http'] {
+  let raw: unknown = fromFile ?? [];
+  if (fromEnv !== undefined) {
+    try {
+      raw = fromEnv.trim() === '' ? [] : JSON.parse(fromEnv);
+    } catch {
+      errors.push(`${HTTP_CHECKS}: ${show(fromEnv)} is not JSON (a list of {name, url, timeout})`);
+      return [];
+    }
+  }
+  if (!Array.isArray(raw)) {
+    errors.push(`${HTTP_CHECKS}: ${show(raw)} is not a list of {name, url, timeout}`);
+    return [];
+  }
+  const checks: Config['health']['http'] = [];
+  raw.forEach((entry, i) => {
+    const decoded = HttpCheckEntry.decode(entry);
+    if (isLeft(decoded)) {
+      for (const e of decoded.left) {
+        const field = e.context.map((c) => c.key).filter((k) => k !== '').join('.');
+        const expected = e.context[e.context.length - 1]?.type.name ?? 'valid';
+        errors.push(`${HTTP_CHECKS}[${i}]${field ? `.${field}` : ''}: ${show(e.value)} is not ${expected}`);
+      }
+      return;
+    }
+    checks.push({ name: decoded.right.name, url: decoded.right.url, timeoutMs: decoded.right.timeout });
+  });
+  const names = checks.map((c) => c.name);
+  const builtIn = new Set(['database', 'cache', 'disk', 'event_loop']);
+  names.forEach((name, i) => {
+    if (names.indexOf(name) !== i || builtIn.has(name)) errors.push(`${HTTP_CHECKS}[${i}].name: ${show(name)} is already the name of another check`);
+  });
+  return checks;
+}
+
+function crossChecks(config: Config, production: boolean): string[] {
+  const errors: string[] = [];
+  if (config.cors.allowCredentials && config.cors.allowedOrigins.includes('*')) {
+    errors.push('cors.allow_credentials: true cannot be combined with cors.allowed_origins "*"; list the origins');
+  }
+  if (config.rateLimit.store === 'redis' && config.redis.url === '') {
+    errors.push('rate_limit.store: "redis" needs redis.url to be set');
+  }
+  if (config.graphql.generalRoute === config.graphql.playgroundRoute) {
+    errors.push('graphql.playground_route: must differ from graphql.general_route');
+  }
+  if (production) {
+    if (config.jwt.secret === PLACEHOLDER_SECRET) {
+      errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
+    } else if (Buffer.byteLength(config.jwt.secret, 'utf8') < 32) {
+      errors.push('jwt.secret: must be at least 32 bytes in production');
+    }
+  }
+  return errors;
+}
+

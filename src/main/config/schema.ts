@@ -1,0 +1,93 @@
+import * as t from 'io-ts';
+import {
+  Bool,
+  ByteSize,
+  DatabaseUrl,
+  Duration,
+  HttpUrl,
+  intIn,
+  List,
+  LogLevel,
+  NonEmptyText,
+  oneOf,
+  RateText,
+  RedisUrl,
+  RoutePath,
+  type Rate,
+} from './codecs.js';
+
+/** The shipped placeholder secret: refused in production. */
+export const PLACEHOLDER_SECRET = 'change-me-in-production-this-is-not-a-secret';
+
+/** One leaf of the configuration: its codec and its default (as written in YAML). */
+interface Key {
+  codec: t.Type<unknown, unknown, unknown>;
+  default: unknown;
+}
+
+const key = <A>(codec: t.Type<A, unknown, unknown>, defaultValue: unknown): Key => ({
+  codec: codec as t.Type<unknown, unknown, unknown>,
+  default: defaultValue,
+});
+
+/** Every configuration key (dotted path) with its codec and default. `health.http` is handled apart. */
+export const KEYS: Readonly<Record<string, Key>> = {
+  'server.host': key(NonEmptyText, '0.0.0.0'),
+  'server.port': key(intIn(0, 65535), 8080),
+  'server.trust_proxy': key(Bool, false),
+  'server.request_timeout': key(Duration, '30s'),
+  'server.body_limit': key(ByteSize, '1mb'),
+  'server.shutdown_timeout': key(Duration, '10s'),
+  'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
+  'database.migrate_on_start': key(Bool, true),
+  'redis.url': key(RedisUrl, ''),
+  'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
+  'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
+  'jwt.expiration': key(Duration, '24h'),
+  'jwt.refresh_expiration': key(Duration, '168h'),
+  'jwt.issuer': key(NonEmptyText, 'portico'),
+  'graphql.general_route': key(RoutePath, '/graphql'),
+  'graphql.playground_route': key(RoutePath, '/graphql-playground'),
+  'graphql.playground': key(Bool, true),
+  'graphql.introspection': key(Bool, true),
+  'graphql.max_depth': key(intIn(1, 100), 15),
+  'cors.allowed_origins': key(List, ['*']),
+  'cors.allowed_methods': key(List, ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
+  'cors.allowed_headers': key(List, ['Authorization', 'Content-Type', 'X-Request-ID']),
+  'cors.exposed_headers': key(List, ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+  'cors.allow_credentials': key(Bool, false),
+  'cors.max_age': key(Duration, '12h'),
+  'rate_limit.enabled': key(Bool, true),
+  'rate_limit.rate': key(RateText, '100-M'),
+  'rate_limit.store': key(oneOf('memory', 'redis'), 'memory'),
+  'auth.bcrypt_cost': key(intIn(4, 15), 10),
+  'auth.login_max_failures': key(intIn(1, 1000), 5),
+  'auth.login_window': key(Duration, '15m'),
+  'access.model': key(NonEmptyText, 'policy/model.conf'),
+  'access.policy': key(NonEmptyText, 'policy/policy.csv'),
+  'log.level': key(LogLevel, 'info'),
+  'log.format': key(oneOf('json', 'pretty'), 'json'),
+  'health.check_timeout': key(Duration, '2s'),
+  'health.disk.path': key(NonEmptyText, '.'),
+  'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
+};
+
+/** `health.http` entries. */
+export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration });
+
+/** The validated configuration the rest of the service reads. Durations are milliseconds. */
+export interface Config {
+  env: string;
+  server: { host: string; port: number; trustProxy: boolean; requestTimeoutMs: number; bodyLimitBytes: number; shutdownTimeoutMs: number };
+  database: { url: string; migrateOnStart: boolean };
+  redis: { url: string };
+  api: { mode: 'rest' | 'graphql' | 'both' };
+  jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
+  graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number };
+  cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
+  rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
+  auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };
+  access: { model: string; policy: string };
+  log: { level: string; format: 'json' | 'pretty' };
+  health: { checkTimeoutMs: number; disk: { path: string; minFreeBytes: number }; http: { name: string; url: string; timeoutMs: number }[] };
+}

@@ -1,0 +1,43 @@
+import { DatabaseConnectionError, databaseTarget } from '../adapters/outbound/mikroorm/database.js';
+import { readConfig } from './readConfig.js';
+import { startService } from './service.js';
+
+/** `npm start`: validate configuration, start, and stop gracefully on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const loaded = readConfig();
+  if (!loaded.ok) {
+    process.stderr.write(`portico: invalid configuration\n${loaded.errors.map((e) => `  ${e}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  const { config } = loaded;
+  let service;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    const message =
+      error instanceof DatabaseConnectionError
+        ? `database: ${error.message}`
+        : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? `server.port: ${config.server.host}:${config.server.port} is already in use`
+          : `start-up failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    process.stderr.write(`portico: ${message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    `Portico listening on ${service.url} (api: ${config.api.mode}, database: ${databaseTarget(config.database.url).display}, env: ${config.env})\n`,
+  );
+  const shutdown = (signal: string): void => {
+    process.stdout.write(`Portico received ${signal}: shutting down\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`portico: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+await main();
