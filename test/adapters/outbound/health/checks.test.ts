@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { DiskHealthCheck } from '../../../../src/adapters/outbound/health/DiskHealthCheck.js';
+import { EventLoopHealthCheck } from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
+import { HttpHealthCheck } from '../../../../src/adapters/outbound/health/HttpHealthCheck.js';
+
+const live = () => new AbortController().signal;
+
+describe('HttpHealthCheck', () => {
+  let server: Server;
+  let base: string;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/ok') res.writeHead(200).end('ok');
+      else if (req.url === '/moved') res.writeHead(302, { Location: '/ok' }).end();
+      else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('late'), 1_000);
+      else res.writeHead(500).end('broken');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('is up on a 2xx and on a 3xx answer', async () => {
+    expect(await new HttpHealthCheck('svc', `${base}/ok`, 1000).check(live())).to.deep.equal({ status: 'up' });
+    expect(await new HttpHealthCheck('svc', `${base}/moved`, 1000).check(live())).to.deep.equal({ status: 'up' });
+  });
+
+  it('is down with the status on a 5xx answer', async () => {
+    expect(await new HttpHealthCheck('svc', `${base}/fail`, 1000).check(live())).to.deep.equal({ status: 'down', message: 'HTTP 500' });
+  });
+
+  it('is down with `timeout` past its own timeout', async () => {
+    const started = Date.now();
+    expect(await new HttpHealthCheck('svc', `${base}/slow`, 100).check(live())).to.deep.equal({ status: 'down', message: 'timeout' });
+    expect(Date.now() - started).to.be.lessThan(900);
+  });
+
+  it('stops when the caller aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    expect(await new HttpHealthCheck('svc', `${base}/slow`, 5000).check(controller.signal)).to.deep.equal({ status: 'down', message: 'timeout' });
+  });
+
+  it('is down when nothing listens, naming the error code', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const outcome = await new HttpHealthCheck('svc', `http://127.0.0.1:${port}/`, 1000).check(live());
+    expect(outcome).to.deep.equal({ status: 'down', message: 'ECONNREFUSED' });
+  });
+});
+
+describe('DiskHealthCheck', () => {
+  it('is up when the free space is above the minimum', async () => {
+    expect(await new DiskHealthCheck('.', 1).check()).to.deep.equal({ status: 'up' });
+  });
+
+  it('is down, saying how much is free, below the minimum', async () => {
+    const outcome = await new DiskHealthCheck('.', Number.MAX_SAFE_INTEGER).check();
+    expect(outcome.status).to.equal('down');
+    expect(outcome.message).to.match(/^\d+ bytes free, below the minimum of 9007199254740991$/);
+  });
+
+  it('is down when the path does not exist, without echoing the path', async () => {
+    const outcome = await new DiskHealthCheck('/no/such/path/here', 1).check();
+    expect(outcome).to.deep.equal({ status: 'down', message: 'cannot read file system statistics' });
+  });
+});
+
+describe('EventLoopHealthCheck', () => {
+  it('is up on an idle loop and degraded after the loop was blocked past the threshold', async () => {
+    const check = new EventLoopHealthCheck(50);
+    try {
+      await new Promise((r) => setTimeout(r, 60));
+      expect(await check.check()).to.deep.equal({ status: 'up' });
+      // The monitor samples on a 10 ms timer: let it tick before blocking.
+      await new Promise((r) => setTimeout(r, 25));
+      const until = Date.now() + 150;
+      while (Date.now() < until) {
+        // Block the event loop on purpose.
+      }
+      await new Promise((r) => setTimeout(r, 30));
+      const outcome = await check.check();
+      expect(outcome.status).to.equal('degraded');
+      expect(outcome.message).to.match(/^event loop delay p99 \d+\.\dms above 50ms$/);
+      // The window restarts after each check.
+      await new Promise((r) => setTimeout(r, 60));
+      expect(await check.check()).to.deep.equal({ status: 'up' });
+    } finally {
+      check.close();
+    }
+  });
+});

@@ -1,0 +1,15 @@
+import { loadConfig } from '../../src/main/config/loadConfig.js';
+import type { Config } from '../../src/main/config/schema.js';
+
+/**
+ * A validated Config from defaults plus `SVC_*` overrides (no files read), for tests that start
+ * the whole service. Defaults for tests: in-memory SQLite, ephemeral port, logs off.
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const loaded = loadConfig({
+    env: { SVC_DATABASE_URL: 'sqlite::memory:', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', ...env },
+    readFile: () => undefined,
+  });
+  if (!loaded.ok) throw new Error(`test config invalid:\n${loaded.errors.join('\n')}`);
+  return loaded.config;
+}
