@@ -22,13 +22,22 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
 }
 
-/** Flattens nested YAML mappings into dotted keys; `health.http` stays a list. */
+const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS;
+const isSection = (path: string): boolean => Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
+
+/** Flattens nested YAML mappings into dotted keys; `health.http` stays a list. Empty values mean "use the default". */
 function flatten(source: string, value: unknown, prefix: string, out: Map<string, unknown>, errors: string[]): void {
+  if (prefix !== '' && !known(prefix) && !isSection(prefix)) {
+    errors.push(`${prefix}: unknown key (in ${source})`);
+    return;
+  }
   if (value === null || value === undefined) return;
-  if (typeof value !== 'object' || Array.isArray(value) || prefix === HTTP_CHECKS || prefix in KEYS) {
-    if (prefix === '') errors.push(`${source}: the top level must be a mapping of keys`);
-    else if (prefix in KEYS || prefix === HTTP_CHECKS) out.set(prefix, value);
-    else errors.push(`${prefix}: unknown key (in ${source})`);
+  if (prefix !== '' && known(prefix)) {
+    out.set(prefix, value);
+    return;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    errors.push(prefix === '' ? `${source}: the top level must be a mapping of keys` : `${prefix}: must be a mapping of keys (in ${source})`);
     return;
   }
   for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
@@ -151,7 +160,8 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
       for (const e of decoded.left) {
         const field = e.context.map((c) => c.key).filter((k) => k !== '').join('.');
         const expected = e.context[e.context.length - 1]?.type.name ?? 'valid';
-        errors.push(`${HTTP_CHECKS}[${i}]${field ? `.${field}` : ''}: ${show(e.value)} is not ${expected}`);
+        const where = `${HTTP_CHECKS}[${i}]${field ? `.${field}` : ''}`;
+        errors.push(e.value === undefined ? `${where}: is missing` : `${where}: ${show(e.value)} is not ${expected}`);
       }
       return;
     }

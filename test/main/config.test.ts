@@ -1,0 +1,457 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { loadConfig, type ConfigResult } from '../../src/main/config/loadConfig.js';
+import { PLACEHOLDER_SECRET, type Config } from '../../src/main/config/schema.js';
+
+type Env = Record<string, string>;
+type Files = Record<string, string>;
+
+function load(env: Env = {}, files: Files = {}): ConfigResult {
+  return loadConfig({ env, readFile: (path) => (Object.hasOwn(files, path) ? files[path] : undefined) });
+}
+
+function valid(env: Env = {}, files: Files = {}): Config {
+  const result = load(env, files);
+  if (!result.ok) throw new Error(`expected a valid configuration, got:\n${result.errors.join('\n')}`);
+  return result.config;
+}
+
+function problems(env: Env = {}, files: Files = {}): string[] {
+  const result = load(env, files);
+  if (result.ok) throw new Error('expected configuration errors, got a valid configuration');
+  return result.errors;
+}
+
+const H = 3_600_000;
+const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
+
+/** CONTRACT §2's defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
+const DEFAULTS: Config = {
+  env: 'development',
+  server: { host: '0.0.0.0', port: 8080, trustProxy: false, requestTimeoutMs: 30_000, bodyLimitBytes: 1_048_576, shutdownTimeoutMs: 10_000 },
+  database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true },
+  redis: { url: '' },
+  api: { mode: 'rest' },
+  jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
+  graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15 },
+  cors: {
+    allowedOrigins: ['*'],
+    allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-ID'],
+    exposedHeaders: ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    allowCredentials: false,
+    maxAgeMs: 12 * H,
+  },
+  rateLimit: { enabled: true, rate: { points: 100, windowSeconds: 60 }, store: 'memory' },
+  auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000 },
+  access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
+  log: { level: 'info', format: 'json' },
+  health: { checkTimeoutMs: 2000, disk: { path: '.', minFreeBytes: 104_857_600 }, http: [] },
+};
+
+const defaultYaml = readFileSync(new URL('../../config/default.yaml', import.meta.url), 'utf8');
+
+describe('loadConfig', () => {
+  describe('defaults', () => {
+    it('with no file and no environment, every key has the CONTRACT §2 default', () => {
+      expect(valid()).to.deep.equal(DEFAULTS);
+    });
+
+    it('the shipped config/default.yaml gives the same configuration as no file at all', () => {
+      expect(valid({}, { 'config/default.yaml': defaultYaml })).to.deep.equal(DEFAULTS);
+    });
+
+    it('reads config/default.yaml, not some other path', () => {
+      const config = valid({}, { 'config/default.yaml': 'server:\n  port: 9001\n' });
+      expect(config.server.port).to.equal(9001);
+    });
+  });
+
+  describe('precedence', () => {
+    const files = {
+      'config/default.yaml': 'server:\n  port: 9000\n  host: 127.0.0.1\njwt:\n  issuer: from-default-file\n',
+    };
+
+    it('a file beats the default', () => {
+      const config = valid({}, files);
+      expect(config.server.port).to.equal(9000);
+      expect(config.server.host).to.equal('127.0.0.1');
+      expect(config.jwt.issuer).to.equal('from-default-file');
+    });
+
+    it('the environment beats the file', () => {
+      const config = valid({ SVC_SERVER_PORT: '9100', SVC_JWT_ISSUER: 'from-env' }, files);
+      expect(config.server.port).to.equal(9100);
+      expect(config.server.host).to.equal('127.0.0.1');
+      expect(config.jwt.issuer).to.equal('from-env');
+    });
+
+    it('an environment value beats the default with no file', () => {
+      expect(valid({ SVC_JWT_REFRESH_EXPIRATION: '1m30s' }).jwt.refreshExpirationMs).to.equal(90_000);
+      expect(valid({ SVC_GRAPHQL_GENERAL_ROUTE: '/gql' }).graphql.generalRoute).to.equal('/gql');
+      expect(valid({ SVC_DATABASE_URL: 'sqlite::memory:' }).database.url).to.equal('sqlite::memory:');
+      expect(valid({ SVC_HEALTH_DISK_MIN_FREE_BYTES: '0' }).health.disk.minFreeBytes).to.equal(0);
+    });
+
+    it('config/<SVC_ENV>.yaml overlays config/default.yaml, key by key', () => {
+      const config = valid(
+        { SVC_ENV: 'staging' },
+        { ...files, 'config/staging.yaml': 'server:\n  port: 9200\nlog:\n  format: pretty\n' },
+      );
+      expect(config.env).to.equal('staging');
+      expect(config.server.port).to.equal(9200);
+      expect(config.server.host).to.equal('127.0.0.1');
+      expect(config.jwt.issuer).to.equal('from-default-file');
+      expect(config.log.format).to.equal('pretty');
+    });
+
+    it('the environment beats the SVC_ENV overlay', () => {
+      const config = valid({ SVC_ENV: 'staging', SVC_SERVER_PORT: '9300' }, { ...files, 'config/staging.yaml': 'server:\n  port: 9200\n' });
+      expect(config.server.port).to.equal(9300);
+    });
+
+    it('a missing config/<SVC_ENV>.yaml is not an error', () => {
+      expect(valid({ SVC_ENV: 'staging' }, files).server.port).to.equal(9000);
+    });
+
+    it('the file named by SVC_CONFIG overlays config/default.yaml', () => {
+      const config = valid({ SVC_CONFIG: '/etc/portico/site.yaml' }, { ...files, '/etc/portico/site.yaml': 'jwt:\n  issuer: from-site\n' });
+      expect(config.jwt.issuer).to.equal('from-site');
+      expect(config.server.port).to.equal(9000);
+    });
+
+    it('a missing SVC_CONFIG file is an error', () => {
+      expect(problems({ SVC_CONFIG: 'missing.yaml' }, files)).to.deep.equal(['SVC_CONFIG: file "missing.yaml" does not exist']);
+    });
+  });
+
+  describe('lists', () => {
+    it('split on commas from the environment, items trimmed, empty items dropped', () => {
+      const config = valid({ SVC_CORS_ALLOWED_ORIGINS: ' https://a.example , ,https://b.example,,', SVC_CORS_ALLOWED_HEADERS: 'X-One' });
+      expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example', 'https://b.example']);
+      expect(config.cors.allowedHeaders).to.deep.equal(['X-One']);
+    });
+
+    it('an empty environment value is an empty list', () => {
+      expect(valid({ SVC_CORS_EXPOSED_HEADERS: '' }).cors.exposedHeaders).to.deep.equal([]);
+    });
+
+    it('come from YAML sequences', () => {
+      const config = valid({}, { 'config/default.yaml': 'cors:\n  allowed_methods: [get, Post]\n  allowed_origins:\n    - https://a.example\n' });
+      expect(config.cors.allowedMethods).to.deep.equal(['GET', 'POST']);
+      expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example']);
+    });
+
+    it('a YAML sequence of non-strings is refused', () => {
+      expect(problems({}, { 'config/default.yaml': 'cors:\n  allowed_headers: [1, 2]\n' })).to.deep.equal([
+        'cors.allowed_headers: [1,2] is not a list of strings',
+      ]);
+    });
+  });
+
+  describe('health.http', () => {
+    it('is read from JSON in SVC_HEALTH_HTTP', () => {
+      const config = valid({
+        SVC_HEALTH_HTTP: '[{"name":"search","url":"http://127.0.0.1:9200","timeout":"1s"},{"name":"billing","url":"https://billing.example/health","timeout":"500ms"}]',
+      });
+      expect(config.health.http).to.deep.equal([
+        { name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 1000 },
+        { name: 'billing', url: 'https://billing.example/health', timeoutMs: 500 },
+      ]);
+    });
+
+    it('is read from YAML', () => {
+      const config = valid({}, { 'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1m30s}\n' });
+      expect(config.health.http).to.deep.equal([{ name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 90_000 }]);
+    });
+
+    it('the environment replaces the file list', () => {
+      const config = valid(
+        { SVC_HEALTH_HTTP: '[]' },
+        { 'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1s}\n' },
+      );
+      expect(config.health.http).to.deep.equal([]);
+    });
+
+    it('reports every bad field of every entry, naming the entry', () => {
+      expect(
+        problems({
+          SVC_HEALTH_HTTP: '[{"name":"ok","url":"http://a.example","timeout":"1s"},{"name":"x","url":"ftp://files.example","timeout":"1x"}]',
+        }),
+      ).to.have.members([
+        'health.http[1].url: "ftp://files.example" is not an http:// or https:// URL',
+        'health.http[1].timeout: "1x" is not a duration',
+      ]);
+    });
+
+    it('reports a bad entry from YAML', () => {
+      expect(problems({}, { 'config/default.yaml': 'health:\n  http:\n    - {name: "", url: "http://a.example", timeout: 1s}\n' })).to.deep.equal([
+        'health.http[0].name: "" is not a non-empty string',
+      ]);
+    });
+
+    it('reports JSON that does not parse', () => {
+      expect(problems({ SVC_HEALTH_HTTP: '[{name: search}]' })).to.deep.equal([
+        'health.http: "[{name: search}]" is not JSON (a list of {name, url, timeout})',
+      ]);
+    });
+
+    it('reports JSON that is not a list', () => {
+      expect(problems({ SVC_HEALTH_HTTP: '{"name":"search"}' })).to.deep.equal([
+        'health.http: {"name":"search"} is not a list of {name, url, timeout}',
+      ]);
+    });
+
+    it('refuses a name taken by another check', () => {
+      expect(
+        problems({
+          SVC_HEALTH_HTTP: '[{"name":"database","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://b.example","timeout":"1s"}]',
+        }),
+      ).to.have.members([
+        'health.http[0].name: "database" is already the name of another check',
+        'health.http[2].name: "s" is already the name of another check',
+      ]);
+    });
+  });
+
+  describe('validation messages', () => {
+    const cases: [Env, string][] = [
+      [{ SVC_JWT_EXPIRATION: '24x' }, 'jwt.expiration: "24x" is not a duration'],
+      [{ SVC_SERVER_REQUEST_TIMEOUT: '30' }, 'server.request_timeout: "30" is not a duration'],
+      [{ SVC_SERVER_PORT: 'abc' }, 'server.port: "abc" is not an integer from 0 to 65535'],
+      [{ SVC_SERVER_PORT: '65536' }, 'server.port: "65536" is not an integer from 0 to 65535'],
+      [{ SVC_SERVER_PORT: '-1' }, 'server.port: "-1" is not an integer from 0 to 65535'],
+      [{ SVC_SERVER_PORT: '80.5' }, 'server.port: "80.5" is not an integer from 0 to 65535'],
+      [{ SVC_AUTH_BCRYPT_COST: '3' }, 'auth.bcrypt_cost: "3" is not an integer from 4 to 15'],
+      [{ SVC_AUTH_BCRYPT_COST: '16' }, 'auth.bcrypt_cost: "16" is not an integer from 4 to 15'],
+      [{ SVC_SERVER_TRUST_PROXY: 'yes' }, 'server.trust_proxy: "yes" is not a boolean'],
+      [{ SVC_RATE_LIMIT_ENABLED: '1' }, 'rate_limit.enabled: "1" is not a boolean'],
+      [{ SVC_API_MODE: 'soap' }, 'api.mode: "soap" is not one of rest, graphql, both'],
+      [{ SVC_DATABASE_URL: 'mysql://u:p@h/db' }, 'database.url: "mysql://u:p@h/db" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)'],
+      [{ SVC_DATABASE_URL: 'data/portico.sqlite' }, 'database.url: "data/portico.sqlite" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)'],
+      [{ SVC_RATE_LIMIT_RATE: '100-X' }, 'rate_limit.rate: "100-X" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
+      [{ SVC_RATE_LIMIT_RATE: '100/M' }, 'rate_limit.rate: "100/M" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
+      [{ SVC_RATE_LIMIT_RATE: '0-M' }, 'rate_limit.rate: "0-M" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
+      [{ SVC_RATE_LIMIT_STORE: 'disk' }, 'rate_limit.store: "disk" is not one of memory, redis'],
+      [{ SVC_REDIS_URL: 'http://cache.example' }, 'redis.url: "http://cache.example" is not empty or a redis:// URL'],
+      [{ SVC_LOG_FORMAT: 'xml' }, 'log.format: "xml" is not one of json, pretty'],
+      [{ SVC_SERVER_BODY_LIMIT: 'lots' }, 'server.body_limit: "lots" is not a size such as 512kb or 1mb'],
+    ];
+    for (const [env, message] of cases) {
+      it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${message}`, () => {
+        expect(problems(env)).to.deep.equal([message]);
+      });
+    }
+
+    it('quotes strings and prints YAML numbers as they are', () => {
+      expect(problems({}, { 'config/default.yaml': 'server:\n  port: 70000\n' })).to.deep.equal([
+        'server.port: 70000 is not an integer from 0 to 65535',
+      ]);
+    });
+
+    it('reports several problems at once, one line per key', () => {
+      expect(problems({ SVC_JWT_EXPIRATION: '24x', SVC_SERVER_PORT: 'abc', SVC_API_MODE: 'soap', SVC_AUTH_BCRYPT_COST: '99' })).to.have.members([
+        'jwt.expiration: "24x" is not a duration',
+        'server.port: "abc" is not an integer from 0 to 65535',
+        'api.mode: "soap" is not one of rest, graphql, both',
+        'auth.bcrypt_cost: "99" is not an integer from 4 to 15',
+      ]);
+    });
+
+    it('reports file and environment problems together', () => {
+      expect(problems({ SVC_SERVER_PORT: 'abc' }, { 'config/default.yaml': 'jwt:\n  expiration: 24x\n' })).to.have.members([
+        'jwt.expiration: "24x" is not a duration',
+        'server.port: "abc" is not an integer from 0 to 65535',
+      ]);
+    });
+  });
+
+  describe('accepted values', () => {
+    it('ports from 0 to 65535', () => {
+      expect(valid({ SVC_SERVER_PORT: '0' }).server.port).to.equal(0);
+      expect(valid({ SVC_SERVER_PORT: '65535' }).server.port).to.equal(65535);
+    });
+
+    it('bcrypt cost from 4 to 15', () => {
+      expect(valid({ SVC_AUTH_BCRYPT_COST: '4' }).auth.bcryptCost).to.equal(4);
+      expect(valid({ SVC_AUTH_BCRYPT_COST: '15' }).auth.bcryptCost).to.equal(15);
+    });
+
+    it('booleans from the strings true and false', () => {
+      const on = valid({ SVC_SERVER_TRUST_PROXY: 'true', SVC_DATABASE_MIGRATE_ON_START: 'false', SVC_RATE_LIMIT_ENABLED: 'false' });
+      expect([on.server.trustProxy, on.database.migrateOnStart, on.rateLimit.enabled]).to.deep.equal([true, false, false]);
+    });
+
+    it('booleans from YAML', () => {
+      const config = valid({}, { 'config/default.yaml': 'server:\n  trust_proxy: true\ndatabase:\n  migrate_on_start: false\n' });
+      expect([config.server.trustProxy, config.database.migrateOnStart]).to.deep.equal([true, false]);
+    });
+
+    it('every api mode', () => {
+      expect(['rest', 'graphql', 'both'].map((mode) => valid({ SVC_API_MODE: mode }).api.mode)).to.deep.equal(['rest', 'graphql', 'both']);
+    });
+
+    it('SQLite files, in-memory SQLite and PostgreSQL URLs', () => {
+      for (const url of ['sqlite:data/other.sqlite', 'sqlite::memory:', 'postgres://user:pass@host:5432/db', 'postgresql://host/db']) {
+        expect(valid({ SVC_DATABASE_URL: url }).database.url).to.equal(url);
+      }
+    });
+
+    it('rates in every window, case-insensitive', () => {
+      expect(valid({ SVC_RATE_LIMIT_RATE: '5-S' }).rateLimit.rate).to.deep.equal({ points: 5, windowSeconds: 1 });
+      expect(valid({ SVC_RATE_LIMIT_RATE: '1000-h' }).rateLimit.rate).to.deep.equal({ points: 1000, windowSeconds: 3600 });
+      expect(valid({ SVC_RATE_LIMIT_RATE: '20-D' }).rateLimit.rate).to.deep.equal({ points: 20, windowSeconds: 86_400 });
+    });
+
+    it('body limits as sizes', () => {
+      expect(valid({ SVC_SERVER_BODY_LIMIT: '512kb' }).server.bodyLimitBytes).to.equal(524_288);
+      expect(valid({ SVC_SERVER_BODY_LIMIT: '2048' }).server.bodyLimitBytes).to.equal(2048);
+    });
+
+    it('Go durations in milliseconds', () => {
+      const config = valid({ SVC_SERVER_REQUEST_TIMEOUT: '500ms', SVC_SERVER_SHUTDOWN_TIMEOUT: '1m30s', SVC_HEALTH_CHECK_TIMEOUT: '1.5s' });
+      expect([config.server.requestTimeoutMs, config.server.shutdownTimeoutMs, config.health.checkTimeoutMs]).to.deep.equal([500, 90_000, 1500]);
+    });
+  });
+
+  describe('files', () => {
+    it('reports unknown keys, naming the file', () => {
+      expect(problems({}, { 'config/default.yaml': 'server:\n  prot: 80\nlogging:\n  level: debug\n' })).to.have.members([
+        'server.prot: unknown key (in config/default.yaml)',
+        'logging: unknown key (in config/default.yaml)',
+      ]);
+    });
+
+    it('reports unknown keys in the SVC_ENV overlay', () => {
+      expect(problems({ SVC_ENV: 'staging' }, { 'config/staging.yaml': 'jwt:\n  secrets: x\n' })).to.deep.equal([
+        'jwt.secrets: unknown key (in config/staging.yaml)',
+      ]);
+    });
+
+    it('reports invalid YAML, naming the file', () => {
+      const errors = problems({}, { 'config/default.yaml': 'server:\n  port: [8080\n' });
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.match(/^config\/default\.yaml: not valid YAML \(.+\)$/);
+    });
+
+    it('reports a file whose top level is not a mapping', () => {
+      expect(problems({}, { 'config/default.yaml': '- a\n- b\n' })).to.deep.equal([
+        'config/default.yaml: the top level must be a mapping of keys',
+      ]);
+    });
+
+    it('accepts an empty file', () => {
+      expect(valid({}, { 'config/default.yaml': '' })).to.deep.equal(DEFAULTS);
+    });
+  });
+
+  describe('file mistakes that once slipped through', () => {
+    it('reports a misspelt key even when its value is empty', () => {
+      expect(problems({}, { 'config/default.yaml': 'redis:\n  ulr:\n' })).to.deep.equal(['redis.ulr: unknown key (in config/default.yaml)']);
+    });
+
+    it('lets a known key with an empty value fall back to its default', () => {
+      expect(valid({}, { 'config/default.yaml': 'server:\n  port:\n' }).server.port).to.equal(8080);
+    });
+
+    it('reports keys named like built-in object properties', () => {
+      expect(problems({}, { 'config/default.yaml': 'constructor: 1\nserver:\n  toString: 2\n' })).to.deep.equal([
+        'constructor: unknown key (in config/default.yaml)',
+        'server.toString: unknown key (in config/default.yaml)',
+      ]);
+    });
+
+    it('says a section given a plain value must be a mapping', () => {
+      expect(problems({}, { 'config/default.yaml': 'server: 8080\n' })).to.deep.equal(['server: must be a mapping of keys (in config/default.yaml)']);
+    });
+
+    it('says a missing field of a health.http entry is missing', () => {
+      expect(problems({ SVC_HEALTH_HTTP: '[{"url":"http://127.0.0.1:9/","timeout":"1s"}]' })).to.deep.equal(['health.http[0].name: is missing']);
+    });
+  });
+
+  describe('the environment', () => {
+    it('ignores unknown SVC_ variables and the reserved ones', () => {
+      expect(valid({ SVC_NOT_A_KEY: 'whatever', SVC_SERVER_PROT: '1', SVC_TEST_POSTGRES_URL: 'x', PATH: '/usr/bin' })).to.deep.equal(DEFAULTS);
+    });
+  });
+
+  describe('cross-key rules', () => {
+    it('allow_credentials true with origin * is an error', () => {
+      expect(problems({ SVC_CORS_ALLOW_CREDENTIALS: 'true' })).to.deep.equal([
+        'cors.allow_credentials: true cannot be combined with cors.allowed_origins "*"; list the origins',
+      ]);
+      expect(problems({ SVC_CORS_ALLOW_CREDENTIALS: 'true', SVC_CORS_ALLOWED_ORIGINS: 'https://a.example,*' })).to.have.length(1);
+    });
+
+    it('allow_credentials true with listed origins is fine', () => {
+      const config = valid({ SVC_CORS_ALLOW_CREDENTIALS: 'true', SVC_CORS_ALLOWED_ORIGINS: 'https://a.example' });
+      expect(config.cors.allowCredentials).to.equal(true);
+      expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example']);
+    });
+
+    it('rate_limit.store redis without redis.url is an error', () => {
+      expect(problems({ SVC_RATE_LIMIT_STORE: 'redis' })).to.deep.equal(['rate_limit.store: "redis" needs redis.url to be set']);
+    });
+
+    it('rate_limit.store redis with redis.url is fine', () => {
+      const config = valid({ SVC_RATE_LIMIT_STORE: 'redis', SVC_REDIS_URL: 'redis://127.0.0.1:6379' });
+      expect(config.rateLimit.store).to.equal('redis');
+      expect(config.redis.url).to.equal('redis://127.0.0.1:6379');
+    });
+  });
+
+  describe('production (SVC_ENV=production)', () => {
+    it('refuses the shipped placeholder secret', () => {
+      expect(problems({ SVC_ENV: 'production' })).to.deep.equal([
+        'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
+      ]);
+    });
+
+    it('refuses the placeholder coming from the shipped default.yaml too', () => {
+      expect(problems({ SVC_ENV: 'production' }, { 'config/default.yaml': defaultYaml })).to.deep.equal([
+        'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
+      ]);
+    });
+
+    it('refuses a secret shorter than 32 bytes', () => {
+      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32.slice(0, 31) })).to.deep.equal([
+        'jwt.secret: must be at least 32 bytes in production',
+      ]);
+    });
+
+    it('counts bytes, not characters', () => {
+      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: 'é'.repeat(15) })).to.deep.equal([
+        'jwt.secret: must be at least 32 bytes in production',
+      ]);
+      expect(valid({ SVC_ENV: 'production', SVC_JWT_SECRET: 'é'.repeat(16) }).jwt.secret).to.equal('é'.repeat(16));
+    });
+
+    it('accepts a 32-byte secret, with the playground and introspection off by default', () => {
+      const config = valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 }, { 'config/default.yaml': defaultYaml });
+      expect(config).to.deep.equal({
+        ...DEFAULTS,
+        env: 'production',
+        jwt: { ...DEFAULTS.jwt, secret: SECRET_32 },
+        graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
+      });
+    });
+
+    it('the playground and introspection can be turned on explicitly from the environment', () => {
+      const config = valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_GRAPHQL_PLAYGROUND: 'true', SVC_GRAPHQL_INTROSPECTION: 'true' });
+      expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, true]);
+    });
+
+    it('the playground and introspection can be turned on explicitly from config/production.yaml', () => {
+      const config = valid(
+        { SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 },
+        { 'config/default.yaml': defaultYaml, 'config/production.yaml': 'graphql:\n  playground: true\n' },
+      );
+      expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, false]);
+    });
+
+    it('outside production the short placeholder-free secret is accepted', () => {
+      expect(valid({ SVC_JWT_SECRET: 'short' }).jwt.secret).to.equal('short');
+    });
+  });
+});
