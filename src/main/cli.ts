@@ -1,4 +1,15 @@
+import { parseArgs } from 'node:util';
+import { decodeFields, required } from '../adapters/inbound/codecs/fields.js';
+import { RegisterBody, RoleField } from '../adapters/inbound/codecs/userCodecs.js';
+import { BcryptPasswordHasher } from '../adapters/outbound/crypto/BcryptPasswordHasher.js';
 import { Database, DatabaseConnectionError } from '../adapters/outbound/mikroorm/database.js';
+import { MikroOrmUserRepository } from '../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
+import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
+import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
+import { CreateUser } from '../application/admin/CreateUser.js';
+import { ValidationError } from '../domain/shared/DomainError.js';
+import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
+import { loadAccessPolicy, StartupError } from './accessPolicy.js';
 import { readConfig } from './readConfig.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
@@ -19,7 +30,89 @@ function loadConfigOrExit() {
   return loaded.config;
 }
 
+/** The options of `users:create`, as `--flag value` pairs. */
+function parseCreateUserArgs(args: string[]): Record<string, string> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        email: { type: 'string' },
+        password: { type: 'string' },
+        'first-name': { type: 'string' },
+        'last-name': { type: 'string' },
+        role: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    return values as Record<string, string>;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+const CLI_FIELD = { first_name: 'first-name', last_name: 'last-name' } as Record<string, string>;
+
 const commands: Record<string, Command> = {
+  'users:create': {
+    summary: 'create a user with any role the policy knows (the way to make the first admin)',
+    usage: 'users:create --email E --password P --first-name F --last-name L --role R',
+    async run(args) {
+      const options = parseCreateUserArgs(args);
+      let input;
+      try {
+        input = decodeFields(
+          { ...RegisterBody, role: required(RoleField) },
+          {
+            email: options.email,
+            password: options.password,
+            first_name: options['first-name'],
+            last_name: options['last-name'],
+            role: options.role,
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        throw new UsageError(error.fields.map((f) => `--${CLI_FIELD[f.field] ?? f.field} ${f.message}`).join('; '));
+      }
+      const config = loadConfigOrExit();
+      const database = await Database.connect(config.database.url);
+      try {
+        if (config.database.migrateOnStart) await database.migrate();
+        const policy = await loadAccessPolicy(config, database);
+        const create = new CreateUser(
+          new MikroOrmUserRepository(database.orm),
+          new BcryptPasswordHasher(config.auth.bcryptCost),
+          policy,
+          new UuidGenerator(),
+          new SystemClock(),
+        );
+        const user = await create.execute({
+          email: input.email,
+          password: input.password,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          role: input.role,
+        });
+        process.stdout.write(`created user ${user.id} ${user.email} with role ${user.role}\n`);
+        return 0;
+      } catch (error) {
+        if (error instanceof ValidationError) {
+          process.stderr.write(`portico: ${error.fields.map((f) => `--${f.field} ${f.message}`).join('; ')}\n`);
+          return 1;
+        }
+        if (error instanceof EmailAlreadyRegisteredError) {
+          process.stderr.write(`portico: ${input.email}: email already registered\n`);
+          return 1;
+        }
+        throw error;
+      } finally {
+        await database.close();
+      }
+    },
+  },
   migrate: {
     summary: 'apply pending database migrations and exit',
     usage: 'migrate',
@@ -43,8 +136,8 @@ const commands: Record<string, Command> = {
 };
 
 function help(): string {
-  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(24)} ${c.summary}`);
-  return `usage: npm run cli -- <command> [options]\n\ncommands:\n${lines.join('\n')}\n  ${'--help'.padEnd(24)} show this help\n`;
+  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(76)} ${c.summary}`);
+  return `usage: npm run cli -- <command> [options]\n\ncommands:\n${lines.join('\n')}\n  ${'--help'.padEnd(76)} show this help\n`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -67,6 +160,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof DatabaseConnectionError) {
       process.stderr.write(`portico: database: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof StartupError) {
+      process.stderr.write(`portico: ${error.message}\n`);
       return 1;
     }
     process.stderr.write(`portico: ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);

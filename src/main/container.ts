@@ -16,9 +16,39 @@ import { CheckHealth, type Lifecycle } from '../application/health/CheckHealth.j
 import { HealthCheckRegistry } from '../application/health/HealthCheckRegistry.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { Config } from './config/schema.js';
+import { authRoutes, type AuthUseCases } from '../adapters/inbound/http/routes/auth.js';
+import { userRoutes, type UserUseCases } from '../adapters/inbound/http/routes/users.js';
+import { BcryptPasswordHasher } from '../adapters/outbound/crypto/BcryptPasswordHasher.js';
+import { JwtTokenIssuer } from '../adapters/outbound/crypto/JwtTokenIssuer.js';
+import { MikroOrmRefreshTokenStore } from '../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
+import { MikroOrmUserRepository } from '../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
+import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
+import { RateLimiterLoginThrottle } from '../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
+import { AddPolicy } from '../application/admin/AddPolicy.js';
+import { ChangeUserRole } from '../application/admin/ChangeUserRole.js';
+import { DeleteUser } from '../application/admin/DeleteUser.js';
+import { GetUser } from '../application/admin/GetUser.js';
+import { ListPolicies } from '../application/admin/ListPolicies.js';
+import { ListUsers } from '../application/admin/ListUsers.js';
+import { RemovePolicy } from '../application/admin/RemovePolicy.js';
+import { Authenticate } from '../application/auth/Authenticate.js';
+import { LoginUser } from '../application/auth/LoginUser.js';
+import { Logout } from '../application/auth/Logout.js';
+import { RefreshSession } from '../application/auth/RefreshSession.js';
+import { RegisterUser } from '../application/auth/RegisterUser.js';
+import { SessionIssuer } from '../application/auth/SessionIssuer.js';
+import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
+import type { IdGenerator } from '../application/ports/IdGenerator.js';
+import type { LoginThrottle } from '../application/ports/LoginThrottle.js';
+import type { PasswordHasher } from '../application/ports/PasswordHasher.js';
+import type { RefreshTokenStore } from '../application/ports/RefreshTokenStore.js';
+import type { TokenIssuer } from '../application/ports/TokenIssuer.js';
+import { GetProfile } from '../application/profile/GetProfile.js';
+import { UpdateProfile } from '../application/profile/UpdateProfile.js';
+import type { UserRepository } from '../domain/user/UserRepository.js';
 import { TOKENS } from './tokens.js';
 
-/** What exists before the container: configuration and the connections opened at start. */
+/** What exists before the container: configuration and what was opened or loaded at start. */
 export interface Infrastructure {
   config: Config;
   logger: Logger;
@@ -26,6 +56,7 @@ export interface Infrastructure {
   redis: Redis | null;
   lifecycle: Lifecycle;
   startedAt: Date;
+  accessPolicy: AccessPolicy;
 }
 
 function buildRegistry(config: Config, database: Database, redis: Redis | null): HealthCheckRegistry {
@@ -75,9 +106,13 @@ export function buildContainer(infra: Infrastructure): Container {
   container
     .bind(TOKENS.RateLimiter)
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
+  bindAuth(container, infra);
   container
     .bind(TOKENS.RouteModules)
-    .toResolvedValue((checkHealth: CheckHealth): RouteModule[] => [healthRoutes(checkHealth)], [TOKENS.CheckHealth]);
+    .toResolvedValue(
+      (checkHealth: CheckHealth, auth: AuthUseCases, users: UserUseCases): RouteModule[] => [healthRoutes(checkHealth), authRoutes(auth), userRoutes(users)],
+      [TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases],
+    );
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
       createHttpApp({
@@ -93,4 +128,83 @@ export function buildContainer(infra: Infrastructure): Container {
     [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],
   );
   return container;
+}
+
+function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbstract {
+  const options = { points: config.auth.loginMaxFailures, duration: Math.ceil(config.auth.loginWindowMs / 1000), keyPrefix: 'portico:login' };
+  return redis ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }) : new RateLimiterMemory(options);
+}
+
+/** Users, authentication and access control: adapters for their ports, then the use cases. */
+function bindAuth(container: Container, infra: Infrastructure): void {
+  const { config, database } = infra;
+  container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());
+  container.bind(TOKENS.PasswordHasher).toResolvedValue((): PasswordHasher => new BcryptPasswordHasher(config.auth.bcryptCost));
+  container.bind(TOKENS.TokenIssuer).toResolvedValue(
+    (): TokenIssuer =>
+      new JwtTokenIssuer({ secret: config.jwt.secret, issuer: config.jwt.issuer, accessTtlMs: config.jwt.expirationMs, refreshTtlMs: config.jwt.refreshExpirationMs }),
+  );
+  container.bind(TOKENS.UserRepository).toResolvedValue((): UserRepository => new MikroOrmUserRepository(database.orm));
+  container.bind(TOKENS.RefreshTokenStore).toResolvedValue((): RefreshTokenStore => new MikroOrmRefreshTokenStore(database.orm));
+  container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
+  container
+    .bind(TOKENS.LoginThrottle)
+    .toResolvedValue((redis: Redis | null): LoginThrottle => new RateLimiterLoginThrottle(buildLoginLimiter(config, redis)), [TOKENS.Redis]);
+  container
+    .bind(TOKENS.SessionIssuer)
+    .toResolvedValue(
+      (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator, clock: Clock) => new SessionIssuer(tokens, store, ids, clock),
+      [TOKENS.TokenIssuer, TOKENS.RefreshTokenStore, TOKENS.IdGenerator, TOKENS.Clock],
+    );
+  container
+    .bind(TOKENS.RegisterUser)
+    .toResolvedValue(
+      (users: UserRepository, hasher: PasswordHasher, ids: IdGenerator, clock: Clock, sessions: SessionIssuer) =>
+        new RegisterUser(users, hasher, ids, clock, sessions),
+      [TOKENS.UserRepository, TOKENS.PasswordHasher, TOKENS.IdGenerator, TOKENS.Clock, TOKENS.SessionIssuer],
+    );
+  container.bind(TOKENS.AuthUseCases).toResolvedValue(
+    (
+      users: UserRepository,
+      hasher: PasswordHasher,
+      tokens: TokenIssuer,
+      store: RefreshTokenStore,
+      throttle: LoginThrottle,
+      sessions: SessionIssuer,
+      clock: Clock,
+      register: RegisterUser,
+    ): AuthUseCases => ({
+      register,
+      login: new LoginUser(users, hasher, throttle, sessions),
+      refresh: new RefreshSession(tokens, store, users, sessions, clock),
+      logout: new Logout(tokens, store, clock),
+      authenticate: new Authenticate(tokens, users),
+    }),
+    [
+      TOKENS.UserRepository,
+      TOKENS.PasswordHasher,
+      TOKENS.TokenIssuer,
+      TOKENS.RefreshTokenStore,
+      TOKENS.LoginThrottle,
+      TOKENS.SessionIssuer,
+      TOKENS.Clock,
+      TOKENS.RegisterUser,
+    ],
+  );
+  container.bind(TOKENS.UserUseCases).toResolvedValue(
+    (auth: AuthUseCases, users: UserRepository, hasher: PasswordHasher, store: RefreshTokenStore, policy: AccessPolicy, clock: Clock): UserUseCases => ({
+      authenticate: auth.authenticate,
+      policy,
+      getProfile: new GetProfile(users),
+      updateProfile: new UpdateProfile(users, hasher, clock),
+      listUsers: new ListUsers(users),
+      getUser: new GetUser(users),
+      changeUserRole: new ChangeUserRole(users, policy, clock),
+      deleteUser: new DeleteUser(users, store),
+      listPolicies: new ListPolicies(policy),
+      addPolicy: new AddPolicy(policy),
+      removePolicy: new RemovePolicy(policy),
+    }),
+    [TOKENS.AuthUseCases, TOKENS.UserRepository, TOKENS.PasswordHasher, TOKENS.RefreshTokenStore, TOKENS.AccessPolicy, TOKENS.Clock],
+  );
 }

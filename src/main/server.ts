@@ -1,4 +1,5 @@
 import { DatabaseConnectionError, databaseTarget } from '../adapters/outbound/mikroorm/database.js';
+import { StartupError } from './accessPolicy.js';
 import { readConfig } from './readConfig.js';
 import { startService } from './service.js';
 
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
     const message =
       error instanceof DatabaseConnectionError
         ? `database: ${error.message}`
+        : error instanceof StartupError
+          ? error.message
         : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? `server.port: ${config.server.host}:${config.server.port} is already in use`
           : `start-up failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;

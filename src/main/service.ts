@@ -7,6 +7,7 @@ import { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { ProcessLifecycle } from './lifecycle.js';
+import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
@@ -40,9 +41,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await database.close();
     throw error;
   }
+  let accessPolicy;
+  try {
+    accessPolicy = await loadAccessPolicy(config, database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const redis = config.redis.url ? createRedis(config.redis.url, logger) : null;
+  const stopPolicySync = redis ? await syncAccessPolicy(accessPolicy, redis, logger) : async () => undefined;
   const lifecycle = new ProcessLifecycle();
-  const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt });
+  const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt, accessPolicy });
   const app = container.get(TOKENS.HttpApp);
 
   const handle = app.callback();
@@ -80,6 +89,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       }
       server.closeAllConnections();
       await closed;
+      await stopPolicySync();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       logger.info('stopped');

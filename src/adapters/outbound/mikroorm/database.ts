@@ -5,6 +5,9 @@ import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { migrationsList } from './migrations/index.js';
+import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
+import { RefreshTokenSchema } from './schemas/RefreshTokenSchema.js';
+import { UserSchema } from './schemas/UserSchema.js';
 
 /** Which engine a `database.url` names, and how to reach it. */
 export type DatabaseTarget =
@@ -22,16 +25,15 @@ export function databaseTarget(url: string): DatabaseTarget {
   return { kind: 'postgres', url, display: `postgresql ${parsed.host}${parsed.pathname}` };
 }
 
-/** The entity schemas the ORM maps; repositories' adapters add theirs here. */
-export const entities: EntitySchema[] = [];
+/** The entity schemas the ORM maps. */
+export const entities: EntitySchema[] = [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[];
 
 function ormOptions(target: DatabaseTarget): Options {
   const common: Options = {
-    entities: entities.length > 0 ? entities : [],
-    discovery: { warnWhenNoEntities: false },
+    entities,
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
-    debug: false,
+    debug: process.env.PORTICO_DEBUG_SQL === '1',
     allowGlobalContext: false,
     ensureDatabase: false,
   };

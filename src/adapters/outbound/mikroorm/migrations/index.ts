@@ -1,7 +1,8 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration0001Users } from './Migration0001Users.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so the same
  * list runs from TypeScript sources and from the compiled build.
  */
-export const migrationsList: MigrationObject[] = [];
+export const migrationsList: MigrationObject[] = [{ name: 'Migration0001Users', class: Migration0001Users }];

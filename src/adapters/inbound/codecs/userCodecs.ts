@@ -1,0 +1,62 @@
+import { isValidEmail, normalizeEmail } from '../../../domain/user/Email.js';
+import { isRoleName } from '../../../domain/user/Role.js';
+import { optional, required, rule, trimmedText } from './fields.js';
+
+/** Trimmed, lower-cased, then checked. */
+export const EmailField = rule('must be a valid e-mail address', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const email = normalizeEmail(u);
+  return isValidEmail(email) ? email : undefined;
+});
+
+const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** 8 to 72 bytes after trimming: bcrypt ignores bytes past 72, so longer is refused, never cut. */
+export const NewPasswordField = rule('must be 8 to 72 bytes', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const password = u.trim();
+  const bytes = byteLength(password);
+  return bytes >= 8 && bytes <= 72 ? password : undefined;
+});
+
+/** Any non-empty password up to bcrypt's 72 bytes (a longer one could never be stored). */
+export const PresentedPasswordField = rule('must be 1 to 72 bytes', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const password = u.trim();
+  const bytes = byteLength(password);
+  return bytes >= 1 && bytes <= 72 ? password : undefined;
+});
+
+export const NameField = trimmedText(1, 100);
+
+export const TokenField = rule('must be a non-empty string', (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined));
+
+export const RoleField = rule('must be a role name (lower-case letters, digits, _ and -)', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const role = u.trim();
+  return isRoleName(role) ? role : undefined;
+});
+
+export const RegisterBody = {
+  email: required(EmailField),
+  password: required(NewPasswordField),
+  first_name: required(NameField),
+  last_name: required(NameField),
+};
+
+export const LoginBody = {
+  email: required(EmailField),
+  password: required(PresentedPasswordField),
+};
+
+export const RefreshBody = { refresh_token: required(TokenField) };
+
+export const ProfileUpdateBody = {
+  first_name: optional(NameField),
+  last_name: optional(NameField),
+  email: optional(EmailField),
+  password: optional(NewPasswordField),
+  current_password: optional(PresentedPasswordField),
+};
+
+export const RoleChangeBody = { role: required(RoleField) };

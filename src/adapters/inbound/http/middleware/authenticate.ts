@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import type { Authenticate } from '../../../../application/auth/Authenticate.js';
+import { UnauthorizedError } from '../../../../domain/shared/DomainError.js';
+import type { RequestState } from '../state.js';
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+
+/** The bearer token of a request, or the reason there is none. */
+export function bearerToken(header: string): { token: string } | { problem: string } {
+  if (header === '') return { problem: 'missing bearer token' };
+  const match = BEARER.exec(header.trim());
+  return match?.[1] ? { token: match[1] } : { problem: 'invalid authorization header' };
+}
+
+/**
+ * Route middleware: verifies `Authorization: Bearer <access token>` and puts the caller on
+ * `ctx.state.principal`; 401 `UNAUTHORIZED` (with `WWW-Authenticate: Bearer`) otherwise.
+ */
+export function authenticate(useCase: Authenticate): Middleware<RequestState> {
+  return async (ctx, next) => {
+    const bearer = bearerToken(ctx.get('Authorization'));
+    try {
+      if ('problem' in bearer) throw new UnauthorizedError(bearer.problem);
+      ctx.state.principal = await useCase.execute({ accessToken: bearer.token });
+    } catch (error) {
+      if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', 'Bearer');
+      throw error;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { AccessClaims, IssuedToken, RefreshClaims, TokenIssuer } from '../../../application/ports/TokenIssuer.js';
+
+export interface JwtOptions {
+  secret: string;
+  issuer: string;
+  accessTtlMs: number;
+  refreshTtlMs: number;
+}
+
+type TokenType = 'access' | 'refresh';
+
+interface Payload {
+  sub: string;
+  role: string;
+  typ: TokenType;
+  jti: string;
+  iss: string;
+  iat: number;
+  exp: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * HS256 JWTs. Claims: `sub`, `role`, `iss`, `iat`, `exp`, `jti`, `typ`. Verification pins the
+ * algorithm (so `alg: none` and every other algorithm are refused), checks the issuer and the
+ * type, so an access token is never taken for a refresh token or the reverse.
+ */
+export class JwtTokenIssuer implements TokenIssuer {
+  readonly accessTokenTtlSeconds: number;
+
+  constructor(private readonly options: JwtOptions) {
+    this.accessTokenTtlSeconds = Math.floor(options.accessTtlMs / 1000);
+  }
+
+  issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
+    return this.sign({ sub: claims.userId, role: claims.role, typ: 'access', jti: randomUUID() }, this.options.accessTtlMs);
+  }
+
+  issueRefreshToken(claims: RefreshClaims & { role: string }): Promise<IssuedToken> {
+    return this.sign({ sub: claims.userId, role: claims.role, typ: 'refresh', jti: claims.tokenId }, this.options.refreshTtlMs);
+  }
+
+  async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
+    const payload = this.verify(token, 'access');
+    return payload ? { userId: payload.sub, role: payload.role } : undefined;
+  }
+
+  async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
+    const payload = this.verify(token, 'refresh');
+    return payload ? { userId: payload.sub, tokenId: payload.jti } : undefined;
+  }
+
+  private async sign(claims: Pick<Payload, 'sub' | 'role' | 'typ' | 'jti'>, ttlMs: number): Promise<IssuedToken> {
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + Math.floor(ttlMs / 1000);
+    const payload: Payload = { ...claims, iss: this.options.issuer, iat, exp };
+    return { token: jwt.sign(payload, this.options.secret, { algorithm: 'HS256' }), expiresAt: new Date(exp * 1000) };
+  }
+
+  private verify(token: string, type: TokenType): Payload | undefined {
+    if (typeof token !== 'string' || token.length > 4096) return undefined;
+    let decoded: unknown;
+    try {
+      decoded = jwt.verify(token, this.options.secret, { algorithms: ['HS256'], issuer: this.options.issuer });
+    } catch {
+      return undefined;
+    }
+    if (typeof decoded !== 'object' || decoded === null) return undefined;
+    const p = decoded as Partial<Payload>;
+    const valid =
+      p.typ === type &&
+      typeof p.sub === 'string' &&
+      UUID.test(p.sub) &&
+      typeof p.role === 'string' &&
+      typeof p.jti === 'string' &&
+      typeof p.exp === 'number' &&
+      typeof p.iat === 'number';
+    return valid ? (p as Payload) : undefined;
+  }
+}

@@ -1,0 +1,63 @@
+import { offsetOf, type Page } from '../../../domain/shared/Page.js';
+import { User, type UserProps } from '../../../domain/user/User.js';
+import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
+import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
+import { byFieldThenId } from './sorting.js';
+
+const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
+  email: (u) => u.email,
+  first_name: (u) => u.firstName,
+  last_name: (u) => u.lastName,
+  created_at: (u) => u.createdAt,
+};
+
+/** Users in a Map: a real adapter for tests and single-process runs, async like the others. */
+export class InMemoryUserRepository implements UserRepository {
+  private readonly rows = new Map<string, UserProps>();
+
+  async add(user: User): Promise<void> {
+    this.assertEmailFree(user);
+    this.rows.set(user.id, user.toProps());
+  }
+
+  async update(user: User): Promise<void> {
+    if (!this.rows.has(user.id)) throw new UserNotFoundError(user.id);
+    this.assertEmailFree(user);
+    this.rows.set(user.id, user.toProps());
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = this.rows.get(id);
+    return row ? User.restore(row) : undefined;
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    for (const row of this.rows.values()) if (row.email === email) return User.restore(row);
+    return undefined;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+
+  async list(query: UserListQuery): Promise<Page<User>> {
+    const needle = query.q?.toLowerCase();
+    const matching = [...this.rows.values()].filter(
+      (u) => !needle || [u.email, u.firstName, u.lastName].some((text) => text.toLowerCase().includes(needle)),
+    );
+    matching.sort(byFieldThenId(SORT[query.sort], query.order));
+    const start = offsetOf(query);
+    return {
+      items: matching.slice(start, start + query.perPage).map((row) => User.restore(row)),
+      total: matching.length,
+      page: query.page,
+      perPage: query.perPage,
+    };
+  }
+
+  private assertEmailFree(user: User): void {
+    for (const row of this.rows.values()) {
+      if (row.email === user.email && row.id !== user.id) throw new EmailAlreadyRegisteredError();
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import type { SortOrder } from '../../../domain/shared/Page.js';
+
+type Comparable = string | number | Date;
+
+function compareValues(a: Comparable, b: Comparable): number {
+  const x = a instanceof Date ? a.getTime() : a;
+  const y = b instanceof Date ? b.getTime() : b;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Orders by one field, then by id, in one direction — like the SQL adapters (binary collation). */
+export function byFieldThenId<T extends { id: string }>(field: (row: T) => Comparable, order: SortOrder): (a: T, b: T) => number {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a, b) => sign * (compareValues(field(a), field(b)) || compareValues(a.id, b.id));
+}

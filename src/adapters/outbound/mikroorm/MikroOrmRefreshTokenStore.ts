@@ -1,0 +1,62 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import type { ConsumeOutcome, RefreshTokenRecord, RefreshTokenStore } from '../../../application/ports/RefreshTokenStore.js';
+import { guarded } from './errors.js';
+import { RefreshTokenSchema, type RefreshTokenRow } from './schemas/RefreshTokenSchema.js';
+
+const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
+  id: row.id,
+  familyId: row.familyId,
+  userId: row.userId,
+  expiresAt: new Date(row.expiresAt),
+});
+
+/**
+ * Refresh-token families in the database. `consume` is one conditional UPDATE, so of two
+ * concurrent uses exactly one wins; revoking a family marks every token of it.
+ */
+export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  add(record: RefreshTokenRecord): Promise<void> {
+    return guarded(async () => {
+      await this.em().insert(RefreshTokenSchema, { ...record, consumedAt: null, revokedAt: null });
+    });
+  }
+
+  consume(tokenId: string, now: Date): Promise<{ outcome: ConsumeOutcome; record?: RefreshTokenRecord }> {
+    return guarded(async () => {
+      const em = this.em();
+      const won = await em.nativeUpdate(RefreshTokenSchema, { id: tokenId, consumedAt: null, revokedAt: null }, { consumedAt: now });
+      const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
+      if (!row) return { outcome: 'unknown' };
+      const record = toRecord(row);
+      if (won === 1) return { outcome: 'consumed', record };
+      if (row.revokedAt) return { outcome: 'revoked', record };
+      return { outcome: 'reused', record };
+    });
+  }
+
+  revokeFamily(familyId: string, now: Date): Promise<void> {
+    return guarded(async () => {
+      await this.em().nativeUpdate(RefreshTokenSchema, { familyId, revokedAt: null }, { revokedAt: now });
+    });
+  }
+
+  find(tokenId: string): Promise<RefreshTokenRecord | undefined> {
+    return guarded(async () => {
+      const row = await this.em().findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
+      return row ? toRecord(row) : undefined;
+    });
+  }
+
+  deleteForUser(userId: string): Promise<void> {
+    return guarded(async () => {
+      await this.em().nativeDelete(RefreshTokenSchema, { userId });
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import { offsetOf, type Page } from '../../../domain/shared/Page.js';
+import { User } from '../../../domain/user/User.js';
+import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
+import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
+import { guarded } from './errors.js';
+import { likeContains } from './like.js';
+import { UserSchema, type UserRow } from './schemas/UserSchema.js';
+
+const SORT_PROPERTY: Record<UserSortField, keyof UserRow> = {
+  email: 'email',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  created_at: 'createdAt',
+};
+
+const toUser = (row: UserRow): User =>
+  User.restore({
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    role: row.role,
+    passwordHash: row.passwordHash,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  });
+
+/** Users in SQLite or PostgreSQL through MikroORM; one EntityManager fork per operation. */
+export class MikroOrmUserRepository implements UserRepository {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  add(user: User): Promise<void> {
+    return guarded(async () => {
+      try {
+        await this.em().insert(UserSchema, user.toProps());
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
+        throw error;
+      }
+    });
+  }
+
+  update(user: User): Promise<void> {
+    return guarded(async () => {
+      const { id, ...changes } = user.toProps();
+      let affected: number;
+      try {
+        affected = await this.em().nativeUpdate(UserSchema, { id }, changes);
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
+        throw error;
+      }
+      if (affected === 0) throw new UserNotFoundError(id);
+    });
+  }
+
+  findById(id: string): Promise<User | undefined> {
+    return guarded(async () => {
+      const row = await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true });
+      return row ? toUser(row) : undefined;
+    });
+  }
+
+  findByEmail(email: string): Promise<User | undefined> {
+    return guarded(async () => {
+      const row = await this.em().findOne(UserSchema, { email }, { disableIdentityMap: true });
+      return row ? toUser(row) : undefined;
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    return guarded(async () => (await this.em().nativeDelete(UserSchema, { id })) > 0);
+  }
+
+  list(query: UserListQuery): Promise<Page<User>> {
+    return guarded(async () => {
+      const em = this.em();
+      const qb = em.createQueryBuilder(UserSchema, 'u');
+      if (query.q) {
+        const pattern = likeContains(query.q);
+        qb.where(`(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`, [
+          pattern,
+          pattern,
+          pattern,
+        ]);
+      }
+      const total = await qb.clone().getCount();
+      const rows = await qb
+        .orderBy([{ [SORT_PROPERTY[query.sort]]: query.order }, { id: query.order }])
+        .limit(query.perPage)
+        .offset(offsetOf(query))
+        .getResultList();
+      return { items: rows.map(toUser), total, page: query.page, perPage: query.perPage };
+    });
+  }
+}

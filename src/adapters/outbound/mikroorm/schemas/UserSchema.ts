@@ -1,0 +1,28 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+/** The `users` row. */
+export interface UserRow {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+  passwordHash: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const UserSchema = new EntitySchema<UserRow>({
+  name: 'UserRow',
+  tableName: 'users',
+  properties: {
+    id: { type: 'string', primary: true, length: 36 },
+    email: { type: 'string', length: 254, unique: true },
+    firstName: { type: 'string', length: 100 },
+    lastName: { type: 'string', length: 100 },
+    role: { type: 'string', length: 50 },
+    passwordHash: { type: 'string', length: 100 },
+    createdAt: { type: 'Date' },
+    updatedAt: { type: 'Date' },
+  },
+});

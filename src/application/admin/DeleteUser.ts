@@ -1,0 +1,21 @@
+import { ConflictError } from '../../domain/shared/DomainError.js';
+import { UserNotFoundError } from '../../domain/user/UserErrors.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
+
+/**
+ * Deletes a user and every refresh token they hold; their access tokens stop working at once
+ * (authentication checks that the user exists). An admin cannot delete themselves.
+ */
+export class DeleteUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly refreshTokens: RefreshTokenStore,
+  ) {}
+
+  async execute(input: { readonly actorId: string; readonly userId: string }): Promise<void> {
+    if (input.actorId === input.userId) throw new ConflictError('you cannot delete yourself');
+    await this.refreshTokens.deleteForUser(input.userId);
+    if (!(await this.users.delete(input.userId))) throw new UserNotFoundError(input.userId);
+  }
+}

@@ -1,0 +1,53 @@
+import { RateLimitedError, UnauthorizedError } from '../../domain/shared/DomainError.js';
+import type { User } from '../../domain/user/User.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { LoginThrottle } from '../ports/LoginThrottle.js';
+import type { PasswordHasher } from '../ports/PasswordHasher.js';
+import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+
+export interface LoginUserInput {
+  readonly email: string;
+  readonly password: string;
+  /** The client's address: failures are counted per e-mail and address. */
+  readonly clientIp: string;
+}
+
+/** A password no one has: unknown e-mails are compared against its hash to spend the same time. */
+const DECOY_PASSWORD = 'portico-decoy-password-never-valid';
+
+/**
+ * Logs a user in. Unknown e-mail and wrong password fail the same way (`invalid credentials`)
+ * after the same work (one hash comparison). After too many failures for one e-mail and address,
+ * that pair is refused with RateLimitedError until the window passes; a success resets it.
+ */
+export class LoginUser {
+  private decoyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly sessions: SessionIssuer,
+  ) {}
+
+  async execute(input: LoginUserInput): Promise<{ user: User; tokens: TokenPair }> {
+    const key = `${input.email}|${input.clientIp}`;
+    const blockedFor = await this.throttle.blockedFor(key);
+    if (blockedFor !== undefined) throw new RateLimitedError(blockedFor, 'too many failed logins');
+    const user = await this.users.findByEmail(input.email);
+    const matches = user
+      ? await this.hasher.verify(input.password, user.passwordHash)
+      : (await this.hasher.verify(input.password, await this.decoy()), false);
+    if (!user || !matches) {
+      await this.throttle.recordFailure(key);
+      throw new UnauthorizedError('invalid credentials');
+    }
+    await this.throttle.reset(key);
+    return { user, tokens: await this.sessions.issue(user) };
+  }
+
+  private decoy(): Promise<string> {
+    this.decoyHash ??= this.hasher.hash(DECOY_PASSWORD);
+    return this.decoyHash;
+  }
+}

@@ -1,0 +1,36 @@
+import { UnauthorizedError } from '../../domain/shared/DomainError.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { Clock } from '../ports/Clock.js';
+import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
+import type { TokenIssuer } from '../ports/TokenIssuer.js';
+import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+
+/**
+ * Exchanges a refresh token for a new pair. Each refresh token works once: presenting a spent
+ * one again revokes its whole family (every token descended from the same login) and fails.
+ * The new access token carries the user's current role. A deleted user's tokens fail.
+ */
+export class RefreshSession {
+  constructor(
+    private readonly tokens: TokenIssuer,
+    private readonly refreshTokens: RefreshTokenStore,
+    private readonly users: UserRepository,
+    private readonly sessions: SessionIssuer,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { readonly refreshToken: string }): Promise<TokenPair> {
+    const claims = await this.tokens.verifyRefreshToken(input.refreshToken);
+    if (!claims) throw new UnauthorizedError('invalid token');
+    const now = this.clock.now();
+    const { outcome, record } = await this.refreshTokens.consume(claims.tokenId, now);
+    if (outcome === 'reused' && record) {
+      await this.refreshTokens.revokeFamily(record.familyId, now);
+      throw new UnauthorizedError('refresh token already used');
+    }
+    if (outcome !== 'consumed' || !record || record.userId !== claims.userId) throw new UnauthorizedError('invalid token');
+    const user = await this.users.findById(record.userId);
+    if (!user) throw new UnauthorizedError('invalid token');
+    return this.sessions.issue(user, record.familyId);
+  }
+}

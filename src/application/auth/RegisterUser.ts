@@ -1,0 +1,41 @@
+import { DEFAULT_ROLE } from '../../domain/user/Role.js';
+import { User } from '../../domain/user/User.js';
+import { EmailAlreadyRegisteredError } from '../../domain/user/UserErrors.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { Clock } from '../ports/Clock.js';
+import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { PasswordHasher } from '../ports/PasswordHasher.js';
+import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+
+/** Validated, normalized registration data (e-mail lower-cased, names trimmed). */
+export interface RegisterUserInput {
+  readonly email: string;
+  readonly password: string;
+  readonly firstName: string;
+  readonly lastName: string;
+}
+
+/**
+ * Registers a user with role `user` (never anything else, whatever the client sends), storing
+ * only a hash of the password, and starts a session. Rejects with EmailAlreadyRegisteredError.
+ */
+export class RegisterUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly sessions: SessionIssuer,
+  ) {}
+
+  async execute(input: RegisterUserInput): Promise<{ user: User; tokens: TokenPair }> {
+    if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
+    const passwordHash = await this.hasher.hash(input.password);
+    const user = User.register(
+      { id: this.ids.newId(), email: input.email, firstName: input.firstName, lastName: input.lastName, role: DEFAULT_ROLE, passwordHash },
+      this.clock.now(),
+    );
+    await this.users.add(user); // the repository still guards the race on the unique e-mail
+    return { user, tokens: await this.sessions.issue(user) };
+  }
+}
