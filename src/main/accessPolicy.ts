@@ -41,25 +41,47 @@ const CHANNEL = 'portico:access-policy';
 /**
  * Keeps the policy of every instance in step through Redis pub/sub: each local change is
  * published; a message from another instance makes this one reload its rules from the database.
- * Returns a function that stops listening.
+ * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
-export async function syncAccessPolicy(policy: CasbinAccessPolicy, redis: Redis, logger: Logger): Promise<() => Promise<void>> {
+export function syncAccessPolicy(
+  policy: CasbinAccessPolicy,
+  redis: Redis,
+  logger: Logger,
+): { ready(timeoutMs: number): Promise<boolean>; stop(): Promise<void> } {
   const instance = randomUUID();
-  const subscriber = redis.duplicate();
+  // Subscriptions wait for the connection (and ioredis re-subscribes after a reconnect).
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
   subscriber.on('error', () => undefined); // the main client already reports connection problems
+  const reload = (why: string) =>
+    policy.reload().catch((error: unknown) => logger.error({ err: error, why }, 'access policy reload failed'));
   subscriber.on('message', (_channel: string, sender: string) => {
-    if (sender === instance) return;
-    policy.reload().catch((error: unknown) => logger.error({ err: error }, 'access policy reload failed'));
+    if (sender !== instance) void reload('changed by another instance');
   });
-  try {
-    await subscriber.subscribe(CHANNEL);
-  } catch (error) {
-    logger.warn({ err: { message: (error as Error).message } }, 'access policy changes will not reach other instances until Redis is back');
-  }
+  let connectedBefore = false;
+  subscriber.on('ready', () => {
+    // Changes published while this instance was cut off from Redis were missed: re-read them.
+    if (connectedBefore) void reload('reconnected to Redis');
+    connectedBefore = true;
+  });
+  // The rules were loaded before the subscription existed: re-read them once it does, so a
+  // change made by another instance in between is not missed.
+  const subscribed = subscriber.subscribe(CHANNEL).then(
+    () => reload('subscribed'),
+    (error: unknown) => {
+      logger.warn({ err: { message: (error as Error).message } }, 'access policy changes will not reach this instance');
+    },
+  );
+  // Publishing queues while Redis reconnects, so a change made during a short outage still goes out.
+  const publisher = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  publisher.on('error', () => undefined);
   policy.subscribe(() => {
-    redis.publish(CHANNEL, instance).catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'could not publish an access policy change'));
+    publisher.publish(CHANNEL, instance).catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'could not publish an access policy change'));
   });
-  return async () => {
-    subscriber.disconnect();
+  return {
+    ready: (timeoutMs) => Promise.race([subscribed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]),
+    stop: async () => {
+      subscriber.disconnect();
+      publisher.disconnect();
+    },
   };
 }

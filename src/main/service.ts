@@ -49,7 +49,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw error;
   }
   const redis = config.redis.url ? createRedis(config.redis.url, logger) : null;
-  const stopPolicySync = redis ? await syncAccessPolicy(accessPolicy, redis, logger) : async () => undefined;
+  const policySync = redis ? syncAccessPolicy(accessPolicy, redis, logger) : undefined;
+  // Start in step with the other instances when Redis is there; never hang start-up on it.
+  if (policySync && !(await policySync.ready(2000))) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   const lifecycle = new ProcessLifecycle();
   const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt, accessPolicy });
   const app = container.get(TOKENS.HttpApp);
@@ -89,7 +91,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       }
       server.closeAllConnections();
       await closed;
-      await stopPolicySync();
+      await policySync?.stop();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       logger.info('stopped');

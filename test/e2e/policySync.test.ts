@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startService, type RunningService } from '../../src/main/service.js';
+import { TOKENS } from '../../src/main/tokens.js';
+import { testConfig } from '../support/config.js';
+import { externalService } from '../support/env.js';
+import { silentLogger } from '../support/logger.js';
+
+const REDIS_URL = externalService('SVC_TEST_REDIS_URL');
+
+describe('access policy changes across instances (Redis)', function () {
+  this.timeout(30_000);
+  const dir = mkdtempSync(join(tmpdir(), 'portico-sync-'));
+  const services: RunningService[] = [];
+
+  before(function () {
+    if (!REDIS_URL) {
+      console.log('      (skipped: needs SVC_TEST_REDIS_URL)');
+      this.skip();
+    }
+  });
+
+  after(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reach every other instance within one second', async () => {
+    const env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`, SVC_REDIS_URL: REDIS_URL!, SVC_AUTH_BCRYPT_COST: '4' };
+    services.push(await startService(testConfig(env), { logger: silentLogger() }));
+    services.push(await startService(testConfig(env), { logger: silentLogger() }));
+    const [a, b] = services as [RunningService, RunningService];
+    const policyA = a.container.get(TOKENS.AccessPolicy);
+    const policyB = b.container.get(TOKENS.AccessPolicy);
+    const rule = { role: 'user', path: '/api/v1/admin/users', action: 'GET' };
+
+    expect(await policyB.enforce('user', rule.path, 'GET')).to.equal(false);
+    expect(await policyA.add(rule)).to.equal(true);
+    const started = Date.now();
+    while (!(await policyB.enforce('user', rule.path, 'GET'))) {
+      if (Date.now() - started > 1000) expect.fail('the rule did not reach the other instance within one second');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await policyB.list()).policies).to.deep.include(rule);
+
+    expect(await policyB.remove(rule)).to.equal(true);
+    const removed = Date.now();
+    while (await policyA.enforce('user', rule.path, 'GET')) {
+      if (Date.now() - removed > 1000) expect.fail('the removal did not reach the other instance within one second');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+});
