@@ -153,8 +153,8 @@ function bindAuth(container: Container, infra: Infrastructure): void {
   container
     .bind(TOKENS.SessionIssuer)
     .toResolvedValue(
-      (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator, clock: Clock) => new SessionIssuer(tokens, store, ids, clock),
-      [TOKENS.TokenIssuer, TOKENS.RefreshTokenStore, TOKENS.IdGenerator, TOKENS.Clock],
+      (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator) => new SessionIssuer(tokens, store, ids),
+      [TOKENS.TokenIssuer, TOKENS.RefreshTokenStore, TOKENS.IdGenerator],
     );
   container
     .bind(TOKENS.RegisterUser)

@@ -1,5 +1,4 @@
 import type { User } from '../../domain/user/User.js';
-import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
@@ -8,7 +7,7 @@ import type { TokenIssuer } from '../ports/TokenIssuer.js';
 export interface TokenPair {
   readonly accessToken: string;
   readonly refreshToken: string;
-  /** Seconds until the access token expires. */
+  /** Lifetime of the access token in seconds (`jwt.expiration`). */
   readonly expiresIn: number;
 }
 
@@ -21,7 +20,6 @@ export class SessionIssuer {
     private readonly tokens: TokenIssuer,
     private readonly refreshTokens: RefreshTokenStore,
     private readonly ids: IdGenerator,
-    private readonly clock: Clock,
   ) {}
 
   /** A pair for `user`; a new family unless `familyId` continues one. */
@@ -32,7 +30,9 @@ export class SessionIssuer {
       this.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
     ]);
     await this.refreshTokens.add({ id: tokenId, familyId, userId: user.id, expiresAt: refresh.expiresAt });
-    const expiresIn = Math.max(0, Math.round((access.expiresAt.getTime() - this.clock.now().getTime()) / 1000));
+    // The access token's lifetime (`exp - iat`), as the TokenIssuer port defines `expires_in`. Measuring
+    // `exp - now` instead loses a second whenever `iat` was rounded down (86399 for a 24h token).
+    const expiresIn = this.tokens.accessTokenTtlSeconds;
     return { accessToken: access.token, refreshToken: refresh.token, expiresIn };
   }
 }
