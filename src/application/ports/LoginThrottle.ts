@@ -1,10 +1,11 @@
 /**
- * Counts failed logins per key (e-mail and client IP). Promises: after `maxFailures` failures
- * within the window, `blockedFor` returns the seconds left until the window passes; `reset`
- * forgets the key (after a success).
+ * Counts login attempts per key (e-mail and client IP). Promises: `attempt` counts one attempt
+ * atomically — concurrent attempts can never all slip under the limit — and resolves the seconds
+ * to wait once the key has used up `maxFailures` attempts in the window without a success (the
+ * attempt must then be refused), or `undefined` when it may go ahead; `reset` forgets the key
+ * after a success.
  */
 export interface LoginThrottle {
-  blockedFor(key: string): Promise<number | undefined>;
-  recordFailure(key: string): Promise<void>;
+  attempt(key: string): Promise<number | undefined>;
   reset(key: string): Promise<void>;
 }

@@ -13,7 +13,8 @@ const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
 
 /**
  * Refresh-token families in the database. `consume` is one conditional UPDATE, so of two
- * concurrent uses exactly one wins; revoking a family marks every token of it.
+ * concurrent uses exactly one wins; revoking a family marks every token of it, and a token
+ * whose family has a revoked token is revoked too.
  */
 export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly orm: MikroORM) {}
@@ -35,8 +36,12 @@ export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
       const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
       if (!row) return { outcome: 'unknown' };
       const record = toRecord(row);
+      // A token added to its family after the family was revoked (a refresh racing reuse
+      // detection or logout) has no revokedAt of its own: the family's other tokens say it.
+      const familyRevoked =
+        row.revokedAt != null || (await em.count(RefreshTokenSchema, { familyId: row.familyId, revokedAt: { $ne: null } })) > 0;
+      if (familyRevoked) return { outcome: 'revoked', record };
       if (won === 1) return { outcome: 'consumed', record };
-      if (row.revokedAt) return { outcome: 'revoked', record };
       return { outcome: 'reused', record };
     });
   }

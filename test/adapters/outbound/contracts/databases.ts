@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { externalService } from '../../../support/env.js';
+
+/** A database engine the SQL adapters' contract suites run on. */
+export interface SqlTarget {
+  readonly name: string;
+  /** The `database.url`, or `undefined` when the engine is not available here (the suite is skipped). */
+  url(): string | undefined;
+  /** Whether the data outlives the connection, so a restart can be simulated by reconnecting. */
+  readonly persistent: boolean;
+}
+
+/** SQLite in memory, SQLite in a file under `dir`, and PostgreSQL when `SVC_TEST_POSTGRES_URL` is set. */
+export function sqlTargets(dir: string, fileName: string): SqlTarget[] {
+  return [
+    { name: 'SQLite in memory', url: () => 'sqlite::memory:', persistent: false },
+    { name: 'SQLite file', url: () => `sqlite:${join(dir, fileName)}`, persistent: true },
+    { name: 'PostgreSQL', url: () => externalService('SVC_TEST_POSTGRES_URL'), persistent: true },
+  ];
+}
+
+/** Tables the outbound adapters write, children first (foreign keys). */
+const TABLES = ['refresh_tokens', 'users', 'access_rules', 'app_meta'] as const;
+
+/**
+ * One migrated database for a suite. PostgreSQL's test database is shared with other suites,
+ * so every test starts by emptying the tables instead of relying on a fresh database.
+ */
+export class SqlDatabaseFixture {
+  private current: Database | undefined;
+  private url: string | undefined;
+
+  constructor(readonly target: SqlTarget) {}
+
+  /** Connects and migrates; returns why the suite is skipped when the engine is not available. */
+  async open(): Promise<string | undefined> {
+    this.url = this.target.url();
+    if (!this.url) return `${this.target.name} needs SVC_TEST_POSTGRES_URL`;
+    this.current = await SqlDatabaseFixture.connect(this.url);
+    return undefined;
+  }
+
+  get db(): Database {
+    if (!this.current) throw new Error(`${this.target.name} is not open`);
+    return this.current;
+  }
+
+  /** Deletes every row the outbound adapters write. */
+  async clear(): Promise<void> {
+    const connection = this.db.orm.em.getConnection();
+    for (const table of TABLES) await connection.execute(`delete from ${table}`);
+  }
+
+  /** Closes the connection and opens a new one on the same database, as a process restart would. */
+  async restart(): Promise<Database> {
+    if (!this.target.persistent || !this.url) throw new Error(`${this.target.name} does not survive a restart`);
+    await this.db.close();
+    this.current = await SqlDatabaseFixture.connect(this.url);
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close().catch(() => undefined);
+    this.current = undefined;
+  }
+
+  /** A second, independent connection to the same database (another instance of the service). */
+  async another(): Promise<Database> {
+    if (!this.url) throw new Error(`${this.target.name} is not open`);
+    return SqlDatabaseFixture.connect(this.url);
+  }
+
+  private static async connect(url: string): Promise<Database> {
+    const db = await Database.connect(url);
+    await db.migrate();
+    return db;
+  }
+}
+
+/** A contract suite's view of one implementation of a port. */
+export interface ContractSubject<T> {
+  /** Once before the suite; a string means "skip the suite, for this reason". */
+  setUp(): Promise<string | undefined>;
+  /** A fresh, empty implementation for one test. */
+  fresh(): Promise<T>;
+  tearDown(): Promise<void>;
+}
+
+/** Runs `body` against `subject`: one setUp/tearDown per suite, a fresh implementation per test. */
+export function describeContract<T>(title: string, subject: ContractSubject<T>, body: (current: () => T) => void): void {
+  describe(title, function () {
+    let instance: T | undefined;
+
+    before(async function () {
+      const skipped = await subject.setUp();
+      if (skipped !== undefined) {
+        console.log(`      (skipped: ${skipped})`);
+        this.skip();
+      }
+    });
+
+    beforeEach(async () => {
+      instance = await subject.fresh();
+    });
+
+    after(async () => {
+      await subject.tearDown();
+    });
+
+    body(() => {
+      if (instance === undefined) throw new Error('no implementation: beforeEach did not run');
+      return instance;
+    });
+  });
+}

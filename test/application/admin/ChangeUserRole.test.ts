@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import type { CasbinAccessPolicy } from '../../../src/adapters/outbound/access/CasbinAccessPolicy.js';
+import { AddPolicy } from '../../../src/application/admin/AddPolicy.js';
+import { ChangeUserRole } from '../../../src/application/admin/ChangeUserRole.js';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
+import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../../src/domain/shared/DomainError.js';
+import type { User } from '../../../src/domain/user/User.js';
+import { aUser } from '../../support/mothers.js';
+import { newAccessPolicy, newWorld, readPolicyFiles, rejectionOf, START, type PolicyFiles, type World } from '../world.js';
+
+describe('ChangeUserRole', () => {
+  let files: PolicyFiles;
+  let world: World;
+  let policy: CasbinAccessPolicy;
+  let changeRole: ChangeUserRole;
+  let admin: User;
+  let bob: User;
+
+  before(async () => {
+    files = await readPolicyFiles();
+  });
+
+  beforeEach(async () => {
+    world = newWorld();
+    ({ policy } = await newAccessPolicy(files));
+    changeRole = new ChangeUserRole(world.users, policy, world.clock);
+    admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
+    bob = await world.given(aUser().withEmail('bob@example.com'));
+  });
+
+  it('gives the user the new role, stored with updatedAt moved', async () => {
+    world.clock.advance(60_000);
+    const result = await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'moderator' });
+    expect(result.role).to.equal('moderator');
+    const stored = (await world.users.findById(bob.id))!;
+    expect(stored.role).to.equal('moderator');
+    expect(stored.updatedAt).to.deep.equal(new Date(START.getTime() + 60_000));
+    expect(stored.createdAt).to.deep.equal(START);
+    expect({ ...stored.toProps(), role: bob.role, updatedAt: bob.updatedAt }).to.deep.equal(bob.toProps());
+  });
+
+  it('accepts every role the default policy knows', async () => {
+    for (const role of ['admin', 'moderator', 'user']) {
+      expect((await changeRole.execute({ actorId: admin.id, userId: bob.id, role })).role).to.equal(role);
+    }
+  });
+
+  it('accepts a role that exists only through a rule added at run time', async () => {
+    await new AddPolicy(policy).execute({ role: 'auditor', path: '/api/v1/admin/users', action: 'GET' });
+    expect((await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'auditor' })).role).to.equal('auditor');
+  });
+
+  it('refuses a role the policy does not know with a ValidationError on role, changing nothing', async () => {
+    const error = await rejectionOf(changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'superuser' }));
+    expect(error).to.be.instanceOf(ValidationError);
+    expect(error).to.include({ code: 'VALIDATION_ERROR', message: 'validation failed' });
+    expect((error as ValidationError).fields.map((f) => f.field)).to.deep.equal(['role']);
+    expect((await world.users.findById(bob.id))?.toProps()).to.deep.equal(bob.toProps());
+  });
+
+  it('refuses an admin changing their own role with a ConflictError, changing nothing', async () => {
+    const error = await rejectionOf(changeRole.execute({ actorId: admin.id, userId: admin.id, role: 'user' }));
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error).to.have.property('code', 'CONFLICT');
+    expect((await world.users.findById(admin.id))?.role).to.equal('admin');
+  });
+
+  it('answers NOT_FOUND with detail id: <id> for an unknown user', async () => {
+    const id = 'c0ffee00-0000-4000-8000-000000000000';
+    const error = await rejectionOf(changeRole.execute({ actorId: admin.id, userId: id, role: 'moderator' }));
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error).to.include({ code: 'NOT_FOUND', message: 'User not found', detail: `id: ${id}` });
+  });
+
+  it('reaches the user’s tokens at the next refresh, not before', async () => {
+    const session = await world.sessions.issue(bob);
+    await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'moderator' });
+    const authenticate = new Authenticate(world.tokens, world.users);
+    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({ userId: bob.id, role: 'user' });
+    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessions, world.clock);
+    const next = await refresh.execute({ refreshToken: session.refreshToken });
+    expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.equal({ userId: bob.id, role: 'moderator' });
+  });
+});

@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { DeleteUser } from '../../../src/application/admin/DeleteUser.js';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
+import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
+import type { User } from '../../../src/domain/user/User.js';
+import { aUser } from '../../support/mothers.js';
+import { newWorld, rejectionOf, type World } from '../world.js';
+
+describe('DeleteUser', () => {
+  let world: World;
+  let deleteUser: DeleteUser;
+  let refresh: RefreshSession;
+  let admin: User;
+  let bob: User;
+  let bobsSession: TokenPair;
+
+  beforeEach(async () => {
+    world = newWorld();
+    deleteUser = new DeleteUser(world.users, world.refreshTokens);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessions, world.clock);
+    admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
+    bob = await world.given(aUser().withEmail('bob@example.com'));
+    bobsSession = await world.sessions.issue(bob);
+  });
+
+  it('deletes the user', async () => {
+    await deleteUser.execute({ actorId: admin.id, userId: bob.id });
+    expect(await world.users.findById(bob.id)).to.equal(undefined);
+    expect(await world.users.findByEmail('bob@example.com')).to.equal(undefined);
+  });
+
+  it('deletes the user’s refresh tokens: refreshing with one fails', async () => {
+    const bobsTokenId = (await world.tokens.verifyRefreshToken(bobsSession.refreshToken))!.tokenId;
+    await deleteUser.execute({ actorId: admin.id, userId: bob.id });
+    expect(await world.refreshTokens.find(bobsTokenId)).to.equal(undefined);
+    const error = await rejectionOf(refresh.execute({ refreshToken: bobsSession.refreshToken }));
+    expect(error).to.be.instanceOf(UnauthorizedError);
+  });
+
+  it('makes the user’s still-unexpired access token fail authentication', async () => {
+    await deleteUser.execute({ actorId: admin.id, userId: bob.id });
+    const error = await rejectionOf(new Authenticate(world.tokens, world.users).execute({ accessToken: bobsSession.accessToken }));
+    expect(error).to.be.instanceOf(UnauthorizedError);
+  });
+
+  it('leaves other users and their sessions alone', async () => {
+    const adminSession = await world.sessions.issue(admin);
+    await deleteUser.execute({ actorId: admin.id, userId: bob.id });
+    expect(await world.users.findById(admin.id)).to.not.equal(undefined);
+    await refresh.execute({ refreshToken: adminSession.refreshToken });
+  });
+
+  it('refuses an admin deleting themselves with a ConflictError, keeping them and their tokens', async () => {
+    const adminSession = await world.sessions.issue(admin);
+    const error = await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: admin.id }));
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error).to.have.property('code', 'CONFLICT');
+    expect(await world.users.findById(admin.id)).to.not.equal(undefined);
+    await refresh.execute({ refreshToken: adminSession.refreshToken });
+  });
+
+  it('answers NOT_FOUND with detail id: <id> for an unknown user', async () => {
+    const id = 'c0ffee00-0000-4000-8000-000000000000';
+    const error = await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: id }));
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error).to.include({ code: 'NOT_FOUND', message: 'User not found', detail: `id: ${id}` });
+  });
+
+  it('answers NOT_FOUND when the user is deleted a second time', async () => {
+    await deleteUser.execute({ actorId: admin.id, userId: bob.id });
+    expect(await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: bob.id }))).to.be.instanceOf(NotFoundError);
+  });
+});

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { RegisterUser } from '../../../src/application/auth/RegisterUser.js';
+import { ConflictError } from '../../../src/domain/shared/DomainError.js';
+import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
+import { aUser } from '../../support/mothers.js';
+import { newWorld, rejectionOf, START, type World } from '../world.js';
+
+describe('RegisterUser', () => {
+  let world: World;
+  let register: RegisterUser;
+  const input = { email: 'grace@example.com', password: 's3cret-passw0rd', firstName: 'Grace', lastName: 'Hopper' };
+
+  beforeEach(() => {
+    world = newWorld();
+    register = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions);
+  });
+
+  it('stores the user with the given names and e-mail, created and updated now', async () => {
+    const { user } = await register.execute(input);
+    const stored = await world.users.findById(user.id);
+    expect(stored?.toProps()).to.deep.include({
+      id: user.id,
+      email: 'grace@example.com',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      createdAt: START,
+      updatedAt: START,
+    });
+    expect(user.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('stores only the hash of the password, made with one hash call', async () => {
+    const { user } = await register.execute(input);
+    const stored = (await world.users.findById(user.id))!.toProps();
+    expect(world.hasher.hashCalls).to.equal(1);
+    expect(stored.passwordHash).to.equal('hashed:s3cret-passw0rd');
+    expect(Object.values(stored)).to.not.include(input.password);
+    expect(await world.hasher.verify(input.password, stored.passwordHash)).to.equal(true);
+  });
+
+  it('gives the role user', async () => {
+    const { user } = await register.execute(input);
+    expect(user.role).to.equal('user');
+    expect((await world.users.findById(user.id))?.role).to.equal('user');
+  });
+
+  it('gives the role user even when the input smuggles another role', async () => {
+    const smuggled = { ...input, role: 'admin' };
+    const { user, tokens } = await register.execute(smuggled);
+    expect((await world.users.findById(user.id))?.role).to.equal('user');
+    expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: user.id, role: 'user' });
+  });
+
+  it('starts a session: an access token for the new user and a remembered refresh token', async () => {
+    const { user, tokens } = await register.execute(input);
+    expect(tokens.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
+    expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: user.id, role: 'user' });
+    const refresh = await world.tokens.verifyRefreshToken(tokens.refreshToken);
+    expect(refresh?.userId).to.equal(user.id);
+    expect((await world.refreshTokens.find(refresh!.tokenId))?.userId).to.equal(user.id);
+  });
+
+  it('refuses a taken e-mail with EmailAlreadyRegisteredError (CONFLICT, "email already registered")', async () => {
+    const owner = await world.given(aUser().withEmail('grace@example.com').withName('Other', 'Person'));
+    const error = await rejectionOf(register.execute(input));
+    expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error).to.include({ code: 'CONFLICT', message: 'email already registered' });
+    const stillOwner = await world.users.findByEmail('grace@example.com');
+    expect(stillOwner?.toProps()).to.deep.equal(owner.toProps());
+    expect(world.tokens.issuedCount).to.equal(0);
+  });
+
+  it('lets exactly one of two concurrent registrations of one e-mail win', async () => {
+    const outcomes = await Promise.allSettled([register.execute(input), register.execute({ ...input, firstName: 'Twin' })]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(won).to.have.length(1);
+    expect(lost).to.have.length(1);
+    expect(lost[0]!.reason).to.be.instanceOf(EmailAlreadyRegisteredError);
+    const page = await world.users.list({ page: 1, perPage: 10, sort: 'email', order: 'asc' });
+    expect(page.total).to.equal(1);
+  });
+});

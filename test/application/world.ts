@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { CasbinAccessPolicy } from '../../src/adapters/outbound/access/CasbinAccessPolicy.js';
+import { parsePolicyCsv, type StoredRule } from '../../src/adapters/outbound/access/PolicyRuleStore.js';
+import { InMemoryPolicyRuleStore } from '../../src/adapters/outbound/memory/InMemoryPolicyRuleStore.js';
+import { InMemoryRefreshTokenStore } from '../../src/adapters/outbound/memory/InMemoryRefreshTokenStore.js';
+import { InMemoryUserRepository } from '../../src/adapters/outbound/memory/InMemoryUserRepository.js';
+import { SessionIssuer } from '../../src/application/auth/SessionIssuer.js';
+import type { User } from '../../src/domain/user/User.js';
+import { CountingPasswordHasher } from '../support/CountingPasswordHasher.js';
+import { FakeLoginThrottle } from '../support/FakeLoginThrottle.js';
+import { FakeTokenIssuer } from '../support/FakeTokenIssuer.js';
+import { FixedClock } from '../support/FixedClock.js';
+import type { UserBuilder } from '../support/mothers.js';
+import { SequentialIds } from '../support/SequentialIds.js';
+
+export const START = new Date('2026-01-01T00:00:00Z');
+
+/** One in-memory service: real in-memory adapters, fakes for crypto, a clock that moves when told. */
+export interface World {
+  readonly clock: FixedClock;
+  readonly ids: SequentialIds;
+  readonly users: InMemoryUserRepository;
+  readonly refreshTokens: InMemoryRefreshTokenStore;
+  readonly hasher: CountingPasswordHasher;
+  readonly tokens: FakeTokenIssuer;
+  readonly throttle: FakeLoginThrottle;
+  readonly sessions: SessionIssuer;
+  /** Builds the user at the clock's now and stores it. */
+  given(builder: UserBuilder): Promise<User>;
+}
+
+export function newWorld(): World {
+  const clock = new FixedClock(START);
+  const ids = new SequentialIds();
+  const users = new InMemoryUserRepository();
+  const refreshTokens = new InMemoryRefreshTokenStore();
+  const tokens = new FakeTokenIssuer(clock);
+  return {
+    clock,
+    ids,
+    users,
+    refreshTokens,
+    hasher: new CountingPasswordHasher(),
+    tokens,
+    throttle: new FakeLoginThrottle(clock),
+    sessions: new SessionIssuer(tokens, refreshTokens, ids),
+    async given(builder) {
+      const user = builder.build(clock.now());
+      await users.add(user);
+      return user;
+    },
+  };
+}
+
+/** The shipped access model and default rules, read once. */
+export interface PolicyFiles {
+  readonly model: string;
+  readonly rules: readonly StoredRule[];
+}
+
+let policyFiles: Promise<PolicyFiles> | undefined;
+
+export function readPolicyFiles(): Promise<PolicyFiles> {
+  policyFiles ??= Promise.all([
+    readFile(new URL('../../policy/model.conf', import.meta.url), 'utf8'),
+    readFile(new URL('../../policy/policy.csv', import.meta.url), 'utf8'),
+  ]).then(([model, csv]) => ({ model, rules: parsePolicyCsv(csv) }));
+  return policyFiles;
+}
+
+/** A casbin policy over a fresh in-memory rule store seeded with the default rules. */
+export async function newAccessPolicy(files: PolicyFiles): Promise<{ policy: CasbinAccessPolicy; store: InMemoryPolicyRuleStore }> {
+  const store = new InMemoryPolicyRuleStore();
+  return { policy: await CasbinAccessPolicy.create(files.model, store, files.rules), store };
+}
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../src/application/ports/Clock.js';
+import type { AccessClaims, IssuedToken, RefreshClaims, TokenIssuer } from '../../src/application/ports/TokenIssuer.js';
+
+export type FakeTokenType = 'access' | 'refresh';
+
+/** Everything the fake remembers about a token it signed. */
+export interface FakeTokenEntry {
+  readonly type: FakeTokenType;
+  readonly userId: string;
+  readonly role: string;
+  /** The refresh token's own id (`jti`); undefined for access tokens. */
+  readonly tokenId: string | undefined;
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface FakeTokenIssuerOptions {
+  readonly accessTtlSeconds?: number;
+  readonly refreshTtlSeconds?: number;
+}
+
+/**
+ * A TokenIssuer without crypto: tokens are opaque random strings looked up in a table of what
+ * was "signed". Expiry is judged by the given clock (expired from `expiresAt` on, like JWT `exp`).
+ * `verify*` resolve `undefined` for unknown tokens, the other type, or expired tokens — never throw.
+ */
+export class FakeTokenIssuer implements TokenIssuer {
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  private readonly signed = new Map<string, FakeTokenEntry>();
+
+  constructor(
+    private readonly clock: Clock,
+    options: FakeTokenIssuerOptions = {},
+  ) {
+    this.accessTokenTtlSeconds = options.accessTtlSeconds ?? 24 * 3600;
+    this.refreshTokenTtlSeconds = options.refreshTtlSeconds ?? 168 * 3600;
+  }
+
+  async issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
+    return this.sign('access', claims.userId, claims.role, undefined, this.accessTokenTtlSeconds);
+  }
+
+  async issueRefreshToken(claims: RefreshClaims & { readonly role: string }): Promise<IssuedToken> {
+    return this.sign('refresh', claims.userId, claims.role, claims.tokenId, this.refreshTokenTtlSeconds);
+  }
+
+  async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
+    await Promise.resolve();
+    const entry = this.live(token, 'access');
+    return entry ? { userId: entry.userId, role: entry.role } : undefined;
+  }
+
+  async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
+    await Promise.resolve();
+    const entry = this.live(token, 'refresh');
+    return entry?.tokenId !== undefined ? { userId: entry.userId, tokenId: entry.tokenId } : undefined;
+  }
+
+  /** What was signed into `token`, whatever its state (for assertions); undefined if never issued. */
+  inspect(token: string): FakeTokenEntry | undefined {
+    return this.signed.get(token);
+  }
+
+  /** Number of tokens signed so far. */
+  get issuedCount(): number {
+    return this.signed.size;
+  }
+
+  private async sign(type: FakeTokenType, userId: string, role: string, tokenId: string | undefined, ttlSeconds: number): Promise<IssuedToken> {
+    await Promise.resolve();
+    const issuedAt = this.clock.now();
+    const expiresAt = new Date(issuedAt.getTime() + ttlSeconds * 1000);
+    const token = `${type}.${randomBytes(12).toString('base64url')}`;
+    this.signed.set(token, { type, userId, role, tokenId, issuedAt, expiresAt });
+    return { token, expiresAt };
+  }
+
+  private live(token: string, type: FakeTokenType): FakeTokenEntry | undefined {
+    const entry = this.signed.get(token);
+    if (!entry || entry.type !== type) return undefined;
+    if (this.clock.now().getTime() >= entry.expiresAt.getTime()) return undefined;
+    return entry;
+  }
+}
