@@ -18,6 +18,15 @@ import type { Clock } from '../application/ports/Clock.js';
 import type { Config } from './config/schema.js';
 import { authRoutes, type AuthUseCases } from '../adapters/inbound/http/routes/auth.js';
 import { userRoutes, type UserUseCases } from '../adapters/inbound/http/routes/users.js';
+import { productRoutes, type ProductUseCases } from '../adapters/inbound/http/routes/products.js';
+import { MikroOrmProductRepository } from '../adapters/outbound/mikroorm/MikroOrmProductRepository.js';
+import { CreateProduct } from '../application/product/CreateProduct.js';
+import { DeleteProduct } from '../application/product/DeleteProduct.js';
+import { GetProduct } from '../application/product/GetProduct.js';
+import { ListProducts } from '../application/product/ListProducts.js';
+import { SearchProducts } from '../application/product/SearchProducts.js';
+import { UpdateProduct } from '../application/product/UpdateProduct.js';
+import type { ProductRepository } from '../domain/product/ProductRepository.js';
 import { BcryptPasswordHasher } from '../adapters/outbound/crypto/BcryptPasswordHasher.js';
 import { JwtTokenIssuer } from '../adapters/outbound/crypto/JwtTokenIssuer.js';
 import { MikroOrmRefreshTokenStore } from '../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
@@ -107,11 +116,17 @@ export function buildContainer(infra: Infrastructure): Container {
     .bind(TOKENS.RateLimiter)
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
   bindAuth(container, infra);
+  bindProducts(container, infra);
   container
     .bind(TOKENS.RouteModules)
     .toResolvedValue(
-      (checkHealth: CheckHealth, auth: AuthUseCases, users: UserUseCases): RouteModule[] => [healthRoutes(checkHealth), authRoutes(auth), userRoutes(users)],
-      [TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases],
+      (checkHealth: CheckHealth, auth: AuthUseCases, users: UserUseCases, products: ProductUseCases): RouteModule[] => [
+        healthRoutes(checkHealth),
+        authRoutes(auth),
+        userRoutes(users),
+        productRoutes(products),
+      ],
+      [TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases, TOKENS.ProductUseCases],
     );
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
@@ -206,5 +221,23 @@ function bindAuth(container: Container, infra: Infrastructure): void {
       removePolicy: new RemovePolicy(policy),
     }),
     [TOKENS.AuthUseCases, TOKENS.UserRepository, TOKENS.PasswordHasher, TOKENS.RefreshTokenStore, TOKENS.AccessPolicy, TOKENS.Clock],
+  );
+}
+
+/** The product resource: its repository and use cases. */
+function bindProducts(container: Container, infra: Infrastructure): void {
+  container.bind(TOKENS.ProductRepository).toResolvedValue((): ProductRepository => new MikroOrmProductRepository(infra.database.orm));
+  container.bind(TOKENS.ProductUseCases).toResolvedValue(
+    (products: ProductRepository, auth: AuthUseCases, policy: AccessPolicy, ids: IdGenerator, clock: Clock): ProductUseCases => ({
+      authenticate: auth.authenticate,
+      policy,
+      create: new CreateProduct(products, ids, clock),
+      get: new GetProduct(products),
+      list: new ListProducts(products),
+      search: new SearchProducts(products),
+      update: new UpdateProduct(products, clock),
+      remove: new DeleteProduct(products),
+    }),
+    [TOKENS.ProductRepository, TOKENS.AuthUseCases, TOKENS.AccessPolicy, TOKENS.IdGenerator, TOKENS.Clock],
   );
 }

@@ -21,6 +21,8 @@ import type { AuthUseCases } from '../adapters/inbound/http/routes/auth.js';
 import type { UserUseCases } from '../adapters/inbound/http/routes/users.js';
 import type { RegisterUser } from '../application/auth/RegisterUser.js';
 import type { SessionIssuer } from '../application/auth/SessionIssuer.js';
+import type { ProductRepository } from '../domain/product/ProductRepository.js';
+import type { ProductUseCases } from '../adapters/inbound/http/routes/products.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`portico.${name}`) as ServiceIdentifier<T>;
 
@@ -46,6 +48,8 @@ export const TOKENS = {
   RegisterUser: token<RegisterUser>('RegisterUser'),
   AuthUseCases: token<AuthUseCases>('AuthUseCases'),
   UserUseCases: token<UserUseCases>('UserUseCases'),
+  ProductRepository: token<ProductRepository>('ProductRepository'),
+  ProductUseCases: token<ProductUseCases>('ProductUseCases'),
   RouteModules: token<RouteModule[]>('RouteModules'),
   HttpApp: token<Koa<RequestState>>('HttpApp'),
 } as const;

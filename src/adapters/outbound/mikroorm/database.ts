@@ -6,6 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { migrationsList } from './migrations/index.js';
 import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
+import { ProductSchema } from './schemas/ProductSchema.js';
 import { RefreshTokenSchema } from './schemas/RefreshTokenSchema.js';
 import { UserSchema } from './schemas/UserSchema.js';
 
@@ -26,7 +27,7 @@ export function databaseTarget(url: string): DatabaseTarget {
 }
 
 /** The entity schemas the ORM maps. */
-export const entities: EntitySchema[] = [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[];
+export const entities: EntitySchema[] = [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema, ProductSchema] as EntitySchema[];
 
 function ormOptions(target: DatabaseTarget): Options {
   const common: Options = {

@@ -1,0 +1,96 @@
+import type Router from '@koa/router';
+import type { Authenticate } from '../../../../application/auth/Authenticate.js';
+import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
+import type { CreateProduct } from '../../../../application/product/CreateProduct.js';
+import type { DeleteProduct } from '../../../../application/product/DeleteProduct.js';
+import type { GetProduct } from '../../../../application/product/GetProduct.js';
+import type { ListProducts } from '../../../../application/product/ListProducts.js';
+import type { SearchProducts } from '../../../../application/product/SearchProducts.js';
+import type { UpdateProduct } from '../../../../application/product/UpdateProduct.js';
+import type { Product } from '../../../../domain/product/Product.js';
+import { ProductNotFoundError } from '../../../../domain/product/ProductErrors.js';
+import { decodeFields } from '../../codecs/fields.js';
+import { decodeListQuery } from '../../codecs/listCodecs.js';
+import { CreateProductBody, PRODUCT_SORTS, UpdateProductBody } from '../../codecs/productCodecs.js';
+import { success } from '../envelope.js';
+import { authenticate } from '../middleware/authenticate.js';
+import { authorize } from '../middleware/authorize.js';
+import { pageMeta } from '../presenters.js';
+import type { RequestState } from '../state.js';
+
+export interface ProductUseCases {
+  authenticate: Authenticate;
+  policy: AccessPolicy;
+  create: CreateProduct;
+  get: GetProduct;
+  list: ListProducts;
+  search: SearchProducts;
+  update: UpdateProduct;
+  remove: DeleteProduct;
+}
+
+/** A product on the wire. */
+export function presentProduct(product: Product): Record<string, string | number> {
+  return {
+    id: product.id,
+    name: product.name,
+    price: product.price,
+    created_at: product.createdAt.toISOString(),
+    updated_at: product.updatedAt.toISOString(),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id that cannot name a product is answered like an unknown one, without a query. */
+function productId(raw: string | undefined): string {
+  const id = raw ?? '';
+  if (!UUID.test(id)) throw new ProductNotFoundError(id);
+  return id.toLowerCase();
+}
+
+const LIST = { sortFields: PRODUCT_SORTS, defaultSort: 'created_at' as const };
+
+/** `/api/v1/products` (list, create), `/search`, `/{id}` (get, update, delete); token and policy on all. */
+export function productRoutes(useCases: ProductUseCases): (router: Router<RequestState>) => void {
+  const auth = authenticate(useCases.authenticate);
+  const guard = (pattern: string) => [auth, authorize(useCases.policy, pattern)] as const;
+  const collection = '/api/v1/products';
+  const search = '/api/v1/products/search';
+  const item = '/api/v1/products/:id';
+
+  return (router) => {
+    router.get(collection, ...guard(collection), async (ctx) => {
+      const page = await useCases.list.execute(decodeListQuery(ctx.query, LIST));
+      ctx.body = success(page.items.map(presentProduct), { meta: pageMeta(page) });
+    });
+
+    router.post(collection, ...guard(collection), async (ctx) => {
+      const body = decodeFields(CreateProductBody, ctx.request.body);
+      ctx.status = 201;
+      ctx.body = success(presentProduct(await useCases.create.execute(body)));
+    });
+
+    // Registered before `/:id`, so `search` is never taken for an id.
+    router.get(search, ...guard(search), async (ctx) => {
+      const query = decodeListQuery(ctx.query, LIST, { search: 'required' });
+      const page = await useCases.search.execute({ ...query, q: query.q ?? '' });
+      ctx.body = success(page.items.map(presentProduct), { meta: pageMeta(page) });
+    });
+
+    router.get(item, ...guard(item), async (ctx) => {
+      ctx.body = success(presentProduct(await useCases.get.execute({ id: productId(ctx.params.id) })));
+    });
+
+    router.put(item, ...guard(item), async (ctx) => {
+      const id = productId(ctx.params.id);
+      const changes = decodeFields(UpdateProductBody, ctx.request.body);
+      ctx.body = success(presentProduct(await useCases.update.execute({ id, changes })));
+    });
+
+    router.delete(item, ...guard(item), async (ctx) => {
+      await useCases.remove.execute({ id: productId(ctx.params.id) });
+      ctx.status = 204;
+    });
+  };
+}

@@ -1,0 +1,83 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import { Product } from '../../../domain/product/Product.js';
+import { ProductNotFoundError, ProductVersionConflictError } from '../../../domain/product/ProductErrors.js';
+import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
+import { offsetOf, type Page } from '../../../domain/shared/Page.js';
+import { guarded } from './errors.js';
+import { likeContains } from './like.js';
+import { ProductSchema, type ProductRow } from './schemas/ProductSchema.js';
+
+const SORT_PROPERTY: Record<ProductSortField, keyof ProductRow> = {
+  name: 'name',
+  price: 'price',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+};
+
+const toProduct = (row: ProductRow): Product =>
+  Product.restore({
+    id: row.id,
+    name: row.name,
+    price: Number(row.price),
+    version: Number(row.version),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  });
+
+/**
+ * Products in SQLite or PostgreSQL. Updates are `UPDATE … WHERE id = ? AND version = ?`, so a
+ * write based on a stale read changes nothing and is reported as a conflict.
+ */
+export class MikroOrmProductRepository implements ProductRepository {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  add(product: Product): Promise<void> {
+    return guarded(async () => {
+      await this.em().insert(ProductSchema, product.toProps());
+    });
+  }
+
+  findById(id: string): Promise<Product | undefined> {
+    return guarded(async () => {
+      const row = await this.em().findOne(ProductSchema, { id }, { disableIdentityMap: true });
+      return row ? toProduct(row) : undefined;
+    });
+  }
+
+  update(product: Product): Promise<void> {
+    return guarded(async () => {
+      const em = this.em();
+      const { id, createdAt: _createdAt, ...changes } = product.toProps();
+      const affected = await em.nativeUpdate(ProductSchema, { id, version: product.version - 1 }, changes);
+      if (affected === 1) return;
+      const exists = await em.count(ProductSchema, { id });
+      throw exists > 0 ? new ProductVersionConflictError(id) : new ProductNotFoundError(id);
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    return guarded(async () => (await this.em().nativeDelete(ProductSchema, { id })) > 0);
+  }
+
+  list(query: ProductListQuery): Promise<Page<Product>> {
+    return guarded(async () => {
+      const qb = this.em().createQueryBuilder(ProductSchema, 'p');
+      if (query.q) qb.where(`lower(p.name) like ? escape '!'`, [likeContains(query.q)]);
+      const total = await qb.clone().getCount();
+      const rows =
+        total <= offsetOf(query)
+          ? []
+          : await qb
+              .orderBy([{ [SORT_PROPERTY[query.sort]]: query.order }, { id: query.order }])
+              .limit(query.perPage)
+              .offset(offsetOf(query))
+              .getResultList();
+      return { items: rows.map(toProduct), total, page: query.page, perPage: query.perPage };
+    });
+  }
+}
