@@ -3,7 +3,7 @@ import type { Authenticate } from '../../../../application/auth/Authenticate.js'
 import { UnauthorizedError } from '../../../../domain/shared/DomainError.js';
 import type { RequestState } from '../state.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i; // the scheme is case-insensitive (RFC 7235)
 
 /** The bearer token of a request, or the reason there is none. */
 export function bearerToken(header: string): { token: string } | { problem: string } {
