@@ -64,19 +64,29 @@ export class MikroOrmProductRepository implements ProductRepository {
     return guarded(async () => (await this.em().nativeDelete(ProductSchema, { id })) > 0);
   }
 
+  /**
+   * Two steps ("deferred join"): the page's ids come from the (sort column, id) index alone —
+   * an index-only scan even deep into the list — then only those rows are read. A plain
+   * `select * … offset n` makes PostgreSQL sort the whole table once n is large.
+   */
   list(query: ProductListQuery): Promise<Page<Product>> {
     return guarded(async () => {
-      const qb = this.em().createQueryBuilder(ProductSchema, 'p');
+      const em = this.em();
+      const qb = em.createQueryBuilder(ProductSchema, 'p');
       if (query.q) qb.where(`lower(p.name) like ? escape '!'`, [likeContains(query.q)]);
       const total = await qb.clone().getCount();
-      const rows =
-        total <= offsetOf(query)
-          ? []
-          : await qb
-              .orderBy([{ [SORT_PROPERTY[query.sort]]: query.order }, { id: query.order }])
-              .limit(query.perPage)
-              .offset(offsetOf(query))
-              .getResultList();
+      if (total <= offsetOf(query)) return { items: [], total, page: query.page, perPage: query.perPage };
+      const ids = (
+        await qb
+          .select('p.id')
+          .orderBy([{ [SORT_PROPERTY[query.sort]]: query.order }, { id: query.order }])
+          .limit(query.perPage)
+          .offset(offsetOf(query))
+          .execute<{ id: string }[]>('all', false)
+      ).map((row) => row.id);
+      const position = new Map(ids.map((id, index) => [id, index]));
+      const rows = await em.find(ProductSchema, { id: { $in: ids } }, { disableIdentityMap: true });
+      rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
       return { items: rows.map(toProduct), total, page: query.page, perPage: query.perPage };
     });
   }
