@@ -19,6 +19,7 @@ import type { Config } from './config/schema.js';
 import { authRoutes, type AuthUseCases } from '../adapters/inbound/http/routes/auth.js';
 import { userRoutes, type UserUseCases } from '../adapters/inbound/http/routes/users.js';
 import { productRoutes, type ProductUseCases } from '../adapters/inbound/http/routes/products.js';
+import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import { MikroOrmProductRepository } from '../adapters/outbound/mikroorm/MikroOrmProductRepository.js';
 import { CreateProduct } from '../application/product/CreateProduct.js';
 import { DeleteProduct } from '../application/product/DeleteProduct.js';
@@ -120,13 +121,15 @@ export function buildContainer(infra: Infrastructure): Container {
   container
     .bind(TOKENS.RouteModules)
     .toResolvedValue(
-      (checkHealth: CheckHealth, auth: AuthUseCases, users: UserUseCases, products: ProductUseCases): RouteModule[] => [
-        healthRoutes(checkHealth),
-        authRoutes(auth),
-        userRoutes(users),
-        productRoutes(products),
-      ],
-      [TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases, TOKENS.ProductUseCases],
+      (config: Config, checkHealth: CheckHealth, auth: AuthUseCases, users: UserUseCases, products: ProductUseCases): RouteModule[] => {
+        const { mode } = config.api;
+        // Health, auth, profile and admin are always there; `api.mode` decides the resource APIs.
+        const modules = [healthRoutes(checkHealth), authRoutes(auth), userRoutes(users)];
+        if (mode === 'rest' || mode === 'both') modules.push(productRoutes(products));
+        if (mode === 'graphql' || mode === 'both') modules.push(graphqlRoutes(products, config.graphql));
+        return modules;
+      },
+      [TOKENS.Config, TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases, TOKENS.ProductUseCases],
     );
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>

@@ -1,0 +1,74 @@
+import type Router from '@koa/router';
+import { NoSchemaIntrospectionCustomRule, type GraphQLError } from 'graphql';
+import { createHandler } from 'graphql-http/lib/use/koa';
+import type { IncomingMessage } from 'node:http';
+import type { Next, ParameterizedContext } from 'koa';
+import type { Logger } from 'pino';
+import { bearerToken } from '../http/middleware/authenticate.js';
+import type { RequestState } from '../http/state.js';
+import { queryLimits } from './limits.js';
+import { playgroundAsset, playgroundPage } from './playground.js';
+import type { GraphQLContext, GraphQLUseCases } from './resolvers.js';
+import { createSchema } from './schema.js';
+
+export interface GraphQLOptions {
+  generalRoute: string;
+  playgroundRoute: string;
+  playground: boolean;
+  introspection: boolean;
+  maxDepth: number;
+}
+
+/** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
+const requestState = new WeakMap<IncomingMessage, { authorization: string; log: Logger }>();
+
+/**
+ * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
+ * the offline GraphiQL explorer at the playground route. Authentication and RBAC happen per
+ * resolver, never as HTTP middleware, so a bad token never makes an HTTP 401.
+ */
+export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions): (router: Router<RequestState>) => void {
+  const schema = createSchema(useCases);
+  const rules = [
+    queryLimits({ maxDepth: options.maxDepth, maxFields: 500, maxAliases: 30 }),
+    ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+  ];
+  const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
+    schema,
+    validationRules: rules,
+    context: (req) => {
+      const state = requestState.get(req.raw);
+      const bearer = state && state.authorization !== '' ? bearerToken(state.authorization) : undefined;
+      return {
+        bearer: bearer && 'token' in bearer ? bearer.token : undefined,
+        bearerProblem: bearer && 'problem' in bearer ? bearer.problem : undefined,
+        log: state!.log,
+      };
+    },
+    formatError: (error) => error as GraphQLError,
+  });
+
+  return (router) => {
+    const serve = async (ctx: ParameterizedContext<RequestState>, next: Next) => {
+      requestState.set(ctx.req, { authorization: ctx.get('Authorization'), log: ctx.state.log });
+      await handler(ctx as never, next);
+    };
+    router.get(options.generalRoute, serve);
+    router.post(options.generalRoute, serve);
+
+    if (!options.playground) return;
+    const page = playgroundPage(options.playgroundRoute, options.generalRoute);
+    router.get(options.playgroundRoute, (ctx) => {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = page;
+    });
+    router.get(`${options.playgroundRoute.replace(/\/$/, '')}/assets/:name`, async (ctx) => {
+      const asset = await playgroundAsset(ctx.params.name ?? '');
+      if (!asset) return; // falls through to 404 route not found
+      ctx.type = asset.type;
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = asset.body;
+    });
+  };
+}
