@@ -1,0 +1,251 @@
+/**
+ * `npm run bench`: the service beside a bare Koa app, driven by autocannon with the same
+ * connections, duration and pipelining, in alternating rounds; prints one table (requests/s,
+ * p50, p99, errors, ratio to bare Koa) and writes it to bench/results/latest.json.
+ *
+ *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
+ *                    [--scenario health,product,list,create,graphql,login]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import bcrypt from 'bcrypt';
+import { BENCH_ADMIN } from './fixtures.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    pipelining: { type: 'string', default: '1' },
+    scenario: { type: 'string', multiple: true },
+  },
+});
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
+const PIPELINING = Number(values.pipelining);
+const BCRYPT_COST = 10;
+
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
+interface Scenario {
+  name: string;
+  label: string;
+  request: (ctx: { token: string; productId: string }) => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
+}
+
+const json = { 'content-type': 'application/json' };
+const SCENARIOS: Scenario[] = [
+  { name: 'health', label: 'GET /health/live', request: () => ({ method: 'GET', path: '/health/live' }) },
+  {
+    name: 'product',
+    label: 'GET /api/v1/products/{id} (auth)',
+    request: ({ token, productId }) => ({ method: 'GET', path: `/api/v1/products/${productId}`, headers: { authorization: `Bearer ${token}` } }),
+  },
+  {
+    name: 'list',
+    label: 'GET /api/v1/products?per_page=20 (auth)',
+    request: ({ token }) => ({ method: 'GET', path: '/api/v1/products?per_page=20', headers: { authorization: `Bearer ${token}` } }),
+  },
+  {
+    name: 'create',
+    label: 'POST /api/v1/products (auth)',
+    request: ({ token }) => ({
+      method: 'POST',
+      path: '/api/v1/products',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'Benchmark created product', price: 12.5 }),
+    }),
+  },
+  {
+    name: 'graphql',
+    label: 'GraphQL products (20 items, auth)',
+    request: ({ token }) => ({
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ products(pagination: {limit: 20}) { data { id name price createdAt updatedAt } pagination { totalRecords } } }' }),
+    }),
+  },
+  {
+    name: 'login',
+    label: 'POST /api/v1/auth/login',
+    request: () => ({ method: 'POST', path: '/api/v1/auth/login', headers: json, body: JSON.stringify(BENCH_ADMIN) }),
+  },
+];
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function drive(url: string, request: ReturnType<Scenario['request']>): Promise<Figures> {
+  const result = await autocannon({
+    url: `${url}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    pipelining: PIPELINING,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no "${pattern}" within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = out.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve(match);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready:\n${out}`)));
+  });
+}
+
+function peakRssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function main(): Promise<void> {
+  const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? SCENARIOS.map((s) => s.name);
+  const unknown = chosen.filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const scenarios = SCENARIOS.filter((s) => chosen.includes(s.name));
+
+  const dir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
+  const env = {
+    ...process.env,
+    SVC_DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+    SVC_RATE_LIMIT_ENABLED: 'false',
+    SVC_LOG_LEVEL: 'warn',
+    SVC_API_MODE: 'both',
+    SVC_SERVER_HOST: '127.0.0.1',
+    SVC_SERVER_PORT: '0',
+    SVC_AUTH_BCRYPT_COST: String(BCRYPT_COST),
+  };
+  const children: ChildProcess[] = [];
+  try {
+    say('bench: seeding a SQLite file with an admin and 1,000 products…');
+    const seed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const { productIds } = JSON.parse((await waitForLine(seed, /\{"productIds".*\}/))[0]) as { productIds: string[] };
+
+    say('bench: starting the service (dist/src/main/server.js)…');
+    const started = process.hrtime.bigint();
+    const service = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(service);
+    const serviceUrl = (await waitForLine(service, /listening on (http:\/\/[^\s]+)/))[1]!;
+    let startupMs = Number.NaN;
+    for (;;) {
+      const ready = await fetch(`${serviceUrl}/health/ready`).catch(() => undefined);
+      if (ready?.status === 200) {
+        startupMs = Number(process.hrtime.bigint() - started) / 1e6;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    say(`bench: service ready in ${startupMs.toFixed(0)} ms at ${serviceUrl}`);
+
+    const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(bare);
+    const bareUrl = `http://127.0.0.1:${(await waitForLine(bare, /ready (\d+)/))[1]}`;
+
+    const login = await fetch(`${serviceUrl}/api/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify(BENCH_ADMIN) });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    const context = { token, productId: productIds[0]! };
+
+    const rows: Record<string, unknown>[] = [];
+    for (const scenario of scenarios) {
+      const request = scenario.request(context);
+      const service: Figures[] = [];
+      const baseline: Figures[] = [];
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        say(`bench: ${scenario.label} — round ${round}/${ROUNDS}: bare Koa…`);
+        baseline.push(await drive(bareUrl, { method: 'GET', path: '/' }));
+        say(`bench: ${scenario.label} — round ${round}/${ROUNDS}: Portico…`);
+        service.push(await drive(serviceUrl, request));
+      }
+      const rps = median(service.map((f) => f.rps));
+      const bareRps = median(baseline.map((f) => f.rps));
+      rows.push({
+        scenario: scenario.label,
+        rps: Math.round(rps),
+        p50_ms: median(service.map((f) => f.p50)),
+        p99_ms: median(service.map((f) => f.p99)),
+        errors: service.reduce((n, f) => n + f.errors + f.non2xx, 0),
+        bare_koa_rps: Math.round(bareRps),
+        ratio: Number((rps / bareRps).toFixed(3)),
+      });
+    }
+
+    const peakRss = peakRssBytes(service.pid!);
+    const threads = Math.min(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism());
+    const hash = await bcrypt.hash(BENCH_ADMIN.password, BCRYPT_COST);
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const t0 = process.hrtime.bigint();
+      await bcrypt.compare(BENCH_ADMIN.password, hash);
+      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const hashMs = median(samples);
+    const ceiling = (threads * 1000) / hashMs;
+    const loginRow = rows.find((r) => r.scenario === 'POST /api/v1/auth/login');
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+      settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING, rounds: ROUNDS, bcrypt_cost: BCRYPT_COST },
+      startup_to_ready_ms: Math.round(startupMs),
+      peak_rss_mib: Math.round(peakRss / 2 ** 20),
+      bcrypt: { ms_per_hash: Number(hashMs.toFixed(1)), hash_threads: threads, ceiling_rps: Math.round(ceiling), login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null },
+      scenarios: rows,
+    };
+
+    console.log('');
+    console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} |`);
+    console.log('');
+    console.log(`start-up to ready: ${report.startup_to_ready_ms} ms · peak RSS: ${report.peak_rss_mib} MiB · bcrypt cost ${BCRYPT_COST}: ${report.bcrypt.ms_per_hash} ms/hash × ${threads} threads → ceiling ${report.bcrypt.ceiling_rps} logins/s${report.bcrypt.login_share_of_ceiling !== null ? `, login at ${(report.bcrypt.login_share_of_ceiling * 100).toFixed(0)}% of it` : ''}`);
+    console.log(`machine: ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} alternating rounds, pipelining ${PIPELINING}`);
+    mkdirSync('bench/results', { recursive: true });
+    writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
+    say('bench: wrote bench/results/latest.json');
+  } finally {
+    await Promise.all(children.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

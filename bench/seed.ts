@@ -1,0 +1,47 @@
+/**
+ * Prepares the benchmark database: migrations, an admin (bcrypt at the configured cost) and
+ * 1,000 products. Run with the same SVC_* environment as the service.
+ *   node --import tsx bench/seed.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { BcryptPasswordHasher } from '../src/adapters/outbound/crypto/BcryptPasswordHasher.js';
+import { Database } from '../src/adapters/outbound/mikroorm/database.js';
+import { ProductSchema } from '../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
+import { UserSchema } from '../src/adapters/outbound/mikroorm/schemas/UserSchema.js';
+import { readConfig } from '../src/main/readConfig.js';
+
+import { BENCH_ADMIN } from './fixtures.js';
+
+const loaded = readConfig();
+if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+const { config } = loaded;
+const database = await Database.connect(config.database.url);
+try {
+  await database.migrate();
+  const em = database.orm.em.fork();
+  const now = new Date();
+  await em.insert(UserSchema, {
+    id: randomUUID(),
+    email: BENCH_ADMIN.email,
+    firstName: 'Bench',
+    lastName: 'Admin',
+    role: 'admin',
+    passwordHash: await new BcryptPasswordHasher(config.auth.bcryptCost).hash(BENCH_ADMIN.password),
+    createdAt: now,
+    updatedAt: now,
+  });
+  const ids: string[] = [];
+  for (let chunk = 0; chunk < 1000; chunk += 250) {
+    const rows = Array.from({ length: 250 }, (_, i) => {
+      const n = chunk + i;
+      const at = new Date(now.getTime() - (1000 - n) * 1000);
+      const id = randomUUID();
+      ids.push(id);
+      return { id, name: `Benchmark product ${String(n).padStart(4, '0')}`, price: 1 + (n % 97) + 0.99, version: 1, createdAt: at, updatedAt: at };
+    });
+    await em.insertMany(ProductSchema, rows);
+  }
+  process.stdout.write(`${JSON.stringify({ productIds: ids.slice(0, 50) })}\n`);
+} finally {
+  await database.close();
+}
