@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
+import { CreateProduct } from '../../../src/application/product/CreateProduct.js';
+import { ValidationError } from '../../../src/domain/shared/DomainError.js';
+import { FixedClock } from '../../support/FixedClock.js';
+import { SequentialIds } from '../../support/SequentialIds.js';
+import { rejectionOf, START } from '../world.js';
+
+describe('CreateProduct', () => {
+  let products: InMemoryProductRepository;
+  let clock: FixedClock;
+  let ids: SequentialIds;
+  let create: CreateProduct;
+
+  const everything = async () => (await products.list({ page: 1, perPage: 100, sort: 'created_at', order: 'asc' })).items;
+
+  beforeEach(() => {
+    products = new InMemoryProductRepository();
+    clock = new FixedClock(START);
+    ids = new SequentialIds();
+    create = new CreateProduct(products, ids, clock);
+  });
+
+  it('stores a product with a new id, version 1 and createdAt = updatedAt = now', async () => {
+    clock.advance(5_000);
+    const product = await create.execute({ name: 'Widget', price: 19.99 });
+
+    const now = new Date(START.getTime() + 5_000);
+    expect(product.toProps()).to.deep.equal({
+      id: '00000000-0000-4000-8000-000000000001',
+      name: 'Widget',
+      price: 19.99,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect((await products.findById(product.id))?.toProps()).to.deep.equal(product.toProps());
+  });
+
+  it('gives every product its own id', async () => {
+    const first = await create.execute({ name: 'Widget', price: 1 });
+    const second = await create.execute({ name: 'Widget', price: 1 });
+    expect(first.id).to.not.equal(second.id);
+    expect((await everything()).map((p) => p.id)).to.have.members([first.id, second.id]);
+  });
+
+  for (const [label, input, fields] of [
+    ['an empty name', { name: '', price: 1 }, ['name']],
+    ['an untrimmed name (the inbound codec trims; the domain refuses)', { name: ' Widget ', price: 1 }, ['name']],
+    ['a 201-character name', { name: 'n'.repeat(201), price: 1 }, ['name']],
+    ['a price of 0', { name: 'Widget', price: 0 }, ['price']],
+    ['a negative price', { name: 'Widget', price: -1 }, ['price']],
+    ['a NaN price', { name: 'Widget', price: Number.NaN }, ['price']],
+    ['an infinite price', { name: 'Widget', price: Number.POSITIVE_INFINITY }, ['price']],
+    ['a bad name and a bad price', { name: '', price: 0 }, ['name', 'price']],
+  ] as const) {
+    it(`refuses ${label} with VALIDATION_ERROR on ${fields.join(' and ')}, storing nothing`, async () => {
+      const error = await rejectionOf(create.execute(input));
+      expect(error).to.be.instanceOf(ValidationError);
+      expect(error).to.include({ code: 'VALIDATION_ERROR' });
+      expect((error as ValidationError).fields.map((f) => f.field)).to.deep.equal(fields);
+      expect(await everything()).to.deep.equal([]);
+    });
+  }
+});

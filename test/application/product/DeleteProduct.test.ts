@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
+import { DeleteProduct } from '../../../src/application/product/DeleteProduct.js';
+import { Product } from '../../../src/domain/product/Product.js';
+import { ProductNotFoundError } from '../../../src/domain/product/ProductErrors.js';
+import { rejectionOf, START } from '../world.js';
+
+describe('DeleteProduct', () => {
+  let products: InMemoryProductRepository;
+  let remove: DeleteProduct;
+  let widget: Product;
+  let gadget: Product;
+
+  beforeEach(async () => {
+    products = new InMemoryProductRepository();
+    remove = new DeleteProduct(products);
+    widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
+    gadget = Product.create({ id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 }, START);
+    await products.add(widget);
+    await products.add(gadget);
+  });
+
+  it('deletes the product and leaves the others alone', async () => {
+    await remove.execute({ id: widget.id });
+    expect(await products.findById(widget.id)).to.equal(undefined);
+    expect((await products.findById(gadget.id))?.toProps()).to.deep.equal(gadget.toProps());
+  });
+
+  it('answers NOT_FOUND "Product not found" for an unknown id, deleting nothing', async () => {
+    const unknown = '00000000-0000-4000-8000-0000000000ff';
+    const error = await rejectionOf(remove.execute({ id: unknown }));
+    expect(error).to.be.instanceOf(ProductNotFoundError);
+    expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${unknown}` });
+    expect((await products.list({ page: 1, perPage: 10, sort: 'name', order: 'asc' })).total).to.equal(2);
+  });
+
+  it('answers NOT_FOUND the second time the same product is deleted', async () => {
+    await remove.execute({ id: widget.id });
+    const error = await rejectionOf(remove.execute({ id: widget.id }));
+    expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${widget.id}` });
+  });
+});

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
+import { GetProduct } from '../../../src/application/product/GetProduct.js';
+import { Product } from '../../../src/domain/product/Product.js';
+import { ProductNotFoundError } from '../../../src/domain/product/ProductErrors.js';
+import { NotFoundError } from '../../../src/domain/shared/DomainError.js';
+import { rejectionOf, START } from '../world.js';
+
+describe('GetProduct', () => {
+  let products: InMemoryProductRepository;
+  let get: GetProduct;
+  let widget: Product;
+
+  beforeEach(async () => {
+    products = new InMemoryProductRepository();
+    get = new GetProduct(products);
+    widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
+    await products.add(widget);
+    await products.add(Product.create({ id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 }, START));
+  });
+
+  it('answers the product with that id, every field intact', async () => {
+    expect((await get.execute({ id: widget.id })).toProps()).to.deep.equal(widget.toProps());
+  });
+
+  it('answers NOT_FOUND "Product not found" with the id in the detail for an unknown id', async () => {
+    const unknown = '00000000-0000-4000-8000-0000000000ff';
+    const error = await rejectionOf(get.execute({ id: unknown }));
+    expect(error).to.be.instanceOf(ProductNotFoundError);
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${unknown}` });
+  });
+
+  it('answers NOT_FOUND for an id that is not a UUID at all', async () => {
+    const error = await rejectionOf(get.execute({ id: 'search' }));
+    expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: 'id: search' });
+  });
+
+  it('answers NOT_FOUND once the product is deleted', async () => {
+    await products.delete(widget.id);
+    const error = await rejectionOf(get.execute({ id: widget.id }));
+    expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${widget.id}` });
+  });
+});
