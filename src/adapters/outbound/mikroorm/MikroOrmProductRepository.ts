@@ -5,7 +5,7 @@ import { ProductNotFoundError, ProductVersionConflictError } from '../../../doma
 import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
-import { likeContains } from './like.js';
+import { globContainsAnyCase, likeContains } from './like.js';
 import { ProductSchema, type ProductRow } from './schemas/ProductSchema.js';
 
 const SORT_PROPERTY: Record<ProductSortField, keyof ProductRow> = {
@@ -73,7 +73,10 @@ export class MikroOrmProductRepository implements ProductRepository {
     return guarded(async () => {
       const em = this.em();
       const qb = em.createQueryBuilder(ProductSchema, 'p');
-      if (query.q) qb.where(`lower(p.name) like ? escape '!'`, [likeContains(query.q)]);
+      if (query.q) {
+        if (em.getKnex().client.dialect === 'postgresql') qb.where(`lower(p.name) like ? escape '!'`, [likeContains(query.q)]);
+        else qb.where('p.name glob ?', [globContainsAnyCase(query.q)]);
+      }
       const total = await qb.clone().getCount();
       if (total <= offsetOf(query)) return { items: [], total, page: query.page, perPage: query.perPage };
       const ids = (

@@ -5,7 +5,7 @@ import { User } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
 import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
-import { likeContains } from './like.js';
+import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
 
 const SORT_PROPERTY: Record<UserSortField, keyof UserRow> = {
@@ -83,12 +83,18 @@ export class MikroOrmUserRepository implements UserRepository {
       const em = this.em();
       const qb = em.createQueryBuilder(UserSchema, 'u');
       if (query.q) {
-        const pattern = likeContains(query.q);
-        qb.where(`(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`, [
-          pattern,
-          pattern,
-          pattern,
-        ]);
+        if (em.getKnex().client.dialect === 'postgresql') {
+          const pattern = likeContains(query.q);
+          qb.where(`(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`, [
+            pattern,
+            pattern,
+            pattern,
+          ]);
+        } else {
+          // SQLite's lower() and like fold ASCII only: match every case form with glob instead.
+          const pattern = globContainsAnyCase(query.q);
+          qb.where('(u.email glob ? or u.first_name glob ? or u.last_name glob ?)', [pattern, pattern, pattern]);
+        }
       }
       const total = await qb.clone().getCount();
       const rows = await qb

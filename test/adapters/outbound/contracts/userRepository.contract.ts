@@ -302,6 +302,12 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         expect(await matches('_')).to.deep.equal(['bang@example.com', 'snake@example.com']);
       });
 
+      it('matches beyond ASCII case-insensitively (SQLite folds only ASCII unless told otherwise)', async () => {
+        await repository().add(aUser({ id: id('201'), email: 'emile@example.com', firstName: 'Émile', lastName: 'Zoë' }));
+        expect(await matches('émile')).to.deep.equal(['emile@example.com']);
+        expect(await matches('ZOË')).to.deep.equal(['emile@example.com']);
+      });
+
       it('matches ! literally, even before a wildcard character', async () => {
         expect(await matches('ow!')).to.deep.equal(['wow@example.com']);
         expect(await matches('!_')).to.deep.equal(['bang@example.com']);

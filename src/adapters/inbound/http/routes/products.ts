@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
 import type { CreateProduct } from '../../../../application/product/CreateProduct.js';
@@ -13,6 +14,7 @@ import { decodeFields } from '../../codecs/fields.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { CreateProductBody, PRODUCT_SORTS, UpdateProductBody } from '../../codecs/productCodecs.js';
 import { success } from '../envelope.js';
+import { methodNotAllowed } from '../HttpProblem.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize } from '../middleware/authorize.js';
 import { pageMeta } from '../presenters.js';
@@ -51,6 +53,15 @@ function productId(raw: string | undefined): string {
 
 const LIST = { sortFields: PRODUCT_SORTS, defaultSort: 'created_at' as const };
 
+/**
+ * `/search` is the search route (GET only), never an id: PUT or DELETE there is 405, decided
+ * like any router fault, before the token is looked at.
+ */
+const notSearch: RouterMiddleware<RequestState> = async (ctx, next) => {
+  if (ctx.params.id === 'search') throw methodNotAllowed(['HEAD', 'GET', 'OPTIONS']);
+  await next();
+};
+
 /** `/api/v1/products` (list, create), `/search`, `/{id}` (get, update, delete); token and policy on all. */
 export function productRoutes(useCases: ProductUseCases): (router: Router<RequestState>) => void {
   const auth = authenticate(useCases.authenticate);
@@ -82,13 +93,13 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
       ctx.body = success(presentProduct(await useCases.get.execute({ id: productId(ctx.params.id) })));
     });
 
-    router.put(item, ...guard(item), async (ctx) => {
+    router.put(item, notSearch, ...guard(item), async (ctx) => {
       const id = productId(ctx.params.id);
       const changes = decodeFields(UpdateProductBody, ctx.request.body);
       ctx.body = success(presentProduct(await useCases.update.execute({ id, changes })));
     });
 
-    router.delete(item, ...guard(item), async (ctx) => {
+    router.delete(item, notSearch, ...guard(item), async (ctx) => {
       await useCases.remove.execute({ id: productId(ctx.params.id) });
       ctx.status = 204;
     });

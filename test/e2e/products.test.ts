@@ -1,0 +1,755 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { startService, type RunningService } from '../../src/main/service.js';
+import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
+import { testConfig } from '../support/config.js';
+import { silentLogger } from '../support/logger.js';
+
+/** A product as the REST API shows it (CONTRACT §6). */
+interface ProductJson {
+  id: string;
+  name: string;
+  price: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface MetaJson {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+}
+
+type SortField = 'name' | 'price' | 'created_at' | 'updated_at';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const PRODUCT_KEYS = ['created_at', 'id', 'name', 'price', 'updated_at'];
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+const PRODUCTS = '/api/v1/products';
+const SEARCH = '/api/v1/products/search';
+const item = (id: string): string => `${PRODUCTS}/${encodeURIComponent(id)}`;
+
+const NAME_RULE = 'must be 1 to 200 characters';
+const PRICE_RULE = 'must be a number greater than 0';
+const PAGE_RULE = 'must be an integer from 1 to 999999999';
+const PER_PAGE_RULE = 'must be an integer from 1 to 100';
+const SORT_RULE = 'must be one of name, price, created_at, updated_at';
+const ORDER_RULE = 'must be asc or desc';
+const Q_RULE = 'must be 1 to 100 characters';
+
+const nameField = (message = NAME_RULE): FieldJson => ({ field: 'name', message });
+const priceField = (message = PRICE_RULE): FieldJson => ({ field: 'price', message });
+
+/** A query string from pairs, so that a parameter can be repeated or left empty. */
+function query(path: string, params: [string, string][]): string {
+  return params.length === 0 ? path : `${path}?${new URLSearchParams(params).toString()}`;
+}
+
+/** A marker no other test puts in a name, so that a search finds only this test's products. */
+function marker(): string {
+  return `mk${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function expectProductShape(product: ProductJson): void {
+  expect(Object.keys(product).sort()).to.deep.equal(PRODUCT_KEYS);
+  expect(product.id).to.be.a('string').and.match(UUID);
+  expect(product.name).to.be.a('string');
+  expect(product.price).to.be.a('number');
+  expect(product.created_at).to.be.a('string').and.match(RFC3339);
+  expect(product.updated_at).to.be.a('string').and.match(RFC3339);
+}
+
+/** Asserts a list answer: 200, success, an array of products and exactly this meta. */
+function listOf(response: ApiResponse, meta: MetaJson): ProductJson[] {
+  expect(response.status, response.text).to.equal(200);
+  const body = response.body as { success: boolean; data: ProductJson[]; meta: MetaJson };
+  expect(Object.keys(body).sort(), response.text).to.deep.equal(['data', 'meta', 'success']);
+  expect(body.success).to.equal(true);
+  expect(body.meta, response.text).to.deep.equal(meta);
+  expect(body.data).to.be.an('array');
+  body.data.forEach(expectProductShape);
+  return body.data;
+}
+
+function metaOf(response: ApiResponse): MetaJson {
+  expect(response.status, response.text).to.equal(200);
+  return (response.body as { meta: MetaJson }).meta;
+}
+
+const sortValue = (product: ProductJson, field: SortField): string | number =>
+  field === 'created_at' || field === 'updated_at' ? Date.parse(product[field]) : product[field];
+
+/** Asserts `rows` are ordered by `field` in `order`, ties broken by id in the same direction. */
+function expectOrdered(rows: ProductJson[], field: SortField, order: 'asc' | 'desc'): void {
+  const sign = order === 'asc' ? 1 : -1;
+  for (let i = 1; i < rows.length; i += 1) {
+    const a = rows[i - 1]!;
+    const b = rows[i]!;
+    const x = sortValue(a, field);
+    const y = sortValue(b, field);
+    const describe = `${field} ${order} at ${i}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`;
+    if (x === y) expect(sign * (a.id < b.id ? -1 : 1), `tie not broken by id: ${describe}`).to.equal(-1);
+    else expect(sign * (x < y ? -1 : 1), describe).to.equal(-1);
+  }
+}
+
+describe('products (end to end)', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let api: Api;
+  let token: string;
+
+  const create = async (name: string, price: number): Promise<ProductJson> =>
+    dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { name, price } }), 201);
+  const fetchProduct = async (id: string): Promise<ProductJson> => dataOf<ProductJson>(await api.get(item(id), { token }));
+  const post = (json: unknown) => api.post(PRODUCTS, { token, json });
+  const postRaw = (raw: string) => api.post(PRODUCTS, { token, raw, headers: JSON_HEADERS });
+  const put = (id: string, json: unknown) => api.put(item(id), { token, json });
+  const search = (q: string, params: [string, string][] = []) => api.get(query(SEARCH, [['q', q], ...params]), { token });
+
+  /** Every page of a list (or search) from page 1 to total_pages, checking each page's meta. */
+  async function walk(path: string, params: [string, string][], perPage: number): Promise<{ rows: ProductJson[]; meta: MetaJson }> {
+    const first = metaOf(await api.get(query(path, [...params, ['per_page', String(perPage)]]), { token }));
+    const rows: ProductJson[] = [];
+    for (let page = 1; page <= Math.max(first.total_pages, 1); page += 1) {
+      const response = await api.get(query(path, [...params, ['per_page', String(perPage)], ['page', String(page)]]), { token });
+      const meta = { page, per_page: perPage, total: first.total, total_pages: first.total_pages };
+      const data = listOf(response, meta);
+      expect(data.length).to.equal(Math.max(0, Math.min(perPage, first.total - perPage * (page - 1))));
+      rows.push(...data);
+    }
+    expect(rows.length).to.equal(first.total);
+    return { rows, meta: first };
+  }
+
+  before(async () => {
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    api = new Api(service.url);
+    // The least privileged role that may write products.
+    token = (await accountWithRole(service, api, 'moderator')).access_token;
+  });
+  after(async () => service.stop());
+
+  // Runs first, on the freshly started service: nothing has been created yet.
+  describe('an empty store', () => {
+    it('lists nothing: 200, data [], total 0 and total_pages 0', async () => {
+      expect(listOf(await api.get(PRODUCTS, { token }), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+      expect(listOf(await api.get(`${PRODUCTS}?page=3&per_page=5`, { token }), { page: 3, per_page: 5, total: 0, total_pages: 0 })).to.deep.equal([]);
+      expect(listOf(await search('a'), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+    });
+  });
+
+  describe('POST /api/v1/products', () => {
+    it('answers 201 with exactly {id, name, price, created_at, updated_at}, and GET shows the same product', async () => {
+      const before = Date.now();
+      const response = await post({ name: 'Walnut desk', price: 19.99 });
+      const product = dataOf<ProductJson>(response, 201);
+      expectProductShape(product);
+      expect(product).to.include({ name: 'Walnut desk', price: 19.99 });
+      expect(product.created_at).to.equal(product.updated_at);
+      expect(Date.parse(product.created_at)).to.be.within(before - 5_000, Date.now() + 5_000);
+      expect(Object.keys(response.body as object).sort()).to.deep.equal(['data', 'success']);
+      // A JSON number, not a string.
+      expect(response.text).to.include('"price":19.99');
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+
+    it('gives every product its own id', async () => {
+      const products = await Promise.all([1, 2, 3, 4, 5].map((n) => create(`Twin ${n}`, n)));
+      expect(new Set(products.map((p) => p.id)).size).to.equal(5);
+    });
+
+    it('trims the name before validating and storing it (inner spaces kept)', async () => {
+      const product = await create('  \t Big   oak table \n ', 250);
+      expect(product.name).to.equal('Big   oak table');
+      expect((await fetchProduct(product.id)).name).to.equal('Big   oak table');
+    });
+
+    it('keeps a price exactly as the JSON number sent', async () => {
+      for (const price of [19.99, 0.1, 0.01, 1234567.891, 1e-9, 7, 2.5e10, Number.MAX_VALUE]) {
+        const product = await create(`Priced ${price}`, price);
+        expect(product.price, String(price)).to.equal(price);
+        expect((await fetchProduct(product.id)).price, String(price)).to.equal(price);
+      }
+    });
+
+    it('accepts names of 1 and 200 characters (counted as characters, after trimming)', async () => {
+      for (const name of ['x', 'n'.repeat(200), '😀'.repeat(200), 'é'.repeat(200)]) {
+        expect((await create(`  ${name}  `, 1)).name).to.equal(name);
+      }
+    });
+
+    it('says "is required" for each missing field, all at once', async () => {
+      expectValidation(await post({}), [nameField('is required'), priceField('is required')]);
+      expectValidation(await post({ price: 10 }), [nameField('is required')]);
+      expectValidation(await post({ name: 'Lamp' }), [priceField('is required')]);
+    });
+
+    it('refuses an empty, blank, 201-character or non-string name', async () => {
+      for (const name of ['', '   ', '\t\n', 'n'.repeat(201), '😀'.repeat(201), 42, null, true, ['Lamp'], { name: 'Lamp' }]) {
+        expectValidation(await post({ name, price: 10 }), [nameField()]);
+      }
+    });
+
+    it('refuses a price that is a string, zero, negative, null, a boolean, an object, an array or a numeric string', async () => {
+      for (const price of ['10', '19.99', '', 0, -0, -1, -0.01, null, true, false, {}, { amount: 10 }, [10]]) {
+        expectValidation(await post({ name: 'Lamp', price }), [priceField()]);
+      }
+    });
+
+    it('lists every failing field at once', async () => {
+      expectValidation(await post({ name: '', price: '10' }), [nameField(), priceField()]);
+      expectValidation(await post({ name: 'n'.repeat(201), price: 0 }), [nameField(), priceField()]);
+      expectValidation(await post({ name: null }), [nameField(), priceField('is required')]);
+    });
+
+    it('refuses a price that JSON parses as Infinity (1e400), -Infinity or 0 (1e-400), and stores nothing', async () => {
+      const name = `Overflow ${marker()}`;
+      for (const price of ['1e400', '-1e400', '1E+400', '1e-400']) {
+        expectValidation(await postRaw(`{"name": "${name}", "price": ${price}}`), [priceField()]);
+      }
+      expect(listOf(await search(name), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+    });
+
+    it('answers a body that is not a JSON object with 400, never 2xx or 500', async () => {
+      expectValidation(await postRaw('[{"name": "Lamp", "price": 10}]'), [{ field: 'body', message: 'must be a JSON object' }]);
+      expectValidation(await postRaw('[]'), [{ field: 'body', message: 'must be a JSON object' }]);
+      expectValidation(await api.post(PRODUCTS, { token }), [{ field: 'body', message: 'must be a JSON object' }]);
+      for (const raw of ['42', '"Lamp"', 'null', 'true']) {
+        const response = await postRaw(raw);
+        expect(response.status, `${raw}: ${response.text}`).to.equal(400);
+        const { error } = response.body as { error: { code: string } };
+        expect(['BAD_REQUEST', 'VALIDATION_ERROR'], raw).to.include(error.code);
+      }
+    });
+
+    it('answers malformed JSON with 400 BAD_REQUEST "invalid request body"', async () => {
+      for (const raw of ['{"name": "Lamp", "price": ', '{name: "Lamp"}', "{'name': 'Lamp', 'price': 1}", '{"price": NaN, "name": "Lamp"}']) {
+        expectError(await postRaw(raw), 400, 'BAD_REQUEST', 'invalid request body');
+      }
+    });
+
+    it('answers a non-JSON content type with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const response = await api.post(PRODUCTS, { token, raw: 'name=Lamp&price=10', headers: { 'Content-Type': type } });
+        expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
+      }
+      dataOf<ProductJson>(await api.post(PRODUCTS, { token, raw: '{"name":"Charset","price":3}', headers: { 'Content-Type': 'application/json; charset=utf-8' } }), 201);
+    });
+
+    it('ignores unknown fields, including id, timestamps and version', async () => {
+      const response = await post({ name: 'Stool', price: 30, id: 'mine', created_at: '2000-01-01T00:00:00Z', updated_at: '2000-01-01T00:00:00Z', version: 99, colour: 'red' });
+      const product = dataOf<ProductJson>(response, 201);
+      expectProductShape(product);
+      expect(product.id).not.to.equal('mine');
+      expect(Date.parse(product.created_at)).to.be.greaterThan(Date.parse('2020-01-01T00:00:00Z'));
+      expect(product.updated_at).to.equal(product.created_at);
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+  });
+
+  describe('GET /api/v1/products/{id}', () => {
+    it('answers 200 with the product', async () => {
+      const product = await create('Bookshelf', 120.5);
+      const response = await api.get(item(product.id), { token });
+      expect(dataOf<ProductJson>(response)).to.deep.equal(product);
+      expect(Object.keys(response.body as object).sort()).to.deep.equal(['data', 'success']);
+    });
+
+    it('answers 404 NOT_FOUND "Product not found" with detail "id: <id>" for an unknown UUID', async () => {
+      const id = randomUUID();
+      expectError(await api.get(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+    });
+
+    it('answers an id that is not a UUID like an unknown one (404, detail names it), never 400 or 500', async () => {
+      for (const id of ['abc', '1', "' or 1=1", "1' OR '1'='1", '%', '00000000-0000-0000-0000-00000000000g', `${randomUUID()}x`]) {
+        expectError(await api.get(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      }
+    });
+
+    it('never takes /search for an id: without q it is 400 naming q, not 404', async () => {
+      expectValidation(await api.get(SEARCH, { token }), [{ field: 'q', message: 'is required' }]);
+      expect(dataOf<ProductJson[]>(await search('a'))).to.be.an('array');
+    });
+
+    it('never takes /search for an id on a write either: PUT, DELETE and POST there are 405 with Allow, token or not', async () => {
+      for (const auth of [{ token }, {}]) {
+        for (const response of [await api.put(SEARCH, { ...auth, json: { price: 1 } }), await api.delete(SEARCH, auth)]) {
+          expectError(response, 405, 'METHOD_NOT_ALLOWED', 'method not allowed');
+          const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+          expect(allow).to.include('GET').and.not.include('PUT').and.not.include('DELETE');
+        }
+        const post = await api.post(SEARCH, { ...auth, json: { name: 'Search', price: 1 } });
+        expectError(post, 405, 'METHOD_NOT_ALLOWED', 'method not allowed');
+        expect((post.headers.get('allow') ?? '').split(',').map((m) => m.trim())).to.include('GET');
+      }
+    });
+  });
+
+  describe('PUT /api/v1/products/{id}', () => {
+    it('changes only the fields present: the name alone, then the price alone', async () => {
+      const product = await create('Armchair', 300);
+      await sleep(5);
+      const renamed = dataOf<ProductJson>(await put(product.id, { name: '  Leather armchair ' }));
+      expect(renamed).to.include({ id: product.id, name: 'Leather armchair', price: 300, created_at: product.created_at });
+      await sleep(5);
+      const repriced = dataOf<ProductJson>(await put(product.id, { price: 275.25 }));
+      expect(repriced).to.include({ id: product.id, name: 'Leather armchair', price: 275.25, created_at: product.created_at });
+      expect(await fetchProduct(product.id)).to.deep.equal(repriced);
+      const both = dataOf<ProductJson>(await put(product.id, { name: 'Chair', price: 9.99, colour: 'ignored' }));
+      expect(both).to.include({ name: 'Chair', price: 9.99 });
+      expectProductShape(both);
+    });
+
+    it('moves updated_at forward on a change and never touches created_at', async () => {
+      const product = await create('Clock', 45);
+      await sleep(5);
+      const first = dataOf<ProductJson>(await put(product.id, { price: 46 }));
+      expect(first.created_at).to.equal(product.created_at);
+      expect(Date.parse(first.updated_at)).to.be.greaterThan(Date.parse(product.updated_at));
+      await sleep(5);
+      const second = dataOf<ProductJson>(await put(product.id, { name: 'Wall clock' }));
+      expect(second.created_at).to.equal(product.created_at);
+      expect(Date.parse(second.updated_at)).to.be.greaterThan(Date.parse(first.updated_at));
+      expect(await fetchProduct(product.id)).to.deep.equal(second);
+    });
+
+    it('answers {} with 200 and the product unchanged (updated_at included)', async () => {
+      const product = await create('Vase', 15);
+      await sleep(5);
+      expect(dataOf<ProductJson>(await put(product.id, {}))).to.deep.equal(product);
+      expect(dataOf<ProductJson>(await put(product.id, { colour: 'blue', id: randomUUID() }))).to.deep.equal(product);
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+
+    it('validates every present field: price 0 and name "" are refused, all failures at once, nothing changes', async () => {
+      const product = await create('Rug', 80);
+      const cases: [unknown, FieldJson[]][] = [
+        [{ price: 0 }, [priceField()]],
+        [{ price: -5 }, [priceField()]],
+        [{ price: '10' }, [priceField()]],
+        [{ price: null }, [priceField()]],
+        [{ price: true }, [priceField()]],
+        [{ price: {} }, [priceField()]],
+        [{ name: '' }, [nameField()]],
+        [{ name: '   ' }, [nameField()]],
+        [{ name: 'n'.repeat(201) }, [nameField()]],
+        [{ name: null }, [nameField()]],
+        [{ name: 7 }, [nameField()]],
+        [{ name: '', price: 0 }, [nameField(), priceField()]],
+        // One good field does not get through when the other fails.
+        [{ name: 'New rug', price: 0 }, [priceField()]],
+      ];
+      for (const [json, fields] of cases) expectValidation(await put(product.id, json), fields);
+      expectValidation(await api.put(item(product.id), { token, raw: '{"price": 1e400}', headers: JSON_HEADERS }), [priceField()]);
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+
+    it('answers a body of the wrong type with 400 and changes nothing', async () => {
+      const product = await create('Mirror', 60);
+      expectValidation(await api.put(item(product.id), { token, raw: '[{"price": 1}]', headers: JSON_HEADERS }), [{ field: 'body', message: 'must be a JSON object' }]);
+      expectError(await api.put(item(product.id), { token, raw: '{"price": ', headers: JSON_HEADERS }), 400, 'BAD_REQUEST', 'invalid request body');
+      for (const raw of ['5', '"Mirror"', 'null']) {
+        const response = await api.put(item(product.id), { token, raw, headers: JSON_HEADERS });
+        expect(response.status, `${raw}: ${response.text}`).to.equal(400);
+      }
+      expectError(
+        await api.put(item(product.id), { token, raw: 'price=1', headers: { 'Content-Type': 'text/plain' } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'request body must be application/json',
+      );
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+
+    it('answers 404 for an unknown or non-UUID id', async () => {
+      const id = randomUUID();
+      expectError(await put(id, { price: 5 }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      expectError(await put(id, {}), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      expectError(await put('abc', { price: 5 }), 404, 'NOT_FOUND', 'Product not found', { detail: 'id: abc' });
+      expectError(await api.get(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+    });
+  });
+
+  describe('DELETE /api/v1/products/{id}', () => {
+    it('answers 204 with no body; then GET, PUT and DELETE answer 404', async () => {
+      const product = await create(`Doomed ${marker()}`, 5);
+      const response = await api.delete(item(product.id), { token });
+      expect(response.status).to.equal(204);
+      expect(response.text).to.equal('');
+      expect(response.body).to.equal(undefined);
+      const notFound = { detail: `id: ${product.id}` };
+      expectError(await api.get(item(product.id), { token }), 404, 'NOT_FOUND', 'Product not found', notFound);
+      expectError(await put(product.id, { price: 6 }), 404, 'NOT_FOUND', 'Product not found', notFound);
+      expectError(await api.delete(item(product.id), { token }), 404, 'NOT_FOUND', 'Product not found', notFound);
+      expect(listOf(await search(product.name), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+      const all = await walk(PRODUCTS, [], 100);
+      expect(all.rows.map((p) => p.id)).not.to.include(product.id);
+    });
+
+    it('deletes only the product named', async () => {
+      const keep = await create('Keeper', 1);
+      const drop = await create('Dropper', 1);
+      expect((await api.delete(item(drop.id), { token })).status).to.equal(204);
+      expect(await fetchProduct(keep.id)).to.deep.equal(keep);
+    });
+
+    it('answers 404 for an unknown or non-UUID id', async () => {
+      const id = randomUUID();
+      expectError(await api.delete(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      expectError(await api.delete(item('1'), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: 'id: 1' });
+    });
+  });
+
+  describe('GET /api/v1/products (lists)', () => {
+    const prefix = marker();
+    let mine: ProductJson[] = [];
+
+    before(async () => {
+      // Equal names and equal prices, so that ties must be broken by id; created in bursts so
+      // that several share a creation instant.
+      const specs: [string, number][] = [];
+      for (let i = 0; i < 12; i += 1) specs.push([`${prefix} ${['alpha', 'bravo', 'alpha', 'charlie'][i % 4]}`, [3, 1.5, 3, 12][i % 4]!]);
+      mine = [];
+      for (let burst = 0; burst < specs.length; burst += 4) {
+        mine.push(...(await Promise.all(specs.slice(burst, burst + 4).map(([name, price]) => create(name, price)))));
+      }
+      // Some updated later than created, some (in a burst) at the same instant.
+      await Promise.all(mine.slice(0, 4).map((p) => put(p.id, { price: p.price })));
+    });
+
+    it('defaults to page 1, per_page 20, sort created_at, order desc', async () => {
+      const everything = await walk(PRODUCTS, [['sort', 'created_at'], ['order', 'desc']], 100);
+      const total = everything.rows.length;
+      expect(total).to.be.greaterThan(20);
+      const response = await api.get(PRODUCTS, { token });
+      const data = listOf(response, { page: 1, per_page: 20, total, total_pages: Math.ceil(total / 20) });
+      expect(Object.keys(response.body as object).sort()).to.deep.equal(['data', 'meta', 'success']);
+      expect(data).to.deep.equal(everything.rows.slice(0, 20));
+      expectOrdered(data, 'created_at', 'desc');
+      const explicit = await api.get(query(PRODUCTS, [['page', '1'], ['per_page', '20'], ['sort', 'created_at'], ['order', 'desc']]), { token });
+      expect((explicit.body as { data: unknown }).data).to.deep.equal(data);
+    });
+
+    it('computes total_pages as ceil(total / per_page)', async () => {
+      const { total } = metaOf(await api.get(PRODUCTS, { token }));
+      for (const perPage of [1, 3, 7, 10, total, total + 1, 100]) {
+        const meta = metaOf(await api.get(`${PRODUCTS}?per_page=${perPage}`, { token }));
+        expect(meta, `per_page ${perPage}`).to.deep.equal({ page: 1, per_page: perPage, total, total_pages: Math.ceil(total / perPage) });
+      }
+    });
+
+    for (const field of ['name', 'price', 'created_at', 'updated_at'] as const) {
+      for (const [order, spelling] of [
+        ['asc', 'asc'],
+        ['desc', 'desc'],
+        ['asc', 'ASC'],
+        ['desc', 'Desc'],
+      ] as const) {
+        it(`sort=${field}&order=${spelling}: every row in order, ties broken by id, each row once`, async () => {
+          const { rows } = await walk(PRODUCTS, [['sort', field], ['order', spelling]], 7);
+          expect(new Set(rows.map((p) => p.id)).size).to.equal(rows.length);
+          // Names elsewhere in the store are any text; this suite's own (lower-case ASCII, equal
+          // prefix) are ordered the same under any collation.
+          if (field === 'name') expectOrdered(rows.filter((p) => p.name.startsWith(prefix)), field, order);
+          else expectOrdered(rows, field, order);
+          expect(rows.filter((p) => p.name.startsWith(prefix)).map((p) => p.id).sort()).to.deep.equal(mine.map((p) => p.id).sort());
+        });
+      }
+    }
+
+    it('order defaults to desc with any sort, and sort to created_at with any order', async () => {
+      const { total } = metaOf(await api.get(PRODUCTS, { token }));
+      const meta = { page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100) };
+      expectOrdered(listOf(await api.get(`${PRODUCTS}?sort=price&per_page=100`, { token }), meta), 'price', 'desc');
+      expectOrdered(listOf(await api.get(`${PRODUCTS}?order=asc&per_page=100`, { token }), meta), 'created_at', 'asc');
+    });
+
+    it('a page past the end is 200 with empty data and the right meta', async () => {
+      const { total } = metaOf(await api.get(PRODUCTS, { token }));
+      const lastPage = Math.ceil(total / 10);
+      expect(listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage + 1}`, { token }), { page: lastPage + 1, per_page: 10, total, total_pages: lastPage })).to.deep.equal([]);
+      expect(listOf(await api.get(`${PRODUCTS}?page=999999999`, { token }), { page: 999999999, per_page: 20, total, total_pages: Math.ceil(total / 20) })).to.deep.equal([]);
+      const last = listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage}`, { token }), { page: lastPage, per_page: 10, total, total_pages: lastPage });
+      expect(last.length).to.equal(total - 10 * (lastPage - 1));
+    });
+
+    const invalid: [string, [string, string][], FieldJson[]][] = [
+      ['page 0', [['page', '0']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page -1', [['page', '-1']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page abc', [['page', 'abc']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page 1.5', [['page', '1.5']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page empty', [['page', '']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page 1e3', [['page', '1e3']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page 0x10', [['page', '0x10']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page beyond 999999999', [['page', '1000000000']], [{ field: 'page', message: PAGE_RULE }]],
+      ['per_page 0', [['per_page', '0']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['per_page 101', [['per_page', '101']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['per_page abc', [['per_page', 'abc']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['per_page -5', [['per_page', '-5']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['per_page 2.5', [['per_page', '2.5']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['sort id', [['sort', 'id']], [{ field: 'sort', message: SORT_RULE }]],
+      ['sort password', [['sort', 'password']], [{ field: 'sort', message: SORT_RULE }]],
+      ['sort empty', [['sort', '']], [{ field: 'sort', message: SORT_RULE }]],
+      ['sort version', [['sort', 'version']], [{ field: 'sort', message: SORT_RULE }]],
+      ['sort createdAt', [['sort', 'createdAt']], [{ field: 'sort', message: SORT_RULE }]],
+      ['sort with SQL', [['sort', 'name; drop table products']], [{ field: 'sort', message: SORT_RULE }]],
+      ['order up', [['order', 'up']], [{ field: 'order', message: ORDER_RULE }]],
+      ['order empty', [['order', '']], [{ field: 'order', message: ORDER_RULE }]],
+      ['order ascending', [['order', 'ascending']], [{ field: 'order', message: ORDER_RULE }]],
+      ['page repeated', [['page', '1'], ['page', '2']], [{ field: 'page', message: PAGE_RULE }]],
+      ['page repeated with equal values', [['page', '1'], ['page', '1']], [{ field: 'page', message: PAGE_RULE }]],
+      ['per_page repeated', [['per_page', '10'], ['per_page', '20']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
+      ['sort repeated', [['sort', 'name'], ['sort', 'price']], [{ field: 'sort', message: SORT_RULE }]],
+      ['order repeated', [['order', 'asc'], ['order', 'desc']], [{ field: 'order', message: ORDER_RULE }]],
+      [
+        'all four bad at once',
+        [['page', '0'], ['per_page', '101'], ['sort', 'id'], ['order', 'up']],
+        [
+          { field: 'page', message: PAGE_RULE },
+          { field: 'per_page', message: PER_PAGE_RULE },
+          { field: 'sort', message: SORT_RULE },
+          { field: 'order', message: ORDER_RULE },
+        ],
+      ],
+      [
+        'two bad among good ones',
+        [['page', '2'], ['per_page', 'abc'], ['sort', 'price'], ['order', 'sideways']],
+        [
+          { field: 'per_page', message: PER_PAGE_RULE },
+          { field: 'order', message: ORDER_RULE },
+        ],
+      ],
+    ];
+    for (const [title, params, fields] of invalid) {
+      it(`${title} → 400 VALIDATION_ERROR naming the parameter`, async () => {
+        expectValidation(await api.get(query(PRODUCTS, params), { token }), fields);
+      });
+    }
+
+    it('accepts the boundaries: page 1, per_page 1 and 100', async () => {
+      const { total } = metaOf(await api.get(PRODUCTS, { token }));
+      expect(listOf(await api.get(`${PRODUCTS}?page=1&per_page=1`, { token }), { page: 1, per_page: 1, total, total_pages: total })).to.have.length(1);
+      expect(listOf(await api.get(`${PRODUCTS}?per_page=100`, { token }), { page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100) })).to.have.length(Math.min(total, 100));
+    });
+  });
+
+  describe('pages never repeat or skip a row', () => {
+    const prefix = marker();
+    let ids: string[] = [];
+
+    before(async () => {
+      // 45 products over only 4 distinct prices and 3 distinct names: almost every row ties.
+      const created: ProductJson[] = [];
+      for (let burst = 0; burst < 45; burst += 9) {
+        const batch = Array.from({ length: 9 }, (_, k) => burst + k);
+        created.push(...(await Promise.all(batch.map((i) => create(`${prefix} ${['x', 'y', 'z'][i % 3]}`, [4.99, 4.99, 10, 25][i % 4]!)))));
+      }
+      ids = created.map((p) => p.id);
+      expect(new Set(ids).size).to.equal(45);
+    });
+
+    for (const [sort, order] of [
+      ['price', 'asc'],
+      ['price', 'desc'],
+      ['name', 'asc'],
+      ['created_at', 'desc'],
+      ['updated_at', 'asc'],
+    ] as const) {
+      it(`walking the whole list 10 per page by ${sort} ${order} shows each id exactly once`, async () => {
+        const { rows, meta } = await walk(PRODUCTS, [['sort', sort], ['order', order]], 10);
+        const seen = rows.map((p) => p.id);
+        expect(new Set(seen).size, 'an id appeared twice').to.equal(seen.length);
+        expect(seen.length).to.equal(meta.total);
+        expect(meta.total_pages).to.equal(Math.ceil(meta.total / 10));
+        for (const id of ids) expect(seen.filter((s) => s === id), id).to.have.length(1);
+        if (sort !== 'name') expectOrdered(rows, sort, order);
+      });
+
+      it(`walking the search for the 45 10 per page by ${sort} ${order} gives exactly the 45`, async () => {
+        const { rows, meta } = await walk(SEARCH, [['q', prefix], ['sort', sort], ['order', order]], 10);
+        expect(meta).to.deep.equal({ page: 1, per_page: 10, total: 45, total_pages: 5 });
+        expect(rows.map((p) => p.id).sort()).to.deep.equal([...ids].sort());
+        expectOrdered(rows, sort, order);
+      });
+    }
+  });
+
+  describe('GET /api/v1/products/search', () => {
+    it('finds names containing q, case-insensitively, anywhere in the name', async () => {
+      const tag = marker();
+      const blue = await create(`Blue Widget ${tag}`, 10);
+      const small = await create(`small widget ${tag}`, 20);
+      const gadget = await create(`Gadget ${tag}`, 30);
+      const ids = async (q: string) => listOf(await search(q, [['per_page', '100']]), metaOf(await search(q, [['per_page', '100']]))).map((p) => p.id);
+      expect((await ids(`widget ${tag}`)).sort()).to.deep.equal([blue.id, small.id].sort());
+      expect((await ids(`WIDGET ${tag.toUpperCase()}`)).sort()).to.deep.equal([blue.id, small.id].sort());
+      expect((await ids(`wIdGeT ${tag}`)).sort()).to.deep.equal([blue.id, small.id].sort());
+      expect(await ids(`dget ${tag}`)).to.have.members([blue.id, small.id, gadget.id]);
+      expect(await ids(`Gadget ${tag}`)).to.deep.equal([gadget.id]);
+      expect(await ids(tag)).to.have.members([blue.id, small.id, gadget.id]);
+      expect(await ids(`${tag}x`)).to.deep.equal([]);
+      // Every name found contains q, whatever its case.
+      const found = (await search('widget', [['per_page', '100']])).body as { data: ProductJson[] };
+      for (const p of found.data) expect(p.name.toLowerCase()).to.include('widget');
+    });
+
+    it('is case-insensitive beyond ASCII, and finds a name by itself', async () => {
+      const tag = marker();
+      const eclair = await create(`Éclair Ñandú ${tag}`, 4.5);
+      for (const q of [`Éclair Ñandú ${tag}`, `éclair ñandú ${tag}`, `ÉCLAIR ÑANDÚ ${tag.toUpperCase()}`, `ñandú ${tag}`]) {
+        expect(listOf(await search(q), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id), q).to.deep.equal([eclair.id]);
+      }
+    });
+
+    it('trims q and matches it as a substring', async () => {
+      const tag = marker();
+      const product = await create(`Trimmed ${tag}`, 1);
+      expect(listOf(await search(`  ${tag}  `), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id)).to.deep.equal([product.id]);
+    });
+
+    it('takes % and _ (and ! \\ [ * ?) literally', async () => {
+      const tag = marker();
+      const percent = await create(`100% wool ${tag}`, 1);
+      const plain = await create(`1000 wool ${tag}`, 1);
+      const underscore = await create(`snake_case ${tag}`, 1);
+      const other = await create(`snakeXcase ${tag}`, 1);
+      const bang = await create(`wow! ${tag}`, 1);
+      const slash = await create(`back\\slash ${tag}`, 1);
+      const bracket = await create(`box [b] ${tag}`, 1);
+      const star = await create(`star*${tag}`, 1);
+      const question = await create(`why? ${tag}`, 1);
+      const only = async (q: string, expected: ProductJson[]) =>
+        expect(listOf(await search(q, [['per_page', '100']]), { page: 1, per_page: 100, total: expected.length, total_pages: expected.length > 0 ? 1 : 0 }).map((p) => p.id).sort(), q).to.deep.equal(
+          expected.map((p) => p.id).sort(),
+        );
+      await only(`0% wool ${tag}`, [percent]);
+      await only(`snake_case ${tag}`, [underscore]);
+      await only(`e_c`, [underscore]);
+      await only(`w! ${tag}`, [bang]);
+      await only(`k\\s`, [slash]);
+      await only(`[b] ${tag}`, [bracket]);
+      await only(`x [b`, [bracket]);
+      await only(`r*${tag}`, [star]);
+      await only(`y? ${tag}`, [question]);
+      await only(`1000 wool ${tag}`, [plain]);
+      await only(`snakeXcase ${tag}`, [other]);
+      // Alone, % and _ match only names that contain them.
+      for (const q of ['%', '_', '!', '%%', '__', '*', '?', '[', '[]', '\\']) {
+        const found = (await search(q, [['per_page', '100']])).body as { data: ProductJson[] };
+        for (const p of found.data) expect(p.name, q).to.include(q);
+      }
+      const ids = ((await search('%', [['per_page', '100']])).body as { data: ProductJson[] }).data.map((p) => p.id);
+      expect(ids).to.include(percent.id).and.not.include(plain.id);
+    });
+
+    it('is paginated like the list, with sort and order honoured', async () => {
+      const tag = marker();
+      const made: ProductJson[] = [];
+      for (const [i, price] of [5, 3, 9, 3, 7].entries()) {
+        made.push(await create(`Paged ${['b', 'a', 'c', 'a', 'd'][i]} ${tag}`, price));
+        await sleep(3); // distinct creation instants, so the default order is the reverse of creation
+      }
+      const page1 = listOf(await search(tag, [['per_page', '2'], ['sort', 'price'], ['order', 'asc']]), { page: 1, per_page: 2, total: 5, total_pages: 3 });
+      const page2 = listOf(await search(tag, [['per_page', '2'], ['page', '2'], ['sort', 'price'], ['order', 'ASC']]), { page: 2, per_page: 2, total: 5, total_pages: 3 });
+      const page3 = listOf(await search(tag, [['per_page', '2'], ['page', '3'], ['sort', 'price'], ['order', 'Asc']]), { page: 3, per_page: 2, total: 5, total_pages: 3 });
+      expect(listOf(await search(tag, [['per_page', '2'], ['page', '4']]), { page: 4, per_page: 2, total: 5, total_pages: 3 })).to.deep.equal([]);
+      const walked = [...page1, ...page2, ...page3];
+      expect(walked.map((p) => p.price)).to.deep.equal([3, 3, 5, 7, 9]);
+      expectOrdered(walked, 'price', 'asc');
+      expect(walked.map((p) => p.id).sort()).to.deep.equal(made.map((p) => p.id).sort());
+      const byNameDesc = listOf(await search(tag, [['sort', 'name'], ['order', 'DESC']]), { page: 1, per_page: 20, total: 5, total_pages: 1 });
+      expect(byNameDesc.map((p) => p.name.split(' ')[1])).to.deep.equal(['d', 'c', 'b', 'a', 'a']);
+      expectOrdered(byNameDesc, 'name', 'desc');
+      // Defaults: created_at desc.
+      const defaults = listOf(await search(tag), { page: 1, per_page: 20, total: 5, total_pages: 1 });
+      expectOrdered(defaults, 'created_at', 'desc');
+      expect(defaults.map((p) => p.id)).to.deep.equal([...made].reverse().map((p) => p.id));
+    });
+
+    it('answers no match with 200, data [] and total_pages 0', async () => {
+      expect(listOf(await search(`nothing-${marker()}`), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+    });
+
+    it('takes q of 1 and 100 characters', async () => {
+      metaOf(await search('a'));
+      metaOf(await search('q'.repeat(100)));
+      metaOf(await search('😀'.repeat(100)));
+    });
+
+    it('refuses a missing, empty, blank, 101-character or repeated q with 400 naming q', async () => {
+      expectValidation(await api.get(SEARCH, { token }), [{ field: 'q', message: 'is required' }]);
+      expectValidation(await api.get(`${SEARCH}?page=1`, { token }), [{ field: 'q', message: 'is required' }]);
+      for (const params of [[['q', '']], [['q', '   ']], [['q', 'q'.repeat(101)]], [['q', 'a'], ['q', 'b']]] as [string, string][][]) {
+        expectValidation(await api.get(query(SEARCH, params), { token }), [{ field: 'q', message: Q_RULE }]);
+      }
+    });
+
+    it('validates the list parameters too, all failures at once', async () => {
+      expectValidation(await search('a', [['per_page', '0']]), [{ field: 'per_page', message: PER_PAGE_RULE }]);
+      expectValidation(await search('a', [['sort', 'id']]), [{ field: 'sort', message: SORT_RULE }]);
+      expectValidation(await api.get(query(SEARCH, [['page', 'x'], ['per_page', '101'], ['sort', 'password'], ['order', 'up'], ['q', '']]), { token }), [
+        { field: 'page', message: PAGE_RULE },
+        { field: 'per_page', message: PER_PAGE_RULE },
+        { field: 'sort', message: SORT_RULE },
+        { field: 'order', message: ORDER_RULE },
+        { field: 'q', message: Q_RULE },
+      ]);
+    });
+  });
+
+  describe('concurrent updates', () => {
+    it('20 concurrent price changes: each answer is 200 or 409 CONFLICT, never 500, and the stored price is one that was sent', async () => {
+      const product = await create('Contended', 1);
+      const values = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 11.11 : 22.22));
+      const responses = await Promise.all(values.map((price) => put(product.id, { price })));
+      let ok = 0;
+      responses.forEach((response, i) => {
+        expect([200, 409], response.text).to.include(response.status);
+        if (response.status === 200) {
+          ok += 1;
+          expect(dataOf<ProductJson>(response)).to.include({ id: product.id, name: 'Contended', price: values[i], created_at: product.created_at });
+        } else {
+          const { error } = response.body as { error: { code: string; detail?: string } };
+          expect(error.code).to.equal('CONFLICT');
+          expect(error.detail).to.equal(`id: ${product.id}`);
+        }
+      });
+      expect(ok, 'at least one write must land').to.be.greaterThan(0);
+      const stored = await fetchProduct(product.id);
+      expect([11.11, 22.22]).to.include(stored.price);
+      expect(stored.name).to.equal('Contended');
+      expect(stored.created_at).to.equal(product.created_at);
+    });
+
+    it('concurrent changes of different fields are both kept (no lost write)', async () => {
+      const product = await create('Split 0', 1);
+      for (let round = 1; round <= 15; round += 1) {
+        const [byName, byPrice] = await Promise.all([put(product.id, { name: `Split ${round}` }), put(product.id, { price: round + 0.5 })]);
+        for (const response of [byName, byPrice]) expect([200, 409], response.text).to.include(response.status);
+        const stored = await fetchProduct(product.id);
+        // A write answered 200 must be in the stored product; one answered 409 must not have landed halfway.
+        if (byName.status === 200) expect(stored.name, `round ${round}`).to.equal(`Split ${round}`);
+        if (byPrice.status === 200) expect(stored.price, `round ${round}`).to.equal(round + 0.5);
+        expect(byName.status === 200 && byPrice.status === 200, `round ${round}: ${byName.text} ${byPrice.text}`).to.equal(true);
+      }
+    });
+
+    it('a burst of mixed concurrent writes loses none that answered 200', async () => {
+      const product = await create('Mixed', 2);
+      const writes = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? { name: `Mixed ${i}` } : { price: 100 + i }));
+      const responses = await Promise.all(writes.map((json) => put(product.id, json)));
+      for (const response of responses) expect([200, 409], response.text).to.include(response.status);
+      const stored = await fetchProduct(product.id);
+      const landedNames = writes.filter((w, i) => 'name' in w && responses[i]!.status === 200).map((w) => (w as { name: string }).name);
+      const landedPrices = writes.filter((w, i) => 'price' in w && responses[i]!.status === 200).map((w) => (w as { price: number }).price);
+      if (landedNames.length > 0) expect(landedNames).to.include(stored.name);
+      if (landedPrices.length > 0) expect(landedPrices).to.include(stored.price);
+    });
+  });
+});
