@@ -355,7 +355,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('no arguments: limit 20, page 1, createdAt DESC — the same page REST gives by default', async () => {
       // Enough products that the first page is full.
-      for (let i = 0; i < 21; i += 1) await gqlCreateProduct(url, admin.access_token, { name: `${tag} filler ${i}`, price: i + 1 });
+      for (let i = 0; i < 21; i += 1) await gqlCreateProduct(url, admin.access_token, { name: `defaults filler ${i} ${randomUUID()}`, price: i + 1 });
       const result = gqlData(await gql<{ products: GqlProductList }>(`{ products { data { id createdAt } pagination { totalRecords recordsPerPage totalPages currentPage } } }`, { token: admin.access_token })).products;
       const rest = await api.get('/api/v1/products', { token: admin.access_token });
       const restBody = rest.body as { data: RestProduct[]; meta: { total: number; per_page: number; page: number; total_pages: number } };

@@ -169,12 +169,6 @@ describe('GraphQL access control (end to end)', function () {
       expect((await api.post('/api/v1/products', { token: user.access_token, json: { name: '', price: 0 } })).status).to.equal(403);
       expect((await api.put(`/api/v1/products/${randomUUID()}`, { token: user.access_token, json: { price: 0 } })).status).to.equal(403);
     });
-
-    it('the public fields of a document still answer beside a forbidden one', async () => {
-      const response = await graphql(service.url, `{ queryHealth { status message } product(id: "${randomUUID()}") { id } }`, { token: user.access_token });
-      gqlError(response, 'NOT_FOUND'); // the user may read products; the id is just unknown
-      expect(response.body.data).to.deep.equal({ queryHealth: { status: 200, message: 'ok' }, product: null });
-    });
   });
 
   describe('moderator and admin', () => {
@@ -278,6 +272,24 @@ describe('GraphQL access control (end to end)', function () {
         expect((await policy('post', rule)).status).to.equal(201);
       }
       gqlData(await gql(LIST_PRODUCTS, user.access_token, {}));
+    });
+
+    it('without user GET /api/v1/products/{id}: product(id) and search are FORBIDDEN — as in REST — while queryHealth beside them answers', async () => {
+      const rule = { role: 'user', path: '/api/v1/products/{id}', action: 'GET' };
+      const product = await fresh();
+      expect((await policy('delete', rule)).status).to.equal(204);
+      try {
+        const response = await graphql(service.url, `{ queryHealth { status message } product(id: "${product.id}") { id } }`, { token: user.access_token });
+        expect(gqlError(response, 'FORBIDDEN').path).to.deep.equal(['product']);
+        expect(response.body.data).to.deep.equal({ queryHealth: { status: 200, message: 'ok' }, product: null });
+        expect((await api.get(`/api/v1/products/${product.id}`, { token: user.access_token })).status).to.equal(403);
+        gqlError(await gql(LIST_PRODUCTS, user.access_token, { search: product.name }), 'FORBIDDEN');
+        expect((await api.get(`/api/v1/products/search?q=${encodeURIComponent(product.name)}`, { token: user.access_token })).status).to.equal(403);
+        gqlData(await gql(LIST_PRODUCTS, user.access_token, {}));
+      } finally {
+        expect((await policy('post', rule)).status).to.equal(201);
+      }
+      expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product).to.deep.equal(product);
     });
   });
 });

@@ -4,6 +4,7 @@ import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
 import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
+import { routeNotFound } from '../http/HttpProblem.js';
 import { bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
 import { queryLimits } from './limits.js';
@@ -65,7 +66,8 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
     });
     router.get(`${options.playgroundRoute.replace(/\/$/, '')}/assets/:name`, async (ctx) => {
       const asset = await playgroundAsset(ctx.params.name ?? '');
-      if (!asset) return; // falls through to 404 route not found
+      // Thrown, not left unanswered: the route fallback would call an unanswered GET on a known path 405.
+      if (!asset) throw routeNotFound();
       ctx.type = asset.type;
       ctx.set('Cache-Control', 'public, max-age=86400');
       ctx.body = asset.body;

@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startService, type RunningService } from '../../src/main/service.js';
+import { Api, expectError } from '../support/api.js';
+import { testConfig } from '../support/config.js';
+import { silentLogger } from '../support/logger.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = '/tmp/playground.png';
+
+/** The `<script src>` and `<link href>` references of a page. */
+function references(html: string): { scripts: string[]; links: string[] } {
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/gi)].map((m) => m[1]!);
+  const links = [...html.matchAll(/<link\b[^>]*\bhref="([^"]+)"/gi)].map((m) => m[1]!);
+  return { scripts, links };
+}
+
+describe('GraphQL playground (GraphiQL, offline)', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let api: Api;
+  let html: string;
+
+  before(async () => {
+    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
+    api = new Api(service.url);
+    const response = await fetch(`${service.url}/graphql-playground`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.match(/^text\/html/);
+    html = await response.text();
+  });
+  after(async () => service.stop());
+
+  describe('the page and its assets', () => {
+    it('is an HTML page that mounts GraphiQL pointed at the general route', () => {
+      expect(html).to.match(/^<!doctype html>/i);
+      expect(html).to.include('GraphiQL.createFetcher');
+      expect(html).to.match(/createFetcher\(\{\s*url:\s*"\/graphql"\s*\}\)/);
+    });
+
+    it('references no other host: no http:// or https:// anywhere in the page', () => {
+      expect(html).not.to.match(/https?:\/\//i);
+      expect(html).not.to.match(/(src|href)="\/\//i); // no protocol-relative references either
+    });
+
+    it('references scripts and a stylesheet, each served 200 by the service with a JavaScript or CSS type', async () => {
+      const { scripts, links } = references(html);
+      expect(scripts.length).to.be.at.least(3);
+      expect(links.length).to.be.at.least(1);
+      for (const src of scripts) {
+        expect(src, src).to.match(/^\/[^/]/);
+        const response = await fetch(new URL(src, service.url));
+        expect(response.status, src).to.equal(200);
+        expect(response.headers.get('content-type'), src).to.match(/^(text|application)\/javascript\b/);
+        expect((await response.text()).length, src).to.be.greaterThan(1000);
+      }
+      for (const href of links) {
+        expect(href, href).to.match(/^\/[^/]/);
+        const response = await fetch(new URL(href, service.url));
+        expect(response.status, href).to.equal(200);
+        expect(response.headers.get('content-type'), href).to.match(/^text\/css\b/);
+        const css = await response.text();
+        // The stylesheet pulls in nothing from elsewhere: no @import, and every url() is inline data or local.
+        expect(css).not.to.match(/@import/i);
+        for (const [, target] of css.matchAll(/url\(\s*['"]?([^'")]+)/gi)) {
+          expect(target!.startsWith('data:') || /^\/?[^/:]+/.test(target!), target!.slice(0, 80)).to.equal(true);
+        }
+      }
+    });
+
+    it('an unknown asset, or a path that tries to leave the asset folder, is 404 route not found', async () => {
+      for (const path of [
+        '/graphql-playground/assets/nope.js',
+        '/graphql-playground/assets/..%2F..%2Fpackage.json',
+        '/graphql-playground/assets/%2e%2e%2fpackage.json',
+        '/graphql-playground/assets/constructor',
+        '/graphql-playground/assets/__proto__',
+      ]) {
+        expectError(await api.get(path), 404, 'NOT_FOUND', 'route not found');
+      }
+    });
+  });
+
+  describe('in a browser with no internet access', () => {
+    let browser: Browser | undefined;
+    after(async () => browser?.close());
+
+    it('runs { queryHealth { status } } from the query editor and shows 200', async function () {
+      if (!existsSync(CHROMIUM)) {
+        if (process.env.CI === 'true') throw new Error(`Chromium is required in CI (CI=true) but ${CHROMIUM} does not exist`);
+        console.log('      (skipped: Chromium is not installed)');
+        this.skip();
+      }
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+      const origin = new URL(service.url).origin;
+      const page: Page = await browser.newPage();
+      const offOrigin: string[] = [];
+      const pageErrors: string[] = [];
+      const graphqlPosts: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql') graphqlPosts.push(request.postData() ?? '');
+      });
+      // Everything that is not the service itself is cut off: the page must work without it.
+      await page.route('**', async (route) => {
+        const target = route.request().url();
+        if (target.startsWith('data:') || new URL(target).origin === origin) return route.continue();
+        offOrigin.push(target);
+        return route.abort();
+      });
+
+      try {
+        const response = await page.goto(`${service.url}/graphql-playground`, { waitUntil: 'load' });
+        expect(response?.status()).to.equal(200);
+        await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 20_000 });
+        await page.click('.graphiql-query-editor .CodeMirror');
+        await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ queryHealth { status } }')`);
+        expect(await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue()`)).to.equal('{ queryHealth { status } }');
+        await page.click('.graphiql-execute-button');
+        await page.waitForFunction(
+          `(() => { const pane = document.querySelector('.graphiql-response') || document.querySelector('.result-window'); return !!pane && pane.textContent.includes('200'); })()`,
+          undefined,
+          { timeout: 20_000 },
+        );
+        const result = (await page.textContent('.graphiql-response')) ?? '';
+        expect(result).to.include('queryHealth');
+        expect(result).to.include('200');
+        expect(graphqlPosts.some((body) => body.includes('queryHealth { status }')), graphqlPosts.join('\n')).to.equal(true);
+        expect(offOrigin, `requests to other hosts: ${offOrigin.join(', ')}`).to.deep.equal([]);
+      } catch (error) {
+        await page.screenshot({ path: SCREENSHOT, fullPage: true }).catch(() => undefined);
+        const detail = `(screenshot: ${SCREENSHOT}; page errors: ${pageErrors.join(' | ') || 'none'}; blocked: ${offOrigin.join(', ') || 'none'})`;
+        if (error instanceof Error) error.message = `${error.message}\n${detail}`;
+        throw error;
+      }
+    });
+  });
+});
