@@ -15,7 +15,17 @@ const SORT_PROPERTY: Record<ProductSortField, keyof ProductRow> = {
   updated_at: 'updatedAt',
 };
 
-const toProduct = (row: ProductRow): Product =>
+/** A `products` row as the driver returns it (timestamps: numbers on SQLite, Dates on PostgreSQL). */
+interface RawProductRow {
+  id: string;
+  name: string;
+  price: number;
+  version: number;
+  created_at: Date | number | string;
+  updated_at: Date | number | string;
+}
+
+const toProduct = (row: Omit<ProductRow, 'createdAt' | 'updatedAt'> & { createdAt: Date | number | string; updatedAt: Date | number | string }): Product =>
   Product.restore({
     id: row.id,
     name: row.name,
@@ -42,10 +52,17 @@ export class MikroOrmProductRepository implements ProductRepository {
     });
   }
 
+  /** The hot read: one prepared statement, no entity hydration (it is mapped to the domain anyway). */
   findById(id: string): Promise<Product | undefined> {
     return guarded(async () => {
-      const row = await this.em().findOne(ProductSchema, { id }, { disableIdentityMap: true });
-      return row ? toProduct(row) : undefined;
+      const row = await this.orm.em
+        .getConnection()
+        .execute<RawProductRow | undefined>(
+          'select id, name, price, version, created_at, updated_at from products where id = ?',
+          [id],
+          'get',
+        );
+      return row ? toProduct({ id: row.id, name: row.name, price: row.price, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at }) : undefined;
     });
   }
 

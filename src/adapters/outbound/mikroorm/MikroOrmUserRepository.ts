@@ -15,7 +15,21 @@ const SORT_PROPERTY: Record<UserSortField, keyof UserRow> = {
   created_at: 'createdAt',
 };
 
-const toUser = (row: UserRow): User =>
+/** A `users` row as the driver returns it (timestamps: numbers on SQLite, Dates on PostgreSQL). */
+interface RawUserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  password_hash: string;
+  created_at: Date | number | string;
+  updated_at: Date | number | string;
+}
+
+type Timestamp = Date | number | string;
+
+const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Timestamp; updatedAt: Timestamp }): User =>
   User.restore({
     id: row.id,
     email: row.email,
@@ -60,10 +74,28 @@ export class MikroOrmUserRepository implements UserRepository {
     });
   }
 
+  /** The hot read (every authenticated request): one prepared statement, no entity hydration. */
   findById(id: string): Promise<User | undefined> {
     return guarded(async () => {
-      const row = await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true });
-      return row ? toUser(row) : undefined;
+      const row = await this.orm.em
+        .getConnection()
+        .execute<RawUserRow | undefined>(
+          'select id, email, first_name, last_name, role, password_hash, created_at, updated_at from users where id = ?',
+          [id],
+          'get',
+        );
+      return row
+        ? toUser({
+            id: row.id,
+            email: row.email,
+            firstName: row.first_name,
+            lastName: row.last_name,
+            role: row.role,
+            passwordHash: row.password_hash,
+            createdAt: row.created_at,
+            updatedAt: row.updated_at,
+          })
+        : undefined;
     });
   }
 
