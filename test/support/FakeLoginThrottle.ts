@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/application/ports/Clock.js';
-import type { LoginThrottle } from '../../src/application/ports/LoginThrottle.js';
+import type { LoginThrottle, ThrottleStatus } from '../../src/application/ports/LoginThrottle.js';
 
 export interface FakeLoginThrottleOptions {
   readonly maxFailures?: number;
@@ -8,9 +8,8 @@ export interface FakeLoginThrottleOptions {
 
 /**
  * A deterministic LoginThrottle driven by a clock: a fixed window opens at a key's first
- * attempt and lasts `windowMs`; once `maxFailures` attempts fall in it without a success (which
- * resets the key), further attempts are refused until the window ends. Same semantics as the
- * rate-limiter-flexible adapter, without the real clock.
+ * failure and lasts `windowMs`; once `maxFailures` failures fall in it, the key is blocked until
+ * the window ends. Same semantics as the rate-limiter-flexible adapter, without the real clock.
  */
 export class FakeLoginThrottle implements LoginThrottle {
   readonly maxFailures: number;
@@ -25,16 +24,20 @@ export class FakeLoginThrottle implements LoginThrottle {
     this.windowMs = options.windowMs ?? 15 * 60_000;
   }
 
-  async attempt(key: string): Promise<number | undefined> {
+  async status(key: string): Promise<ThrottleStatus> {
     await Promise.resolve();
     const window = this.current(key);
-    if (window && window.failures >= this.maxFailures) {
-      const msLeft = window.openedAt + this.windowMs - this.clock.now().getTime();
-      return Math.max(1, Math.ceil(msLeft / 1000));
-    }
+    const failures = window?.failures ?? 0;
+    if (!window || failures < this.maxFailures) return { blockedForSeconds: undefined, remaining: this.maxFailures - failures };
+    const msLeft = window.openedAt + this.windowMs - this.clock.now().getTime();
+    return { blockedForSeconds: Math.max(1, Math.ceil(msLeft / 1000)), remaining: 0 };
+  }
+
+  async recordFailure(key: string): Promise<void> {
+    await Promise.resolve();
+    const window = this.current(key);
     if (window) window.failures += 1;
     else this.windows.set(key, { openedAt: this.clock.now().getTime(), failures: 1 });
-    return undefined;
   }
 
   async reset(key: string): Promise<void> {
@@ -42,7 +45,7 @@ export class FakeLoginThrottle implements LoginThrottle {
     this.windows.delete(key);
   }
 
-  /** Attempts counted for `key` in its open window since the last success (0 when none). */
+  /** Failures counted for `key` in its open window (0 when none). */
   failuresOf(key: string): number {
     return this.current(key)?.failures ?? 0;
   }

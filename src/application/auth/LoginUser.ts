@@ -17,11 +17,14 @@ const DECOY_PASSWORD = 'portico-decoy-password-never-valid';
 
 /**
  * Logs a user in. Unknown e-mail and wrong password fail the same way (`invalid credentials`)
- * after the same work (one hash comparison). Every attempt counts against its e-mail and address;
- * once the pair has used up its failures it is refused with RateLimitedError until the window
- * passes, even with the right password. A success resets the count.
+ * after the same work (one hash comparison). Failures count against the e-mail and address; once
+ * the pair has used up its failures it is refused with RateLimitedError until the window passes,
+ * even with the right password. A success resets the count. Concurrent attempts cannot overrun
+ * the limit (see `admit`).
  */
 export class LoginUser {
+  /** Password checks running per key, and who waits for one to finish. */
+  private readonly running = new Map<string, { count: number; waiting: (() => void)[] }>();
   /** Made once at construction, so no login request pays for an extra hash. */
   private readonly decoyHash: Promise<string>;
 
@@ -37,15 +40,48 @@ export class LoginUser {
 
   async execute(input: LoginUserInput): Promise<{ user: User; tokens: TokenPair }> {
     const key = `${input.email}|${input.clientIp}`;
-    // Counted before the password check, so parallel guesses cannot all slip under the limit.
-    const blockedFor = await this.throttle.attempt(key);
-    if (blockedFor !== undefined) throw new RateLimitedError(blockedFor, 'too many failed logins');
-    const user = await this.users.findByEmail(input.email);
-    const matches = user
-      ? await this.hasher.verify(input.password, user.passwordHash)
-      : (await this.hasher.verify(input.password, await this.decoyHash), false);
-    if (!user || !matches) throw new UnauthorizedError('invalid credentials');
-    await this.throttle.reset(key);
-    return { user, tokens: await this.sessions.issue(user) };
+    await this.admit(key);
+    try {
+      const user = await this.users.findByEmail(input.email);
+      const matches = user
+        ? await this.hasher.verify(input.password, user.passwordHash)
+        : (await this.hasher.verify(input.password, await this.decoyHash), false);
+      if (!user || !matches) {
+        await this.throttle.recordFailure(key);
+        throw new UnauthorizedError('invalid credentials');
+      }
+      await this.throttle.reset(key);
+      return { user, tokens: await this.sessions.issue(user) };
+    } finally {
+      this.release(key);
+    }
+  }
+
+  /**
+   * Lets a check for `key` start only while fewer checks are running than the key has failures
+   * left, so concurrent guesses can never exceed the limit, yet concurrent correct logins are
+   * never refused: extra ones wait for a running check to finish, then look again.
+   */
+  private async admit(key: string): Promise<void> {
+    for (;;) {
+      const { blockedForSeconds, remaining } = await this.throttle.status(key);
+      if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed logins');
+      const gate = this.running.get(key) ?? { count: 0, waiting: [] };
+      if (gate.count < remaining) {
+        gate.count += 1;
+        this.running.set(key, gate);
+        return;
+      }
+      await new Promise<void>((resolve) => gate.waiting.push(resolve));
+    }
+  }
+
+  private release(key: string): void {
+    const gate = this.running.get(key);
+    if (!gate) return;
+    gate.count -= 1;
+    const waiting = gate.waiting.splice(0);
+    if (gate.count === 0 && waiting.length === 0) this.running.delete(key);
+    for (const wake of waiting) wake();
   }
 }

@@ -54,6 +54,12 @@ describe('LoginUser', () => {
       expect(world.hasher.verifyCalls).to.equal(5);
     });
 
+    it('never refuses concurrent correct logins: extra ones wait for a running check instead', async () => {
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => attempt(DEFAULT_PASSWORD)));
+      expect(outcomes.every((o) => o.user.id === ada.id)).to.equal(true);
+      expect(world.hasher.verifyCalls).to.equal(20);
+    });
+
     it('prepares the decoy hash up front, so an unknown e-mail costs one comparison and no hash', async () => {
       await Promise.resolve();
       const hashesBefore = world.hasher.hashCalls;
