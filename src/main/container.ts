@@ -32,6 +32,7 @@ import { BcryptPasswordHasher } from '../adapters/outbound/crypto/BcryptPassword
 import { JwtTokenIssuer } from '../adapters/outbound/crypto/JwtTokenIssuer.js';
 import { MikroOrmRefreshTokenStore } from '../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MikroOrmUserRepository } from '../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
+import { CachingUserRepository } from '../adapters/outbound/cache/CachingUserRepository.js';
 import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
 import { RateLimiterLoginThrottle } from '../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
 import { AddPolicy } from '../application/admin/AddPolicy.js';
@@ -162,7 +163,7 @@ function bindAuth(container: Container, infra: Infrastructure): void {
     (): TokenIssuer =>
       new JwtTokenIssuer({ secret: config.jwt.secret, issuer: config.jwt.issuer, accessTtlMs: config.jwt.expirationMs, refreshTtlMs: config.jwt.refreshExpirationMs }),
   );
-  container.bind(TOKENS.UserRepository).toResolvedValue((): UserRepository => new MikroOrmUserRepository(database.orm));
+  container.bind(TOKENS.UserRepository).toResolvedValue((): UserRepository => new CachingUserRepository(new MikroOrmUserRepository(database.orm)));
   container.bind(TOKENS.RefreshTokenStore).toResolvedValue((): RefreshTokenStore => new MikroOrmRefreshTokenStore(database.orm));
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
   container

@@ -35,6 +35,11 @@ export class JwtTokenIssuer implements TokenIssuer {
    * on it (and fails) before every single verification — a fifth of a request's CPU.
    */
   private readonly key: KeyObject;
+  /**
+   * Tokens already verified, with their payload: a token's signature and claims never change, so
+   * only its expiry needs checking again. Bounded; cleared when full.
+   */
+  private readonly verified = new Map<string, Payload>();
 
   constructor(private readonly options: JwtOptions) {
     this.accessTokenTtlSeconds = Math.floor(options.accessTtlMs / 1000);
@@ -68,6 +73,17 @@ export class JwtTokenIssuer implements TokenIssuer {
 
   private verify(token: string, type: TokenType): Payload | undefined {
     if (typeof token !== 'string' || token.length > 4096) return undefined;
+    const known = this.verified.get(token);
+    if (known) return known.typ === type && known.exp > Date.now() / 1000 ? known : undefined;
+    const payload = this.verifySignature(token);
+    if (payload) {
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(token, payload);
+    }
+    return payload?.typ === type ? payload : undefined;
+  }
+
+  private verifySignature(token: string): Payload | undefined {
     let decoded: unknown;
     try {
       decoded = jwt.verify(token, this.key, { algorithms: ['HS256'], issuer: this.options.issuer });
@@ -77,7 +93,7 @@ export class JwtTokenIssuer implements TokenIssuer {
     if (typeof decoded !== 'object' || decoded === null) return undefined;
     const p = decoded as Partial<Payload>;
     const valid =
-      p.typ === type &&
+      (p.typ === 'access' || p.typ === 'refresh') &&
       typeof p.sub === 'string' &&
       UUID.test(p.sub) &&
       typeof p.role === 'string' &&

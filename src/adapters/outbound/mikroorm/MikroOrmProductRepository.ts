@@ -5,6 +5,7 @@ import { ProductNotFoundError, ProductVersionConflictError } from '../../../doma
 import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
+import { readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { ProductSchema, type ProductRow } from './schemas/ProductSchema.js';
 
@@ -55,13 +56,7 @@ export class MikroOrmProductRepository implements ProductRepository {
   /** The hot read: one prepared statement, no entity hydration (it is mapped to the domain anyway). */
   findById(id: string): Promise<Product | undefined> {
     return guarded(async () => {
-      const row = await this.orm.em
-        .getConnection()
-        .execute<RawProductRow | undefined>(
-          'select id, name, price, version, created_at, updated_at from products where id = ?',
-          [id],
-          'get',
-        );
+      const row = await readOne<RawProductRow>(this.orm, 'select id, name, price, version, created_at, updated_at from products where id = ?', [id]);
       return row ? toProduct({ id: row.id, name: row.name, price: row.price, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at }) : undefined;
     });
   }

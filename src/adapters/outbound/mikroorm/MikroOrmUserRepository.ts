@@ -5,6 +5,7 @@ import { User } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
 import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
+import { readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
 
@@ -77,13 +78,11 @@ export class MikroOrmUserRepository implements UserRepository {
   /** The hot read (every authenticated request): one prepared statement, no entity hydration. */
   findById(id: string): Promise<User | undefined> {
     return guarded(async () => {
-      const row = await this.orm.em
-        .getConnection()
-        .execute<RawUserRow | undefined>(
-          'select id, email, first_name, last_name, role, password_hash, created_at, updated_at from users where id = ?',
-          [id],
-          'get',
-        );
+      const row = await readOne<RawUserRow>(
+        this.orm,
+        'select id, email, first_name, last_name, role, password_hash, created_at, updated_at from users where id = ?',
+        [id],
+      );
       return row
         ? toUser({
             id: row.id,

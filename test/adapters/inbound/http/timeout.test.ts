@@ -16,7 +16,7 @@ const sleep = (ms: number): Promise<void> =>
 describe('HTTP adapter: request timeout', () => {
   let app: RunningApp;
   let captured: ReturnType<typeof capturingLogger>;
-  const seen: { signal?: AbortSignal; abortedAtEnd?: boolean; slowFinished?: boolean; lateThrown?: boolean } = {};
+  const seen: { signal?: AbortSignal; abortedAtEnd?: boolean; slowFinished?: boolean; lateThrown?: boolean; lateSignal?: AbortSignal } = {};
   const processFaults: unknown[] = [];
   const onFault = (error: unknown): void => {
     processFaults.push(error);
@@ -33,6 +33,10 @@ describe('HTTP adapter: request timeout', () => {
       const signal = ctx.state.signal!;
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       seen.abortedAtEnd = signal.aborted;
+    });
+    router.get('/late-signal', async (ctx) => {
+      await sleep(TIMEOUT_MS * 2);
+      seen.lateSignal = ctx.state.signal;
     });
     router.get('/late-throw', async () => {
       await sleep(TIMEOUT_MS * 3);
@@ -94,6 +98,12 @@ describe('HTTP adapter: request timeout', () => {
     expect(res.status).to.equal(503);
     expect(seen.signal, 'the handler got a signal').to.be.instanceOf(AbortSignal);
     expect(seen.signal!.aborted).to.equal(true);
+  });
+
+  it('hands an already aborted signal to a handler that asks for it only after the deadline', async () => {
+    expect((await fetch(`${app.url}/late-signal`)).status).to.equal(503);
+    await sleep(TIMEOUT_MS * 2);
+    expect(seen.lateSignal?.aborted).to.equal(true);
   });
 
   it('lets a cooperative handler stop when the signal aborts', async () => {

@@ -221,3 +221,15 @@ describe('JwtTokenIssuer', () => {
     });
   });
 });
+
+describe('JwtTokenIssuer verification cache', () => {
+  it('still refuses a token once it expires, after it was verified (and remembered) while valid', async function () {
+    this.timeout(5000);
+    const issuer = new JwtTokenIssuer({ secret: 'a-secret-for-the-cache-test-0123456789', issuer: 'portico', accessTtlMs: 1000, refreshTtlMs: 1000 });
+    const { token } = await issuer.issueAccessToken({ userId: '00000000-0000-4000-8000-000000000001', role: 'user' });
+    expect(await issuer.verifyAccessToken(token)).to.deep.equal({ userId: '00000000-0000-4000-8000-000000000001', role: 'user' });
+    expect(await issuer.verifyRefreshToken(token)).to.equal(undefined);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await issuer.verifyAccessToken(token)).to.equal(undefined);
+  });
+});

@@ -1,0 +1,64 @@
+import type { Page } from '../../../domain/shared/Page.js';
+import type { User } from '../../../domain/user/User.js';
+import type { UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
+
+/**
+ * Remembers `findById` answers for a short time — every authenticated request looks its user up,
+ * and that read was a third of the database work of a GET. Writes made through this repository
+ * forget the user at once, so on one instance a deleted user's token fails immediately; another
+ * instance may keep accepting it for at most `ttlMs`. Only found users are remembered, so a new
+ * user is never reported missing.
+ */
+export class CachingUserRepository implements UserRepository {
+  private readonly recent = new Map<string, { user: User; until: number }>();
+
+  constructor(
+    private readonly inner: UserRepository,
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async findById(id: string): Promise<User | undefined> {
+    const now = Date.now();
+    const hit = this.recent.get(id);
+    if (hit && hit.until > now) return hit.user;
+    const user = await this.inner.findById(id);
+    if (user) {
+      if (this.recent.size >= this.maxEntries) this.recent.clear();
+      this.recent.set(id, { user, until: now + this.ttlMs });
+    } else {
+      this.recent.delete(id);
+    }
+    return user;
+  }
+
+  async add(user: User): Promise<void> {
+    await this.inner.add(user);
+  }
+
+  async update(user: User): Promise<void> {
+    this.recent.delete(user.id);
+    try {
+      await this.inner.update(user);
+    } finally {
+      this.recent.delete(user.id);
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.recent.delete(id);
+    try {
+      return await this.inner.delete(id);
+    } finally {
+      this.recent.delete(id);
+    }
+  }
+
+  findByEmail(email: string): Promise<User | undefined> {
+    return this.inner.findByEmail(email);
+  }
+
+  list(query: UserListQuery): Promise<Page<User>> {
+    return this.inner.list(query);
+  }
+}
