@@ -5,15 +5,15 @@ import { ProductNotFoundError, ProductVersionConflictError } from '../../../doma
 import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
-import { readOne } from './fastRead.js';
+import { isPostgres, readAll, readAllWalkingIndex, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { ProductSchema, type ProductRow } from './schemas/ProductSchema.js';
 
-const SORT_PROPERTY: Record<ProductSortField, keyof ProductRow> = {
+const SORT_COLUMN: Record<ProductSortField, string> = {
   name: 'name',
   price: 'price',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
 };
 
 /** A `products` row as the driver returns it (timestamps: numbers on SQLite, Dates on PostgreSQL). */
@@ -36,6 +36,9 @@ const toProduct = (row: Omit<ProductRow, 'createdAt' | 'updatedAt'> & { createdA
     updatedAt: new Date(row.updatedAt),
   });
 
+const fromRaw = (row: RawProductRow): Product =>
+  toProduct({ id: row.id, name: row.name, price: row.price, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at });
+
 /**
  * Products in SQLite or PostgreSQL. Updates are `UPDATE … WHERE id = ? AND version = ?`, so a
  * write based on a stale read changes nothing and is reported as a conflict.
@@ -57,7 +60,7 @@ export class MikroOrmProductRepository implements ProductRepository {
   findById(id: string): Promise<Product | undefined> {
     return guarded(async () => {
       const row = await readOne<RawProductRow>(this.orm, 'select id, name, price, version, created_at, updated_at from products where id = ?', [id]);
-      return row ? toProduct({ id: row.id, name: row.name, price: row.price, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at }) : undefined;
+      return row ? fromRaw(row) : undefined;
     });
   }
 
@@ -77,32 +80,47 @@ export class MikroOrmProductRepository implements ProductRepository {
   }
 
   /**
-   * Two steps ("deferred join"): the page's ids come from the (sort column, id) index alone —
-   * an index-only scan even deep into the list — then only those rows are read. A plain
-   * `select * … offset n` makes PostgreSQL sort the whole table once n is large.
+   * A count, then the page as a "deferred join": its ids come from the (sort column, id) index
+   * alone — an index-only scan even deep into the list — and only those rows are read. A plain
+   * `select * … offset n` sorts the whole table once n is large. On SQLite both steps are one
+   * prepared statement; on PostgreSQL the ids are read with the index walk enforced (see
+   * `readAllWalkingIndex`). Sort columns come from a fixed map, never from input.
    */
   list(query: ProductListQuery): Promise<Page<Product>> {
     return guarded(async () => {
-      const em = this.em();
-      const qb = em.createQueryBuilder(ProductSchema, 'p');
+      const postgres = isPostgres(this.orm);
+      let where = '';
+      const filter: string[] = [];
       if (query.q) {
-        if (em.getKnex().client.dialect === 'postgresql') qb.where(`lower(p.name) like ? escape '!'`, [likeContains(query.q)]);
-        else qb.where('p.name glob ?', [globContainsAnyCase(query.q)]);
+        where = postgres ? `where lower(name) like ? escape '!'` : 'where name glob ?';
+        filter.push(postgres ? likeContains(query.q) : globContainsAnyCase(query.q));
       }
-      const total = await qb.clone().getCount();
+      const counted = await readOne<{ total: number | string }>(this.orm, `select count(*) as total from products ${where}`, filter);
+      const total = Number(counted?.total ?? 0);
       if (total <= offsetOf(query)) return { items: [], total, page: query.page, perPage: query.perPage };
-      const ids = (
-        await qb
-          .select('p.id')
-          .orderBy([{ [SORT_PROPERTY[query.sort]]: query.order }, { id: query.order }])
-          .limit(query.perPage)
-          .offset(offsetOf(query))
-          .execute<{ id: string }[]>('all', false)
-      ).map((row) => row.id);
-      const position = new Map(ids.map((id, index) => [id, index]));
-      const rows = await em.find(ProductSchema, { id: { $in: ids } }, { disableIdentityMap: true });
-      rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
-      return { items: rows.map(toProduct), total, page: query.page, perPage: query.perPage };
+      const column = SORT_COLUMN[query.sort];
+      const direction = query.order === 'asc' ? 'asc' : 'desc';
+      const pageIds = `select id from products ${where} order by ${column} ${direction}, id ${direction} limit ? offset ?`;
+      let rows: RawProductRow[];
+      if (postgres) {
+        // Two statements: the ids by walking the index, then those rows by primary key.
+        const ids = (await readAllWalkingIndex<{ id: string }>(this.orm, pageIds, [...filter, query.perPage, offsetOf(query)])).map((r) => r.id);
+        const position = new Map(ids.map((id, index) => [id, index]));
+        rows = await readAll<RawProductRow>(
+          this.orm,
+          `select id, name, price, version, created_at, updated_at from products where id in (${ids.map(() => '?').join(', ')})`,
+          ids,
+        );
+        rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+      } else {
+        rows = await readAll<RawProductRow>(
+          this.orm,
+          `select p.id, p.name, p.price, p.version, p.created_at, p.updated_at from products p
+           join (${pageIds}) page on page.id = p.id order by p.${column} ${direction}, p.id ${direction}`,
+          [...filter, query.perPage, offsetOf(query)],
+        );
+      }
+      return { items: rows.map(fromRaw), total, page: query.page, perPage: query.perPage };
     });
   }
 }

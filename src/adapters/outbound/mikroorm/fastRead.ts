@@ -4,6 +4,7 @@ import type { AbstractSqlConnection } from '@mikro-orm/knex';
 /** The part of a libsql statement this module uses. */
 interface Statement {
   get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown;
 }
 interface LibSqlConnection {
   prepare(sql: string): Statement;
@@ -12,19 +13,16 @@ interface LibSqlConnection {
 /** Prepared statements per libsql connection (connections are recycled by the pool). */
 const prepared = new WeakMap<object, Map<string, Statement>>();
 
-/**
- * One row of a hot, parameterised read. On SQLite (libsql) the statement is prepared once per
- * pooled connection and reused — the ORM path prepares every query anew, which was a fifth of an
- * authenticated GET's CPU. Elsewhere it is a plain raw query through the ORM's connection.
- */
-export async function readOne<T>(orm: MikroORM, sql: string, params: readonly (string | number)[]): Promise<T | undefined> {
-  const connection = orm.em.getConnection() as AbstractSqlConnection;
-  const client = connection.getKnex().client as {
+type Params = readonly (string | number)[];
+
+/** Runs `sql` on SQLite through a statement prepared once per pooled connection; `undefined` elsewhere. */
+async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) => unknown): Promise<{ result: unknown } | undefined> {
+  const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
     driverName: string;
     acquireConnection(): Promise<LibSqlConnection>;
     releaseConnection(connection: LibSqlConnection): Promise<void>;
   };
-  if (client.driverName !== 'libsql') return (await connection.execute(sql, [...params], 'get')) as T | undefined;
+  if (client.driverName !== 'libsql') return undefined;
   const raw = await client.acquireConnection();
   try {
     let statements = prepared.get(raw);
@@ -37,8 +35,46 @@ export async function readOne<T>(orm: MikroORM, sql: string, params: readonly (s
       statement = raw.prepare(sql);
       statements.set(sql, statement);
     }
-    return (await statement.get(...params)) as T | undefined;
+    return { result: await run(statement) };
   } finally {
     await client.releaseConnection(raw);
   }
+}
+
+/**
+ * One row of a hot, parameterised read. On SQLite (libsql) the statement is prepared once per
+ * pooled connection and reused — the ORM path prepares every query anew, which was a fifth of an
+ * authenticated GET's CPU. Elsewhere it is a plain raw query through the ORM's connection.
+ */
+export async function readOne<T>(orm: MikroORM, sql: string, params: Params): Promise<T | undefined> {
+  const sqlite = await onSqlite(orm, sql, (statement) => statement.get(...params));
+  if (sqlite) return sqlite.result as T | undefined;
+  return (await orm.em.getConnection().execute(sql, [...params], 'get')) as T | undefined;
+}
+
+/** Every row of a hot, parameterised read, prepared once per connection on SQLite like `readOne`. */
+export async function readAll<T>(orm: MikroORM, sql: string, params: Params): Promise<T[]> {
+  const sqlite = await onSqlite(orm, sql, (statement) => statement.all(...params));
+  if (sqlite) return sqlite.result as T[];
+  return (await orm.em.getConnection().execute(sql, [...params], 'all')) as T[];
+}
+
+/** Whether the ORM talks to PostgreSQL (else SQLite). */
+export function isPostgres(orm: MikroORM): boolean {
+  return (orm.em.getConnection() as AbstractSqlConnection).getKnex().client.dialect === 'postgresql';
+}
+
+/**
+ * Rows of a read on PostgreSQL whose only sensible plan walks an index in order: run with
+ * `enable_sort` off for this one statement (`set local` in its own transaction). With default
+ * costs the planner prefers sorting the whole table for a deep `offset`, which grows with the
+ * table; walking the (sort column, id) index costs the offset plus the page.
+ */
+export async function readAllWalkingIndex<T>(orm: MikroORM, sql: string, params: Params): Promise<T[]> {
+  const knex = (orm.em.getConnection() as AbstractSqlConnection).getKnex();
+  return knex.transaction(async (trx) => {
+    await trx.raw('set local enable_sort = off');
+    const result = (await trx.raw(sql, [...params])) as { rows: T[] };
+    return result.rows;
+  });
 }
