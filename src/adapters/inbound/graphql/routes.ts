@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { NoSchemaIntrospectionCustomRule, type GraphQLError } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
 import type { Next, ParameterizedContext } from 'koa';
@@ -34,9 +34,31 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
     queryLimits({ maxDepth: options.maxDepth, maxFields: 500, maxAliases: 30 }),
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
+  // Clients send the same few documents over and over: parse and validate each once.
+  const parsed = new Map<string, DocumentNode>();
+  const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
     schema,
     validationRules: rules,
+    parse: (source, options) => {
+      if (typeof source !== 'string' || options !== undefined) return parse(source, options);
+      let document = parsed.get(source);
+      if (!document) {
+        document = parse(source);
+        if (parsed.size >= 1000) parsed.clear();
+        parsed.set(source, document);
+      }
+      return document;
+    },
+    validate: (validationSchema, document, validationRules, options, typeInfo) => {
+      if (validationSchema !== schema || typeInfo !== undefined) return validate(validationSchema, document, validationRules, options, typeInfo);
+      let errors = validated.get(document);
+      if (!errors) {
+        errors = validate(validationSchema, document, validationRules, options);
+        validated.set(document, errors);
+      }
+      return errors;
+    },
     context: (req) => {
       const state = requestState.get(req.raw);
       const bearer = state && state.authorization !== '' ? bearerToken(state.authorization) : undefined;

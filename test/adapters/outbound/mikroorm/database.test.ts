@@ -53,6 +53,18 @@ describe('database bootstrap', () => {
   databaseContract('SQLite file', () => `sqlite:${join(dir, 'nested', 'portico.sqlite')}`);
   databaseContract('PostgreSQL', () => externalService('SVC_TEST_POSTGRES_URL'));
 
+  it('opens SQLite files with foreign keys on, write-ahead logging and synchronous NORMAL', async () => {
+    const db = await Database.connect(`sqlite:${join(dir, 'pragmas.sqlite')}`);
+    try {
+      const connection = db.orm.em.getConnection();
+      expect(await connection.execute('pragma foreign_keys', [], 'get')).to.deep.equal({ foreign_keys: 1 });
+      expect(await connection.execute('pragma journal_mode', [], 'get')).to.deep.equal({ journal_mode: 'wal' });
+      expect(await connection.execute('pragma synchronous', [], 'get')).to.deep.equal({ synchronous: 1 });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('creates the SQLite file and its folder', async () => {
     const file = join(dir, 'made', 'here.sqlite');
     const db = await Database.connect(`sqlite:${file}`);
