@@ -113,10 +113,11 @@ export class MikroOrmProductRepository implements ProductRepository {
         );
         rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
       } else {
+        // `id in (page ids)` makes SQLite look each row up by key (a join would scan `products`).
         rows = await readAll<RawProductRow>(
           this.orm,
-          `select p.id, p.name, p.price, p.version, p.created_at, p.updated_at from products p
-           join (${pageIds}) page on page.id = p.id order by p.${column} ${direction}, p.id ${direction}`,
+          `select id, name, price, version, created_at, updated_at from products
+           where id in (${pageIds}) order by ${column} ${direction}, id ${direction}`,
           [...filter, query.perPage, offsetOf(query)],
         );
       }
