@@ -1,34 +1,18 @@
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { Authenticate } from '../../../application/auth/Authenticate.js';
-import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
 import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
-import type { CreateProduct } from '../../../application/product/CreateProduct.js';
-import type { DeleteProduct } from '../../../application/product/DeleteProduct.js';
-import type { GetProduct } from '../../../application/product/GetProduct.js';
-import type { ListProducts } from '../../../application/product/ListProducts.js';
-import type { SearchProducts } from '../../../application/product/SearchProducts.js';
-import type { UpdateProduct } from '../../../application/product/UpdateProduct.js';
 import type { Product } from '../../../domain/product/Product.js';
-import { ProductNotFoundError } from '../../../domain/product/ProductErrors.js';
 import type { ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { ForbiddenError, UnauthorizedError, ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { totalPages, type Page } from '../../../domain/shared/Page.js';
 import { decodeFields, optional } from '../codecs/fields.js';
 import { PageField, PerPageField, SearchField, sortField } from '../codecs/listCodecs.js';
 import { CreateProductBody, UpdateProductBody } from '../codecs/productCodecs.js';
+import { productId, type ProductUseCases } from '../productUseCases.js';
 import { apiErrors, toGraphQLError } from './errors.js';
 
-export interface GraphQLUseCases {
-  authenticate: Authenticate;
-  policy: AccessPolicy;
-  create: CreateProduct;
-  get: GetProduct;
-  list: ListProducts;
-  search: SearchProducts;
-  update: UpdateProduct;
-  remove: DeleteProduct;
-}
+/** The GraphQL API drives the same product use cases as REST. */
+export type GraphQLUseCases = ProductUseCases;
 
 /** Per-request context: the bearer token (if any) and the request's logger. */
 export interface GraphQLContext {
@@ -44,13 +28,6 @@ type Args = Record<string, unknown>;
 type Resolver = (args: Args, context: GraphQLContext) => Promise<unknown>;
 
 const presentProduct = (p: Product) => ({ id: p.id, name: p.name, price: p.price, createdAt: p.createdAt, updatedAt: p.updatedAt });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function productId(value: unknown): string {
-  const id = String(value);
-  if (!UUID.test(id)) throw new ProductNotFoundError(id);
-  return id.toLowerCase();
-}
 
 const SORT_BY_FIELD: Record<string, ProductSortField> = { name: 'name', price: 'price', createdAt: 'created_at', updatedAt: 'updated_at' };
 const SortByField = sortField(Object.keys(SORT_BY_FIELD));

@@ -1,8 +1,8 @@
 import { Product, type ProductProps } from '../../../domain/product/Product.js';
 import { ProductNotFoundError, ProductVersionConflictError } from '../../../domain/product/ProductErrors.js';
 import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
-import { offsetOf, type Page } from '../../../domain/shared/Page.js';
-import { byFieldThenId } from './sorting.js';
+import type { Page } from '../../../domain/shared/Page.js';
+import { pageOf } from './sorting.js';
 
 const SORT: Record<ProductSortField, (p: ProductProps) => string | number | Date> = {
   name: (p) => p.name,
@@ -38,13 +38,6 @@ export class InMemoryProductRepository implements ProductRepository {
   async list(query: ProductListQuery): Promise<Page<Product>> {
     const needle = query.q?.toLowerCase();
     const matching = [...this.rows.values()].filter((p) => !needle || p.name.toLowerCase().includes(needle));
-    matching.sort(byFieldThenId(SORT[query.sort], query.order));
-    const start = offsetOf(query);
-    return {
-      items: matching.slice(start, start + query.perPage).map((row) => Product.restore(row)),
-      total: matching.length,
-      page: query.page,
-      perPage: query.perPage,
-    };
+    return pageOf(matching, query, SORT, (row) => Product.restore(row));
   }
 }

@@ -1,8 +1,8 @@
-import { offsetOf, type Page } from '../../../domain/shared/Page.js';
+import type { Page } from '../../../domain/shared/Page.js';
 import { User, type UserProps } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
 import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
-import { byFieldThenId } from './sorting.js';
+import { pageOf } from './sorting.js';
 
 const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
   email: (u) => u.email,
@@ -45,14 +45,7 @@ export class InMemoryUserRepository implements UserRepository {
     const matching = [...this.rows.values()].filter(
       (u) => !needle || [u.email, u.firstName, u.lastName].some((text) => text.toLowerCase().includes(needle)),
     );
-    matching.sort(byFieldThenId(SORT[query.sort], query.order));
-    const start = offsetOf(query);
-    return {
-      items: matching.slice(start, start + query.perPage).map((row) => User.restore(row)),
-      total: matching.length,
-      page: query.page,
-      perPage: query.perPage,
-    };
+    return pageOf(matching, query, SORT, (row) => User.restore(row));
   }
 
   private assertEmailFree(user: User): void {

@@ -1,16 +1,8 @@
 import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
-import type { Authenticate } from '../../../../application/auth/Authenticate.js';
-import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
-import type { CreateProduct } from '../../../../application/product/CreateProduct.js';
-import type { DeleteProduct } from '../../../../application/product/DeleteProduct.js';
-import type { GetProduct } from '../../../../application/product/GetProduct.js';
-import type { ListProducts } from '../../../../application/product/ListProducts.js';
-import type { SearchProducts } from '../../../../application/product/SearchProducts.js';
-import type { UpdateProduct } from '../../../../application/product/UpdateProduct.js';
 import type { Product } from '../../../../domain/product/Product.js';
-import { ProductNotFoundError } from '../../../../domain/product/ProductErrors.js';
 import { decodeFields } from '../../codecs/fields.js';
+import { productId, type ProductUseCases } from '../../productUseCases.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { CreateProductBody, PRODUCT_SORTS, UpdateProductBody } from '../../codecs/productCodecs.js';
 import { success } from '../envelope.js';
@@ -20,16 +12,7 @@ import { authorize } from '../middleware/authorize.js';
 import { pageMeta } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
-export interface ProductUseCases {
-  authenticate: Authenticate;
-  policy: AccessPolicy;
-  create: CreateProduct;
-  get: GetProduct;
-  list: ListProducts;
-  search: SearchProducts;
-  update: UpdateProduct;
-  remove: DeleteProduct;
-}
+export type { ProductUseCases };
 
 /** A product on the wire. */
 export function presentProduct(product: Product): Record<string, string | number> {
@@ -42,14 +25,6 @@ export function presentProduct(product: Product): Record<string, string | number
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An id that cannot name a product is answered like an unknown one, without a query. */
-function productId(raw: string | undefined): string {
-  const id = raw ?? '';
-  if (!UUID.test(id)) throw new ProductNotFoundError(id);
-  return id.toLowerCase();
-}
 
 const LIST = { sortFields: PRODUCT_SORTS, defaultSort: 'created_at' as const };
 

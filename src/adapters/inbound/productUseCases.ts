@@ -1,0 +1,30 @@
+import type { Authenticate } from '../../application/auth/Authenticate.js';
+import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
+import type { CreateProduct } from '../../application/product/CreateProduct.js';
+import type { DeleteProduct } from '../../application/product/DeleteProduct.js';
+import type { GetProduct } from '../../application/product/GetProduct.js';
+import type { ListProducts } from '../../application/product/ListProducts.js';
+import type { SearchProducts } from '../../application/product/SearchProducts.js';
+import type { UpdateProduct } from '../../application/product/UpdateProduct.js';
+import { ProductNotFoundError } from '../../domain/product/ProductErrors.js';
+
+/** What both inbound adapters (REST and GraphQL) drive for the product resource. */
+export interface ProductUseCases {
+  authenticate: Authenticate;
+  policy: AccessPolicy;
+  create: CreateProduct;
+  get: GetProduct;
+  list: ListProducts;
+  search: SearchProducts;
+  update: UpdateProduct;
+  remove: DeleteProduct;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id that cannot name a product is answered like an unknown one, without a query. */
+export function productId(raw: unknown): string {
+  const id = raw === undefined || raw === null ? '' : String(raw);
+  if (!UUID.test(id)) throw new ProductNotFoundError(id);
+  return id.toLowerCase();
+}
