@@ -21,7 +21,7 @@ export interface GraphQLOptions {
 }
 
 /** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
-const requestState = new WeakMap<IncomingMessage, { authorization: string; log: Logger }>();
+const requestState = new WeakMap<IncomingMessage, { authorization: string; state: RequestState }>();
 
 /**
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
@@ -65,7 +65,10 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
       return {
         bearer: bearer && 'token' in bearer ? bearer.token : undefined,
         bearerProblem: bearer && 'problem' in bearer ? bearer.problem : undefined,
-        log: state!.log,
+        // Built only if a resolver logs.
+        get log(): Logger {
+          return state!.state.log;
+        },
       };
     },
     formatError: (error) => error as GraphQLError,
@@ -73,7 +76,7 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
 
   return (router) => {
     const serve = async (ctx: ParameterizedContext<RequestState>, next: Next) => {
-      requestState.set(ctx.req, { authorization: ctx.get('Authorization'), log: ctx.state.log });
+      requestState.set(ctx.req, { authorization: ctx.get('Authorization'), state: ctx.state });
       await handler(ctx as never, next);
     };
     router.get(options.generalRoute, serve);

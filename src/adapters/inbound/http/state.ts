@@ -1,11 +1,40 @@
 import type { Logger } from 'pino';
 
-/** What the middleware chain puts on `ctx.state` for the layers inside it. */
-export interface RequestState {
-  requestId: string;
-  log: Logger;
-  /** Aborted when the request times out; handlers may pass it to slow work. */
-  signal?: AbortSignal;
+/**
+ * What the middleware chain keeps on `ctx.state` for the layers inside it. A class, so the
+ * request's child logger and abort signal are built only when something asks for them — most
+ * requests never log and never wait on the signal, and building either costs more than the rest
+ * of its middleware.
+ */
+export class RequestState {
   /** Set by authentication once the bearer token is verified. */
   principal?: { userId: string; role: string };
+  private child: Logger | undefined;
+  private controller: AbortController | undefined;
+  private expired = false;
+
+  constructor(
+    private readonly root: Logger,
+    readonly requestId: string,
+  ) {}
+
+  /** The service logger with this request's id on every line. */
+  get log(): Logger {
+    return (this.child ??= this.root.child({ request_id: this.requestId }));
+  }
+
+  /** Aborted when the request times out; handlers may pass it to slow work. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.expired) this.controller.abort(); // asked for only after the deadline: already over
+    }
+    return this.controller.signal;
+  }
+
+  /** The deadline passed: abort the signal (now, or when it is first asked for). */
+  expire(): void {
+    this.expired = true;
+    this.controller?.abort();
+  }
 }

@@ -11,7 +11,7 @@ export function requestId(newId: () => string): Middleware<RequestState> {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-ID');
     const id = ACCEPTABLE.test(incoming) ? incoming : newId();
-    ctx.state.requestId = id;
+    (ctx.state as { requestId: string }).requestId = id;
     ctx.set('X-Request-ID', id);
     await next();
   };

@@ -1,21 +1,16 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { RequestState } from '../state.js';
+import { RequestState } from '../state.js';
 
 /**
  * One structured line per request: method, path, status, duration, request id, client IP and,
- * once authenticated, the user id. Never a body, token or Authorization header.
- * `ctx.state.log` (a child logger carrying the request id) is only built when something logs.
+ * once authenticated, the user id. Never a body, token or Authorization header. Also gives the
+ * layers inside it their RequestState (request id, lazily built child logger and signal).
  */
 export function requestLogger(logger: Logger): Middleware<RequestState> {
   return async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      get: () => (child ??= logger.child({ request_id: ctx.state.requestId })),
-      enumerable: true,
-      configurable: true,
-    });
+    const started = performance.now();
+    ctx.state = new RequestState(logger, ctx.state.requestId);
     try {
       await next();
     } finally {
@@ -26,7 +21,7 @@ export function requestLogger(logger: Logger): Middleware<RequestState> {
           method: ctx.method,
           path: ctx.path,
           status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          duration_ms: performance.now() - started,
           request_id: ctx.state.requestId,
           ip: ctx.ip,
           ...(ctx.state.principal ? { user_id: ctx.state.principal.userId } : {}),

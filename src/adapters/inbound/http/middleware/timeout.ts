@@ -5,25 +5,10 @@ import type { RequestState } from '../state.js';
 /**
  * Answers 503 `TIMEOUT` when the layers below take longer than `timeoutMs`, and aborts
  * `ctx.state.signal` so cooperative work can stop. Whatever the abandoned handler does later
- * is discarded (its late failure is only logged). The AbortController is made only for
- * handlers that ask for the signal: most never do, and making one costs more than the rest of
- * this middleware.
+ * is discarded (its late failure is only logged).
  */
 export function timeout(timeoutMs: number): Middleware<RequestState> {
   return async (ctx, next) => {
-    let controller: AbortController | undefined;
-    let timedOut = false;
-    Object.defineProperty(ctx.state, 'signal', {
-      get: () => {
-        if (!controller) {
-          controller = new AbortController();
-          if (timedOut) controller.abort(); // asked for only after the deadline: already over
-        }
-        return controller.signal;
-      },
-      enumerable: true,
-      configurable: true,
-    });
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), timeoutMs);
@@ -32,8 +17,7 @@ export function timeout(timeoutMs: number): Middleware<RequestState> {
     try {
       const outcome = await Promise.race([work, expired]);
       if (outcome === 'expired') {
-        timedOut = true;
-        controller?.abort();
+        ctx.state.expire();
         work.catch((error: unknown) => ctx.state.log.warn({ err: error }, 'request failed after it timed out'));
         throw requestTimedOut();
       }
