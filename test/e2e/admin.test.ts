@@ -191,6 +191,10 @@ describe('administration (end to end)', function () {
       const unknown = randomUUID();
       expectError(await asAdmin('GET', `/api/v1/admin/users/${unknown}`), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${unknown}` });
       expectError(await asAdmin('GET', '/api/v1/admin/users/not-a-uuid'), 404, 'NOT_FOUND', 'User not found', { detail: 'id: not-a-uuid' });
+      expectError(await asAdmin('DELETE', '/api/v1/admin/users/a%00b'), 404, 'NOT_FOUND', 'User not found', { detail: 'id: a\u0000b' });
+      expectError(await asAdmin('GET', '/api/v1/admin/users?q=a%00b'), 400, 'VALIDATION_ERROR', 'validation failed', {
+        fields: [{ field: 'q', message: 'must not contain NUL characters' }],
+      });
     });
   });
 

@@ -199,10 +199,26 @@ describe('authentication (end to end)', function () {
       ]);
     });
 
-    it('answers a JSON body that is not an object or array (strict JSON) with 400 BAD_REQUEST', async () => {
+    it('answers a JSON body that is valid JSON but not an object (42, "text", null, true) with 400 VALIDATION_ERROR on the body', async () => {
       for (const raw of ['42', '"text"', 'null', 'true']) {
-        expectError(await api.post('/api/v1/auth/register', { raw, headers: { 'Content-Type': 'application/json' } }), 400, 'BAD_REQUEST', 'invalid request body');
+        expectError(await api.post('/api/v1/auth/register', { raw, headers: { 'Content-Type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'validation failed', {
+          fields: [{ field: 'body', message: 'must be a JSON object' }],
+        });
       }
+    });
+
+    it('answers any text field holding a NUL character with 400 VALIDATION_ERROR, never a 500', async () => {
+      const registration = { ...newRegistration(), first_name: 'a\u0000b' };
+      expectError(await api.post('/api/v1/auth/register', { json: registration }), 400, 'VALIDATION_ERROR', 'validation failed', {
+        fields: [{ field: 'first_name', message: 'must not contain NUL characters' }],
+      });
+      expectError(
+        await api.post('/api/v1/auth/login', { json: { email: 'a\u0000@example.com', password: 'password1' } }),
+        400,
+        'VALIDATION_ERROR',
+        'validation failed',
+        { fields: [{ field: 'email', message: 'must not contain NUL characters' }] },
+      );
     });
 
     it('answers a body that is not JSON with 400 BAD_REQUEST "invalid request body"', async () => {

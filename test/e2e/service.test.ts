@@ -120,6 +120,17 @@ describe('the service (end to end)', () => {
       expect(await exited).to.equal(0);
     });
 
+    it('exits 1 naming server.host when the host cannot be listened on', async () => {
+      const result = await runEntry('src/main/server.ts', [], {
+        SVC_SERVER_HOST: 'not..a..host',
+        SVC_SERVER_PORT: '0',
+        SVC_DATABASE_URL: `sqlite:${join(dir, 'host.sqlite')}`,
+        SVC_LOG_LEVEL: 'silent',
+      });
+      expect(result.code).to.equal(1);
+      expect(result.stderr.trim()).to.equal('portico: server.host: "not..a..host" is not an address this machine can listen on');
+    });
+
     it('exits 1 with one clear line when the database cannot be reached', async () => {
       const result = await runEntry('src/main/server.ts', [], { SVC_DATABASE_URL: 'postgres://portico:pw-secret@127.0.0.1:9/portico', SVC_SERVER_PORT: '0' });
       expect(result.code).to.equal(1);

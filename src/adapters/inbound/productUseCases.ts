@@ -7,6 +7,7 @@ import type { ListProducts } from '../../application/product/ListProducts.js';
 import type { SearchProducts } from '../../application/product/SearchProducts.js';
 import type { UpdateProduct } from '../../application/product/UpdateProduct.js';
 import { ProductNotFoundError } from '../../domain/product/ProductErrors.js';
+import { uuidOf } from './ids.js';
 
 /** What both inbound adapters (REST and GraphQL) drive for the product resource. */
 export interface ProductUseCases {
@@ -20,11 +21,9 @@ export interface ProductUseCases {
   remove: DeleteProduct;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An id that cannot name a product is answered like an unknown one, without a query. */
 export function productId(raw: unknown): string {
-  const id = raw === undefined || raw === null ? '' : String(raw);
-  if (!UUID.test(id)) throw new ProductNotFoundError(id);
-  return id.toLowerCase();
+  const id = uuidOf(raw);
+  if (id === undefined) throw new ProductNotFoundError(raw === undefined || raw === null ? '' : String(raw));
+  return id;
 }

@@ -64,6 +64,11 @@ export function decodeFields<S extends Shape>(shape: S, input: unknown, what = '
       if (spec.required) violations.push({ field: name, message: 'is required' });
       continue;
     }
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      // No text field has a use for NUL, and databases cut or refuse strings at it.
+      violations.push({ field: name, message: 'must not contain NUL characters' });
+      continue;
+    }
     const decoded = spec.codec.decode(value);
     if (isLeft(decoded)) violations.push({ field: name, message: spec.codec.name });
     else out[name] = decoded.right;

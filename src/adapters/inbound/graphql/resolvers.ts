@@ -22,6 +22,8 @@ export interface GraphQLContext {
   log: Logger;
   /** Memoized authentication, so a request with many fields authenticates once. */
   principal?: Promise<AccessClaims>;
+  /** Told who the caller is once authenticated (the request log line carries the user id). */
+  onAuthenticated?: (claims: AccessClaims) => void;
 }
 
 type Args = Record<string, unknown>;
@@ -84,7 +86,9 @@ export function attachResolvers(schema: GraphQLSchema, useCases: GraphQLUseCases
   const authorize = async (context: GraphQLContext, path: string, method: string): Promise<void> => {
     context.principal ??= (async () => {
       if (context.bearer === undefined) throw new UnauthorizedError(context.bearerProblem ?? 'missing bearer token');
-      return useCases.authenticate.execute({ accessToken: context.bearer });
+      const claims = await useCases.authenticate.execute({ accessToken: context.bearer });
+      context.onAuthenticated?.(claims);
+      return claims;
     })();
     const claims = await context.principal;
     if (!(await useCases.policy.enforce(claims.role, path, method))) throw new ForbiddenError();

@@ -69,6 +69,9 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
         get log(): Logger {
           return state!.state.log;
         },
+        onAuthenticated: (claims) => {
+          state!.state.principal = { userId: claims.userId, role: claims.role };
+        },
       };
     },
     formatError: (error) => error as GraphQLError,

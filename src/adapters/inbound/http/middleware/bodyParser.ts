@@ -23,7 +23,7 @@ export function bodyParser(limitBytes: number): Middleware<RequestState> {
     urlencoded: false,
     text: false,
     jsonLimit: limitBytes,
-    jsonStrict: true,
+    jsonStrict: false, // any JSON value parses; routes then say what shape they need (VALIDATION_ERROR)
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError: (error) => {
       const status = (error as { status?: number }).status;

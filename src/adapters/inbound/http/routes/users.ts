@@ -15,6 +15,8 @@ import { decodeFields } from '../../codecs/fields.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { PolicyBody } from '../../codecs/policyCodecs.js';
 import { ProfileUpdateBody, RoleChangeBody } from '../../codecs/userCodecs.js';
+import { UserNotFoundError } from '../../../../domain/user/UserErrors.js';
+import { uuidOf } from '../../ids.js';
 import { success } from '../envelope.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize } from '../middleware/authorize.js';
@@ -36,6 +38,13 @@ export interface UserUseCases {
 }
 
 const USER_SORTS: readonly UserSortField[] = ['email', 'first_name', 'last_name', 'created_at'];
+
+/** An id that cannot name a user is answered like an unknown one, without a query. */
+function userId(raw: string | undefined): string {
+  const id = uuidOf(raw);
+  if (id === undefined) throw new UserNotFoundError(raw ?? '');
+  return id;
+}
 
 /** `/api/v1/profile` (token only) and `/api/v1/admin/*` (token and policy). */
 export function userRoutes(useCases: UserUseCases): (router: Router<RequestState>) => void {
@@ -69,17 +78,17 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
 
     const user = '/api/v1/admin/users/:id';
     router.get(user, ...guard(user), async (ctx) => {
-      ctx.body = success(presentUser(await useCases.getUser.execute({ userId: ctx.params.id! })));
+      ctx.body = success(presentUser(await useCases.getUser.execute({ userId: userId(ctx.params.id) })));
     });
 
     router.put(user, ...guard(user), async (ctx) => {
       const body = decodeFields(RoleChangeBody, ctx.request.body);
-      const updated = await useCases.changeUserRole.execute({ actorId: ctx.state.principal!.userId, userId: ctx.params.id!, role: body.role });
+      const updated = await useCases.changeUserRole.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id), role: body.role });
       ctx.body = success(presentUser(updated));
     });
 
     router.delete(user, ...guard(user), async (ctx) => {
-      await useCases.deleteUser.execute({ actorId: ctx.state.principal!.userId, userId: ctx.params.id! });
+      await useCases.deleteUser.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id) });
       ctx.status = 204;
     });
 

@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { startService, type RunningService } from '../../src/main/service.js';
+import { testConfig } from '../support/config.js';
+import { capturingLogger } from '../support/logger.js';
+
+describe('GraphQL request log lines', () => {
+  let service: RunningService;
+  let captured: ReturnType<typeof capturingLogger>;
+
+  before(async () => {
+    captured = capturingLogger();
+    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_LOG_LEVEL: 'info' }), {
+      logger: captured.logger,
+    });
+  });
+  after(async () => service.stop());
+
+  it('carry the user id once a resolver has authenticated the caller, like REST lines do', async () => {
+    const registered = await fetch(`${service.url}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'gql-log@example.com', password: 'password123', first_name: 'G', last_name: 'L' }),
+    });
+    const { data } = (await registered.json()) as { data: { access_token: string; user: { id: string } } };
+    const answer = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${data.access_token}` },
+      body: JSON.stringify({ query: '{ products { data { id } } }' }),
+    });
+    expect(answer.status).to.equal(200);
+    const line = captured.lines().find((l) => l.msg === 'request' && l.path === '/graphql');
+    expect(line).to.include({ method: 'POST', status: 200, user_id: data.user.id });
+  });
+});
