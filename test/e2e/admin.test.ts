@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { SEED_INHERITANCE, SEED_POLICIES } from '../support/seedPolicy.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import {
   accountWithRole,
@@ -44,19 +45,7 @@ interface Policies {
 }
 
 /** The rules of policy/policy.csv (CONTRACT §7). */
-const SEED_RULES: Rule[] = [
-  { role: 'admin', path: '/api/v1/*', action: '.*' },
-  { role: 'admin', path: '/api/v1/admin/*', action: '.*' },
-  { role: 'user', path: '/api/v1/products', action: 'GET' },
-  { role: 'user', path: '/api/v1/products/{id}', action: 'GET' },
-  { role: 'user', path: '/api/v1/profile', action: 'GET|PUT' },
-  { role: 'moderator', path: '/api/v1/products', action: '.*' },
-  { role: 'moderator', path: '/api/v1/products/{id}', action: '.*' },
-];
-const SEED_INHERITANCE = [
-  { role: 'admin', parent: 'moderator' },
-  { role: 'moderator', parent: 'user' },
-];
+const SEED_RULES: Rule[] = [...SEED_POLICIES];
 
 function listOf(response: ApiResponse): { users: UserJson[]; meta: PageMeta } {
   expect(response.status, response.text).to.equal(200);

@@ -6,17 +6,10 @@ import { ListPolicies } from '../../../src/application/admin/ListPolicies.js';
 import { RemovePolicy } from '../../../src/application/admin/RemovePolicy.js';
 import type { PolicyRule } from '../../../src/application/ports/AccessPolicy.js';
 import { ConflictError } from '../../../src/domain/shared/DomainError.js';
+import { SEED_POLICIES } from '../../support/seedPolicy.js';
 import { newAccessPolicy, readPolicyFiles, rejectionOf, type PolicyFiles } from '../world.js';
 
-const DEFAULT_POLICIES: PolicyRule[] = [
-  { role: 'admin', path: '/api/v1/*', action: '.*' },
-  { role: 'admin', path: '/api/v1/admin/*', action: '.*' },
-  { role: 'user', path: '/api/v1/products', action: 'GET' },
-  { role: 'user', path: '/api/v1/products/{id}', action: 'GET' },
-  { role: 'user', path: '/api/v1/profile', action: 'GET|PUT' },
-  { role: 'moderator', path: '/api/v1/products', action: '.*' },
-  { role: 'moderator', path: '/api/v1/products/{id}', action: '.*' },
-];
+const DEFAULT_POLICIES: PolicyRule[] = [...SEED_POLICIES];
 
 const sorted = (rules: readonly PolicyRule[]) => [...rules].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 

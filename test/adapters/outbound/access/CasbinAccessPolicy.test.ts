@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { SEED_INHERITANCE, SEED_POLICIES } from '../../../support/seedPolicy.js';
 import { CasbinAccessPolicy } from '../../../../src/adapters/outbound/access/CasbinAccessPolicy.js';
 import { parsePolicyCsv, type StoredRule } from '../../../../src/adapters/outbound/access/PolicyRuleStore.js';
 import { InMemoryPolicyRuleStore } from '../../../../src/adapters/outbound/memory/InMemoryPolicyRuleStore.js';
@@ -117,19 +118,8 @@ describe('CasbinAccessPolicy', () => {
 
     it('lists the shipped rules and the inheritance', async () => {
       expect(await policy.list()).to.deep.equal({
-        policies: [
-          { role: 'admin', path: '/api/v1/*', action: '.*' },
-          { role: 'admin', path: '/api/v1/admin/*', action: '.*' },
-          { role: 'user', path: '/api/v1/products', action: 'GET' },
-          { role: 'user', path: '/api/v1/products/{id}', action: 'GET' },
-          { role: 'user', path: '/api/v1/profile', action: 'GET|PUT' },
-          { role: 'moderator', path: '/api/v1/products', action: '.*' },
-          { role: 'moderator', path: '/api/v1/products/{id}', action: '.*' },
-        ],
-        inheritance: [
-          { role: 'admin', parent: 'moderator' },
-          { role: 'moderator', parent: 'user' },
-        ],
+        policies: SEED_POLICIES,
+        inheritance: SEED_INHERITANCE,
       });
     });
 
