@@ -1,7 +1,22 @@
 import { ConnectionException } from '@mikro-orm/core';
 import { ServiceUnavailableError } from '../../../domain/shared/DomainError.js';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08000', '08003', '08006']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  // PostgreSQL: admin shutdown, cannot connect now, connection exceptions
+  '57P01',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  // SQLite: the file cannot be opened or read, or stays locked past the busy timeout
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_BUSY',
+]);
 
 /** Whether a driver error means "the database cannot be reached" rather than a bad query. */
 function isConnectionFailure(error: unknown): boolean {
@@ -10,7 +25,8 @@ function isConnectionFailure(error: unknown): boolean {
   const code = 'code' in error ? String((error as { code: unknown }).code) : '';
   if (CONNECTION_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|Knex: Timeout acquiring a connection|connect ECONNREFUSED/i.test(message);
+  // The pool could not hand out a connection (it is closed, or every connection is stuck).
+  return /Connection terminated|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED/i.test(message);
 }
 
 /** Runs a database operation, turning "database unreachable" into ServiceUnavailableError (503). */

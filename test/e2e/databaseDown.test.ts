@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startService, type RunningService } from '../../src/main/service.js';
+import { testConfig } from '../support/config.js';
+import { silentLogger } from '../support/logger.js';
+
+describe('when the database cannot be reached', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-down-'));
+  let service: RunningService;
+  let token: string;
+
+  before(async () => {
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_DATABASE_URL: `sqlite:${join(dir, 'down.sqlite')}` }), { logger: silentLogger() });
+    const registered = await fetch(`${service.url}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'down@example.com', password: 'password123', first_name: 'D', last_name: 'Own' }),
+    });
+    token = ((await registered.json()) as { data: { access_token: string } }).data.access_token;
+    await service.database.orm.close(true); // the connection pool is gone: nothing can reach the database
+  });
+
+  after(async () => {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE (never 500) on routes that need it', async () => {
+    const answers = [
+      await fetch(`${service.url}/api/v1/products`, { headers: { authorization: `Bearer ${token}` } }),
+      await fetch(`${service.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'down@example.com', password: 'password123' }),
+      }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).to.equal(503);
+      expect(await answer.json()).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
+    }
+  });
+
+  it('reports the database down on readiness', async () => {
+    const report = (await (await fetch(`${service.url}/health/ready`)).json()) as { checks: { database: { status: string } } };
+    expect(report.checks.database.status).to.equal('down');
+  });
+});
