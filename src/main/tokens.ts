@@ -22,7 +22,7 @@ import type { UserUseCases } from '../adapters/inbound/http/routes/users.js';
 import type { RegisterUser } from '../application/auth/RegisterUser.js';
 import type { SessionIssuer } from '../application/auth/SessionIssuer.js';
 import type { ProductRepository } from '../domain/product/ProductRepository.js';
-import type { ProductUseCases } from '../adapters/inbound/http/routes/products.js';
+import type { ProductUseCases } from '../adapters/inbound/productUseCases.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`portico.${name}`) as ServiceIdentifier<T>;
 

@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
+/**
+ * The parent's environment without its SVC_ settings (SVC_TEST_* kept), so a child sees only
+ * the configuration the test gives it.
+ */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
+  return { ...env, ...extra };
+}
+
 export interface Finished {
   code: number | null;
   stdout: string;
@@ -11,7 +21,7 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
       cwd: process.cwd(),
-      env: { ...process.env, ...env },
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -33,7 +43,7 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
 /** Starts a long-running entry and resolves once its stdout matches `ready`. */
 export function startEntry(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: process.cwd(), env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

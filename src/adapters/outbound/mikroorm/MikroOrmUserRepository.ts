@@ -5,7 +5,7 @@ import { User } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
 import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
-import { readOne } from './fastRead.js';
+import { isPostgres, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
 
@@ -114,7 +114,7 @@ export class MikroOrmUserRepository implements UserRepository {
       const em = this.em();
       const qb = em.createQueryBuilder(UserSchema, 'u');
       if (query.q) {
-        if (em.getKnex().client.dialect === 'postgresql') {
+        if (isPostgres(this.orm)) {
           const pattern = likeContains(query.q);
           qb.where(`(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`, [
             pattern,

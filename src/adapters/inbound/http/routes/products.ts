@@ -12,7 +12,6 @@ import { authorize } from '../middleware/authorize.js';
 import { pageMeta } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
-export type { ProductUseCases };
 
 /** A product on the wire. */
 export function presentProduct(product: Product): Record<string, string | number> {
