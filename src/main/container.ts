@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { Container } from 'inversify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -71,13 +72,18 @@ export interface Infrastructure {
   accessPolicy: AccessPolicy;
 }
 
+/** The disk check's default: the SQLite file's directory (the database's own volume), else the working directory. */
+function diskPathOf(target: Database['target']): string {
+  return target.kind === 'sqlite' && target.file !== ':memory:' ? dirname(target.file) || '.' : '.';
+}
+
 function buildRegistry(config: Config, database: Database, redis: Redis | null): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
   registry.register(new DatabaseHealthCheck(database), 'readiness');
   if (redis) registry.register(new CacheHealthCheck(redis), 'readiness');
   for (const http of config.health.http) registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness');
-  registry.register(new DiskHealthCheck(config.health.disk.path, config.health.disk.minFreeBytes), 'readiness');
+  registry.register(new DiskHealthCheck(config.health.disk.path || diskPathOf(database.target), config.health.disk.minFreeBytes), 'readiness');
   registry.register(new EventLoopHealthCheck(), 'both');
   return registry;
 }

@@ -28,12 +28,25 @@ const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
 /** CONTRACT §2's defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
 const DEFAULTS: Config = {
   env: 'development',
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, requestTimeoutMs: 30_000, bodyLimitBytes: 1_048_576, shutdownTimeoutMs: 10_000 },
-  database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true },
+  server: {
+    host: '0.0.0.0',
+    port: 8080,
+    trustProxy: false,
+    trustProxyHops: 1,
+    requestTimeoutMs: 30_000,
+    bodyLimitBytes: 1_048_576,
+    shutdownTimeoutMs: 10_000,
+    shutdownDelayMs: 3000,
+    headersTimeoutMs: 10_000,
+    maxConnectionsPerIp: 256,
+    maxInFlight: 512,
+    maxEventLoopDelayMs: 500,
+  },
+  database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true, queryTimeoutMs: 5000 },
   redis: { url: '' },
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
-  graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15 },
+  graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15, maxTokens: 5000 },
   cors: {
     allowedOrigins: ['*'],
     allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
@@ -46,7 +59,7 @@ const DEFAULTS: Config = {
   auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000 },
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
-  health: { checkTimeoutMs: 2000, disk: { path: '.', minFreeBytes: 104_857_600 }, http: [] },
+  health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
 };
 
 const defaultYaml = readFileSync(new URL('../../config/default.yaml', import.meta.url), 'utf8');
@@ -152,17 +165,24 @@ describe('loadConfig', () => {
   describe('health.http', () => {
     it('is read from JSON in SVC_HEALTH_HTTP', () => {
       const config = valid({
-        SVC_HEALTH_HTTP: '[{"name":"search","url":"http://127.0.0.1:9200","timeout":"1s"},{"name":"billing","url":"https://billing.example/health","timeout":"500ms"}]',
+        SVC_HEALTH_HTTP:
+          '[{"name":"search","url":"http://127.0.0.1:9200","timeout":"1s"},{"name":"billing","url":"https://billing.example/health","timeout":"500ms","critical":true}]',
       });
       expect(config.health.http).to.deep.equal([
-        { name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 1000 },
-        { name: 'billing', url: 'https://billing.example/health', timeoutMs: 500 },
+        { name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 1000, critical: false },
+        { name: 'billing', url: 'https://billing.example/health', timeoutMs: 500, critical: true },
+      ]);
+    });
+
+    it('says a critical flag that is not a boolean is not one', () => {
+      expect(problems({ SVC_HEALTH_HTTP: '[{"name":"s","url":"http://a.example","timeout":"1s","critical":"yes"}]' })).to.deep.equal([
+        'health.http[0].critical: "yes" is not a boolean',
       ]);
     });
 
     it('is read from YAML', () => {
       const config = valid({}, { 'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1m30s}\n' });
-      expect(config.health.http).to.deep.equal([{ name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 90_000 }]);
+      expect(config.health.http).to.deep.equal([{ name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 90_000, critical: false }]);
     });
 
     it('the environment replaces the file list', () => {
@@ -192,13 +212,13 @@ describe('loadConfig', () => {
 
     it('reports JSON that does not parse', () => {
       expect(problems({ SVC_HEALTH_HTTP: '[{name: search}]' })).to.deep.equal([
-        'health.http: "[{name: search}]" is not JSON (a list of {name, url, timeout})',
+        'health.http: "[{name: search}]" is not JSON (a list of {name, url, timeout, critical?})',
       ]);
     });
 
     it('reports JSON that is not a list', () => {
       expect(problems({ SVC_HEALTH_HTTP: '{"name":"search"}' })).to.deep.equal([
-        'health.http: {"name":"search"} is not a list of {name, url, timeout}',
+        'health.http: {"name":"search"} is not a list of {name, url, timeout, critical?}',
       ]);
     });
 

@@ -24,12 +24,27 @@ export const Duration = fromString('a duration', (u) => {
   return ms !== undefined && ms > 0 ? ms : undefined;
 });
 
+/** A Go duration that may be zero (`0s` turns the thing it bounds off). */
+export const DurationOrZero = fromString('a duration (0s allowed)', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const ms = parseDuration(u);
+  return ms !== undefined && ms >= 0 ? ms : undefined;
+});
+
 export const Bool = fromString('a boolean', (u) => {
   if (typeof u === 'boolean') return u;
   if (typeof u !== 'string') return undefined;
   const s = u.trim().toLowerCase();
   return s === 'true' ? true : s === 'false' ? false : undefined;
 });
+
+/** A boolean that may be left out, which means `false`. */
+export const OptionalBool = new t.Type<boolean, unknown, unknown>(
+  Bool.name,
+  (u): u is boolean => typeof u === 'boolean',
+  (u, c) => (u === undefined ? t.success(false) : Bool.validate(u, c)),
+  (a) => a,
+);
 
 export const intIn = (min: number, max: number): t.Type<number, unknown, unknown> =>
   fromString(`an integer from ${min} to ${max}`, (u) => {
@@ -48,6 +63,9 @@ export const NonEmptyText = fromString('a non-empty string', (u) =>
 );
 
 /** A route path: starts with `/`, no whitespace. */
+/** Any text, empty included (empty means "derive it"). */
+export const Text = fromString('a string', (u) => (typeof u === 'string' ? u.trim() : undefined));
+
 export const RoutePath = fromString('a path starting with /', (u) =>
   typeof u === 'string' && /^\/\S*$/.test(u) ? u : undefined,
 );

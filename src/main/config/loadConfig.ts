@@ -97,11 +97,17 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       host: v('server.host'),
       port: v('server.port'),
       trustProxy: v('server.trust_proxy'),
+      trustProxyHops: v('server.trust_proxy_hops'),
       requestTimeoutMs: v('server.request_timeout'),
       bodyLimitBytes: v('server.body_limit'),
       shutdownTimeoutMs: v('server.shutdown_timeout'),
+      shutdownDelayMs: v('server.shutdown_delay'),
+      headersTimeoutMs: v('server.headers_timeout'),
+      maxConnectionsPerIp: v('server.max_connections_per_ip'),
+      maxInFlight: v('server.max_in_flight'),
+      maxEventLoopDelayMs: v('server.max_event_loop_delay'),
     },
-    database: { url: v('database.url'), migrateOnStart: v('database.migrate_on_start') },
+    database: { url: v('database.url'), migrateOnStart: v('database.migrate_on_start'), queryTimeoutMs: v('database.query_timeout') },
     redis: { url: v('redis.url') },
     api: { mode: v('api.mode') },
     jwt: {
@@ -116,6 +122,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       playground: v('graphql.playground'),
       introspection: v('graphql.introspection'),
       maxDepth: v('graphql.max_depth'),
+      maxTokens: v('graphql.max_tokens'),
     },
     cors: {
       allowedOrigins: v('cors.allowed_origins'),
@@ -145,12 +152,12 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
     try {
       raw = fromEnv.trim() === '' ? [] : JSON.parse(fromEnv);
     } catch {
-      errors.push(`${HTTP_CHECKS}: ${show(fromEnv)} is not JSON (a list of {name, url, timeout})`);
+      errors.push(`${HTTP_CHECKS}: ${show(fromEnv)} is not JSON (a list of {name, url, timeout, critical?})`);
       return [];
     }
   }
   if (!Array.isArray(raw)) {
-    errors.push(`${HTTP_CHECKS}: ${show(raw)} is not a list of {name, url, timeout}`);
+    errors.push(`${HTTP_CHECKS}: ${show(raw)} is not a list of {name, url, timeout, critical?}`);
     return [];
   }
   const checks: Config['health']['http'] = [];
@@ -165,7 +172,8 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
       }
       return;
     }
-    checks.push({ name: decoded.right.name, url: decoded.right.url, timeoutMs: decoded.right.timeout });
+    const { name, url, timeout, critical } = decoded.right;
+    checks.push({ name, url, timeoutMs: timeout, critical });
   });
   const names = checks.map((c) => c.name);
   const builtIn = new Set(['database', 'cache', 'disk', 'event_loop']);

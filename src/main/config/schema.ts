@@ -4,15 +4,18 @@ import {
   ByteSize,
   DatabaseUrl,
   Duration,
+  DurationOrZero,
   HttpUrl,
   intIn,
   List,
   LogLevel,
   NonEmptyText,
+  OptionalBool,
   oneOf,
   RateText,
   RedisUrl,
   RoutePath,
+  Text,
   type Rate,
 } from './codecs.js';
 
@@ -35,11 +38,18 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'server.host': key(NonEmptyText, '0.0.0.0'),
   'server.port': key(intIn(0, 65535), 8080),
   'server.trust_proxy': key(Bool, false),
+  'server.trust_proxy_hops': key(intIn(1, 32), 1),
   'server.request_timeout': key(Duration, '30s'),
   'server.body_limit': key(ByteSize, '1mb'),
   'server.shutdown_timeout': key(Duration, '10s'),
+  'server.shutdown_delay': key(DurationOrZero, '3s'),
+  'server.headers_timeout': key(Duration, '10s'),
+  'server.max_connections_per_ip': key(intIn(1, 1_000_000), 256),
+  'server.max_in_flight': key(intIn(1, 1_000_000), 512),
+  'server.max_event_loop_delay': key(Duration, '500ms'),
   'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
   'database.migrate_on_start': key(Bool, true),
+  'database.query_timeout': key(Duration, '5s'),
   'redis.url': key(RedisUrl, ''),
   'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
   'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
@@ -51,6 +61,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'graphql.playground': key(Bool, true),
   'graphql.introspection': key(Bool, true),
   'graphql.max_depth': key(intIn(1, 100), 15),
+  'graphql.max_tokens': key(intIn(1, 1_000_000), 5000),
   'cors.allowed_origins': key(List, ['*']),
   'cors.allowed_methods': key(List, ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
   'cors.allowed_headers': key(List, ['Authorization', 'Content-Type', 'X-Request-ID']),
@@ -68,26 +79,46 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'log.level': key(LogLevel, 'info'),
   'log.format': key(oneOf('json', 'pretty'), 'json'),
   'health.check_timeout': key(Duration, '2s'),
-  'health.disk.path': key(NonEmptyText, '.'),
+  'health.disk.path': key(Text, ''),
   'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
 };
 
 /** `health.http` entries. */
-export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration });
+export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration, critical: OptionalBool });
 
 /** The validated configuration the rest of the service reads. Durations are milliseconds. */
 export interface Config {
   env: string;
-  server: { host: string; port: number; trustProxy: boolean; requestTimeoutMs: number; bodyLimitBytes: number; shutdownTimeoutMs: number };
-  database: { url: string; migrateOnStart: boolean };
+  server: {
+    host: string;
+    port: number;
+    trustProxy: boolean;
+    /** Which `X-Forwarded-For` entry, counted from the right, is the client (the one the trusted proxy wrote). */
+    trustProxyHops: number;
+    requestTimeoutMs: number;
+    bodyLimitBytes: number;
+    shutdownTimeoutMs: number;
+    /** After SIGTERM: how long to keep serving (with `Connection: close`) before the listener closes. */
+    shutdownDelayMs: number;
+    headersTimeoutMs: number;
+    maxConnectionsPerIp: number;
+    maxInFlight: number;
+    maxEventLoopDelayMs: number;
+  };
+  database: { url: string; migrateOnStart: boolean; queryTimeoutMs: number };
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
-  graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number };
+  graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number; maxTokens: number };
   cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
   rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
   auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
-  health: { checkTimeoutMs: number; disk: { path: string; minFreeBytes: number }; http: { name: string; url: string; timeoutMs: number }[] };
+  health: {
+    checkTimeoutMs: number;
+    /** `path` empty: the SQLite file's directory, or `.` on PostgreSQL. */
+    disk: { path: string; minFreeBytes: number };
+    http: { name: string; url: string; timeoutMs: number; critical: boolean }[];
+  };
 }
