@@ -80,10 +80,15 @@ function diskPathOf(target: Database['target']): string {
 function buildRegistry(config: Config, database: Database, redis: Redis | null): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
-  registry.register(new DatabaseHealthCheck(database), 'readiness');
+  // Critical: without it no API call can succeed, so readiness must send traffic elsewhere. The
+  // cache is not (the limiter fails open), nor is a slow event loop.
+  registry.register(new DatabaseHealthCheck(database), 'readiness', { critical: true });
   if (redis) registry.register(new CacheHealthCheck(redis), 'readiness');
-  for (const http of config.health.http) registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness');
-  registry.register(new DiskHealthCheck(config.health.disk.path || diskPathOf(database.target), config.health.disk.minFreeBytes), 'readiness');
+  for (const http of config.health.http) {
+    registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness', { critical: http.critical });
+  }
+  const diskPath = config.health.disk.path || diskPathOf(database.target);
+  registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
   registry.register(new EventLoopHealthCheck(), 'both');
   return registry;
 }

@@ -42,8 +42,47 @@ describe('when the database cannot be reached', () => {
     }
   });
 
-  it('reports the database down on readiness', async () => {
-    const report = (await (await fetch(`${service.url}/health/ready`)).json()) as { checks: { database: { status: string } } };
+  it('reports the database down on readiness, and readiness down (503): the database is critical', async () => {
+    const answer = await fetch(`${service.url}/health/ready`);
+    const report = (await answer.json()) as { status: string; checks: { database: { status: string } } };
     expect(report.checks.database.status).to.equal('down');
+    expect(report.status).to.equal('down');
+    expect(answer.status).to.equal(503);
+  });
+
+  it('liveness does not depend on the database', async () => {
+    const answer = await fetch(`${service.url}/health/live`);
+    expect(answer.status).to.equal(200);
+  });
+});
+
+describe('readiness with HTTP checks (CONTRACT §8: critical per entry)', () => {
+  const unreachable = 'http://127.0.0.1:9/health'; // the discard port: nothing listens there
+
+  async function readiness(critical: boolean | undefined): Promise<{ status: number; report: { status: string; checks: Record<string, { status: string }> } }> {
+    const entry = { name: 'search', url: unreachable, timeout: '500ms', ...(critical === undefined ? {} : { critical }) };
+    const service = await startService(testConfig({ SVC_HEALTH_HTTP: JSON.stringify([entry]) }), { logger: silentLogger() });
+    try {
+      const answer = await fetch(`${service.url}/health/ready`);
+      return { status: answer.status, report: (await answer.json()) as { status: string; checks: Record<string, { status: string }> } };
+    } finally {
+      await service.stop();
+    }
+  }
+
+  it('a critical HTTP check that is down makes readiness 503 down', async () => {
+    const { status, report } = await readiness(true);
+    expect(report.checks['search']?.status).to.equal('down');
+    expect(report.status).to.equal('down');
+    expect(status).to.equal(503);
+  });
+
+  it('a non-critical one (the default) makes it 200 degraded', async () => {
+    for (const critical of [false, undefined]) {
+      const { status, report } = await readiness(critical);
+      expect(report.checks['search']?.status).to.equal('down');
+      expect(report.status).to.equal('degraded');
+      expect(status).to.equal(200);
+    }
   });
 });

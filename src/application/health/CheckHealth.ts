@@ -1,4 +1,4 @@
-import { aggregate, type CheckResult, type HealthReport } from '../../domain/health/Health.js';
+import { aggregateWeighed, type CheckResult, type HealthReport } from '../../domain/health/Health.js';
 import type { Clock } from '../ports/Clock.js';
 import type { HealthCheck } from '../ports/HealthCheck.js';
 import type { HealthCheckRegistry, Probe } from './HealthCheckRegistry.js';
@@ -18,7 +18,9 @@ export interface CheckHealthOptions {
 /**
  * Runs the checks of one probe concurrently, each bounded by the check timeout, and
  * aggregates them into a HealthReport. Never rejects: a failing or hanging check is `down`.
- * While the service shuts down, the readiness report is `down` whatever the checks say.
+ * A critical check that is `down` makes the report `down`; a non-critical one `degraded` at
+ * worst (beside others). While the service shuts down, the readiness report is `down` whatever
+ * the checks say.
  */
 export class CheckHealth {
   constructor(
@@ -29,13 +31,13 @@ export class CheckHealth {
   ) {}
 
   async execute(probe: Probe): Promise<HealthReport> {
-    const checks = this.registry.checksFor(probe);
-    const results = await Promise.all(checks.map((c) => this.run(c)));
+    const checks = this.registry.entriesFor(probe);
+    const results = await Promise.all(checks.map((c) => this.run(c.check)));
     const entries: Record<string, CheckResult> = {};
     checks.forEach((c, i) => {
-      entries[c.name] = results[i] as CheckResult;
+      entries[c.check.name] = results[i] as CheckResult;
     });
-    let status = aggregate(results.map((r) => r.status));
+    let status = aggregateWeighed(results.map((r, i) => ({ status: r.status, critical: checks[i]?.critical ?? false })));
     if (probe !== 'liveness' && this.lifecycle.isShuttingDown()) {
       entries['shutdown'] = { status: 'down', message: 'service is shutting down', latencyMs: 0 };
       status = 'down';

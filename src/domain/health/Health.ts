@@ -28,3 +28,20 @@ export function aggregate(statuses: readonly HealthStatus[]): HealthStatus {
   if (statuses.every((s) => s === 'down')) return 'down';
   return 'degraded';
 }
+
+/** One check's status and whether the service can work without it. */
+export interface WeighedStatus {
+  readonly status: HealthStatus;
+  /** A critical check that is `down` makes the whole report `down`. */
+  readonly critical: boolean;
+}
+
+/**
+ * The aggregation rule with criticality: any critical check `down` → `down` (the service cannot
+ * do its work); otherwise `aggregate` of the statuses, so a non-critical check that is `down`
+ * beside others makes the report `degraded`.
+ */
+export function aggregateWeighed(checks: readonly WeighedStatus[]): HealthStatus {
+  if (checks.some((c) => c.critical && c.status === 'down')) return 'down';
+  return aggregate(checks.map((c) => c.status));
+}

@@ -235,6 +235,53 @@ describe('CheckHealth', () => {
     expect(clock.pendingDelays()).to.equal(0);
   });
 
+  describe('critical checks (CONTRACT §8)', () => {
+    it('a critical check down makes the report down, whatever the others say', async () => {
+      registry
+        .register(new FakeCheck('database', { status: 'down', message: 'database unreachable' }), 'readiness', { critical: true })
+        .register(new FakeCheck('cache', { status: 'up' }), 'readiness')
+        .register(new FakeCheck('event_loop', { status: 'up' }));
+      const report = await useCase.execute('readiness');
+      expect(report.status).to.equal('down');
+      expect(report.checks['database']).to.deep.equal({ status: 'down', message: 'database unreachable', latencyMs: 0 });
+    });
+
+    it('a non-critical check down beside others makes it degraded at worst', async () => {
+      registry
+        .register(new FakeCheck('database', { status: 'up' }), 'readiness', { critical: true })
+        .register(new FakeCheck('cache', { status: 'down', message: 'connection refused' }), 'readiness');
+      expect((await useCase.execute('readiness')).status).to.equal('degraded');
+    });
+
+    it('a critical check that is only degraded makes the report degraded, not down', async () => {
+      registry
+        .register(new FakeCheck('disk', { status: 'degraded' }), 'readiness', { critical: true })
+        .register(new FakeCheck('cache', { status: 'up' }), 'readiness');
+      expect((await useCase.execute('readiness')).status).to.equal('degraded');
+    });
+
+    it('a critical check that times out is down and so is the report', async () => {
+      registry
+        .register(new HangingCheck('database'), 'readiness', { critical: true })
+        .register(new FakeCheck('event_loop', { status: 'up' }));
+      const pending = useCase.execute('readiness');
+      await flush();
+      clock.advance(TIMEOUT_MS);
+      const report = await pending;
+      expect(report.status).to.equal('down');
+      expect(report.checks['database']?.message).to.equal('timeout');
+    });
+
+    it('a critical readiness check does not reach liveness', async () => {
+      registry
+        .register(new FakeCheck('database', { status: 'down' }), 'readiness', { critical: true })
+        .register(new FakeCheck('event_loop', { status: 'up' }));
+      const report = await useCase.execute('liveness');
+      expect(report.status).to.equal('up');
+      expect(report.checks).to.deep.equal({ event_loop: { status: 'up', latencyMs: 0 } });
+    });
+  });
+
   describe('while the service shuts down', () => {
     beforeEach(() => {
       registry.register(new FakeCheck('database', { status: 'up' }), 'readiness').register(new FakeCheck('event_loop', { status: 'up' }));

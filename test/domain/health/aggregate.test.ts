@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aggregate, type HealthStatus } from '../../../src/domain/health/Health.js';
+import { aggregate, aggregateWeighed, type HealthStatus } from '../../../src/domain/health/Health.js';
 
 describe('aggregate (health status of a set of checks)', () => {
   const table: [string, HealthStatus[], HealthStatus][] = [
@@ -18,6 +18,26 @@ describe('aggregate (health status of a set of checks)', () => {
   for (const [name, statuses, expected] of table) {
     it(`${name} → ${expected}`, () => {
       expect(aggregate(statuses)).to.equal(expected);
+    });
+  }
+});
+
+describe('aggregateWeighed (criticality, CONTRACT §8)', () => {
+  const up = (critical: boolean) => ({ status: 'up' as const, critical });
+  const down = (critical: boolean) => ({ status: 'down' as const, critical });
+  const degraded = (critical: boolean) => ({ status: 'degraded' as const, critical });
+  const table: [string, { status: HealthStatus; critical: boolean }[], HealthStatus][] = [
+    ['no checks', [], 'up'],
+    ['all up', [up(true), up(false)], 'up'],
+    ['a critical down beside ups', [down(true), up(false), up(false)], 'down'],
+    ['a critical down beside a degraded', [down(true), degraded(false)], 'down'],
+    ['a non-critical down beside a critical up', [up(true), down(false)], 'degraded'],
+    ['a critical degraded beside ups', [degraded(true), up(false)], 'degraded'],
+    ['everything down, none critical', [down(false), down(false)], 'down'],
+  ];
+  for (const [name, checks, expected] of table) {
+    it(`${name} → ${expected}`, () => {
+      expect(aggregateWeighed(checks)).to.equal(expected);
     });
   }
 });
