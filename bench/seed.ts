@@ -15,7 +15,7 @@ import { BENCH_ADMIN } from './fixtures.js';
 const loaded = readConfig();
 if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
 const { config } = loaded;
-const database = await Database.connect(config.database.url);
+const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
 try {
   await database.migrate();
   const em = database.orm.em.fork();

@@ -78,7 +78,7 @@ const commands: Record<string, Command> = {
         throw new UsageError(error.fields.map((f) => `--${CLI_FIELD[f.field] ?? f.field} ${f.message}`).join('; '));
       }
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url);
+      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
       try {
         if (config.database.migrateOnStart) await database.migrate();
         const policy = await loadAccessPolicy(config, database);
@@ -119,7 +119,7 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`migrate takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url);
+      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
       try {
         const applied = await database.migrate();
         process.stdout.write(

@@ -31,7 +31,10 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const logger = options.logger ?? createLogger(config.log.level, config.log.format);
-  const database = await Database.connect(config.database.url);
+  const database = await Database.connect(config.database.url, {
+    queryTimeoutMs: config.database.queryTimeoutMs,
+    warn: (message) => logger.warn({ database: message }, 'database driver warning'),
+  });
   try {
     if (config.database.migrateOnStart) {
       const applied = await database.migrate();

@@ -1,6 +1,7 @@
 import type { CheckOutcome, HealthCheck } from '../../../application/ports/HealthCheck.js';
+import { ServiceUnavailableError } from '../../../domain/shared/DomainError.js';
 
-/** The one thing the check needs of a database: a round trip. */
+/** The one thing the check needs of a database: a round trip (rejecting with ServiceUnavailableError when it cannot serve). */
 export interface Pingable {
   ping(): Promise<void>;
 }
@@ -15,8 +16,9 @@ export class DatabaseHealthCheck implements HealthCheck {
     try {
       await this.db.ping();
       return { status: 'up' };
-    } catch {
-      // The driver's message may carry host names or credentials: publish a fixed one.
+    } catch (error) {
+      // The driver's message may carry host names or credentials: publish a fixed one, or our own.
+      if (error instanceof ServiceUnavailableError && error.message === 'storage is full') return { status: 'down', message: error.message };
       return { status: 'down', message: 'database unreachable' };
     }
   }

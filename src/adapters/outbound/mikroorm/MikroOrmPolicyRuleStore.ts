@@ -17,7 +17,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   }
 
   load(): Promise<StoredRule[] | undefined> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const em = this.em();
       if (!(await em.findOne(AppMetaSchema, { key: SEEDED }, { disableIdentityMap: true }))) return undefined;
       const rows = await em.find(AccessRuleSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
@@ -29,7 +29,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   }
 
   seed(rules: readonly StoredRule[]): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       try {
         await this.em().transactional(async (em) => {
           await em.insert(AppMetaSchema, { key: SEEDED, value: new Date().toISOString() });
@@ -43,7 +43,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   }
 
   add(rule: StoredRule): Promise<boolean> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       try {
         await this.em().insert(AccessRuleSchema, toRow(rule));
         return true;
@@ -55,6 +55,6 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   }
 
   remove(rule: StoredRule): Promise<boolean> {
-    return guarded(async () => (await this.em().nativeDelete(AccessRuleSchema, toRow(rule))) > 0);
+    return guarded(this.orm, async () => (await this.em().nativeDelete(AccessRuleSchema, toRow(rule))) > 0);
   }
 }

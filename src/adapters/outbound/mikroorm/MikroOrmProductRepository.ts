@@ -51,21 +51,21 @@ export class MikroOrmProductRepository implements ProductRepository {
   }
 
   add(product: Product): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       await this.em().insert(ProductSchema, product.toProps());
     });
   }
 
   /** The hot read: one prepared statement, no entity hydration (it is mapped to the domain anyway). */
   findById(id: string): Promise<Product | undefined> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const row = await readOne<RawProductRow>(this.orm, 'select id, name, price, version, created_at, updated_at from products where id = ?', [id]);
       return row ? fromRaw(row) : undefined;
     });
   }
 
   update(product: Product): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const em = this.em();
       const { id, createdAt: _createdAt, ...changes } = product.toProps();
       const affected = await em.nativeUpdate(ProductSchema, { id, version: product.version - 1 }, changes);
@@ -76,7 +76,7 @@ export class MikroOrmProductRepository implements ProductRepository {
   }
 
   delete(id: string): Promise<boolean> {
-    return guarded(async () => (await this.em().nativeDelete(ProductSchema, { id })) > 0);
+    return guarded(this.orm, async () => (await this.em().nativeDelete(ProductSchema, { id })) > 0);
   }
 
   /**
@@ -87,7 +87,7 @@ export class MikroOrmProductRepository implements ProductRepository {
    * `readAllWalkingIndex`). Sort columns come from a fixed map, never from input.
    */
   list(query: ProductListQuery): Promise<Page<Product>> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const postgres = isPostgres(this.orm);
       let where = '';
       const filter: string[] = [];

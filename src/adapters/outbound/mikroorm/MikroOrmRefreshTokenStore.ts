@@ -24,13 +24,13 @@ export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
   }
 
   add(record: RefreshTokenRecord): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       await this.em().insert(RefreshTokenSchema, { ...record, consumedAt: null, revokedAt: null });
     });
   }
 
   consume(tokenId: string, now: Date): Promise<{ outcome: ConsumeOutcome; record?: RefreshTokenRecord }> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const em = this.em();
       const won = await em.nativeUpdate(RefreshTokenSchema, { id: tokenId, consumedAt: null, revokedAt: null }, { consumedAt: now });
       const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
@@ -47,20 +47,20 @@ export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
   }
 
   revokeFamily(familyId: string, now: Date): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       await this.em().nativeUpdate(RefreshTokenSchema, { familyId, revokedAt: null }, { revokedAt: now });
     });
   }
 
   find(tokenId: string): Promise<RefreshTokenRecord | undefined> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const row = await this.em().findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
       return row ? toRecord(row) : undefined;
     });
   }
 
   deleteForUser(userId: string): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       await this.em().nativeDelete(RefreshTokenSchema, { userId });
     });
   }

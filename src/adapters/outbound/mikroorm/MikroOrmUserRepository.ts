@@ -51,7 +51,7 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   add(user: User): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       try {
         await this.em().insert(UserSchema, user.toProps());
       } catch (error) {
@@ -62,7 +62,7 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   update(user: User): Promise<void> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const { id, ...changes } = user.toProps();
       let affected: number;
       try {
@@ -77,7 +77,7 @@ export class MikroOrmUserRepository implements UserRepository {
 
   /** The hot read (every authenticated request): one prepared statement, no entity hydration. */
   findById(id: string): Promise<User | undefined> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const row = await readOne<RawUserRow>(
         this.orm,
         'select id, email, first_name, last_name, role, password_hash, created_at, updated_at from users where id = ?',
@@ -99,18 +99,18 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   findByEmail(email: string): Promise<User | undefined> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const row = await this.em().findOne(UserSchema, { email }, { disableIdentityMap: true });
       return row ? toUser(row) : undefined;
     });
   }
 
   delete(id: string): Promise<boolean> {
-    return guarded(async () => (await this.em().nativeDelete(UserSchema, { id })) > 0);
+    return guarded(this.orm, async () => (await this.em().nativeDelete(UserSchema, { id })) > 0);
   }
 
   list(query: UserListQuery): Promise<Page<User>> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const em = this.em();
       const qb = em.createQueryBuilder(UserSchema, 'u');
       if (query.q) {

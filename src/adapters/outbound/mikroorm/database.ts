@@ -4,6 +4,7 @@ import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { guarded, storageFullOf, storageWritable } from './errors.js';
 import { migrationsList } from './migrations/index.js';
 import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
 import { ProductSchema } from './schemas/ProductSchema.js';
@@ -29,7 +30,55 @@ export function databaseTarget(url: string): DatabaseTarget {
 /** The entity schemas the ORM maps. */
 export const entities: EntitySchema[] = [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema, ProductSchema] as EntitySchema[];
 
-function ormOptions(target: DatabaseTarget): Options {
+export interface DatabaseOptions {
+  /** Bound on one database call (and on getting a connection); past it the call fails and its connection is discarded. */
+  readonly queryTimeoutMs: number;
+  /** Where the driver's own warnings go (a connection lost, …); by default nowhere. */
+  readonly warn?: (message: string) => void;
+}
+
+const DEFAULT_OPTIONS: DatabaseOptions = { queryTimeoutMs: 5000 };
+
+/** knex's logger, sent to `warn` instead of the console. */
+function driverLog(options: DatabaseOptions): Record<string, (message: unknown) => void> {
+  const warn = (message: unknown) => options.warn?.(String(message));
+  return { warn, error: warn, deprecate: () => undefined, debug: () => undefined };
+}
+
+/** The part of a node-postgres client the query bound needs. */
+interface PgClient {
+  query(...args: unknown[]): unknown;
+  end(): Promise<void>;
+  connection: { stream: { destroy(): void } };
+  /** knex's mark: a disposed connection is never handed out again. */
+  __knex__disposed?: unknown;
+}
+
+/**
+ * Bounds every query of a PostgreSQL connection: past `timeoutMs` the connection is marked
+ * disposed and its socket destroyed, which fails the query at once ("Connection terminated") and
+ * keeps the pool from ever reusing it — a frozen server answers nothing, so no cancel request
+ * could help. knex always calls `query(config, callback)`; other forms pass through.
+ */
+function boundQueries(client: PgClient, timeoutMs: number): void {
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    const at = args.findIndex((a) => typeof a === 'function');
+    if (at === -1) return query(...args);
+    const callback = args[at] as (error: unknown, result: unknown) => void;
+    const timer = setTimeout(() => {
+      client.__knex__disposed = new Error('query timeout');
+      client.connection.stream.destroy();
+    }, timeoutMs);
+    args[at] = (error: unknown, result: unknown) => {
+      clearTimeout(timer);
+      callback(error, result);
+    };
+    return query(...args);
+  };
+}
+
+function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
   const common: Options = {
     entities,
     extensions: [Migrator],
@@ -45,17 +94,19 @@ function ormOptions(target: DatabaseTarget): Options {
       ...common,
       driver: LibSqlDriver,
       dbName: target.file,
+      driverOptions: { log: driverLog(options) },
       pool: {
         // Every pooled connection (they are recycled), not just the first: foreign keys on for the
         // cascades; on a file, write-ahead logging with `synchronous = NORMAL` — a commit survives a
         // crash of the process, and no longer waits for an fsync of the whole journal (each insert
-        // took ~2 ms of blocked event loop) — and a wait instead of SQLITE_BUSY between connections.
+        // took ~2 ms of blocked event loop) — and a wait instead of SQLITE_BUSY between connections,
+        // bounded by the query timeout.
         afterCreate: (connection: { exec(sql: string): void }, done: (error: Error | null, connection: unknown) => void) => {
           try {
             connection.exec(
               memory
                 ? 'pragma foreign_keys = on;'
-                : 'pragma foreign_keys = on; pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;',
+                : `pragma foreign_keys = on; pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = ${options.queryTimeoutMs};`,
             );
             done(null, connection);
           } catch (error) {
@@ -65,7 +116,27 @@ function ormOptions(target: DatabaseTarget): Options {
       },
     };
   }
-  return { ...common, driver: PostgreSqlDriver, clientUrl: target.url, pool: { min: 0, max: 10 } };
+  const timeout = options.queryTimeoutMs;
+  return {
+    ...common,
+    driver: PostgreSqlDriver,
+    clientUrl: target.url,
+    pool: {
+      min: 0,
+      max: 10,
+      afterCreate: (client: PgClient, done: (error: Error | null, client: unknown) => void) => {
+        boundQueries(client, timeout);
+        done(null, client);
+      },
+    },
+    driverOptions: {
+      log: driverLog(options),
+      // A connection that cannot be made, or a pool with none free, fails within the bound too;
+      // the server cancels a statement past it as well (its locks are released).
+      acquireConnectionTimeout: timeout,
+      connection: { connectionTimeoutMillis: timeout, statement_timeout: timeout },
+    },
+  };
 }
 
 /** Raised when the database cannot be reached; its message is safe to print. */
@@ -82,11 +153,11 @@ export class Database {
   ) {}
 
   /** Connects, or throws DatabaseConnectionError naming the (password-masked) target. */
-  static async connect(url: string): Promise<Database> {
+  static async connect(url: string, options: DatabaseOptions = DEFAULT_OPTIONS): Promise<Database> {
     const target = databaseTarget(url);
     let orm: MikroORM;
     try {
-      orm = await MikroORM.init(ormOptions(target));
+      orm = await MikroORM.init(ormOptions(target, options));
     } catch (error) {
       throw new DatabaseConnectionError(`cannot open ${target.display}: ${reason(error)}`);
     }
@@ -109,9 +180,23 @@ export class Database {
     return (await this.orm.getMigrator().getPendingMigrations()).map((m) => m.name);
   }
 
-  /** One round trip (`select 1`). */
+  /**
+   * One round trip (`select 1`). After a write failed for lack of storage, also one small write,
+   * so the health check stays `down` (`storage is full`) until writes work again, and comes back
+   * by itself once space is freed.
+   */
   async ping(): Promise<void> {
-    await this.orm.em.getConnection().execute('select 1', [], 'get');
+    const connection = this.orm.em.getConnection();
+    await connection.execute('select 1', [], 'get');
+    if (!storageFullOf(this.orm)) return;
+    await guarded(this.orm, () =>
+      connection.execute(
+        `insert into app_meta (key, value) values ('storage_probe', ?) on conflict (key) do update set value = excluded.value`,
+        [new Date().toISOString()],
+        'run',
+      ),
+    );
+    storageWritable(this.orm);
   }
 
   async close(): Promise<void> {

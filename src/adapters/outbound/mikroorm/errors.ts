@@ -1,4 +1,4 @@
-import { ConnectionException } from '@mikro-orm/core';
+import { ConnectionException, type MikroORM } from '@mikro-orm/core';
 import { ServiceUnavailableError } from '../../../domain/shared/DomainError.js';
 
 const CONNECTION_CODES = new Set([
@@ -12,28 +12,67 @@ const CONNECTION_CODES = new Set([
   '08000',
   '08003',
   '08006',
+  // PostgreSQL: canceled by statement_timeout (`database.query_timeout`)
+  '57014',
   // SQLite: the file cannot be opened or read, or stays locked past the busy timeout
   'SQLITE_CANTOPEN',
   'SQLITE_IOERR',
   'SQLITE_BUSY',
 ]);
 
+/** SQLite's "database or disk is full"; PostgreSQL's `disk_full` (53100). */
+const STORAGE_FULL_CODES = new Set(['SQLITE_FULL', '53100']);
+
+const codeOf = (error: object): string => ('code' in error ? String((error as { code: unknown }).code) : '');
+
 /** Whether a driver error means "the database cannot be reached" rather than a bad query. */
 function isConnectionFailure(error: unknown): boolean {
   if (error instanceof ConnectionException) return true;
   if (typeof error !== 'object' || error === null) return false;
-  const code = 'code' in error ? String((error as { code: unknown }).code) : '';
-  if (CONNECTION_CODES.has(code)) return true;
+  if (CONNECTION_CODES.has(codeOf(error))) return true;
   const message = error instanceof Error ? error.message : '';
-  // The pool could not hand out a connection (it is closed, or every connection is stuck).
-  return /Connection terminated|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED/i.test(message);
+  // The pool could not hand out a connection (it is closed, or every connection is stuck), or a
+  // connection was ended under a query (a query past `database.query_timeout` ends its connection).
+  return /Connection terminated|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
+    message,
+  );
 }
 
-/** Runs a database operation, turning "database unreachable" into ServiceUnavailableError (503). */
-export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+/** Whether a driver error means the database's storage has no room left for a write. */
+export function isStorageFull(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if (STORAGE_FULL_CODES.has(codeOf(error))) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /database or disk is full|No space left on device/i.test(message);
+}
+
+/** Per database: when a write last failed for lack of storage (cleared by a write that succeeds). */
+const storageFullSince = new WeakMap<MikroORM, number>();
+
+/** Whether a write on this database last failed for lack of storage, and no write has worked since. */
+export function storageFullOf(orm: MikroORM): boolean {
+  return storageFullSince.has(orm);
+}
+
+/** Records that a write on this database worked again. */
+export function storageWritable(orm: MikroORM): void {
+  storageFullSince.delete(orm);
+}
+
+/**
+ * Runs a database operation, turning "database unreachable" (or a query past the query timeout)
+ * into ServiceUnavailableError `database unavailable`, and "storage full" into
+ * ServiceUnavailableError `storage is full` — both 503, never 500 — and remembering the latter
+ * for the database health check.
+ */
+export async function guarded<T>(orm: MikroORM, operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
+    if (isStorageFull(error)) {
+      if (!storageFullSince.has(orm)) storageFullSince.set(orm, Date.now());
+      throw new ServiceUnavailableError('storage is full');
+    }
     if (isConnectionFailure(error)) throw new ServiceUnavailableError('database unavailable');
     throw error;
   }
