@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import type { MikroORM } from '@mikro-orm/core';
+import { guarded, isStorageFull, storageFullOf, storageWritable } from '../../../../src/adapters/outbound/mikroorm/errors.js';
+import { ServiceUnavailableError } from '../../../../src/domain/shared/DomainError.js';
+
+/** A driver error as the drivers throw them: a message and a `code`. */
+const driverError = (message: string, code?: string): Error => Object.assign(new Error(message), code === undefined ? {} : { code });
+
+async function outcome(error: Error, orm = {} as MikroORM): Promise<unknown> {
+  try {
+    await guarded(orm, () => Promise.reject(error));
+    return 'resolved';
+  } catch (thrown) {
+    return thrown;
+  }
+}
+
+describe('MikroORM adapter: classifying driver errors', () => {
+  for (const [what, error] of [
+    ["SQLite's SQLITE_FULL", driverError('SQLITE_FULL: database or disk is full', 'SQLITE_FULL')],
+    ["PostgreSQL's disk_full (53100)", driverError('could not extend file "base/16384/16385": No space left on device', '53100')],
+    ['an ENOSPC message without a code', driverError('write failed: No space left on device')],
+  ] as const) {
+    it(`${what} is 503 storage is full, and is remembered until a write works again`, async () => {
+      const orm = {} as MikroORM;
+      const thrown = await outcome(error, orm);
+      expect(thrown).to.be.instanceOf(ServiceUnavailableError);
+      expect((thrown as Error).message).to.equal('storage is full');
+      expect(isStorageFull(error)).to.equal(true);
+      expect(storageFullOf(orm)).to.equal(true);
+      storageWritable(orm);
+      expect(storageFullOf(orm)).to.equal(false);
+    });
+  }
+
+  for (const [what, error] of [
+    ['a refused connection', driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['a connection ended under a query (query timeout)', driverError('Connection terminated unexpectedly')],
+    ['a statement canceled by statement_timeout (57014)', driverError('canceling statement due to statement timeout', '57014')],
+    ['a pool with no free connection', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
+    ['a connect that timed out', driverError('timeout exceeded when trying to connect')],
+  ] as const) {
+    it(`${what} is 503 database unavailable`, async () => {
+      const thrown = await outcome(error);
+      expect(thrown).to.be.instanceOf(ServiceUnavailableError);
+      expect((thrown as Error).message).to.equal('database unavailable');
+    });
+  }
+
+  it('any other error passes through unchanged (a bug is a 500, not a 503)', async () => {
+    const error = driverError('syntax error at or near "selec"', '42601');
+    expect(await outcome(error)).to.equal(error);
+    expect(isStorageFull(error)).to.equal(false);
+  });
+
+  it('storage state is per database', async () => {
+    const full = {} as MikroORM;
+    const other = {} as MikroORM;
+    await outcome(driverError('database or disk is full', 'SQLITE_FULL'), full);
+    expect(storageFullOf(full)).to.equal(true);
+    expect(storageFullOf(other)).to.equal(false);
+  });
+});
