@@ -304,6 +304,67 @@ describe('administration (end to end)', function () {
     });
   });
 
+  describe('never leaving the service without an admin (CONTRACT §18), on a service of its own', () => {
+    let own: RunningService;
+    let ownApi: Api;
+    before(async () => {
+      own = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      ownApi = new Api(own.url);
+    });
+    after(async () => own.stop());
+
+    const as = (account: { access_token: string }, method: string, path: string, json?: unknown) =>
+      ownApi.send(method, path, { token: account.access_token, ...(json !== undefined ? { json } : {}) });
+    const adminCount = async (by: { access_token: string }) =>
+      listOf(await as(by, 'GET', '/api/v1/admin/users?per_page=100')).users.filter((u) => u.role === 'admin').length;
+
+    it('refuses to demote or delete the last admin (409 CONFLICT), even by an admin whose token predates their demotion', async () => {
+      const ann = await accountWithRole(own, ownApi, 'admin');
+      const ben = await accountWithRole(own, ownApi, 'admin');
+      expect(dataOf<UserJson>(await as(ben, 'PUT', `/api/v1/admin/users/${ann.user.id}`, { role: 'moderator' })).role).to.equal('moderator');
+
+      // Ann's access token still carries `admin` until it is refreshed.
+      expectError(await as(ann, 'PUT', `/api/v1/admin/users/${ben.user.id}`, { role: 'user' }), 409, 'CONFLICT', 'the last admin cannot be demoted');
+      expectError(await as(ann, 'DELETE', `/api/v1/admin/users/${ben.user.id}`), 409, 'CONFLICT', 'the last admin cannot be deleted');
+
+      expect(dataOf<UserJson>(await as(ben, 'GET', `/api/v1/admin/users/${ben.user.id}`)).role).to.equal('admin');
+      expect(await adminCount(ben)).to.equal(1);
+      // Ben still logs in, refreshes and reaches the admin API.
+      listOf(await as(await refresh(ownApi, ben.refresh_token), 'GET', '/api/v1/admin/users'));
+    });
+
+    it('lets only one of two admins demoting or deleting each other at the same time succeed', async () => {
+      for (const [method, body, ok] of [
+        ['PUT', { role: 'user' }, 200],
+        ['DELETE', undefined, 204],
+      ] as const) {
+        const first = await accountWithRole(own, ownApi, 'admin');
+        const second = await accountWithRole(own, ownApi, 'admin');
+        // Leave exactly these two admins.
+        for (const user of listOf(await as(first, 'GET', '/api/v1/admin/users?per_page=100')).users) {
+          if (user.role === 'admin' && user.id !== first.user.id && user.id !== second.user.id) {
+            expect((await as(first, 'PUT', `/api/v1/admin/users/${user.id}`, { role: 'user' })).status).to.equal(200);
+          }
+        }
+        const answers = await Promise.all([
+          as(first, method, `/api/v1/admin/users/${second.user.id}`, body),
+          as(second, method, `/api/v1/admin/users/${first.user.id}`, body),
+        ]);
+        const statuses = answers.map((a) => a.status);
+        expect(statuses.filter((status) => status === ok), method).to.have.length(1);
+        const refused = answers.find((a) => a.status !== ok)!;
+        if (method === 'DELETE' && refused.status === 401) {
+          // The loser was deleted before its own request was authenticated: also no second success.
+          expectUnauthorized(refused);
+        } else {
+          expectError(refused, 409, 'CONFLICT', method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted');
+        }
+        const survivor = statuses[0] === ok ? first : second;
+        expect(await adminCount(survivor), method).to.equal(1);
+      }
+    });
+  });
+
   describe('/api/v1/admin/policies', () => {
     const policies = async () => dataOf<Policies>(await asAdmin('GET', '/api/v1/admin/policies'));
 
