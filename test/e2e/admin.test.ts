@@ -408,6 +408,19 @@ describe('administration (end to end)', function () {
       });
     });
 
+    it('DELETE of the last rule that lets some role reach POST /api/v1/admin/policies is 409 CONFLICT', async () => {
+      const adminOnly = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
+      const adminAll = { role: 'admin', path: '/api/v1/*', action: '.*' };
+      expect((await asAdmin('DELETE', '/api/v1/admin/policies', adminOnly)).status).to.equal(204);
+      try {
+        expectError(await asAdmin('DELETE', '/api/v1/admin/policies', adminAll), 409, 'CONFLICT', 'no role could manage the access policy without this rule');
+        expect((await policies()).policies).to.deep.include(adminAll);
+      } finally {
+        expect((await asAdmin('POST', '/api/v1/admin/policies', adminOnly)).status).to.equal(201);
+      }
+      expect((await policies()).policies).to.have.deep.members(SEED_RULES);
+    });
+
     it('matches actions as whole regular expressions', async () => {
       const user = await register(api);
       const other = await register(api);
