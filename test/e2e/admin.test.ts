@@ -506,6 +506,60 @@ describe('administration (end to end)', function () {
       expect(bad.stderr).to.match(/^portico: --email must be a valid e-mail address; --password must be 8 to 72 bytes\nusage: npm run cli -- users:create /);
     });
 
+    it('policies:reset puts the rules of policy/policy.csv back, saying what it replaced', async () => {
+      const reset = () => runEntry('src/main/cli.ts', ['policies:reset'], cliEnv);
+      const display = `sqlite ${join(dir, 'portico.sqlite')}`;
+      // Start from the file's rules, whatever an earlier test left.
+      expect((await reset()).code).to.equal(0);
+
+      const intruder = { role: 'intruder', path: '/api/v1/admin/*', action: '.*' };
+      const service = await start();
+      try {
+        const serviceApi = new Api(service.url);
+        const root = await login(serviceApi, rootEmail, 'root password 1');
+        const send = (method: string, rule: Rule) => serviceApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
+        expect((await send('POST', intruder)).status).to.equal(201);
+        expect((await send('DELETE', SEED_RULES[0]!)).status).to.equal(204);
+        expect((await send('DELETE', SEED_RULES[3]!)).status).to.equal(204);
+      } finally {
+        await service.stop();
+      }
+
+      const done = await reset();
+      expect(done.stderr).to.equal('');
+      expect(done.code).to.equal(0);
+      expect(done.stdout).to.equal(
+        `reset access rules from policy/policy.csv into ${display}: removed 1, added 2\n` +
+          '  removed: p, intruder, /api/v1/admin/*, .*\n' +
+          '  added:   p, admin, /api/v1/*, .*\n' +
+          '  added:   p, user, /api/v1/products/{id}, GET\n' +
+          'no redis.url configured: running instances load the rules when they restart\n',
+      );
+
+      const after = await start();
+      try {
+        const afterApi = new Api(after.url);
+        const root = await login(afterApi, rootEmail, 'root password 1');
+        const data = dataOf<Policies>(await afterApi.get('/api/v1/admin/policies', { token: root.access_token }));
+        expect(data.policies).to.have.deep.members(SEED_RULES);
+        expect(data.policies).to.have.length(SEED_RULES.length);
+        expect(data.inheritance).to.have.deep.members(SEED_INHERITANCE);
+        expect(data.inheritance).to.have.length(SEED_INHERITANCE.length);
+      } finally {
+        await after.stop();
+      }
+
+      const again = await reset();
+      expect(again.code).to.equal(0);
+      expect(again.stdout).to.equal(
+        `access rules already match policy/policy.csv into ${display}: nothing replaced\n` +
+          'no redis.url configured: running instances load the rules when they restart\n',
+      );
+      const extra = await runEntry('src/main/cli.ts', ['policies:reset', 'now'], cliEnv);
+      expect(extra.code).to.equal(2);
+      expect(extra.stderr).to.equal('portico: policies:reset takes no arguments (got now)\nusage: npm run cli -- policies:reset\n');
+    });
+
     it('keeps policy changes across a restart and never re-applies policy/policy.csv', async () => {
       const grant = { role: 'user', path: '/api/v1/admin/users', action: 'GET' };
       const keepPolicies = { role: 'admin', path: '/api/v1/admin/policies', action: '.*' };
