@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { CasbinAccessPolicy } from '../adapters/outbound/access/CasbinAccessPolicy.js';
-import { parsePolicyCsv } from '../adapters/outbound/access/PolicyRuleStore.js';
+import { parsePolicyCsv, type Replacement, type StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { MikroOrmPolicyRuleStore } from '../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { Config } from './config/schema.js';
@@ -19,16 +19,20 @@ function readText(key: string, path: string): string {
   }
 }
 
-/** The casbin policy: model from `access.model`, rules from the database, seeded from `access.policy` once. */
-export async function loadAccessPolicy(config: Config, database: Database): Promise<CasbinAccessPolicy> {
-  const model = readText('access.model', config.access.model);
-  let seed;
+/** The rules of the `access.policy` file. */
+function readSeed(config: Config): StoredRule[] {
   try {
-    seed = parsePolicyCsv(readText('access.policy', config.access.policy));
+    return parsePolicyCsv(readText('access.policy', config.access.policy));
   } catch (error) {
     if (error instanceof StartupError) throw error;
     throw new StartupError(`access.policy: ${(error as Error).message}`);
   }
+}
+
+/** The casbin policy: model from `access.model`, rules from the database, seeded from `access.policy` once. */
+export async function loadAccessPolicy(config: Config, database: Database): Promise<CasbinAccessPolicy> {
+  const model = readText('access.model', config.access.model);
+  const seed = readSeed(config);
   try {
     return await CasbinAccessPolicy.create(model, new MikroOrmPolicyRuleStore(database.orm), seed);
   } catch (error) {
@@ -36,7 +40,34 @@ export async function loadAccessPolicy(config: Config, database: Database): Prom
   }
 }
 
+/**
+ * The recovery path (`policies:reset`): makes the database's rules exactly those of the
+ * `access.policy` file, in one transaction, and answers what it replaced. Running instances learn
+ * of it through `announceAccessPolicyChange`, or load it when they restart.
+ */
+export async function resetAccessPolicy(config: Config, database: Database): Promise<Replacement> {
+  return new MikroOrmPolicyRuleStore(database.orm).replaceAll(readSeed(config));
+}
+
 const CHANNEL = 'portico:access-policy';
+
+/**
+ * Tells every running instance subscribed through `syncAccessPolicy` on `url` that the stored
+ * rules changed, so each reloads them; answers how many instances heard it. Fails fast (about
+ * two seconds) when Redis cannot be reached.
+ */
+export async function announceAccessPolicyChange(url: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  let failure: Error | undefined;
+  redis.on('error', (error: Error) => (failure ??= error));
+  try {
+    // A refused connection rejects with "Connection is closed."; the error event says why.
+    await redis.connect().catch((error: unknown) => Promise.reject(failure ?? error));
+    return await redis.publish(CHANNEL, `cli:${randomUUID()}`);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 /**
  * Keeps the policy of every instance in step through Redis pub/sub: each local change is

@@ -9,7 +9,8 @@ import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
 import { CreateUser } from '../application/admin/CreateUser.js';
 import { ValidationError } from '../domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
-import { loadAccessPolicy, StartupError } from './accessPolicy.js';
+import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
+import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
 import { readConfig } from './readConfig.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
@@ -52,6 +53,9 @@ function parseCreateUserArgs(args: string[]): Record<string, string> {
     throw new UsageError((error as Error).message);
   }
 }
+
+/** A rule as a line of policy.csv. */
+const csvLine = (rule: StoredRule): string => [rule.kind, ...rule.values].join(', ');
 
 const CLI_FIELD = { first_name: 'first-name', last_name: 'last-name' } as Record<string, string>;
 
@@ -129,6 +133,44 @@ const commands: Record<string, Command> = {
         );
       } finally {
         await database.close();
+      }
+      return 0;
+    },
+  },
+  'policies:reset': {
+    summary: 'replace the access rules in the database by those of access.policy (policy/policy.csv)',
+    usage: 'policies:reset',
+    async run(args) {
+      if (args.length > 0) throw new UsageError(`policies:reset takes no arguments (got ${args.join(' ')})`);
+      const config = loadConfigOrExit();
+      const database = await Database.connect(config.database.url);
+      let replaced;
+      try {
+        if (config.database.migrateOnStart) await database.migrate();
+        replaced = await resetAccessPolicy(config, database);
+      } finally {
+        await database.close();
+      }
+      const { removed, added } = replaced;
+      const source = `${config.access.policy} into ${database.target.display}`;
+      process.stdout.write(
+        removed.length + added.length === 0
+          ? `access rules already match ${source}: nothing replaced\n`
+          : `reset access rules from ${source}: removed ${removed.length}, added ${added.length}\n` +
+              [...removed.map((rule) => `  removed: ${csvLine(rule)}\n`), ...added.map((rule) => `  added:   ${csvLine(rule)}\n`)].join(''),
+      );
+      if (!config.redis.url) {
+        process.stdout.write('no redis.url configured: running instances load the rules when they restart\n');
+        return 0;
+      }
+      try {
+        const heard = await announceAccessPolicyChange(config.redis.url);
+        process.stdout.write(`told ${heard} running instance(s) through Redis to reload the rules\n`);
+      } catch (error) {
+        process.stderr.write(
+          `portico: redis: could not announce the reset (${(error as Error).message}); ` +
+            'running instances load the rules when they reconnect to Redis or restart\n',
+        );
       }
       return 0;
     },

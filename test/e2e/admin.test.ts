@@ -304,6 +304,67 @@ describe('administration (end to end)', function () {
     });
   });
 
+  describe('never leaving the service without an admin (CONTRACT §18), on a service of its own', () => {
+    let own: RunningService;
+    let ownApi: Api;
+    before(async () => {
+      own = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      ownApi = new Api(own.url);
+    });
+    after(async () => own.stop());
+
+    const as = (account: { access_token: string }, method: string, path: string, json?: unknown) =>
+      ownApi.send(method, path, { token: account.access_token, ...(json !== undefined ? { json } : {}) });
+    const adminCount = async (by: { access_token: string }) =>
+      listOf(await as(by, 'GET', '/api/v1/admin/users?per_page=100')).users.filter((u) => u.role === 'admin').length;
+
+    it('refuses to demote or delete the last admin (409 CONFLICT), even by an admin whose token predates their demotion', async () => {
+      const ann = await accountWithRole(own, ownApi, 'admin');
+      const ben = await accountWithRole(own, ownApi, 'admin');
+      expect(dataOf<UserJson>(await as(ben, 'PUT', `/api/v1/admin/users/${ann.user.id}`, { role: 'moderator' })).role).to.equal('moderator');
+
+      // Ann's access token still carries `admin` until it is refreshed.
+      expectError(await as(ann, 'PUT', `/api/v1/admin/users/${ben.user.id}`, { role: 'user' }), 409, 'CONFLICT', 'the last admin cannot be demoted');
+      expectError(await as(ann, 'DELETE', `/api/v1/admin/users/${ben.user.id}`), 409, 'CONFLICT', 'the last admin cannot be deleted');
+
+      expect(dataOf<UserJson>(await as(ben, 'GET', `/api/v1/admin/users/${ben.user.id}`)).role).to.equal('admin');
+      expect(await adminCount(ben)).to.equal(1);
+      // Ben still logs in, refreshes and reaches the admin API.
+      listOf(await as(await refresh(ownApi, ben.refresh_token), 'GET', '/api/v1/admin/users'));
+    });
+
+    it('lets only one of two admins demoting or deleting each other at the same time succeed', async () => {
+      for (const [method, body, ok] of [
+        ['PUT', { role: 'user' }, 200],
+        ['DELETE', undefined, 204],
+      ] as const) {
+        const first = await accountWithRole(own, ownApi, 'admin');
+        const second = await accountWithRole(own, ownApi, 'admin');
+        // Leave exactly these two admins.
+        for (const user of listOf(await as(first, 'GET', '/api/v1/admin/users?per_page=100')).users) {
+          if (user.role === 'admin' && user.id !== first.user.id && user.id !== second.user.id) {
+            expect((await as(first, 'PUT', `/api/v1/admin/users/${user.id}`, { role: 'user' })).status).to.equal(200);
+          }
+        }
+        const answers = await Promise.all([
+          as(first, method, `/api/v1/admin/users/${second.user.id}`, body),
+          as(second, method, `/api/v1/admin/users/${first.user.id}`, body),
+        ]);
+        const statuses = answers.map((a) => a.status);
+        expect(statuses.filter((status) => status === ok), method).to.have.length(1);
+        const refused = answers.find((a) => a.status !== ok)!;
+        if (method === 'DELETE' && refused.status === 401) {
+          // The loser was deleted before its own request was authenticated: also no second success.
+          expectUnauthorized(refused);
+        } else {
+          expectError(refused, 409, 'CONFLICT', method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted');
+        }
+        const survivor = statuses[0] === ok ? first : second;
+        expect(await adminCount(survivor), method).to.equal(1);
+      }
+    });
+  });
+
   describe('/api/v1/admin/policies', () => {
     const policies = async () => dataOf<Policies>(await asAdmin('GET', '/api/v1/admin/policies'));
 
@@ -345,6 +406,19 @@ describe('administration (end to end)', function () {
       expectError(await asAdmin('DELETE', '/api/v1/admin/policies', { role: 'user', path: '/api/v1/admin/users', action: 'DELETE' }), 404, 'NOT_FOUND', 'Policy not found', {
         detail: 'role: user, path: /api/v1/admin/users, action: DELETE',
       });
+    });
+
+    it('DELETE of the last rule that lets some role reach POST /api/v1/admin/policies is 409 CONFLICT', async () => {
+      const adminOnly = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
+      const adminAll = { role: 'admin', path: '/api/v1/*', action: '.*' };
+      expect((await asAdmin('DELETE', '/api/v1/admin/policies', adminOnly)).status).to.equal(204);
+      try {
+        expectError(await asAdmin('DELETE', '/api/v1/admin/policies', adminAll), 409, 'CONFLICT', 'no role could manage the access policy without this rule');
+        expect((await policies()).policies).to.deep.include(adminAll);
+      } finally {
+        expect((await asAdmin('POST', '/api/v1/admin/policies', adminOnly)).status).to.equal(201);
+      }
+      expect((await policies()).policies).to.have.deep.members(SEED_RULES);
     });
 
     it('matches actions as whole regular expressions', async () => {
@@ -430,6 +504,60 @@ describe('administration (end to end)', function () {
       const bad = await runEntry('src/main/cli.ts', ['users:create', '--email', 'nope', '--password', 'short', '--first-name', 'R', '--last-name', 'A', '--role', 'admin'], cliEnv);
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.match(/^portico: --email must be a valid e-mail address; --password must be 8 to 72 bytes\nusage: npm run cli -- users:create /);
+    });
+
+    it('policies:reset puts the rules of policy/policy.csv back, saying what it replaced', async () => {
+      const reset = () => runEntry('src/main/cli.ts', ['policies:reset'], cliEnv);
+      const display = `sqlite ${join(dir, 'portico.sqlite')}`;
+      // Start from the file's rules, whatever an earlier test left.
+      expect((await reset()).code).to.equal(0);
+
+      const intruder = { role: 'intruder', path: '/api/v1/admin/*', action: '.*' };
+      const service = await start();
+      try {
+        const serviceApi = new Api(service.url);
+        const root = await login(serviceApi, rootEmail, 'root password 1');
+        const send = (method: string, rule: Rule) => serviceApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
+        expect((await send('POST', intruder)).status).to.equal(201);
+        expect((await send('DELETE', SEED_RULES[0]!)).status).to.equal(204);
+        expect((await send('DELETE', SEED_RULES[3]!)).status).to.equal(204);
+      } finally {
+        await service.stop();
+      }
+
+      const done = await reset();
+      expect(done.stderr).to.equal('');
+      expect(done.code).to.equal(0);
+      expect(done.stdout).to.equal(
+        `reset access rules from policy/policy.csv into ${display}: removed 1, added 2\n` +
+          '  removed: p, intruder, /api/v1/admin/*, .*\n' +
+          '  added:   p, admin, /api/v1/*, .*\n' +
+          '  added:   p, user, /api/v1/products/{id}, GET\n' +
+          'no redis.url configured: running instances load the rules when they restart\n',
+      );
+
+      const after = await start();
+      try {
+        const afterApi = new Api(after.url);
+        const root = await login(afterApi, rootEmail, 'root password 1');
+        const data = dataOf<Policies>(await afterApi.get('/api/v1/admin/policies', { token: root.access_token }));
+        expect(data.policies).to.have.deep.members(SEED_RULES);
+        expect(data.policies).to.have.length(SEED_RULES.length);
+        expect(data.inheritance).to.have.deep.members(SEED_INHERITANCE);
+        expect(data.inheritance).to.have.length(SEED_INHERITANCE.length);
+      } finally {
+        await after.stop();
+      }
+
+      const again = await reset();
+      expect(again.code).to.equal(0);
+      expect(again.stdout).to.equal(
+        `access rules already match policy/policy.csv into ${display}: nothing replaced\n` +
+          'no redis.url configured: running instances load the rules when they restart\n',
+      );
+      const extra = await runEntry('src/main/cli.ts', ['policies:reset', 'now'], cliEnv);
+      expect(extra.code).to.equal(2);
+      expect(extra.stderr).to.equal('portico: policies:reset takes no arguments (got now)\nusage: npm run cli -- policies:reset\n');
     });
 
     it('keeps policy changes across a restart and never re-applies policy/policy.csv', async () => {

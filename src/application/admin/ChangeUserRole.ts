@@ -7,7 +7,9 @@ import type { Clock } from '../ports/Clock.js';
 
 /**
  * Gives a user another role. The role must be one the access policy knows; an admin cannot
- * change their own role. The change reaches RBAC at the user's next login or refresh.
+ * change their own role, and the last user whose role is `admin` cannot be demoted (a conflict,
+ * decided atomically by the repository, so two admins demoting each other cannot both succeed).
+ * The change reaches RBAC at the user's next login or refresh.
  */
 export class ChangeUserRole {
   constructor(
@@ -25,7 +27,9 @@ export class ChangeUserRole {
     if (user.id === input.actorId && user.role !== input.role) throw new ConflictError('you cannot change your own role');
     if (user.role === input.role) return user;
     const updated = user.with({ role: input.role }, this.clock.now());
-    await this.users.update(updated);
+    const outcome = await this.users.updateKeepingAnAdmin(updated);
+    if (outcome === 'not-found') throw new UserNotFoundError(input.userId);
+    if (outcome === 'last-admin') throw new ConflictError('the last admin cannot be demoted');
     return updated;
   }
 }

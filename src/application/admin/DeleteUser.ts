@@ -5,7 +5,9 @@ import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 
 /**
  * Deletes a user and every refresh token they hold; their access tokens stop working at once
- * (authentication checks that the user exists). An admin cannot delete themselves.
+ * (authentication checks that the user exists). An admin cannot delete themselves, and the last
+ * user whose role is `admin` cannot be deleted (a conflict, decided atomically by the repository);
+ * a refused deletion keeps the user's refresh tokens.
  */
 export class DeleteUser {
   constructor(
@@ -15,7 +17,9 @@ export class DeleteUser {
 
   async execute(input: { readonly actorId: string; readonly userId: string }): Promise<void> {
     if (input.actorId === input.userId) throw new ConflictError('you cannot delete yourself');
+    const outcome = await this.users.deleteKeepingAnAdmin(input.userId);
+    if (outcome === 'not-found') throw new UserNotFoundError(input.userId);
+    if (outcome === 'last-admin') throw new ConflictError('the last admin cannot be deleted');
     await this.refreshTokens.deleteForUser(input.userId);
-    if (!(await this.users.delete(input.userId))) throw new UserNotFoundError(input.userId);
   }
 }

@@ -11,6 +11,15 @@ export interface RoleInheritance {
   readonly parent: string;
 }
 
+/** A path and an action (e.g. `POST`) that some role must stay able to reach. */
+export interface Reach {
+  readonly path: string;
+  readonly action: string;
+}
+
+/** What `removeKeepingReach` did: `unreachable` means it refused and changed nothing. */
+export type ReachKeepingRemoval = 'removed' | 'not-found' | 'unreachable';
+
 /**
  * Role-based access control. Promises: `enforce` answers from the current rules, including
  * inheritance; changes made through `add`/`remove` take effect at once and persist (persistent
@@ -21,6 +30,15 @@ export interface AccessPolicy {
   list(): Promise<{ policies: PolicyRule[]; inheritance: RoleInheritance[] }>;
   add(rule: PolicyRule): Promise<boolean>;
   remove(rule: PolicyRule): Promise<boolean>;
+  /**
+   * Removes `rule` like `remove`, unless afterwards no role named in the rules (as a rule's role
+   * or on either side of an inheritance line; inherited rules count) could still perform
+   * `reach.action` on `reach.path`: then it changes nothing and answers `unreachable`. Decided on
+   * the stored rules and atomic against other such removals, also from other instances sharing
+   * them, so two removals each harmless alone never both happen. A refused removal is never
+   * announced to other instances.
+   */
+  removeKeepingReach(rule: PolicyRule, reach: Reach): Promise<ReachKeepingRemoval>;
   /** Roles named anywhere in the rules or the inheritance. */
   roles(): Promise<string[]>;
 }

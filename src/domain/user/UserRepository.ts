@@ -8,6 +8,12 @@ export interface UserListQuery extends PageRequest<UserSortField> {
   readonly q?: string;
 }
 
+/** The role the service cannot be left without (CONTRACT §18): compared exactly, never through inheritance. */
+export const ADMIN_ROLE = 'admin';
+
+/** What a write that must keep an admin did: `last-admin` means it changed nothing. */
+export type KeepingAnAdmin = 'done' | 'not-found' | 'last-admin';
+
 /**
  * Where users live. Promises: e-mails are unique (compared as stored: normalized);
  * `add` and `update` reject with EmailAlreadyRegisteredError when another user has the e-mail;
@@ -23,4 +29,14 @@ export interface UserRepository {
   /** `true` when a user was deleted. */
   delete(id: string): Promise<boolean>;
   list(query: UserListQuery): Promise<Page<User>>;
+  /**
+   * Stores `user` like `update`, unless that would take the role `admin` from the last user who
+   * has it (the stored user's role is exactly `admin`, the new one is not, and no other user's
+   * is): then it changes nothing and answers `last-admin`. Atomic against every other
+   * `updateKeepingAnAdmin` and `deleteKeepingAnAdmin`, on every storage: however many run at once,
+   * they never together leave zero admins where there was one. `not-found` for an unknown id.
+   */
+  updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin>;
+  /** Deletes like `delete`, with the promise of `updateKeepingAnAdmin`: never the last `admin`. */
+  deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin>;
 }

@@ -66,6 +66,39 @@ describe('ChangeUserRole', () => {
     expect((await world.users.findById(admin.id))?.role).to.equal('admin');
   });
 
+  it('refuses demoting the last admin with a ConflictError, changing nothing', async () => {
+    // Two admins: root demotes eve; eve, whose token still says admin until it is refreshed, demotes root.
+    const eve = await world.given(aUser().withEmail('eve@example.com').withRole('admin'));
+    await changeRole.execute({ actorId: admin.id, userId: eve.id, role: 'moderator' });
+
+    const error = await rejectionOf(changeRole.execute({ actorId: eve.id, userId: admin.id, role: 'user' }));
+
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error).to.include({ code: 'CONFLICT', message: 'the last admin cannot be demoted' });
+    expect((await world.users.findById(admin.id))?.toProps()).to.deep.equal(admin.toProps());
+  });
+
+  it('lets exactly one of two admins demoting each other at the same time succeed', async () => {
+    const eve = await world.given(aUser().withEmail('eve@example.com').withRole('admin'));
+
+    const results = await Promise.allSettled([
+      changeRole.execute({ actorId: admin.id, userId: eve.id, role: 'user' }),
+      changeRole.execute({ actorId: eve.id, userId: admin.id, role: 'user' }),
+    ]);
+
+    expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect(refused.reason).to.be.instanceOf(ConflictError);
+    const admins = (await world.users.list({ page: 1, perPage: 10, sort: 'email', order: 'asc' })).items.filter((u) => u.role === 'admin');
+    expect(admins).to.have.length(1);
+  });
+
+  it('promotes and demotes other users freely while one admin remains', async () => {
+    await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'admin' });
+    expect((await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'user' })).role).to.equal('user');
+    expect((await world.users.findById(admin.id))?.role).to.equal('admin');
+  });
+
   it('answers NOT_FOUND with detail id: <id> for an unknown user', async () => {
     const id = 'c0ffee00-0000-4000-8000-000000000000';
     const error = await rejectionOf(changeRole.execute({ actorId: admin.id, userId: id, role: 'moderator' }));

@@ -61,6 +61,35 @@ describe('DeleteUser', () => {
     await refresh.execute({ refreshToken: adminSession.refreshToken });
   });
 
+  it('refuses deleting the last admin with a ConflictError, keeping them and their tokens', async () => {
+    // Two admins: root deletes eve; eve, whose access token lives on in the test, tries to delete root.
+    const eve = await world.given(aUser().withEmail('eve@example.com').withRole('admin'));
+    await deleteUser.execute({ actorId: admin.id, userId: eve.id });
+    const adminSession = await world.sessions.issue(admin);
+
+    const error = await rejectionOf(deleteUser.execute({ actorId: eve.id, userId: admin.id }));
+
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error).to.include({ code: 'CONFLICT', message: 'the last admin cannot be deleted' });
+    expect((await world.users.findById(admin.id))?.toProps()).to.deep.equal(admin.toProps());
+    await refresh.execute({ refreshToken: adminSession.refreshToken });
+  });
+
+  it('lets exactly one of two admins deleting each other at the same time succeed', async () => {
+    const eve = await world.given(aUser().withEmail('eve@example.com').withRole('admin'));
+
+    const results = await Promise.allSettled([
+      deleteUser.execute({ actorId: admin.id, userId: eve.id }),
+      deleteUser.execute({ actorId: eve.id, userId: admin.id }),
+    ]);
+
+    expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect(refused.reason).to.be.instanceOf(ConflictError);
+    const remaining = [await world.users.findById(admin.id), await world.users.findById(eve.id)].filter(Boolean);
+    expect(remaining).to.have.length(1);
+  });
+
   it('answers NOT_FOUND with detail id: <id> for an unknown user', async () => {
     const id = 'c0ffee00-0000-4000-8000-000000000000';
     const error = await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: id }));

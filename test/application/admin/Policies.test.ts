@@ -94,6 +94,59 @@ describe('policy administration', () => {
       expect(await rejectionOf(new RemovePolicy(policy).execute(rule))).to.have.property('code', 'NOT_FOUND');
     });
 
+    describe('keeping the policy manageable (CONTRACT §18)', () => {
+      const adminAll: PolicyRule = { role: 'admin', path: '/api/v1/*', action: '.*' };
+      const adminOnly: PolicyRule = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
+      const remove = (rule: PolicyRule) => new RemovePolicy(policy).execute(rule);
+      const listed = async () => (await new ListPolicies(policy).execute()).policies;
+
+      it('removes one of two rules that reach POST /api/v1/admin/policies, then refuses the other with a ConflictError', async () => {
+        await remove(adminOnly);
+        const error = await rejectionOf(remove(adminAll));
+        expect(error).to.be.instanceOf(ConflictError);
+        expect(error).to.include({ code: 'CONFLICT', message: 'no role could manage the access policy without this rule' });
+        expect(await listed()).to.deep.include(adminAll);
+        expect(await store.load()).to.deep.include({ kind: 'p', values: ['admin', '/api/v1/*', '.*'] });
+        expect(await policy.enforce('admin', '/api/v1/admin/policies', 'POST')).to.equal(true);
+      });
+
+      it('tells no other instance about a refused removal', async () => {
+        let announced = 0;
+        policy.subscribe(() => (announced += 1));
+        await remove(adminOnly);
+        expect(announced).to.equal(1);
+        await rejectionOf(remove(adminAll));
+        expect(announced).to.equal(1);
+      });
+
+      it('counts a rule a role gets through inheritance, and a role no user has', async () => {
+        await new AddPolicy(policy).execute({ role: 'user', path: '/api/v1/admin/policies', action: 'GET|POST' });
+        // admin and moderator inherit it from user; user itself reaches it too.
+        await remove(adminOnly);
+        await remove(adminAll);
+        expect(await policy.enforce('admin', '/api/v1/admin/policies', 'POST')).to.equal(true);
+        await new AddPolicy(policy).execute({ role: 'auditor', path: '/api/v1/admin/*', action: 'POST' });
+        await remove({ role: 'user', path: '/api/v1/admin/policies', action: 'GET|POST' });
+        const error = await rejectionOf(remove({ role: 'auditor', path: '/api/v1/admin/*', action: 'POST' }));
+        expect(error).to.be.instanceOf(ConflictError);
+      });
+
+      it('does not count a rule for another action or path', async () => {
+        await new AddPolicy(policy).execute({ role: 'moderator', path: '/api/v1/admin/policies', action: 'GET|DELETE' });
+        await new AddPolicy(policy).execute({ role: 'moderator', path: '/api/v1/admin/users', action: 'POST' });
+        await remove(adminOnly);
+        expect(await rejectionOf(remove(adminAll))).to.be.instanceOf(ConflictError);
+      });
+
+      it('lets only one of two removals made at the same time succeed when together they would lock everyone out', async () => {
+        const results = await Promise.allSettled([remove(adminAll), remove(adminOnly)]);
+        expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+        expect(results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason).to.be.instanceOf(ConflictError);
+        expect(await policy.enforce('admin', '/api/v1/admin/policies', 'POST')).to.equal(true);
+        expect((await listed()).filter((rule) => rule.role === 'admin')).to.have.length(1);
+      });
+    });
+
     it('stops enforcing a rule that was added and then removed', async () => {
       const added = { role: 'user', path: '/api/v1/products', action: 'POST' };
       await new AddPolicy(policy).execute(added);

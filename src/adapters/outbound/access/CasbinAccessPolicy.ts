@@ -1,5 +1,11 @@
 import { newEnforcer, newModelFromString, type Enforcer } from 'casbin';
-import type { AccessPolicy, PolicyRule, RoleInheritance } from '../../../application/ports/AccessPolicy.js';
+import type {
+  AccessPolicy,
+  PolicyRule,
+  Reach,
+  ReachKeepingRemoval,
+  RoleInheritance,
+} from '../../../application/ports/AccessPolicy.js';
 import type { PolicyRuleStore, StoredRule } from './PolicyRuleStore.js';
 
 const toStored = (rule: PolicyRule): StoredRule => ({ kind: 'p', values: [rule.role, rule.path, rule.action] });
@@ -82,6 +88,23 @@ export class CasbinAccessPolicy implements AccessPolicy {
     await this.enforcer.removePolicy(rule.role, rule.path, rule.action);
     this.changed();
     return true;
+  }
+
+  async removeKeepingReach(rule: PolicyRule, reach: Reach): Promise<ReachKeepingRemoval> {
+    const outcome = await this.store.removeIf(toStored(rule), async (rest) => {
+      const enforcer = await CasbinAccessPolicy.build(this.modelText, rest);
+      const roles = new Set(rest.flatMap((line) => (line.kind === 'p' ? [line.values[0] ?? ''] : line.values)));
+      return [...roles].some((role) => enforcer.enforceSync(role, reach.path, reach.action));
+    });
+    if (outcome === 'kept') return 'unreachable';
+    // Gone from the store either way; another instance may have removed it before this one heard.
+    if (await this.enforcer.hasPolicy(rule.role, rule.path, rule.action)) {
+      await this.enforcer.removePolicy(rule.role, rule.path, rule.action);
+      this.decisions.clear();
+    }
+    if (outcome === 'not-found') return 'not-found';
+    this.changed();
+    return 'removed';
   }
 
   async roles(): Promise<string[]> {

@@ -4,6 +4,19 @@ export interface StoredRule {
   readonly values: readonly string[];
 }
 
+/** What `removeIf` did: `kept` means `keep` refused and the rule is still there. */
+export type GuardedRemoval = 'removed' | 'not-found' | 'kept';
+
+/** What `replaceAll` changed: the rules it took out and the ones it put in (unchanged ones in neither). */
+export interface Replacement {
+  readonly removed: StoredRule[];
+  readonly added: StoredRule[];
+}
+
+/** The same rule, compared by kind and values. */
+export const sameRule = (a: StoredRule, b: StoredRule): boolean =>
+  a.kind === b.kind && a.values.length === b.values.length && a.values.every((value, i) => value === b.values[i]);
+
 /**
  * Where the access rules live between restarts. Promises: `load` returns `undefined` until the
  * store has been seeded once (an emptied policy stays empty); `seed` writes the rules and marks
@@ -16,6 +29,18 @@ export interface PolicyRuleStore {
   add(rule: StoredRule): Promise<boolean>;
   /** `false` when there was no such rule. */
   remove(rule: StoredRule): Promise<boolean>;
+  /**
+   * Removes `rule` only if `allowed(rest)` — asked with every rule that would remain — answers
+   * true; otherwise the rule stays (`kept`). Atomic against other `removeIf` calls, also from other
+   * instances on the same storage: two removals that are each allowed alone but not together
+   * never both happen. (`allowed` may see a state briefly; it must not change the store.)
+   */
+  removeIf(rule: StoredRule, allowed: (rest: StoredRule[]) => Promise<boolean>): Promise<GuardedRemoval>;
+  /**
+   * Makes the stored rules exactly `rules`, in one step, and marks the store seeded; answers what
+   * it removed and added.
+   */
+  replaceAll(rules: readonly StoredRule[]): Promise<Replacement>;
 }
 
 /** Parses casbin policy CSV: `p, …` and `g, …` lines; blank lines and `#` comments skipped. */

@@ -1,6 +1,6 @@
 import type { Page } from '../../../domain/shared/Page.js';
 import type { User } from '../../../domain/user/User.js';
-import type { UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
+import type { KeepingAnAdmin, UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
 
 /**
  * Remembers `findById` answers for a short time — every authenticated request looks its user up,
@@ -49,6 +49,24 @@ export class CachingUserRepository implements UserRepository {
     this.recent.delete(id);
     try {
       return await this.inner.delete(id);
+    } finally {
+      this.recent.delete(id);
+    }
+  }
+
+  async updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
+    this.recent.delete(user.id);
+    try {
+      return await this.inner.updateKeepingAnAdmin(user);
+    } finally {
+      this.recent.delete(user.id);
+    }
+  }
+
+  async deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
+    this.recent.delete(id);
+    try {
+      return await this.inner.deleteKeepingAnAdmin(id);
     } finally {
       this.recent.delete(id);
     }

@@ -1,4 +1,4 @@
-import type { PolicyRuleStore, StoredRule } from '../access/PolicyRuleStore.js';
+import type { GuardedRemoval, PolicyRuleStore, Replacement, StoredRule } from '../access/PolicyRuleStore.js';
 
 const keyOf = (rule: StoredRule): string => [rule.kind, ...rule.values].join('\u0000');
 
@@ -26,5 +26,34 @@ export class InMemoryPolicyRuleStore implements PolicyRuleStore {
 
   async remove(rule: StoredRule): Promise<boolean> {
     return this.rules.delete(keyOf(rule));
+  }
+
+  /**
+   * Takes the rule out first and puts it back if refused, so a removal running meanwhile sees it
+   * gone: two removals that are each allowed alone but not together cannot both pass (one may be
+   * refused that would have passed a moment later — the safe side).
+   */
+  async removeIf(rule: StoredRule, allowed: (rest: StoredRule[]) => Promise<boolean>): Promise<GuardedRemoval> {
+    const key = keyOf(rule);
+    const stored = this.rules.get(key);
+    if (!stored) return 'not-found';
+    this.rules.delete(key);
+    let keep = true;
+    try {
+      keep = !(await allowed([...this.rules.values()]));
+    } finally {
+      if (keep && !this.rules.has(key)) this.rules.set(key, stored);
+    }
+    return keep ? 'kept' : 'removed';
+  }
+
+  async replaceAll(rules: readonly StoredRule[]): Promise<Replacement> {
+    const wanted = new Map(rules.map((rule) => [keyOf(rule), rule]));
+    const removed = [...this.rules].filter(([key]) => !wanted.has(key)).map(([, rule]) => rule);
+    const added = [...wanted].filter(([key]) => !this.rules.has(key)).map(([, rule]) => rule);
+    this.rules.clear();
+    for (const [key, rule] of wanted) this.rules.set(key, rule);
+    this.seeded = true;
+    return { removed, added };
   }
 }

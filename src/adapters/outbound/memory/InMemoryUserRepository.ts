@@ -1,7 +1,13 @@
 import type { Page } from '../../../domain/shared/Page.js';
 import { User, type UserProps } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
-import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
+import {
+  ADMIN_ROLE,
+  type KeepingAnAdmin,
+  type UserListQuery,
+  type UserRepository,
+  type UserSortField,
+} from '../../../domain/user/UserRepository.js';
 import { pageOf } from './sorting.js';
 
 const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
@@ -46,6 +52,29 @@ export class InMemoryUserRepository implements UserRepository {
       (u) => !needle || [u.email, u.firstName, u.lastName].some((text) => text.toLowerCase().includes(needle)),
     );
     return pageOf(matching, query, SORT, (row) => User.restore(row));
+  }
+
+  // Check and write run without an await between them, so no other call interleaves.
+  async updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
+    if (!this.rows.has(user.id)) return 'not-found';
+    if (user.role !== ADMIN_ROLE && this.isLastAdmin(user.id)) return 'last-admin';
+    this.assertEmailFree(user);
+    this.rows.set(user.id, user.toProps());
+    return 'done';
+  }
+
+  async deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
+    if (!this.rows.has(id)) return 'not-found';
+    if (this.isLastAdmin(id)) return 'last-admin';
+    this.rows.delete(id);
+    return 'done';
+  }
+
+  /** Whether `id` is an admin and nobody else is. */
+  private isLastAdmin(id: string): boolean {
+    if (this.rows.get(id)?.role !== ADMIN_ROLE) return false;
+    for (const row of this.rows.values()) if (row.role === ADMIN_ROLE && row.id !== id) return false;
+    return true;
   }
 
   private assertEmailFree(user: User): void {

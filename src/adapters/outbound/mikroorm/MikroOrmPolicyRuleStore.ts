@@ -1,10 +1,19 @@
 import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import type { PolicyRuleStore, StoredRule } from '../access/PolicyRuleStore.js';
+import { sameRule, type GuardedRemoval, type PolicyRuleStore, type Replacement, type StoredRule } from '../access/PolicyRuleStore.js';
 import { guarded } from './errors.js';
+import { isPostgres } from './fastRead.js';
 import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
 
 const SEEDED = 'access_policy_seeded';
+
+/** Thrown inside a transaction to roll it back when a guarded removal is refused. */
+class Refused extends Error {}
+
+const toRule = (row: { kind: string; v0: string; v1: string; v2: string }): StoredRule => ({
+  kind: row.kind === 'g' ? 'g' : 'p',
+  values: row.kind === 'g' ? [row.v0, row.v1] : [row.v0, row.v1, row.v2],
+});
 
 const toRow = (rule: StoredRule) => ({ kind: rule.kind, v0: rule.values[0] ?? '', v1: rule.values[1] ?? '', v2: rule.values[2] ?? '' });
 
@@ -20,11 +29,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
     return guarded(this.orm, async () => {
       const em = this.em();
       if (!(await em.findOne(AppMetaSchema, { key: SEEDED }, { disableIdentityMap: true }))) return undefined;
-      const rows = await em.find(AccessRuleSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
-      return rows.map((row) => ({
-        kind: row.kind === 'g' ? 'g' : 'p',
-        values: row.kind === 'g' ? [row.v0, row.v1] : [row.v0, row.v1, row.v2],
-      }));
+      return this.rules(em);
     });
   }
 
@@ -56,5 +61,53 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
 
   remove(rule: StoredRule): Promise<boolean> {
     return guarded(this.orm, async () => (await this.em().nativeDelete(AccessRuleSchema, toRow(rule))) > 0);
+  }
+
+  /**
+   * In one transaction that writes first: on PostgreSQL it locks the table against every other
+   * writer (SHARE ROW EXCLUSIVE conflicts with itself and with row changes, not with reads); on
+   * SQLite the delete takes the database's write lock. The rule is deleted, the rest read back
+   * and judged; a refusal rolls the transaction back.
+   */
+  removeIf(rule: StoredRule, allowed: (rest: StoredRule[]) => Promise<boolean>): Promise<GuardedRemoval> {
+    return guarded(async () => {
+      try {
+        return await this.em().transactional(async (em) => {
+          await this.lockForWriting(em);
+          if ((await em.nativeDelete(AccessRuleSchema, toRow(rule))) === 0) return 'not-found';
+          if (!(await allowed(await this.rules(em)))) throw new Refused();
+          return 'removed';
+        });
+      } catch (error) {
+        if (error instanceof Refused) return 'kept';
+        throw error;
+      }
+    });
+  }
+
+  /** Marks the store seeded first (the write that takes SQLite's lock), then applies the difference. */
+  replaceAll(rules: readonly StoredRule[]): Promise<Replacement> {
+    return guarded(() =>
+      this.em().transactional(async (em) => {
+        await this.lockForWriting(em);
+        await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [SEEDED, new Date().toISOString()], 'run');
+        const current = await this.rules(em);
+        const wanted = rules.filter((rule, i) => rules.findIndex((other) => sameRule(other, rule)) === i);
+        const removed = current.filter((rule) => !wanted.some((other) => sameRule(other, rule)));
+        const added = wanted.filter((rule) => !current.some((other) => sameRule(other, rule)));
+        for (const rule of removed) await em.nativeDelete(AccessRuleSchema, toRow(rule));
+        if (added.length > 0) await em.insertMany(AccessRuleSchema, added.map(toRow));
+        return { removed, added };
+      }),
+    );
+  }
+
+  private async rules(em: EntityManager): Promise<StoredRule[]> {
+    const rows = await em.find(AccessRuleSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
+    return rows.map(toRule);
+  }
+
+  private async lockForWriting(em: EntityManager): Promise<void> {
+    if (isPostgres(this.orm)) await em.execute('lock table access_rules in share row exclusive mode', [], 'run');
   }
 }

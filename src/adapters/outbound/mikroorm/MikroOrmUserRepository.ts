@@ -3,7 +3,13 @@ import type { EntityManager } from '@mikro-orm/knex';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { User } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
-import type { UserListQuery, UserRepository, UserSortField } from '../../../domain/user/UserRepository.js';
+import {
+  ADMIN_ROLE,
+  type KeepingAnAdmin,
+  type UserListQuery,
+  type UserRepository,
+  type UserSortField,
+} from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
 import { isPostgres, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
@@ -29,6 +35,14 @@ interface RawUserRow {
 }
 
 type Timestamp = Date | number | string;
+
+/**
+ * The condition of a write that must keep an admin: the row is not an admin, or another row is.
+ * One statement: SQLite runs a write statement under its database-wide write lock, so its check
+ * and write cannot interleave with another writer's. PostgreSQL's READ COMMITTED does not give
+ * that; see `keepingAnAdmin`.
+ */
+const ANOTHER_ADMIN_REMAINS = "(role <> ? or exists (select 1 from users other where other.role = ? and other.id <> ?))";
 
 const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Timestamp; updatedAt: Timestamp }): User =>
   User.restore({
@@ -107,6 +121,50 @@ export class MikroOrmUserRepository implements UserRepository {
 
   delete(id: string): Promise<boolean> {
     return guarded(this.orm, async () => (await this.em().nativeDelete(UserSchema, { id })) > 0);
+  }
+
+  updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
+    return this.keepingAnAdmin(user.id, async (em) => {
+      const { id, ...changes } = user.toProps();
+      const qb = em.createQueryBuilder(UserSchema).update(changes).where({ id });
+      if (user.role !== ADMIN_ROLE) qb.andWhere(ANOTHER_ADMIN_REMAINS, [ADMIN_ROLE, ADMIN_ROLE, id]);
+      try {
+        return (await qb.execute('run')).affectedRows;
+      } catch (error) {
+        // The query builder hands back the driver's own error; the ORM's methods convert it.
+        const converted = error instanceof Error ? em.getDriver().convertException(error) : error;
+        if (converted instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
+        throw converted;
+      }
+    });
+  }
+
+  deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
+    return this.keepingAnAdmin(id, async (em) => {
+      const qb = em.createQueryBuilder(UserSchema).delete({ id }).andWhere(ANOTHER_ADMIN_REMAINS, [ADMIN_ROLE, ADMIN_ROLE, id]);
+      return (await qb.execute('run')).affectedRows;
+    });
+  }
+
+  /**
+   * Runs `write` (a guarded statement answering the rows it changed) so that no two such writes
+   * interleave their check and write. On PostgreSQL the write runs in a transaction that first
+   * locks every admin row, in id order (no deadlock between two of them): a second guarded write
+   * waits there, then re-reads the admins as committed by the first. No row changed: `not-found`
+   * when the user is gone, else the guard refused (`last-admin`).
+   */
+  private keepingAnAdmin(id: string, write: (em: EntityManager) => Promise<number>): Promise<KeepingAnAdmin> {
+    return guarded(async () => {
+      const em = this.em();
+      const affected = isPostgres(this.orm)
+        ? await em.transactional(async (tx) => {
+            await tx.execute('select id from users where role = ? order by id for update', [ADMIN_ROLE], 'all');
+            return write(tx);
+          })
+        : await write(em);
+      if (affected > 0) return 'done';
+      return (await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true })) ? 'last-admin' : 'not-found';
+    });
   }
 
   list(query: UserListQuery): Promise<Page<User>> {

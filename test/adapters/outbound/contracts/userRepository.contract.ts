@@ -202,6 +202,116 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
       });
     });
 
+    describe('writes that keep an admin', () => {
+      const admin = (n: number) => aUser({ id: id(`a${n}`), email: `admin${n}@example.com`, role: 'admin' });
+      const roles = async () => (await list()).items.map((u) => `${u.email}:${u.role}`);
+
+      it('demotes an admin while another admin remains', async () => {
+        await repository().add(admin(1));
+        await repository().add(admin(2));
+        const demoted = admin(1).with({ role: 'moderator' }, at(60));
+
+        expect(await repository().updateKeepingAnAdmin(demoted)).to.equal('done');
+
+        expect((await repository().findById(id('a1')))?.toProps()).to.deep.equal(demoted.toProps());
+        expect((await repository().findById(id('a2')))?.role).to.equal('admin');
+      });
+
+      it('refuses to demote the last admin, changing nothing', async () => {
+        await repository().add(admin(1));
+        await repository().add(aUser({ id: id('1'), email: 'ada@example.com', role: 'moderator' }));
+
+        expect(await repository().updateKeepingAnAdmin(admin(1).with({ role: 'user', firstName: 'X' }, at(60)))).to.equal('last-admin');
+
+        expect((await repository().findById(id('a1')))?.toProps()).to.deep.equal(admin(1).toProps());
+      });
+
+      it('counts only the role spelled exactly admin (not one inheriting it, not another case)', async () => {
+        await repository().add(admin(1));
+        await repository().add(aUser({ id: id('1'), email: 'ada@example.com', role: 'Admin' }));
+        await repository().add(aUser({ id: id('2'), email: 'bob@example.com', role: 'superadmin' }));
+
+        expect(await repository().updateKeepingAnAdmin(admin(1).with({ role: 'superadmin' }, at(60)))).to.equal('last-admin');
+        expect(await repository().deleteKeepingAnAdmin(id('a1'))).to.equal('last-admin');
+        expect((await repository().findById(id('a1')))?.role).to.equal('admin');
+      });
+
+      it('changes other users freely, with one admin or none', async () => {
+        await repository().add(admin(1));
+        const ada = aUser({ id: id('1'), email: 'ada@example.com', role: 'moderator' });
+        await repository().add(ada);
+
+        expect(await repository().updateKeepingAnAdmin(ada.with({ role: 'user' }, at(60)))).to.equal('done');
+        expect(await repository().updateKeepingAnAdmin(admin(1).with({ firstName: 'Root' }, at(60)))).to.equal('done');
+        expect(await repository().deleteKeepingAnAdmin(id('1'))).to.equal('done');
+        expect(await roles()).to.deep.equal(['admin1@example.com:admin']);
+        expect((await repository().findById(id('a1')))?.firstName).to.equal('Root');
+
+        await repository().delete(id('a1'));
+        const bob = aUser({ id: id('2'), email: 'bob@example.com' });
+        await repository().add(bob);
+        expect(await repository().updateKeepingAnAdmin(bob.with({ role: 'moderator' }, at(60)))).to.equal('done');
+        expect(await repository().deleteKeepingAnAdmin(id('2'))).to.equal('done');
+      });
+
+      it('deletes an admin while another admin remains, and refuses the last one', async () => {
+        await repository().add(admin(1));
+        await repository().add(admin(2));
+
+        expect(await repository().deleteKeepingAnAdmin(id('a1'))).to.equal('done');
+        expect(await repository().deleteKeepingAnAdmin(id('a2'))).to.equal('last-admin');
+
+        expect(await repository().findById(id('a1'))).to.equal(undefined);
+        expect((await repository().findById(id('a2')))?.toProps()).to.deep.equal(admin(2).toProps());
+      });
+
+      it('answers not-found for an unknown user, creating nothing', async () => {
+        await repository().add(admin(1));
+        expect(await repository().updateKeepingAnAdmin(aUser({ id: id('9'), email: 'ghost@example.com' }))).to.equal('not-found');
+        expect(await repository().deleteKeepingAnAdmin(id('9'))).to.equal('not-found');
+        expect(await repository().findById(id('9'))).to.equal(undefined);
+      });
+
+      it("rejects taking another user's e-mail", async () => {
+        await repository().add(admin(1));
+        await repository().add(admin(2));
+        const error = await rejection(repository().updateKeepingAnAdmin(admin(2).with({ email: 'admin1@example.com' }, at(60))));
+        expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
+      });
+
+      it('leaves exactly one admin when every admin is demoted or deleted at the same time', async () => {
+        const admins = Array.from({ length: 8 }, (_, n) => admin(n + 1));
+        for (const user of admins) await repository().add(user);
+
+        // Each admin is demoted or deleted (as by another admin) at once; only one write may lose.
+        const outcomes = await Promise.all(
+          admins.map((user, n) =>
+            n % 2 === 0 ? repository().updateKeepingAnAdmin(user.with({ role: 'user' }, at(60))) : repository().deleteKeepingAnAdmin(user.id),
+          ),
+        );
+
+        expect(outcomes.filter((o) => o === 'last-admin')).to.have.length(1);
+        expect(outcomes.filter((o) => o === 'done')).to.have.length(admins.length - 1);
+        expect((await list()).items.filter((u) => u.role === 'admin')).to.have.length(1);
+      });
+
+      it('leaves exactly one admin when two admins demote each other at the same time, every time', async () => {
+        for (let round = 0; round < 10; round += 1) {
+          for (const user of (await list()).items) await repository().delete(user.id);
+          await repository().add(admin(1));
+          await repository().add(admin(2));
+
+          const outcomes = await Promise.all([
+            repository().updateKeepingAnAdmin(admin(2).with({ role: 'moderator' }, at(60))),
+            repository().updateKeepingAnAdmin(admin(1).with({ role: 'moderator' }, at(60))),
+          ]);
+
+          expect([...outcomes].sort(), `round ${round}`).to.deep.equal(['done', 'last-admin']);
+          expect((await list()).items.filter((u) => u.role === 'admin'), `round ${round}`).to.have.length(1);
+        }
+      });
+    });
+
     describe('list', () => {
       beforeEach(async () => {
         for (const user of ROSTER) await repository().add(user);
