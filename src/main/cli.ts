@@ -143,7 +143,7 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`policies:reset takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url);
+      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
       let replaced;
       try {
         if (config.database.migrateOnStart) await database.migrate();

@@ -70,7 +70,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
    * and judged; a refusal rolls the transaction back.
    */
   removeIf(rule: StoredRule, allowed: (rest: StoredRule[]) => Promise<boolean>): Promise<GuardedRemoval> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       try {
         return await this.em().transactional(async (em) => {
           await this.lockForWriting(em);
@@ -87,7 +87,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
 
   /** Marks the store seeded first (the write that takes SQLite's lock), then applies the difference. */
   replaceAll(rules: readonly StoredRule[]): Promise<Replacement> {
-    return guarded(() =>
+    return guarded(this.orm, () =>
       this.em().transactional(async (em) => {
         await this.lockForWriting(em);
         await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [SEEDED, new Date().toISOString()], 'run');

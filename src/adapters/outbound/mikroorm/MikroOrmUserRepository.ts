@@ -154,7 +154,7 @@ export class MikroOrmUserRepository implements UserRepository {
    * when the user is gone, else the guard refused (`last-admin`).
    */
   private keepingAnAdmin(id: string, write: (em: EntityManager) => Promise<number>): Promise<KeepingAnAdmin> {
-    return guarded(async () => {
+    return guarded(this.orm, async () => {
       const em = this.em();
       const affected = isPostgres(this.orm)
         ? await em.transactional(async (tx) => {
