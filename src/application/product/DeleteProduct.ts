@@ -11,7 +11,9 @@ export class DeleteProduct {
 
   async execute(input: { readonly id: string; readonly expectedVersions?: readonly number[] }): Promise<void> {
     if (await this.products.delete(input.id, input.expectedVersions)) return;
-    if (input.expectedVersions !== undefined && (await this.products.findById(input.id))) throw new ProductVersionMismatchError(input.id);
+    if (input.expectedVersions !== undefined && (await this.products.findById(input.id))) {
+      throw new ProductVersionMismatchError(input.id);
+    }
     throw new ProductNotFoundError(input.id);
   }
 }

@@ -74,7 +74,9 @@ export class Product {
    * expectation of a conditional write); `undefined` expects nothing, an empty list nothing matches.
    */
   requireVersion(versions: readonly number[] | undefined): void {
-    if (versions !== undefined && !versions.includes(this.props.version)) throw new ProductVersionMismatchError(this.props.id);
+    if (versions !== undefined && !versions.includes(this.props.version)) {
+      throw new ProductVersionMismatchError(this.props.id);
+    }
   }
 
   /** Applies a partial change: absent fields stay, present ones are checked and set. */

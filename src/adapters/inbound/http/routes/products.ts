@@ -29,6 +29,9 @@ function withETag(ctx: RouterContext<RequestState>, product: Product): Record<st
   return presentProduct(product);
 }
 
+const malformedIfMatch = (): HttpProblem =>
+  new HttpProblem(400, 'BAD_REQUEST', 'invalid If-Match header', {}, 'expected * or quoted versions, e.g. "3"');
+
 /** One member of an `If-Match` list: an optionally weak, quoted version number. */
 const ENTITY_TAG = /^(W\/)?"([0-9]+)"$/;
 
@@ -41,11 +44,11 @@ const ENTITY_TAG = /^(W\/)?"([0-9]+)"$/;
 function ifMatchVersions(header: string | undefined): readonly number[] | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
   const members = header.split(',').map((member) => member.trim()).filter((member) => member !== '');
-  if (members.length === 0) throw new HttpProblem(400, 'BAD_REQUEST', 'invalid If-Match header');
+  if (members.length === 0) throw malformedIfMatch();
   const versions: number[] = [];
   for (const member of members) {
     const tag = ENTITY_TAG.exec(member);
-    if (!tag) throw new HttpProblem(400, 'BAD_REQUEST', 'invalid If-Match header', {}, 'expected * or quoted versions, e.g. "3"');
+    if (!tag) throw malformedIfMatch();
     const version = Number(tag[2]);
     if (tag[1] === undefined && String(version) === tag[2]) versions.push(version);
   }
