@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
 import type { GraphQLUseCases } from '../../src/adapters/inbound/graphql/resolvers.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
-import { ProductNotFoundError } from '../../src/domain/product/ProductErrors.js';
+import { ProductNotFoundError, ProductVersionMismatchError } from '../../src/domain/product/ProductErrors.js';
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { TOKENS } from '../../src/main/tokens.js';
@@ -561,6 +561,15 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         expect(response.body.data).to.equal(null);
       }
     });
+
+    it('20 concurrent partial updates (no If-Match in GraphQL) all answer status 200, and each field keeps its last write', async () => {
+      const inputs = Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? { name: `Chair ${n}` } : { price: n }));
+      const answers = await Promise.all(inputs.map(async (input) => gqlData(await update(product.id, input)).updateProduct));
+      expect(answers.map((a) => a.status)).to.deep.equal(inputs.map(() => 200));
+      const stored = await current(product.id);
+      expect(inputs.map((i) => i.name)).to.include(stored.name);
+      expect(inputs.map((i) => i.price)).to.include(stored.price);
+    });
   });
 
   describe('deleteProduct', () => {
@@ -681,6 +690,9 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       expect(notFound.internal).to.equal(false);
       expect(notFound.error.message).to.equal('Product not found');
       expect(notFound.error.extensions).to.deep.equal({ code: 'NOT_FOUND', detail: 'id: abc' });
+      const stale = toGraphQLError(new ProductVersionMismatchError('abc'));
+      expect(stale.internal).to.equal(false);
+      expect(stale.error.extensions).to.deep.equal({ code: 'PRECONDITION_FAILED', detail: 'id: abc' });
       const invalid = toGraphQLError(new ValidationError([{ field: 'price', message: 'must be a number greater than 0' }]));
       expect(invalid.error.extensions).to.deep.equal({ code: 'VALIDATION_ERROR', fields: [{ fieldName: 'price', message: 'must be a number greater than 0' }] });
     });

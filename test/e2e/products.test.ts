@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 
 /** A product as the REST API shows it (CONTRACT §6). */
@@ -703,53 +707,183 @@ describe('products (end to end)', function () {
     });
   });
 
-  describe('concurrent updates', () => {
-    it('20 concurrent price changes: each answer is 200 or 409 CONFLICT, never 500, and the stored price is one that was sent', async () => {
-      const product = await create('Contended', 1);
-      const values = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 11.11 : 22.22));
-      const responses = await Promise.all(values.map((price) => put(product.id, { price })));
-      let ok = 0;
-      responses.forEach((response, i) => {
-        expect([200, 409], response.text).to.include(response.status);
-        if (response.status === 200) {
-          ok += 1;
-          expect(dataOf<ProductJson>(response)).to.include({ id: product.id, name: 'Contended', price: values[i], created_at: product.created_at });
-        } else {
-          const { error } = response.body as { error: { code: string; detail?: string } };
-          expect(error.code).to.equal('CONFLICT');
-          expect(error.detail).to.equal(`id: ${product.id}`);
-        }
-      });
-      expect(ok, 'at least one write must land').to.be.greaterThan(0);
-      const stored = await fetchProduct(product.id);
-      expect([11.11, 22.22]).to.include(stored.price);
-      expect(stored.name).to.equal('Contended');
-      expect(stored.created_at).to.equal(product.created_at);
+  describe('versions: ETag and If-Match', () => {
+    const putIf = (id: string, ifMatch: string, json: unknown) => api.put(item(id), { token, json, headers: { 'If-Match': ifMatch } });
+    const deleteIf = (id: string, ifMatch: string) => api.delete(item(id), { token, headers: { 'If-Match': ifMatch } });
+    const stale = (id: string) => ['PRECONDITION_FAILED', 'product is not at the expected version; read it again', { detail: `id: ${id}` }] as const;
+
+    it('every answer carrying one product has ETag "<version>": POST 201, GET and PUT 200; a change makes a new one', async () => {
+      const created = await post({ name: 'Tagged', price: 1 });
+      expect(created.status).to.equal(201);
+      expect(etagOf(created)).to.equal('"1"');
+      const { id } = dataOf<ProductJson>(created, 201);
+      expect(etagOf(await api.get(item(id), { token }))).to.equal('"1"');
+      const changed = await put(id, { price: 2 });
+      expect(changed.status).to.equal(200);
+      expect(etagOf(changed)).to.equal('"2"');
+      expect(etagOf(await api.get(item(id), { token }))).to.equal('"2"');
+      // An empty change writes nothing: same version, same tag.
+      expect(etagOf(await put(id, {}))).to.equal('"2"');
+      // HEAD carries it too; lists carry many products and no ETag.
+      expect(etagOf(await api.send('HEAD', item(id), { token }))).to.equal('"2"');
+      expect((await api.get(PRODUCTS, { token })).headers.get('etag')).to.equal(null);
     });
 
-    it('concurrent changes of different fields are both kept (no lost write)', async () => {
+    it('PUT with the current ETag → 200 and a new ETag; with a stale one → 412 PRECONDITION_FAILED, nothing written', async () => {
+      const product = await create('Conditional', 10);
+      const first = await putIf(product.id, '"1"', { price: 11 });
+      expect(dataOf<ProductJson>(first)).to.include({ price: 11 });
+      expect(etagOf(first)).to.equal('"2"');
+
+      const late = await putIf(product.id, '"1"', { name: 'Too late', price: 99 });
+      expectError(late, 412, ...stale(product.id));
+      expect(late.headers.get('etag')).to.equal(null);
+      const stored = await api.get(item(product.id), { token });
+      expect(dataOf<ProductJson>(stored)).to.include({ name: 'Conditional', price: 11 });
+      expect(etagOf(stored)).to.equal('"2"');
+
+      // A version ahead of the stored one is just as stale; so is an empty change.
+      expectError(await putIf(product.id, '"7"', { price: 12 }), 412, ...stale(product.id));
+      expectError(await putIf(product.id, '"1"', {}), 412, ...stale(product.id));
+      expect(etagOf(await putIf(product.id, '"2"', {}))).to.equal('"2"');
+    });
+
+    it('If-Match: * matches any version; a list matches if any member does; a weak tag never matches (strong comparison)', async () => {
+      const product = await create('Matchy', 1);
+      expect(etagOf(await putIf(product.id, '*', { price: 2 }))).to.equal('"2"');
+      expect(etagOf(await putIf(product.id, '"9", "2"', { price: 3 }))).to.equal('"3"');
+      expect(etagOf(await putIf(product.id, '"1","3" , "5"', { price: 4 }))).to.equal('"4"');
+      expectError(await putIf(product.id, 'W/"4"', { price: 5 }), 412, ...stale(product.id));
+      expectError(await putIf(product.id, '"1", W/"4"', { price: 5 }), 412, ...stale(product.id));
+      // Strong comparison is of the tag's characters: "04" is not "4".
+      expectError(await putIf(product.id, '"04"', { price: 5 }), 412, ...stale(product.id));
+      expect(dataOf<ProductJson>(await api.get(item(product.id), { token })).price).to.equal(4);
+    });
+
+    it('a malformed If-Match (not *, not quoted integers) → 400 BAD_REQUEST on PUT and DELETE, nothing changed', async () => {
+      const product = await create('Malformed', 1);
+      for (const header of ['1', '"abc"', '"1', 'W/1', '"1" "2"', '*, "1"', '', ' , ', '"-1"', '"1.5"', "'1'", 'W/"x"']) {
+        for (const response of [await putIf(product.id, header, { price: 9 }), await deleteIf(product.id, header)]) {
+          expect(response.status, `If-Match: ${header}`).to.equal(400);
+          expectError(response, 400, 'BAD_REQUEST', 'invalid If-Match header', { detail: 'expected * or quoted versions, e.g. "3"' });
+        }
+      }
+      const stored = await api.get(item(product.id), { token });
+      expect(dataOf<ProductJson>(stored).price).to.equal(1);
+      expect(etagOf(stored)).to.equal('"1"');
+    });
+
+    it('an unknown product is 404 whatever If-Match says; a bad body is 400 before the version is looked at', async () => {
+      const id = randomUUID();
+      for (const header of ['"1"', '*']) {
+        expectError(await putIf(id, header, { price: 5 }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+        expectError(await deleteIf(id, header), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      }
+      const product = await create('Ordered', 1);
+      expectValidation(await putIf(product.id, '"9"', { price: 0 }), [priceField()]);
+    });
+
+    it('DELETE with a stale ETag → 412 and the product stays; with the current one or * → 204', async () => {
+      const product = await create('Deletable', 1);
+      await put(product.id, { price: 2 });
+      expectError(await deleteIf(product.id, '"1"'), 412, ...stale(product.id));
+      expectError(await deleteIf(product.id, 'W/"2"'), 412, ...stale(product.id));
+      expect(etagOf(await api.get(item(product.id), { token }))).to.equal('"2"');
+      expect((await deleteIf(product.id, '"1", "2"')).status).to.equal(204);
+      expectError(await api.get(item(product.id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${product.id}` });
+
+      const other = await create('Deletable too', 1);
+      expect((await deleteIf(other.id, '*')).status).to.equal(204);
+      expectError(await deleteIf(other.id, '*'), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${other.id}` });
+    });
+
+    it('of 10 concurrent PUTs with the same If-Match exactly one is 200; the others are 412 and wrote nothing', async () => {
+      const product = await create('Race', 1);
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, n) => putIf(product.id, '"1"', { name: `Racer ${n}`, price: n + 1 })));
+      const winners = responses.filter((r) => r.status === 200);
+      expect(winners, responses.map((r) => r.status).join(' ')).to.have.length(1);
+      for (const response of responses) if (response.status !== 200) expectError(response, 412, ...stale(product.id));
+      const stored = await api.get(item(product.id), { token });
+      expect(dataOf<ProductJson>(stored)).to.deep.equal(dataOf<ProductJson>(winners[0]!));
+      expect(etagOf(stored)).to.equal('"2"');
+    });
+  });
+
+  describe('concurrent updates without If-Match', () => {
+    it('concurrent changes of different fields are both kept (no lost write), every answer 200', async () => {
       const product = await create('Split 0', 1);
       for (let round = 1; round <= 15; round += 1) {
         const [byName, byPrice] = await Promise.all([put(product.id, { name: `Split ${round}` }), put(product.id, { price: round + 0.5 })]);
-        for (const response of [byName, byPrice]) expect([200, 409], response.text).to.include(response.status);
+        expect([byName.status, byPrice.status], `${byName.text} ${byPrice.text}`).to.deep.equal([200, 200]);
         const stored = await fetchProduct(product.id);
-        // A write answered 200 must be in the stored product; one answered 409 must not have landed halfway.
-        if (byName.status === 200) expect(stored.name, `round ${round}`).to.equal(`Split ${round}`);
-        if (byPrice.status === 200) expect(stored.price, `round ${round}`).to.equal(round + 0.5);
-        expect(byName.status === 200 && byPrice.status === 200, `round ${round}: ${byName.text} ${byPrice.text}`).to.equal(true);
+        expect(stored.name, `round ${round}`).to.equal(`Split ${round}`);
+        expect(stored.price, `round ${round}`).to.equal(round + 0.5);
       }
     });
-
-    it('a burst of mixed concurrent writes loses none that answered 200', async () => {
-      const product = await create('Mixed', 2);
-      const writes = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? { name: `Mixed ${i}` } : { price: 100 + i }));
-      const responses = await Promise.all(writes.map((json) => put(product.id, json)));
-      for (const response of responses) expect([200, 409], response.text).to.include(response.status);
-      const stored = await fetchProduct(product.id);
-      const landedNames = writes.filter((w, i) => 'name' in w && responses[i]!.status === 200).map((w) => (w as { name: string }).name);
-      const landedPrices = writes.filter((w, i) => 'price' in w && responses[i]!.status === 200).map((w) => (w as { price: number }).price);
-      if (landedNames.length > 0) expect(landedNames).to.include(stored.name);
-      if (landedPrices.length > 0) expect(landedPrices).to.include(stored.price);
-    });
   });
+});
+
+/** The `ETag` of an answer, which must have one. */
+function etagOf(response: ApiResponse): string {
+  const etag = response.headers.get('etag');
+  expect(etag, `no ETag on ${response.status} ${response.text}`).to.be.a('string');
+  return etag!;
+}
+
+/**
+ * 50 concurrent partial PUTs of one product, half renaming it and half repricing it, none with
+ * If-Match: every one answers 200 (none 409), each with its own version, and the stored product
+ * holds the last acknowledged write of each field (CONTRACT §6). On an SQLite file and, when
+ * SVC_TEST_POSTGRES_URL is set, on PostgreSQL — the databases where the writers really overlap.
+ */
+describe('products: 50 concurrent partial updates (end to end)', function () {
+  this.timeout(60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'portico-concurrent-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [engine, url] of [
+    ['an SQLite file', (): string | undefined => `sqlite:${join(dir, 'concurrent.sqlite')}`],
+    ['PostgreSQL', (): string | undefined => externalService('SVC_TEST_POSTGRES_URL')],
+  ] as const) {
+    describe(`on ${engine}`, () => {
+      let service: RunningService | undefined;
+      let api: Api;
+      let token: string;
+
+      before(async function () {
+        const databaseUrl = url();
+        if (!databaseUrl) {
+          console.log('      (skipped: needs SVC_TEST_POSTGRES_URL)');
+          this.skip();
+        }
+        const env = { SVC_DATABASE_URL: databaseUrl, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
+        service = await startService(testConfig(env), { logger: silentLogger() });
+        api = new Api(service.url);
+        token = (await accountWithRole(service, api, 'moderator')).access_token;
+      });
+      after(async () => service?.stop());
+
+      it('all 50 answer 200 with versions 2…51; each field keeps its last acknowledged write', async () => {
+        const created = await api.post(PRODUCTS, { token, json: { name: 'Start', price: 1 } });
+        const { id } = dataOf<ProductJson>(created, 201);
+        const writes = Array.from({ length: 50 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.25 }));
+
+        const responses = await Promise.all(writes.map((json) => api.put(item(id), { token, json })));
+
+        expect(responses.map((r) => r.status).filter((s) => s !== 200), 'answers other than 200').to.deep.equal([]);
+        const versions = responses.map((r) => Number(JSON.parse(etagOf(r))));
+        expect([...versions].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 50 }, (_, n) => n + 2));
+        const stored = await api.get(item(id), { token });
+        expect(etagOf(stored)).to.equal('"51"');
+        const lastOf = (field: 'name' | 'price') => {
+          const indexes = writes.flatMap((w, n) => (field in w ? [n] : []));
+          const last = indexes.reduce((a, b) => (versions[a]! > versions[b]! ? a : b));
+          return (writes[last] as Record<string, unknown>)[field];
+        };
+        expect(dataOf<ProductJson>(stored)).to.include({ name: lastOf('name'), price: lastOf('price') });
+        // Each answer shows its own write on top of every earlier one.
+        for (const [n, response] of responses.entries()) expect(dataOf<ProductJson>(response)).to.include(writes[n]!);
+      });
+    });
+  }
 });

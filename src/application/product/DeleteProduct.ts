@@ -1,11 +1,19 @@
-import { ProductNotFoundError } from '../../domain/product/ProductErrors.js';
+import { ProductNotFoundError, ProductVersionMismatchError } from '../../domain/product/ProductErrors.js';
 import type { ProductRepository } from '../../domain/product/ProductRepository.js';
 
-/** Deletes a product; ProductNotFoundError when unknown. */
+/**
+ * Deletes a product; ProductNotFoundError when unknown. With `expectedVersions` (an `If-Match`)
+ * the delete is conditional, in one statement: a product at another version answers
+ * ProductVersionMismatchError and stays.
+ */
 export class DeleteProduct {
   constructor(private readonly products: ProductRepository) {}
 
-  async execute(input: { readonly id: string }): Promise<void> {
-    if (!(await this.products.delete(input.id))) throw new ProductNotFoundError(input.id);
+  async execute(input: { readonly id: string; readonly expectedVersions?: readonly number[] }): Promise<void> {
+    if (await this.products.delete(input.id, input.expectedVersions)) return;
+    if (input.expectedVersions !== undefined && (await this.products.findById(input.id))) {
+      throw new ProductVersionMismatchError(input.id);
+    }
+    throw new ProductNotFoundError(input.id);
   }
 }

@@ -1,16 +1,14 @@
 import type { Product, ProductChanges } from '../../domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionConflictError } from '../../domain/product/ProductErrors.js';
+import { ProductNotFoundError } from '../../domain/product/ProductErrors.js';
 import type { ProductRepository } from '../../domain/product/ProductRepository.js';
 import type { Clock } from '../ports/Clock.js';
 
-/** How many times a partial update is re-applied on a fresh read after losing a race. */
-const ATTEMPTS = 5;
-
 /**
- * Partial update: absent fields stay, present ones are validated and set. The write is
- * optimistic: if another update landed in between, the change is re-applied to the fresh
- * product (both writes survive); after repeated losses it answers ProductVersionConflictError.
- * An empty change returns the product untouched.
+ * Partial update: absent fields stay, present ones are validated and set, and the version is
+ * bumped. The change is applied by the repository as one atomic read-modify-write, so concurrent
+ * updates all succeed and each field keeps its last write. With `expectedVersions` (an `If-Match`)
+ * the update is conditional: a product at another version answers ProductVersionMismatchError and
+ * is left as it is. An empty change returns the product untouched (after the same check).
  */
 export class UpdateProduct {
   constructor(
@@ -18,18 +16,25 @@ export class UpdateProduct {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly id: string; readonly changes: ProductChanges }): Promise<Product> {
-    for (let attempt = 1; ; attempt += 1) {
-      const current = await this.products.findById(input.id);
-      if (!current) throw new ProductNotFoundError(input.id);
-      if (input.changes.name === undefined && input.changes.price === undefined) return current;
-      const updated = current.update(input.changes, this.clock.now());
-      try {
-        await this.products.update(updated);
-        return updated;
-      } catch (error) {
-        if (!(error instanceof ProductVersionConflictError) || attempt >= ATTEMPTS) throw error;
-      }
+  async execute(input: {
+    readonly id: string;
+    readonly changes: ProductChanges;
+    /** The versions the caller accepts the product to be at; absent: any. */
+    readonly expectedVersions?: readonly number[];
+  }): Promise<Product> {
+    const { id, changes, expectedVersions } = input;
+    if (changes.name === undefined && changes.price === undefined) {
+      const current = await this.products.findById(id);
+      if (!current) throw new ProductNotFoundError(id);
+      current.requireVersion(expectedVersions);
+      return current;
     }
+    const updated = await this.products.update(id, (current) => {
+      current.requireVersion(expectedVersions);
+      // Read under the lock, so `updatedAt` grows with the version.
+      return current.update(changes, this.clock.now());
+    });
+    if (!updated) throw new ProductNotFoundError(id);
+    return updated;
   }
 }

@@ -1,4 +1,5 @@
 import { ValidationError, type FieldViolation } from '../shared/DomainError.js';
+import { ProductVersionMismatchError } from './ProductErrors.js';
 
 /** A name is 1 to 200 characters once trimmed. */
 export function productNameViolation(name: string): string | undefined {
@@ -15,7 +16,7 @@ export interface ProductProps {
   readonly id: string;
   readonly name: string;
   readonly price: number;
-  /** Bumped by every change; an update names the version it read (optimistic locking). */
+  /** Bumped by every change; a conditional write names the version it expects (the REST `ETag`). */
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -66,6 +67,16 @@ export class Product {
   }
   get updatedAt(): Date {
     return this.props.updatedAt;
+  }
+
+  /**
+   * Refuses with ProductVersionMismatchError unless the product is at one of `versions` (the
+   * expectation of a conditional write); `undefined` expects nothing, an empty list nothing matches.
+   */
+  requireVersion(versions: readonly number[] | undefined): void {
+    if (versions !== undefined && !versions.includes(this.props.version)) {
+      throw new ProductVersionMismatchError(this.props.id);
+    }
   }
 
   /** Applies a partial change: absent fields stay, present ones are checked and set. */

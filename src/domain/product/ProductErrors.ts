@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../shared/DomainError.js';
+import { NotFoundError, PreconditionFailedError } from '../shared/DomainError.js';
 
 export class ProductNotFoundError extends NotFoundError {
   constructor(id: string) {
@@ -6,9 +6,9 @@ export class ProductNotFoundError extends NotFoundError {
   }
 }
 
-/** The product changed since it was read: the write would have overwritten someone else's. */
-export class ProductVersionConflictError extends ConflictError {
+/** A conditional write named a version of the product that is not the stored one: nothing was written. */
+export class ProductVersionMismatchError extends PreconditionFailedError {
   constructor(id: string) {
-    super('product was changed by another request; read it again and retry', `id: ${id}`);
+    super('product is not at the expected version; read it again', `id: ${id}`);
   }
 }

@@ -9,16 +9,27 @@ export interface ProductListQuery extends PageRequest<ProductSortField> {
 }
 
 /**
- * Where products live. Promises: `update` writes only if the stored version is the one the
- * product was read at (`product.version - 1`), else rejects with ProductVersionConflictError —
- * never a silent lost write; an unknown id rejects with ProductNotFoundError; lists are sorted by
- * the field, then by id, so pages never repeat or skip a row.
+ * Works out the next state of a stored product from its current one. Synchronous and free of I/O:
+ * it runs while the product is locked. Returning `current` itself writes nothing; throwing writes
+ * nothing and rejects the update with what was thrown.
+ */
+export type ProductChange = (current: Product) => Product;
+
+/**
+ * Where products live. Promises: `update` is an atomic read-modify-write — no other update or
+ * delete of the same product lands between the read `change` is given and the write of what it
+ * returns, so concurrent updates never lose a write and never fail for having raced; lists are
+ * sorted by the field, then by id, so pages never repeat or skip a row.
  */
 export interface ProductRepository {
   add(product: Product): Promise<void>;
   findById(id: string): Promise<Product | undefined>;
-  update(product: Product): Promise<void>;
-  /** `true` when a product was deleted. */
-  delete(id: string): Promise<boolean>;
+  /** Applies `change` to the stored product and answers what is stored after it; `undefined` for an unknown id. */
+  update(id: string, change: ProductChange): Promise<Product | undefined>;
+  /**
+   * `true` when a product was deleted. With `onlyAtVersions`, it is deleted only if its stored
+   * version is one of them (checked in the same statement), else nothing is deleted.
+   */
+  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ProductListQuery): Promise<Page<Product>>;
 }

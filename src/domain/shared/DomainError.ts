@@ -44,6 +44,14 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** A conditional request's expectation no longer holds (e.g. the version it names is not the current one). */
+export class PreconditionFailedError extends DomainError {
+  readonly code = 'PRECONDITION_FAILED';
+  constructor(message: string, detail?: string) {
+    super(message, detail);
+  }
+}
+
 /** The caller is not authenticated (or the credentials are wrong). */
 export class UnauthorizedError extends DomainError {
   readonly code = 'UNAUTHORIZED';

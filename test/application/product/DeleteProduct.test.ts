@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
 import { DeleteProduct } from '../../../src/application/product/DeleteProduct.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import { ProductNotFoundError } from '../../../src/domain/product/ProductErrors.js';
+import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
 import { rejectionOf, START } from '../world.js';
 
 describe('DeleteProduct', () => {
@@ -38,5 +38,28 @@ describe('DeleteProduct', () => {
     await remove.execute({ id: widget.id });
     const error = await rejectionOf(remove.execute({ id: widget.id }));
     expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${widget.id}` });
+  });
+
+  describe('conditional (expected versions, an If-Match)', () => {
+    it('deletes the product when it is at an expected version', async () => {
+      await remove.execute({ id: widget.id, expectedVersions: [3, 1] });
+      expect(await products.findById(widget.id)).to.equal(undefined);
+    });
+
+    it('answers PRECONDITION_FAILED when the product is at another version, and it stays', async () => {
+      const updated = (await products.update(widget.id, (p) => p.update({ price: 1 }, START)))!;
+      for (const expectedVersions of [[1], [3], []]) {
+        const error = await rejectionOf(remove.execute({ id: widget.id, expectedVersions }));
+        expect(error).to.be.instanceOf(ProductVersionMismatchError);
+        expect(error).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${widget.id}` });
+      }
+      expect((await products.findById(widget.id))?.toProps()).to.deep.equal(updated.toProps());
+    });
+
+    it('answers NOT_FOUND, not PRECONDITION_FAILED, for an unknown or already deleted product', async () => {
+      await remove.execute({ id: widget.id });
+      const error = await rejectionOf(remove.execute({ id: widget.id, expectedVersions: [1] }));
+      expect(error).to.be.instanceOf(ProductNotFoundError);
+    });
   });
 });

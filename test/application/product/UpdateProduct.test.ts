@@ -2,22 +2,21 @@ import { expect } from 'chai';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
 import { UpdateProduct } from '../../../src/application/product/UpdateProduct.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionConflictError } from '../../../src/domain/product/ProductErrors.js';
-import type { ProductListQuery, ProductRepository } from '../../../src/domain/product/ProductRepository.js';
+import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
+import type { ProductChange, ProductListQuery, ProductRepository } from '../../../src/domain/product/ProductRepository.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { Page } from '../../../src/domain/shared/Page.js';
 import { FixedClock } from '../../support/FixedClock.js';
 import { rejectionOf, START } from '../world.js';
 
 /**
- * The in-memory repository with a hook that runs inside `update`, before the write reaches the
- * store: another request's update can land between this request's read and its write.
+ * The in-memory repository, counting updates, with a hook that runs (and is awaited) at the start
+ * of every `update`, before the product is read and locked: time can pass, or another request land.
  */
-class InterleavingProductRepository implements ProductRepository {
+class ObservedProductRepository implements ProductRepository {
   readonly inner = new InMemoryProductRepository();
   updateCalls = 0;
-  /** Runs (and is awaited) at the start of every `update` while it is set. */
-  beforeWrite: ((attempt: number) => Promise<void>) | undefined;
+  beforeUpdate: (() => Promise<void>) | undefined;
 
   add(product: Product): Promise<void> {
     return this.inner.add(product);
@@ -25,13 +24,13 @@ class InterleavingProductRepository implements ProductRepository {
   findById(id: string): Promise<Product | undefined> {
     return this.inner.findById(id);
   }
-  async update(product: Product): Promise<void> {
+  async update(id: string, change: ProductChange): Promise<Product | undefined> {
     this.updateCalls += 1;
-    await this.beforeWrite?.(this.updateCalls);
-    return this.inner.update(product);
+    await this.beforeUpdate?.();
+    return this.inner.update(id, change);
   }
-  delete(id: string): Promise<boolean> {
-    return this.inner.delete(id);
+  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
+    return this.inner.delete(id, onlyAtVersions);
   }
   list(query: ProductListQuery): Promise<Page<Product>> {
     return this.inner.list(query);
@@ -39,7 +38,7 @@ class InterleavingProductRepository implements ProductRepository {
 }
 
 describe('UpdateProduct', () => {
-  let products: InterleavingProductRepository;
+  let products: ObservedProductRepository;
   let clock: FixedClock;
   let update: UpdateProduct;
   let widget: Product;
@@ -47,14 +46,8 @@ describe('UpdateProduct', () => {
   const stored = async (id = widget.id) => (await products.findById(id))!.toProps();
   const later = (ms: number) => new Date(START.getTime() + ms);
 
-  /** Another request: reads the product fresh and writes `changes` straight to the store. */
-  const anotherUpdate = async (changes: { name?: string; price?: number }): Promise<void> => {
-    const current = (await products.inner.findById(widget.id))!;
-    await products.inner.update(current.update(changes, clock.now()));
-  };
-
   beforeEach(async () => {
-    products = new InterleavingProductRepository();
+    products = new ObservedProductRepository();
     clock = new FixedClock(START);
     update = new UpdateProduct(products, clock);
     widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
@@ -122,7 +115,6 @@ describe('UpdateProduct', () => {
         expect(error).to.be.instanceOf(ValidationError);
         expect((error as ValidationError).fields.map((f) => f.field)).to.deep.equal(fields);
         expect(await stored()).to.deep.equal(widget.toProps());
-        expect(products.updateCalls).to.equal(0);
       });
     }
   });
@@ -142,8 +134,8 @@ describe('UpdateProduct', () => {
       expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${unknown}` });
     });
 
-    it('answers NOT_FOUND when the product is deleted between the read and the write, and does not recreate it', async () => {
-      products.beforeWrite = async () => {
+    it('answers NOT_FOUND when the product is deleted just before the update, and does not recreate it', async () => {
+      products.beforeUpdate = async () => {
         await products.inner.delete(widget.id);
       };
       const error = await rejectionOf(update.execute({ id: widget.id, changes: { price: 5 } }));
@@ -151,63 +143,86 @@ describe('UpdateProduct', () => {
       expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${widget.id}` });
       expect(await products.findById(widget.id)).to.equal(undefined);
     });
+
+    it('answers NOT_FOUND for an unknown id before looking at the expected version', async () => {
+      const error = await rejectionOf(update.execute({ id: unknown, changes: { price: 5 }, expectedVersions: [1] }));
+      expect(error).to.be.instanceOf(ProductNotFoundError);
+    });
   });
 
-  describe('a lost race', () => {
-    it('re-applies the change to a fresh read, so both concurrent updates survive', async () => {
-      products.beforeWrite = async (attempt) => {
-        if (attempt === 1) await anotherUpdate({ price: 42 });
+  describe('conditional (expected versions, an If-Match)', () => {
+    it('updates when the product is at an expected version', async () => {
+      const result = await update.execute({ id: widget.id, changes: { price: 5 }, expectedVersions: [7, 1] });
+      expect(result.toProps()).to.deep.include({ price: 5, version: 2 });
+      expect(await stored()).to.deep.equal(result.toProps());
+    });
+
+    for (const [label, expectedVersions] of [
+      ['an older version', [0]],
+      ['a version ahead of it', [2]],
+      ['no version at all (only weak tags were sent)', []],
+    ] as const) {
+      it(`answers PRECONDITION_FAILED (ProductVersionMismatchError) for ${label}, writing nothing`, async () => {
+        const error = await rejectionOf(update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions }));
+        expect(error).to.be.instanceOf(ProductVersionMismatchError);
+        expect(error).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${widget.id}` });
+        expect(await stored()).to.deep.equal(widget.toProps());
+      });
+    }
+
+    it('checks the version the product has when it is locked, not an earlier read', async () => {
+      products.beforeUpdate = async () => {
+        products.beforeUpdate = undefined;
+        await update.execute({ id: widget.id, changes: { price: 42 } });
       };
-      clock.advance(1_000);
+      const error = await rejectionOf(update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions: [1] }));
+      expect(error).to.be.instanceOf(ProductVersionMismatchError);
+      expect(await stored()).to.deep.include({ name: 'Widget', price: 42, version: 2 });
+    });
 
+    it('checks the version for an empty change too, and answers the product untouched when it matches', async () => {
+      expect((await update.execute({ id: widget.id, changes: {}, expectedVersions: [1] })).toProps()).to.deep.equal(widget.toProps());
+      const error = await rejectionOf(update.execute({ id: widget.id, changes: {}, expectedVersions: [2] }));
+      expect(error).to.be.instanceOf(ProductVersionMismatchError);
+      expect(products.updateCalls).to.equal(0);
+    });
+
+    it('lets exactly one of several concurrent updates expecting the same version win', async () => {
+      const results = await Promise.allSettled(
+        [1, 2, 3, 4].map((n) => update.execute({ id: widget.id, changes: { price: n }, expectedVersions: [1] })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ProductVersionMismatchError);
+      expect((await stored()).version).to.equal(2);
+    });
+  });
+
+  describe('concurrent updates (no expected version)', () => {
+    it('applies each change on top of the product as stored when its turn comes: both of two concurrent updates survive', async () => {
+      products.beforeUpdate = async () => {
+        products.beforeUpdate = undefined;
+        await update.execute({ id: widget.id, changes: { price: 42 } });
+      };
       const result = await update.execute({ id: widget.id, changes: { name: 'Gadget' } });
-
       expect(result.toProps()).to.deep.include({ name: 'Gadget', price: 42, version: 3 });
       expect(await stored()).to.deep.equal(result.toProps());
-      expect(products.updateCalls).to.equal(2);
     });
 
-    it('re-applies its own value of a field both requests changed (it wrote last)', async () => {
-      products.beforeWrite = async (attempt) => {
-        if (attempt === 1) await anotherUpdate({ price: 42, name: 'Other' });
+    it('takes updatedAt when its turn comes, so it grows with the version', async () => {
+      products.beforeUpdate = async () => {
+        clock.advance(5_000);
       };
-      const result = await update.execute({ id: widget.id, changes: { price: 7 } });
-      expect(await stored()).to.deep.include({ name: 'Other', price: 7, version: 3 });
-      expect(result.toProps()).to.deep.equal(await stored());
+      const result = await update.execute({ id: widget.id, changes: { price: 3 } });
+      expect(result.updatedAt).to.deep.equal(later(5_000));
     });
 
-    it('still succeeds when it loses every attempt but the last (4 losses, 5 attempts)', async () => {
-      products.beforeWrite = async (attempt) => {
-        if (attempt <= 4) await anotherUpdate({ price: attempt });
-      };
-      const result = await update.execute({ id: widget.id, changes: { name: 'Gadget' } });
-      expect(products.updateCalls).to.equal(5);
-      // Four competing writes landed (versions 2–5), then this one (version 6) on top of the last.
-      expect(result.toProps()).to.deep.include({ name: 'Gadget', price: 4, version: 6 });
-      expect(await stored()).to.deep.equal(result.toProps());
-    });
-
-    it('answers CONFLICT (ProductVersionConflictError) after losing every attempt, its change not written', async () => {
-      products.beforeWrite = async (attempt) => {
-        await anotherUpdate({ price: attempt });
-      };
-      const error = await rejectionOf(update.execute({ id: widget.id, changes: { name: 'Gadget' } }));
-      expect(error).to.be.instanceOf(ProductVersionConflictError);
-      expect(error).to.include({ code: 'CONFLICT', detail: `id: ${widget.id}` });
-      expect(products.updateCalls).to.equal(5);
-      // Every competing write survived; this request's name never landed.
-      expect(await stored()).to.deep.include({ name: 'Widget', price: 5, version: 6 });
-    });
-
-    it('keeps both of two truly concurrent updates of different fields', async () => {
-      // The in-memory store answers asynchronously, so both read version 1 before either writes.
-      const results = await Promise.allSettled([
-        update.execute({ id: widget.id, changes: { name: 'Gadget' } }),
-        update.execute({ id: widget.id, changes: { price: 3 } }),
-      ]);
-      expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'fulfilled']);
-      expect(products.updateCalls, 'one of them lost the race and wrote again').to.equal(3);
-      expect(await stored()).to.deep.include({ name: 'Gadget', price: 3, version: 3 });
+    it('lets 20 truly concurrent updates of different fields all succeed, each field keeping its last write', async () => {
+      const changes = Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n }));
+      const results = await Promise.all(changes.map((c) => update.execute({ id: widget.id, changes: c })));
+      expect(results.map((r) => r.version).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, n) => n + 2));
+      const last = results.reduce((a, b) => (a.version > b.version ? a : b));
+      expect(await stored()).to.deep.equal(last.toProps());
+      expect(await stored()).to.deep.include({ name: 'Name 18', price: 19, version: 21 });
     });
   });
 });

@@ -1,6 +1,5 @@
 import { Product, type ProductProps } from '../../../domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionConflictError } from '../../../domain/product/ProductErrors.js';
-import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
+import type { ProductChange, ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import type { Page } from '../../../domain/shared/Page.js';
 import { pageOf } from './sorting.js';
 
@@ -11,7 +10,7 @@ const SORT: Record<ProductSortField, (p: ProductProps) => string | number | Date
   updated_at: (p) => p.updatedAt,
 };
 
-/** Products in a Map, with the same optimistic locking and ordering as the SQL adapter. */
+/** Products in a Map, with the same atomic updates and ordering as the SQL adapter. */
 export class InMemoryProductRepository implements ProductRepository {
   private readonly rows = new Map<string, ProductProps>();
 
@@ -24,14 +23,19 @@ export class InMemoryProductRepository implements ProductRepository {
     return row ? Product.restore(row) : undefined;
   }
 
-  async update(product: Product): Promise<void> {
-    const stored = this.rows.get(product.id);
-    if (!stored) throw new ProductNotFoundError(product.id);
-    if (stored.version !== product.version - 1) throw new ProductVersionConflictError(product.id);
-    this.rows.set(product.id, product.toProps());
+  /** Atomic because nothing is awaited between the read and the write. */
+  async update(id: string, change: ProductChange): Promise<Product | undefined> {
+    const stored = this.rows.get(id);
+    if (!stored) return undefined;
+    const current = Product.restore(stored);
+    const next = change(current);
+    if (next !== current) this.rows.set(id, next.toProps());
+    return next;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
+    const stored = this.rows.get(id);
+    if (!stored || (onlyAtVersions !== undefined && !onlyAtVersions.includes(stored.version))) return false;
     return this.rows.delete(id);
   }
 

@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/knex';
 import { Product } from '../../../domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionConflictError } from '../../../domain/product/ProductErrors.js';
-import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
+import type { ProductChange, ProductListQuery, ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
 import { isPostgres, readAll, readAllWalkingIndex, readOne } from './fastRead.js';
@@ -39,9 +38,26 @@ const toProduct = (row: Omit<ProductRow, 'createdAt' | 'updatedAt'> & { createdA
 const fromRaw = (row: RawProductRow): Product =>
   toProduct({ id: row.id, name: row.name, price: row.price, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at });
 
+const SELECT_ONE = 'select id, name, price, version, created_at, updated_at from products where id = ?';
+const UPDATE_ONE = 'update products set name = ?, price = ?, version = ?, updated_at = ? where id = ?';
+
+/** The part of a libsql connection (better-sqlite3's API: synchronous) an update uses. */
+interface LibSqlConnection {
+  readonly inTransaction: boolean;
+  exec(sql: string): void;
+  prepare(sql: string): { get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
+}
+
+/** The pool of the ORM's knex client: one connection on SQLite, several on PostgreSQL. */
+interface PoolingClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+}
+
 /**
- * Products in SQLite or PostgreSQL. Updates are `UPDATE … WHERE id = ? AND version = ?`, so a
- * write based on a stale read changes nothing and is reported as a conflict.
+ * Products in SQLite or PostgreSQL. An update is a read-modify-write in one transaction that
+ * holds the row's write lock from the read on (see ADR 0013): `select … for update` on
+ * PostgreSQL, `begin immediate` on SQLite. Concurrent updates queue instead of failing.
  */
 export class MikroOrmProductRepository implements ProductRepository {
   constructor(private readonly orm: MikroORM) {}
@@ -64,19 +80,62 @@ export class MikroOrmProductRepository implements ProductRepository {
     });
   }
 
-  update(product: Product): Promise<void> {
-    return guarded(this.orm, async () => {
-      const em = this.em();
-      const { id, createdAt: _createdAt, ...changes } = product.toProps();
-      const affected = await em.nativeUpdate(ProductSchema, { id, version: product.version - 1 }, changes);
-      if (affected === 1) return;
-      const exists = await em.count(ProductSchema, { id });
-      throw exists > 0 ? new ProductVersionConflictError(id) : new ProductNotFoundError(id);
+  update(id: string, change: ProductChange): Promise<Product | undefined> {
+    return guarded(this.orm, () => (isPostgres(this.orm) ? this.updateOnPostgres(id, change) : this.updateOnSqlite(id, change)));
+  }
+
+  /**
+   * `select … for update` takes the row lock; a concurrent update waits for the commit, then
+   * reads the row as committed (read committed), so it applies its change on top.
+   */
+  private async updateOnPostgres(id: string, change: ProductChange): Promise<Product | undefined> {
+    const knex = (this.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+    return knex.transaction(async (trx) => {
+      const { rows } = (await trx.raw(`${SELECT_ONE} for update`, [id])) as { rows: RawProductRow[] };
+      if (rows[0] === undefined) return undefined;
+      const current = fromRaw(rows[0]);
+      const next = change(current);
+      if (next !== current) await trx.raw(UPDATE_ONE, [next.name, next.price, next.version, next.updatedAt, id]);
+      return next;
     });
   }
 
-  delete(id: string): Promise<boolean> {
-    return guarded(this.orm, async () => (await this.em().nativeDelete(ProductSchema, { id })) > 0);
+  /**
+   * `begin immediate` takes the database's write lock before the read (a deferred `begin` would
+   * read first and could fail with SQLITE_BUSY on upgrading, past any busy timeout, if another
+   * process wrote in between); other processes wait up to the busy timeout. The driver is
+   * synchronous and the pool has one connection, so within the process nothing interleaves.
+   * Timestamps are stored as epoch milliseconds, as the ORM writes them.
+   */
+  private async updateOnSqlite(id: string, change: ProductChange): Promise<Product | undefined> {
+    const client = (this.orm.em.getConnection() as AbstractSqlConnection).getKnex().client as PoolingClient;
+    const connection = (await client.acquireConnection()) as LibSqlConnection;
+    try {
+      connection.exec('begin immediate');
+      try {
+        const row = connection.prepare(SELECT_ONE).get(id) as RawProductRow | undefined;
+        const current = row ? fromRaw(row) : undefined;
+        const next = current ? change(current) : undefined;
+        if (next && next !== current) {
+          connection.prepare(UPDATE_ONE).run(next.name, next.price, next.version, next.updatedAt.getTime(), id);
+        }
+        connection.exec('commit');
+        return next;
+      } catch (error) {
+        if (connection.inTransaction) connection.exec('rollback');
+        throw error;
+      }
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  }
+
+  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
+    return guarded(this.orm, async () => {
+      if (onlyAtVersions?.length === 0) return false;
+      const where = onlyAtVersions === undefined ? { id } : { id, version: { $in: [...onlyAtVersions] } };
+      return (await this.em().nativeDelete(ProductSchema, where)) > 0;
+    });
   }
 
   /**

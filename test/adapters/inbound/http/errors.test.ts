@@ -5,6 +5,7 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  PreconditionFailedError,
   RateLimitedError,
   ServiceUnavailableError,
   UnauthorizedError,
@@ -378,6 +379,9 @@ describe('HTTP adapter: errors and bodies', () => {
             router.get('/conflict', () => {
               throw new ConflictError('email already registered');
             });
+            router.get('/precondition', () => {
+              throw new PreconditionFailedError('product is not at the expected version; read it again');
+            });
             router.get('/unauthorized', () => {
               throw new UnauthorizedError('invalid token');
             });
@@ -474,6 +478,7 @@ describe('HTTP adapter: errors and bodies', () => {
 
     const simple: [string, number, string, string][] = [
       ['/conflict', 409, 'CONFLICT', 'email already registered'],
+      ['/precondition', 412, 'PRECONDITION_FAILED', 'product is not at the expected version; read it again'],
       ['/unauthorized', 401, 'UNAUTHORIZED', 'invalid token'],
       ['/forbidden', 403, 'FORBIDDEN', 'forbidden'],
       ['/unavailable', 503, 'SERVICE_UNAVAILABLE', 'service unavailable'],

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Product, type ProductProps } from '../../../../src/domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionConflictError } from '../../../../src/domain/product/ProductErrors.js';
+import { ProductVersionMismatchError } from '../../../../src/domain/product/ProductErrors.js';
 import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../../src/domain/product/ProductRepository.js';
 import type { SortOrder } from '../../../../src/domain/shared/Page.js';
 import type { ContractSubject } from './databases.js';
@@ -219,87 +219,135 @@ export function productRepositoryContract(name: string, subject: ContractSubject
       });
 
       describe('update', () => {
-        it('stores the changed name and price, the new version and updatedAt, and keeps createdAt', async () => {
+        /** Applies `changes` at `when` to whatever is stored, the way the UpdateProduct use case does. */
+        const applying =
+          (changes: { name?: string; price?: number }, when: Date, expectedVersions?: readonly number[]) =>
+          (current: Product): Product => {
+            current.requireVersion(expectedVersions);
+            return current.update(changes, when);
+          };
+
+        it('stores what the change returns: the changed name and price, the new version and updatedAt; keeps createdAt', async () => {
           const product = aProduct({ id: id('1') });
           await repository().add(product);
-          const changed = product.update({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z'));
+          const expected = product.update({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z'));
 
-          await repository().update(changed);
+          const answered = await repository().update(id('1'), applying({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z')));
 
+          expect(answered?.toProps()).to.deep.equal(expected.toProps());
           const stored = await repository().findById(id('1'));
-          expect(stored?.toProps()).to.deep.equal(changed.toProps());
+          expect(stored?.toProps()).to.deep.equal(expected.toProps());
           expect(stored?.version).to.equal(2);
           expect(stored?.createdAt.getTime()).to.equal(T0.getTime());
         });
 
-        it('accepts a chain of updates, each from the version the previous one wrote', async () => {
-          const product = aProduct({ id: id('1') });
+        it('gives the change the product as stored, every field intact', async () => {
+          const product = aProduct({ id: id('1'), name: 'Café ☕', price: 1 / 3, version: 7, updatedAt: at(9) });
           await repository().add(product);
-          let current = product;
-          for (let n = 1; n <= 3; n++) {
-            current = (await repository().findById(id('1')))!.update({ price: n }, at(n));
-            await repository().update(current);
-          }
-          expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(current.toProps());
-          expect(current.version).to.equal(4);
+          let seen: Product | undefined;
+          await repository().update(id('1'), (current) => {
+            seen = current;
+            return current;
+          });
+          expect(seen?.toProps()).to.deep.equal(product.toProps());
         });
 
-        it('rejects an update built from a stale read with ProductVersionConflictError, writing nothing', async () => {
-          const product = aProduct({ id: id('1') });
-          await repository().add(product);
-          const winner = product.update({ price: 42 }, at(10));
-          await repository().update(winner);
-
-          const loser = product.update({ name: 'Stale', price: 1 }, at(20));
-          const error = await rejection(repository().update(loser));
-
-          expect(error).to.be.instanceOf(ProductVersionConflictError);
-          expect(error).to.include({ code: 'CONFLICT', detail: `id: ${id('1')}` });
-          expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(winner.toProps());
+        it('applies a chain of updates, each on top of the previous one', async () => {
+          await repository().add(aProduct({ id: id('1') }));
+          for (let n = 1; n <= 3; n++) await repository().update(id('1'), applying({ price: n }, at(n)));
+          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({ price: 3, version: 4, updatedAt: at(3) });
         });
 
-        it('rejects an update claiming a version ahead of the stored one, writing nothing', async () => {
+        it('writes nothing when the change returns the product it was given, and answers it', async () => {
           const product = aProduct({ id: id('1') });
           await repository().add(product);
-          const ahead = Product.restore({ ...product.toProps(), name: 'Ahead', version: 5 });
-
-          const error = await rejection(repository().update(ahead));
-
-          expect(error).to.be.instanceOf(ProductVersionConflictError);
+          const answered = await repository().update(id('1'), (current) => current);
+          expect(answered?.toProps()).to.deep.equal(product.toProps());
           expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(product.toProps());
         });
 
-        it('rejects an update of a product that does not exist with ProductNotFoundError, and does not create it', async () => {
-          const ghost = aProduct({ id: id('9') }).update({ price: 1 }, at(1));
+        it('writes nothing and rejects with what the change throws (a stale expected version, a validation error)', async () => {
+          const product = aProduct({ id: id('1') });
+          await repository().add(product);
 
-          const error = await rejection(repository().update(ghost));
+          const stale = await rejection(repository().update(id('1'), applying({ name: 'Stale' }, at(1), [2])));
+          expect(stale).to.be.instanceOf(ProductVersionMismatchError);
+          expect(stale).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${id('1')}` });
+          const invalid = await rejection(repository().update(id('1'), applying({ price: 0 }, at(1))));
+          expect(invalid).to.include({ code: 'VALIDATION_ERROR' });
 
-          expect(error).to.be.instanceOf(ProductNotFoundError);
-          expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${id('9')}` });
+          expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(product.toProps());
+          // The store is usable afterwards (no transaction or lock left behind).
+          expect((await repository().update(id('1'), applying({ name: 'Fine' }, at(2), [1])))?.version).to.equal(2);
+        });
+
+        it('answers undefined for a product that does not exist, without calling the change, and does not create it', async () => {
+          let called = false;
+          const answered = await repository().update(id('9'), (current) => {
+            called = true;
+            return current.update({ price: 1 }, at(1));
+          });
+          expect(answered).to.equal(undefined);
+          expect(called).to.equal(false);
           expect(await repository().findById(id('9'))).to.equal(undefined);
+        });
+
+        it('answers undefined (never an error) for ids that are not UUIDs', async () => {
+          await repository().add(aProduct({ id: id('1') }));
+          for (const odd of ['search', '', `${id('1')} `, "1' or '1'='1"]) {
+            expect(await repository().update(odd, applying({ price: 1 }, at(1))), JSON.stringify(odd)).to.equal(undefined);
+          }
         });
 
         it('leaves the other products alone', async () => {
           const [first, second] = [aProduct({ id: id('1') }), aProduct({ id: id('2'), name: 'Other' })];
           await repository().add(first);
           await repository().add(second);
-          await repository().update(first.update({ name: 'Changed' }, at(1)));
+          await repository().update(id('1'), applying({ name: 'Changed' }, at(1)));
           expect((await repository().findById(id('2')))?.toProps()).to.deep.equal(second.toProps());
         });
 
-        it('lets exactly one of 10 concurrent updates built from the same read win; the rest conflict', async () => {
-          await repository().add(aProduct({ id: id('1') }));
-          const read = (await repository().findById(id('1')))!;
-          const attempts = Array.from({ length: 10 }, (_, n) => read.update({ name: `Writer ${n}`, price: n + 1 }, at(n + 1)));
+        it('lets 50 concurrent partial updates (25 names, 25 prices) all succeed; each field keeps its last write', async function () {
+          this.timeout(30_000);
+          await repository().add(aProduct({ id: id('1'), name: 'Start', price: 1 }));
+          const writes = Array.from({ length: 50 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.5 }));
 
-          const results = await Promise.allSettled(attempts.map((attempt) => repository().update(attempt)));
+          const results = await Promise.allSettled(writes.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1)))));
+
+          const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+          expect(failures, 'no update may fail for having raced').to.deep.equal([]);
+          const answers = results.map((r) => (r.status === 'fulfilled' ? r.value! : expect.fail('rejected')));
+          const versions = answers.map((a) => a.version);
+          expect([...versions].sort((a, b) => a - b), 'one version each, no write lost').to.deep.equal(Array.from({ length: 50 }, (_, n) => n + 2));
+          const stored = (await repository().findById(id('1')))!;
+          expect(stored.version).to.equal(51);
+          // In version order, every answer holds its own write and the latest earlier write of the other field.
+          const byVersion = [...answers.keys()].sort((a, b) => versions[a]! - versions[b]!);
+          let name = 'Start';
+          let price = 1;
+          for (const n of byVersion) {
+            const write = writes[n]!;
+            if ('name' in write) name = write.name!;
+            else price = write.price!;
+            expect(answers[n]!.toProps(), `version ${versions[n]}`).to.deep.include({ name, price });
+          }
+          expect(stored.toProps()).to.deep.include({ name, price });
+          expect(writes.map((w) => w.name)).to.include(stored.name);
+          expect(writes.map((w) => w.price)).to.include(stored.price);
+        });
+
+        it('lets exactly one of 10 concurrent conditional updates expecting the same version win; the rest are refused', async () => {
+          await repository().add(aProduct({ id: id('1') }));
+          const attempts = Array.from({ length: 10 }, (_, n) => ({ name: `Writer ${n}`, price: n + 1 }));
+
+          const results = await Promise.allSettled(attempts.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1), [1]))));
 
           const won = results.flatMap((r, n) => (r.status === 'fulfilled' ? [n] : []));
           expect(won).to.have.length(1);
           for (const result of results) {
-            if (result.status === 'rejected') expect(result.reason).to.be.instanceOf(ProductVersionConflictError);
+            if (result.status === 'rejected') expect(result.reason).to.be.instanceOf(ProductVersionMismatchError);
           }
-          expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(attempts[won[0]!]!.toProps());
+          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({ ...attempts[won[0]!]!, version: 2 });
         });
       });
 
@@ -321,12 +369,39 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           expect(await repository().delete(id('9'))).to.equal(false);
         });
 
-        it('makes a later update of the deleted product a ProductNotFoundError', async () => {
-          const product = aProduct({ id: id('1') });
-          await repository().add(product);
+        it('makes a later update of the deleted product answer undefined', async () => {
+          await repository().add(aProduct({ id: id('1') }));
           await repository().delete(id('1'));
-          expect(await rejection(repository().update(product.update({ price: 1 }, at(1))))).to.be.instanceOf(ProductNotFoundError);
+          expect(await repository().update(id('1'), (current) => current.update({ price: 1 }, at(1)))).to.equal(undefined);
           expect(await repository().findById(id('1'))).to.equal(undefined);
+        });
+
+        it('with versions, deletes only a product stored at one of them', async () => {
+          await repository().add(aProduct({ id: id('1'), version: 3 }));
+          expect(await repository().delete(id('1'), [2])).to.equal(false);
+          expect(await repository().delete(id('1'), [1, 2, 4])).to.equal(false);
+          expect(await repository().delete(id('1'), [])).to.equal(false);
+          expect(await repository().findById(id('1'))).to.not.equal(undefined);
+          expect(await repository().delete(id('1'), [2, 3])).to.equal(true);
+          expect(await repository().findById(id('1'))).to.equal(undefined);
+          expect(await repository().delete(id('1'), [3])).to.equal(false);
+        });
+
+        it('with a version, deletes nothing when an update landed first (one statement, no race)', async () => {
+          await repository().add(aProduct({ id: id('1') }));
+          const [updated, deleted] = await Promise.all([
+            repository().update(id('1'), (current) => current.update({ price: 2 }, at(1))),
+            repository().delete(id('1'), [1]),
+          ]);
+          // Either order is fine, but never both: a delete expecting version 1 must not remove version 2.
+          const stored = await repository().findById(id('1'));
+          if (deleted) {
+            expect(updated, 'the delete ran first, so the update found nothing').to.equal(undefined);
+            expect(stored).to.equal(undefined);
+          } else {
+            expect(updated?.version).to.equal(2);
+            expect(stored?.toProps()).to.deep.equal(updated?.toProps());
+          }
         });
       });
 
@@ -399,7 +474,7 @@ export function productRepositoryContract(name: string, subject: ContractSubject
 
         it('sees an update in the sort order it changes', async () => {
           const bolt = CATALOGUE.find((p) => p.id === id('d'))!;
-          await repository().update(bolt.update({ price: 100 }, at(10)));
+          await repository().update(bolt.id, (current) => current.update({ price: 100 }, at(10)));
           const page = await list({ sort: 'price', order: 'desc', perPage: 1 });
           expect(idsOf(page.items)).to.deep.equal([id('d')]);
           expect(page.items[0]?.version).to.equal(2);

@@ -1,17 +1,16 @@
 import type Router from '@koa/router';
-import type { RouterMiddleware } from '@koa/router';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Product } from '../../../../domain/product/Product.js';
 import { decodeFields } from '../../codecs/fields.js';
 import { productId, type ProductUseCases } from '../../productUseCases.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { CreateProductBody, PRODUCT_SORTS, UpdateProductBody } from '../../codecs/productCodecs.js';
 import { success } from '../envelope.js';
-import { methodNotAllowed } from '../HttpProblem.js';
+import { HttpProblem, methodNotAllowed } from '../HttpProblem.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize } from '../middleware/authorize.js';
 import { pageMeta } from '../presenters.js';
 import type { RequestState } from '../state.js';
-
 
 /** A product on the wire. */
 export function presentProduct(product: Product): Record<string, string | number> {
@@ -24,6 +23,37 @@ export function presentProduct(product: Product): Record<string, string | number
   };
 }
 
+/** An answer carrying one product carries its version as a strong entity tag: `ETag: "3"`. */
+function withETag(ctx: RouterContext<RequestState>, product: Product): Record<string, string | number> {
+  ctx.set('ETag', `"${product.version}"`);
+  return presentProduct(product);
+}
+
+const malformedIfMatch = (): HttpProblem =>
+  new HttpProblem(400, 'BAD_REQUEST', 'invalid If-Match header', {}, 'expected * or quoted versions, e.g. "3"');
+
+/** One member of an `If-Match` list: an optionally weak, quoted version number. */
+const ENTITY_TAG = /^(W\/)?"([0-9]+)"$/;
+
+/**
+ * The versions an `If-Match` header accepts (RFC 9110 §13.1.1): `undefined` when it is absent or
+ * `*` (any current product; a missing one is 404 whatever the header). A weak tag, or one that is
+ * not how this service writes a version (`"007"`), can never match under strong comparison, so it
+ * adds nothing. Anything but `*` or a list of quoted integers is 400 `BAD_REQUEST`.
+ */
+function ifMatchVersions(header: string | undefined): readonly number[] | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const members = header.split(',').map((member) => member.trim()).filter((member) => member !== '');
+  if (members.length === 0) throw malformedIfMatch();
+  const versions: number[] = [];
+  for (const member of members) {
+    const tag = ENTITY_TAG.exec(member);
+    if (!tag) throw malformedIfMatch();
+    const version = Number(tag[2]);
+    if (tag[1] === undefined && String(version) === tag[2]) versions.push(version);
+  }
+  return versions;
+}
 
 const LIST = { sortFields: PRODUCT_SORTS, defaultSort: 'created_at' as const };
 
@@ -53,7 +83,7 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
     router.post(collection, ...guard(collection), async (ctx) => {
       const body = decodeFields(CreateProductBody, ctx.request.body);
       ctx.status = 201;
-      ctx.body = success(presentProduct(await useCases.create.execute(body)));
+      ctx.body = success(withETag(ctx, await useCases.create.execute(body)));
     });
 
     // Registered before `/:id`, so `search` is never taken for an id.
@@ -64,17 +94,19 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
     });
 
     router.get(item, ...guard(item), async (ctx) => {
-      ctx.body = success(presentProduct(await useCases.get.execute({ id: productId(ctx.params.id) })));
+      ctx.body = success(withETag(ctx, await useCases.get.execute({ id: productId(ctx.params.id) })));
     });
 
     router.put(item, notSearch, ...guard(item), async (ctx) => {
       const id = productId(ctx.params.id);
       const changes = decodeFields(UpdateProductBody, ctx.request.body);
-      ctx.body = success(presentProduct(await useCases.update.execute({ id, changes })));
+      const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
+      ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes, expectedVersions })));
     });
 
     router.delete(item, notSearch, ...guard(item), async (ctx) => {
-      await useCases.remove.execute({ id: productId(ctx.params.id) });
+      const id = productId(ctx.params.id);
+      await useCases.remove.execute({ id, expectedVersions: ifMatchVersions(ctx.headers['if-match']) });
       ctx.status = 204;
     });
   };
