@@ -12,6 +12,7 @@ import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
 import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
 import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
 import { readConfig } from './readConfig.js';
+import type { Config } from './config/schema.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
 interface Command {
@@ -59,6 +60,10 @@ const csvLine = (rule: StoredRule): string => [rule.kind, ...rule.values].join('
 
 const CLI_FIELD = { first_name: 'first-name', last_name: 'last-name' } as Record<string, string>;
 
+/** The configured database, with the configured bound on each call. */
+const openDatabase = (config: Config): Promise<Database> =>
+  Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
+
 const commands: Record<string, Command> = {
   'users:create': {
     summary: 'create a user with any role the policy knows (the way to make the first admin)',
@@ -82,7 +87,7 @@ const commands: Record<string, Command> = {
         throw new UsageError(error.fields.map((f) => `--${CLI_FIELD[f.field] ?? f.field} ${f.message}`).join('; '));
       }
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
+      const database = await openDatabase(config);
       try {
         if (config.database.migrateOnStart) await database.migrate();
         const policy = await loadAccessPolicy(config, database);
@@ -123,7 +128,7 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`migrate takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
+      const database = await openDatabase(config);
       try {
         const applied = await database.migrate();
         process.stdout.write(
@@ -143,7 +148,7 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`policies:reset takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
+      const database = await openDatabase(config);
       let replaced;
       try {
         if (config.database.migrateOnStart) await database.migrate();
