@@ -424,6 +424,11 @@ describe('GraphQL API (end to end, api.mode both)', function () {
           { fieldName: 'search', message: 'must not contain unpaired surrogates' },
         ]);
       }
+      // In a literal, GraphQL's own lexer refuses the escape: a syntax error, never a 500.
+      const literal = await gql('{ products(search: "\\ud800") { data { id } } }', { token: admin.access_token });
+      expect(literal.status, literal.text).to.equal(200); // graphql-http's status for `Accept: application/json`
+      expect(literal.body.errors?.[0]?.message).to.match(/Invalid Unicode escape sequence/);
+      expect(literal.body.data).to.equal(undefined);
     });
 
     it('every bad argument at once, all listed', async () => {
