@@ -149,6 +149,7 @@ export function buildContainer(infra: Infrastructure): Container {
       createHttpApp({
         logger,
         trustProxy: config.server.trustProxy,
+        trustProxyHops: config.server.trustProxyHops,
         requestTimeoutMs: config.server.requestTimeoutMs,
         bodyLimitBytes: config.server.bodyLimitBytes,
         cors: config.cors,

@@ -504,6 +504,14 @@ describe('administration (end to end)', function () {
       const bad = await runEntry('src/main/cli.ts', ['users:create', '--email', 'nope', '--password', 'short', '--first-name', 'R', '--last-name', 'A', '--role', 'admin'], cliEnv);
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.match(/^portico: --email must be a valid e-mail address; --password must be 8 to 72 bytes\nusage: npm run cli -- users:create /);
+
+      const invisible = await runEntry(
+        'src/main/cli.ts',
+        ['users:create', '--email', `\u200b${uniqueEmail()}`, '--password', 'root password 1', '--first-name', 'R\u202eA', '--last-name', 'A', '--role', 'admin'],
+        cliEnv,
+      );
+      expect(invisible.code).to.equal(2);
+      expect(invisible.stderr).to.match(/^portico: --email must not contain invisible characters; --first-name must not contain invisible characters\n/);
     });
 
     it('policies:reset puts the rules of policy/policy.csv back, saying what it replaced', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
 import {
@@ -221,6 +222,61 @@ describe('authentication (end to end)', function () {
       );
     });
 
+    it('refuses lone surrogates in every text field with 400 VALIDATION_ERROR naming each field (never rewritten to U+FFFD)', async () => {
+      const lone = 'must not contain unpaired surrogates';
+      // JSON.stringify writes a lone surrogate as the escape `\ud800`, as any client can.
+      const registration = { email: `a\ud800${uniqueEmail()}`, password: 'password\udc00', first_name: 'p\ud800q', last_name: '\udfffx' };
+      expectValidation(await api.post('/api/v1/auth/register', { json: registration }), [
+        { field: 'email', message: lone },
+        { field: 'password', message: lone },
+        { field: 'first_name', message: lone },
+        { field: 'last_name', message: lone },
+      ]);
+      // Two e-mails that differ only in their lone surrogate would otherwise be stored as one.
+      const email = uniqueEmail();
+      const [local, domain] = email.split('@');
+      expectValidation(await api.post('/api/v1/auth/register', { json: newRegistration({ email: `${local}\ud800@${domain}` }) }), [{ field: 'email', message: lone }]);
+      expectValidation(await api.post('/api/v1/auth/login', { json: { email: `${local}\udbff@${domain}`, password: 'pass\ud800word' } }), [
+        { field: 'email', message: lone },
+        { field: 'password', message: lone },
+      ]);
+      // A well-formed pair is text like any other.
+      const emoji = dataOf<SessionJson>(await api.post('/api/v1/auth/register', { json: newRegistration({ first_name: '\ud83d\ude00 Joy' }) }), 201);
+      expect(emoji.user.first_name).to.equal('😀 Joy');
+    });
+
+    it('refuses invisible characters (zero-width, bidi controls, BOM) in the e-mail and the names', async () => {
+      const invisible = 'must not contain invisible characters';
+      for (const char of ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u200e', '\u200f', '\u202e', '\u2066', '\u2069', '\u00ad']) {
+        const email = uniqueEmail();
+        const registration = { ...newRegistration(), email: `${email.slice(0, 3)}${char}${email.slice(3)}`, first_name: `Eve${char}`, last_name: `${char}Smith` };
+        expectValidation(await api.post('/api/v1/auth/register', { json: registration }), [
+          { field: 'email', message: invisible },
+          { field: 'first_name', message: invisible },
+          { field: 'last_name', message: invisible },
+        ]);
+      }
+      // Looked for before trimming: a leading byte-order mark is refused, not trimmed away.
+      expectValidation(await api.post('/api/v1/auth/register', { json: newRegistration({ email: `\ufeff${uniqueEmail()}` }) }), [{ field: 'email', message: invisible }]);
+      expectValidation(await api.post('/api/v1/auth/login', { json: { email: `\u200b${uniqueEmail()}`, password: 'password1' } }), [{ field: 'email', message: invisible }]);
+    });
+
+    it('NFKC-normalizes the e-mail before it is validated, stored and compared', async () => {
+      const email = uniqueEmail('nfkc');
+      // Full-width letters and digits: NFKC makes them ASCII.
+      const fullWidth = [...email.toUpperCase()].map((c) => (c >= '!' && c <= '~' ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c)).join('');
+      expect(fullWidth).not.to.equal(email);
+      const account = dataOf<SessionJson>(await api.post('/api/v1/auth/register', { json: newRegistration({ email: fullWidth, password: 'password1' }) }), 201);
+      expect(account.user.email).to.equal(email);
+      expect((await login(api, email, 'password1')).user.id).to.equal(account.user.id);
+      expect((await login(api, fullWidth, 'password1')).user.id).to.equal(account.user.id);
+      expectError(await api.post('/api/v1/auth/register', { json: newRegistration({ email }) }), 409, 'CONFLICT', 'email already registered');
+      // The ligature "ﬁ" (U+FB01) is "fi" once normalized.
+      const ligature = uniqueEmail('fine');
+      const stored = dataOf<SessionJson>(await api.post('/api/v1/auth/register', { json: newRegistration({ email: ligature.replace('fi', '\ufb01') }) }), 201);
+      expect(stored.user.email).to.equal(ligature);
+    });
+
     it('answers a body that is not JSON with 400 BAD_REQUEST "invalid request body"', async () => {
       for (const raw of ['{bad', '{"email": "a@b.c",}', "{'email': 'x'}"]) {
         expectError(await api.post('/api/v1/auth/register', { raw, headers: { 'Content-Type': 'application/json' } }), 400, 'BAD_REQUEST', 'invalid request body');
@@ -320,6 +376,18 @@ describe('authentication (end to end)', function () {
         expect(sameIpOtherAccount.user.id).to.equal(other.user.id);
       });
 
+      it('takes the X-Forwarded-For entry the proxy appended: a client inventing entries of its own is still throttled', async () => {
+        const account = await register(api);
+        // The proxy appends the address it saw, so what arrives is `<client-written>, <client>`.
+        const spoofed = (i: number) => ({ 'X-Forwarded-For': `198.51.100.${i + 1}, ${randomUUID()}, 203.0.113.50` });
+        for (let i = 0; i < 5; i += 1) {
+          const response = await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: 'wrong password' }, headers: spoofed(i) });
+          expectError(response, 401, 'UNAUTHORIZED', 'invalid credentials');
+        }
+        const blocked = await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password }, headers: spoofed(99) });
+        expectError(blocked, 429, 'RATE_LIMITED', 'too many failed logins');
+      });
+
       it('counts failures for unknown e-mails too', async () => {
         const email = uniqueEmail('ghost');
         const ip = '203.0.113.30';
@@ -337,6 +405,36 @@ describe('authentication (end to end)', function () {
         for (let i = 0; i < 4; i += 1) expectError(await fail(account.user.email, ip), 401, 'UNAUTHORIZED', 'invalid credentials');
         await login(api, account.user.email, account.password, headers);
       });
+    });
+  });
+
+  describe('with server.trust_proxy_hops 2 (two proxies in front)', () => {
+    let proxied: RunningService;
+    before(async () => {
+      proxied = await startService(
+        testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_SERVER_TRUST_PROXY: 'true', SVC_SERVER_TRUST_PROXY_HOPS: '2' }),
+        { logger: silentLogger() },
+      );
+    });
+    after(async () => proxied.stop());
+
+    it('throttles the client the outer proxy saw (second entry from the right), whatever comes before or after it', async () => {
+      const proxiedApi = new Api(proxied.url);
+      const account = await register(proxiedApi);
+      // `<client-written>, <client>, <outer proxy>`: the inner proxy may be any of several.
+      const hops = (i: number) => ({ 'X-Forwarded-For': `${randomUUID()}, 203.0.113.60, 10.0.0.${i + 1}` });
+      for (let i = 0; i < 5; i += 1) {
+        const response = await proxiedApi.post('/api/v1/auth/login', { json: { email: account.user.email, password: 'wrong password' }, headers: hops(i) });
+        expectError(response, 401, 'UNAUTHORIZED', 'invalid credentials');
+      }
+      expectError(
+        await proxiedApi.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password }, headers: hops(9) }),
+        429,
+        'RATE_LIMITED',
+        'too many failed logins',
+      );
+      const otherClient = await login(proxiedApi, account.user.email, account.password, { 'X-Forwarded-For': '203.0.113.60, 203.0.113.61, 10.0.0.1' });
+      expect(otherClient.user.id).to.equal(account.user.id);
     });
   });
 

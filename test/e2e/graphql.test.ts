@@ -9,7 +9,7 @@ import { ProductNotFoundError, ProductVersionMismatchError } from '../../src/dom
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { TOKENS } from '../../src/main/tokens.js';
-import { accountWithRole, Api, dataOf, expectError, register, type Account, type ErrorJson, type FieldJson } from '../support/api.js';
+import { accountWithRole, Api, dataOf, expectError, rawRequest, register, type Account, type ErrorJson, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import {
   CREATE_PRODUCT,
@@ -242,7 +242,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('unknown and non-UUID ids: NOT_FOUND "Product not found" with detail "id: <id>" and product null', async () => {
-      for (const id of [randomUUID(), 'abc', '42', "' or 1=1 --", '00000000-0000-0000-0000-00000000000g', '']) {
+      for (const id of [randomUUID(), 'abc', '42', "' or 1=1 --", '00000000-0000-0000-0000-00000000000g', '', '\ud800', 'a\udc00']) {
         const response = await gql(GET_PRODUCT, { token: admin.access_token, variables: { id } });
         const error = gqlError(response, 'NOT_FOUND');
         expect(error.message).to.equal('Product not found');
@@ -418,6 +418,19 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       }
     });
 
+    it('search with a lone surrogate (a JSON variable): search, "must not contain unpaired surrogates"', async () => {
+      for (const search of ['\ud800', 'a\udfffb']) {
+        expectInvalid(await gql('query ($s: String) { products(search: $s) { data { id } } }', { token: admin.access_token, variables: { s: search } }), [
+          { fieldName: 'search', message: 'must not contain unpaired surrogates' },
+        ]);
+      }
+      // In a literal, GraphQL's own lexer refuses the escape: a syntax error, never a 500.
+      const literal = await gql('{ products(search: "\\ud800") { data { id } } }', { token: admin.access_token });
+      expect(literal.status, literal.text).to.equal(200); // graphql-http's status for `Accept: application/json`
+      expect(literal.body.errors?.[0]?.message).to.match(/Invalid Unicode escape sequence/);
+      expect(literal.body.data).to.equal(undefined);
+    });
+
     it('every bad argument at once, all listed', async () => {
       const response = await products('(pagination: { limit: 0, page: 0 }, sort: { sortByField: "id" }, search: "")');
       const error = gqlError(response, 'VALIDATION_ERROR');
@@ -455,6 +468,9 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       { name: 'fine name', price: -0.01 },
       { name: 'fine name', price: 0 },
       { name: '\t\n', price: 10 },
+      { name: 'p\ud800q', price: 10 },
+      { name: 'Pe\u200bn', price: 10 },
+      { name: '\u202eneP', price: 10 },
     ];
 
     it('field failures: status 422, "validation failed", errors [{fieldName, message}] exactly as REST lists them, data null; nothing created', async () => {
@@ -470,6 +486,16 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         expect(asRestFields(createProduct.errors), JSON.stringify(input)).to.deep.equal(rest);
       }
       expect(await restTotal()).to.equal(before);
+    });
+
+    it('a name with a lone surrogate or an invisible character: 422 naming name, with the message REST gives', async () => {
+      for (const [name, message] of [
+        ['p\ud800q', 'must not contain unpaired surrogates'],
+        ['Pe\u200dn', 'must not contain invisible characters'],
+      ]) {
+        const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, { token: admin.access_token, variables: { input: { name, price: 1 } } });
+        expect(gqlData(response).createProduct, response.text).to.deep.include({ status: 422, errors: [{ fieldName: 'name', message }], data: null });
+      }
     });
 
     it('lists every failing field at once (name and price)', async () => {
@@ -541,7 +567,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('field failures: status 422 with the errors REST lists for the same body, data null, and the product unchanged', async () => {
-      for (const input of [{ name: '' }, { price: 0 }, { name: '   ', price: -1 }, { name: 'y'.repeat(201) }, { price: -3 }]) {
+      for (const input of [{ name: '' }, { price: 0 }, { name: '   ', price: -1 }, { name: 'y'.repeat(201) }, { price: -3 }, { name: '\udc00y' }, { name: 'y\u2066' }]) {
         const response = await update(product.id, input);
         const { updateProduct } = gqlData(response);
         expect(updateProduct, response.text).to.deep.include({ status: 422, message: 'validation failed', data: null });
@@ -803,6 +829,22 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const response = await api.post('/graphql', { raw: '{ queryHealth { status } }', headers: { 'Content-Type': 'text/plain' } });
       expect(response.status).to.equal(415);
       expect((response.body as ErrorJson).error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
+    });
+
+    it('two Authorization headers → 400 BAD_REQUEST in the REST envelope, before graphql-http (even for public fields)', async () => {
+      const body = JSON.stringify({ query: '{ queryHealth { status } }' });
+      for (const values of [[`Bearer ${admin.access_token}`, `Bearer ${user.access_token}`], [`Bearer ${admin.access_token}`, 'Basic eDp5']]) {
+        const headers = { Authorization: values, 'Content-Type': 'application/json', Accept: 'application/json' };
+        for (const response of [
+          await rawRequest(url, 'POST', '/graphql', headers, body),
+          await rawRequest(url, 'GET', `/graphql?query=${encodeURIComponent('{ queryHealth { status } }')}`, headers),
+        ]) {
+          expect(response.status, response.text).to.equal(400);
+          expect(JSON.parse(response.text)).to.deep.equal({ success: false, error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' } });
+        }
+      }
+      const one = await rawRequest(url, 'POST', '/graphql', { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json' }, body);
+      expect(one.status, one.text).to.equal(200);
     });
 
     it('an X-Request-ID comes back', async () => {

@@ -246,6 +246,29 @@ describe('products (end to end)', function () {
       dataOf<ProductJson>(await api.post(PRODUCTS, { token, raw: '{"name":"Charset","price":3}', headers: { 'Content-Type': 'application/json; charset=utf-8' } }), 201);
     });
 
+    it('refuses a name with a lone surrogate (400 on name), on create and update; nothing is stored as U+FFFD', async () => {
+      const lone = [{ field: 'name', message: 'must not contain unpaired surrogates' }];
+      const tag = marker();
+      // JSON.stringify writes the lone surrogate as the escape `\ud800`, the way a client sends it.
+      for (const name of [`p\ud800q ${tag}`, `\udc00${tag}`, `${tag}\udbff`]) expectValidation(await post({ name, price: 1 }), lone);
+      const product = await create(`Pen ${tag}`, 2);
+      expectValidation(await put(product.id, { name: `p\ud800q ${tag}` }), lone);
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+      expect(metaOf(await search(tag)).total, 'only the well-formed product exists').to.equal(1);
+      // A well-formed surrogate pair is an ordinary character.
+      expect((await create(`\ud83d\udd8a ${tag}`, 3)).name).to.equal(`🖊 ${tag}`);
+    });
+
+    it('refuses invisible characters in the name (zero-width, bidi controls, BOM), even at its ends', async () => {
+      const invisible = [{ field: 'name', message: 'must not contain invisible characters' }];
+      for (const name of ['Pe\u200bn', 'Pen\u200d', '\u202eneP', 'Pen \u2066x\u2069', '\ufeffPen', 'Pe\u00adn', 'Pen\u200e']) {
+        expectValidation(await post({ name, price: 1 }), invisible);
+      }
+      const product = await create(`Visible ${marker()}`, 2);
+      expectValidation(await put(product.id, { name: 'In\u2060visible' }), invisible);
+      expect(await fetchProduct(product.id)).to.deep.equal(product);
+    });
+
     it('ignores unknown fields, including id, timestamps and version', async () => {
       const response = await post({ name: 'Stool', price: 30, id: 'mine', created_at: '2000-01-01T00:00:00Z', updated_at: '2000-01-01T00:00:00Z', version: 99, colour: 'red' });
       const product = dataOf<ProductJson>(response, 201);
@@ -273,6 +296,13 @@ describe('products (end to end)', function () {
     it('answers an id that is not a UUID like an unknown one (404, detail names it), never 400 or 500', async () => {
       for (const id of ['abc', '1', "' or 1=1", "1' OR '1'='1", '%', '00000000-0000-0000-0000-00000000000g', `${randomUUID()}x`]) {
         expectError(await api.get(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      }
+    });
+
+    it('answers an id holding invalid UTF-8 (a percent-encoded lone surrogate) like any non-UUID id: 404, never a 500', async () => {
+      for (const raw of ['%ED%A0%80', 'a%ED%B0%80', '%FF']) {
+        // The router cannot decode it, so the detail names it as sent.
+        expectError(await api.get(`${PRODUCTS}/${raw}`, { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${raw}` });
       }
     });
 
@@ -585,6 +615,17 @@ describe('products (end to end)', function () {
   });
 
   describe('GET /api/v1/products/search', () => {
+    it('answers a q a client cannot send well-formed (percent-encoded lone surrogate, invalid UTF-8) with 200, never a 500', async () => {
+      // Node decodes invalid UTF-8 in the query to U+FFFD: what arrives is well-formed text.
+      for (const raw of ['%ED%A0%80', '%ED%B0%80x', '%FF', '%C3']) {
+        const response = await api.get(`${SEARCH}?q=${raw}`, { token });
+        expect(response.status, `${raw}: ${response.text}`).to.equal(200);
+        for (const p of (response.body as { data: ProductJson[] }).data) expect(p.name, raw).to.include('\ufffd');
+      }
+      const list = await api.get(`${PRODUCTS}?sort=%ED%A0%80`, { token });
+      expect(list.status, list.text).to.equal(400);
+    });
+
     it('finds names containing q, case-insensitively, anywhere in the name', async () => {
       const tag = marker();
       const blue = await create(`Blue Widget ${tag}`, 10);

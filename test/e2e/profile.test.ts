@@ -67,6 +67,22 @@ describe('profile (end to end)', function () {
       expectError(await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }), 401, 'UNAUTHORIZED', 'invalid credentials');
     });
 
+    it('NFKC-normalizes a new e-mail, and refuses one or names with invisible characters or lone surrogates, changing nothing', async () => {
+      const taken = await register(api);
+      const account = await register(api);
+      // Full-width "＠" (U+FF20) is "@" once normalized: the other user's address, so a conflict.
+      expectError(await update(account, { email: taken.user.email.replace('@', '\uff20') }), 409, 'CONFLICT', 'email already registered');
+      expectValidation(await update(account, { email: `\u200b${uniqueEmail()}`, first_name: 'A\u202eB', last_name: 'x\ud800' }), [
+        { field: 'first_name', message: 'must not contain invisible characters' },
+        { field: 'last_name', message: 'must not contain unpaired surrogates' },
+        { field: 'email', message: 'must not contain invisible characters' },
+      ]);
+      expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: account.access_token }))).to.deep.equal(account.user);
+      const fresh = uniqueEmail('width');
+      const updated = dataOf<UserJson>(await update(account, { email: fresh.replace('@', '\uff20').replace('.com', '\uff0e\uff43\uff4f\uff4d') }));
+      expect(updated.email).to.equal(fresh);
+    });
+
     it('keeps the own e-mail in another case without a conflict', async () => {
       const account = await register(api);
       const updated = dataOf<UserJson>(await update(account, { email: account.user.email.toUpperCase() }));

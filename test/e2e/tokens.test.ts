@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { Api, dataOf, decodeJwt, expectUnauthorized, register, type Account, type UserJson } from '../support/api.js';
+import { Api, dataOf, decodeJwt, expectUnauthorized, rawRequest, register, type Account, type UserJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 
@@ -160,6 +160,24 @@ describe('access tokens (end to end)', function () {
 
     it('accepts exactly "Bearer <token>"', async () => {
       expect(dataOf<UserJson>(await withHeader(`Bearer ${account.access_token}`)).id).to.equal(account.user.id);
+    });
+
+    it('two Authorization headers: 400 BAD_REQUEST "more than one Authorization header", even when both are valid', async () => {
+      const other = await register(api);
+      for (const values of [
+        [`Bearer ${account.access_token}`, `Bearer ${other.access_token}`],
+        [`Bearer ${account.access_token}`, `Bearer ${account.access_token}`],
+        [`Bearer ${account.access_token}`, 'Basic dXNlcjpwYXNz'],
+        ['', `Bearer ${account.access_token}`],
+      ]) {
+        const response = await rawRequest(service.url, 'GET', '/api/v1/profile', { Authorization: values });
+        expect(response.status, response.text).to.equal(400);
+        expect(response.headers['content-type']).to.match(/^application\/json/);
+        expect(JSON.parse(response.text)).to.deep.equal({ success: false, error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' } });
+      }
+      // One header is still fine through the same client.
+      const one = await rawRequest(service.url, 'GET', '/api/v1/profile', { Authorization: `Bearer ${account.access_token}` });
+      expect(one.status, one.text).to.equal(200);
     });
   });
 });

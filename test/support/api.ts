@@ -204,9 +204,16 @@ export interface RawResponse {
 
 /**
  * A request whose path goes on the wire exactly as written (fetch would resolve `..` and
- * normalize it), for path-confusion tests.
+ * normalize it), for path-confusion tests. A header given as an array is sent once per value
+ * (fetch would join them into one).
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]> = {},
+  body?: string,
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path, headers }, (res) => {

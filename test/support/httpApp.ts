@@ -9,6 +9,7 @@ export function defaultHttpOptions(): HttpAppOptions {
   return {
     logger: silentLogger(),
     trustProxy: false,
+    trustProxyHops: 1,
     requestTimeoutMs: 30_000,
     bodyLimitBytes: 1024 * 1024,
     cors: {

@@ -1,8 +1,12 @@
 import { ValidationError, type FieldViolation } from '../shared/DomainError.js';
+import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../shared/Text.js';
 import { ProductVersionMismatchError } from './ProductErrors.js';
 
-/** A name is 1 to 200 characters once trimmed. */
+/** A name is 1 to 200 characters once trimmed, well-formed text with nothing invisible in it. */
 export function productNameViolation(name: string): string | undefined {
+  const problem = textProblem(name);
+  if (problem !== undefined) return problem;
+  if (hasInvisibleCharacters(name)) return INVISIBLE_MESSAGE;
   const length = [...name].length;
   return name.trim() !== name || length < 1 || length > 200 ? 'must be 1 to 200 characters' : undefined;
 }

@@ -51,6 +51,11 @@ describe('Product', () => {
       ['a trailing space', 'Widget '],
       ['surrounding tabs and new lines', '\tWidget\n'],
       ['only spaces', '   '],
+      ['a lone surrogate', 'p\ud800q'],
+      ['a lone low surrogate at the end', 'Widget\udc00'],
+      ['a zero-width space', 'Wid\u200bget'],
+      ['a right-to-left override', '\u202etegdiW'],
+      ['a byte-order mark', 'Widget\ufeff'],
     ] as const) {
       it(`refuses ${label}, naming the field`, () => {
         expectRefusedFields(createWithName(name), ['name']);

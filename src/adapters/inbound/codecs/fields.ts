@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
 
 /**
  * Field codecs shared by the REST and GraphQL adapters, so one rule gives one message in both.
@@ -9,14 +10,27 @@ import { ValidationError, type FieldViolation } from '../../../domain/shared/Dom
 
 export type FieldCodec<A> = t.Type<A, unknown, unknown>;
 
-/** A codec from a parse function: `undefined` means the value breaks the rule. */
-export const rule = <A>(message: string, parse: (u: unknown) => A | undefined): FieldCodec<A> =>
+/** Why a value breaks a rule, when the rule has more than one way to be broken. */
+export class Problem {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * A codec from a parse function: `undefined` means the value breaks the rule (reported with
+ * `message`), a `Problem` says how it breaks it.
+ */
+export const rule = <A>(message: string, parse: (u: unknown) => A | Problem | undefined): FieldCodec<A> =>
   new t.Type<A, unknown, unknown>(
     message,
-    (u): u is A => parse(u) !== undefined,
+    (u): u is A => {
+      const value = parse(u);
+      return value !== undefined && !(value instanceof Problem);
+    },
     (u, c) => {
       const value = parse(u);
-      return value === undefined ? t.failure(u, c) : t.success(value);
+      if (value === undefined) return t.failure(u, c);
+      if (value instanceof Problem) return t.failure(u, c, value.message);
+      return t.success(value);
     },
     (a) => a,
   );
@@ -29,6 +43,16 @@ export const trimmedText = (min: number, max: number, message = `must be ${min} 
     const length = [...text].length;
     return length >= min && length <= max ? text : undefined;
   });
+
+/** Like `trimmedText`, for text shown to people (names): no invisible characters either (CONTRACT §6). */
+export const visibleText = (min: number, max: number): FieldCodec<string> => {
+  const text = trimmedText(min, max);
+  return rule(text.name, (u) => {
+    if (typeof u === 'string' && hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
+    const decoded = text.decode(u);
+    return isLeft(decoded) ? undefined : decoded.right;
+  });
+};
 
 /** One field of an object shape: its codec and whether it must be present. */
 export interface FieldSpec<A, R extends boolean = boolean> {
@@ -64,13 +88,14 @@ export function decodeFields<S extends Shape>(shape: S, input: unknown, what = '
       if (spec.required) violations.push({ field: name, message: 'is required' });
       continue;
     }
-    if (typeof value === 'string' && value.includes('\u0000')) {
-      // No text field has a use for NUL, and databases cut or refuse strings at it.
-      violations.push({ field: name, message: 'must not contain NUL characters' });
+    // Every text field, whatever its own rule: no NUL, no lone surrogate.
+    const problem = typeof value === 'string' ? textProblem(value) : undefined;
+    if (problem !== undefined) {
+      violations.push({ field: name, message: problem });
       continue;
     }
     const decoded = spec.codec.decode(value);
-    if (isLeft(decoded)) violations.push({ field: name, message: spec.codec.name });
+    if (isLeft(decoded)) violations.push({ field: name, message: decoded.left[0]?.message ?? spec.codec.name });
     else out[name] = decoded.right;
   }
   if (violations.length > 0) throw new ValidationError(violations);

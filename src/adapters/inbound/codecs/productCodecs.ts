@@ -1,12 +1,15 @@
 import { priceViolation, productNameViolation } from '../../../domain/product/Product.js';
 import type { ProductSortField } from '../../../domain/product/ProductRepository.js';
-import { optional, required, rule } from './fields.js';
+import { hasInvisibleCharacters, INVISIBLE_MESSAGE } from '../../../domain/shared/Text.js';
+import { optional, Problem, required, rule } from './fields.js';
 
-/** 1 to 200 characters once trimmed. */
+/** 1 to 200 characters once trimmed, none of them invisible (looked for before trimming). */
 export const ProductNameField = rule('must be 1 to 200 characters', (u) => {
   if (typeof u !== 'string') return undefined;
+  if (hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
   const name = u.trim();
-  return productNameViolation(name) === undefined ? name : undefined;
+  const problem = productNameViolation(name);
+  return problem === undefined ? name : new Problem(problem);
 });
 
 /** A JSON number, finite and greater than 0 (a string such as "10" is refused). */

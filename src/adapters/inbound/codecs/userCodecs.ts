@@ -1,12 +1,12 @@
-import { isValidEmail, normalizeEmail } from '../../../domain/user/Email.js';
+import { parseEmail } from '../../../domain/user/Email.js';
 import { isRoleName } from '../../../domain/user/Role.js';
-import { optional, required, rule, trimmedText } from './fields.js';
+import { optional, Problem, required, rule, visibleText } from './fields.js';
 
-/** Trimmed, lower-cased, then checked. */
+/** NFKC-normalized, trimmed, lower-cased, then checked (no invisible characters either). */
 export const EmailField = rule('must be a valid e-mail address', (u) => {
   if (typeof u !== 'string') return undefined;
-  const email = normalizeEmail(u);
-  return isValidEmail(email) ? email : undefined;
+  const parsed = parseEmail(u);
+  return 'email' in parsed ? parsed.email : new Problem(parsed.problem);
 });
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -27,7 +27,7 @@ export const PresentedPasswordField = rule('must be 1 to 72 bytes', (u) => {
   return bytes >= 1 && bytes <= 72 ? password : undefined;
 });
 
-export const NameField = trimmedText(1, 100);
+export const NameField = visibleText(1, 100);
 
 export const TokenField = rule('must be a non-empty string', (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined));
 

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { routeNotFound } from '../http/HttpProblem.js';
-import { bearerToken } from '../http/middleware/authenticate.js';
+import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
 import { queryLimits } from './limits.js';
 import { playgroundAsset, playgroundPage } from './playground.js';
@@ -79,7 +79,8 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
 
   return (router) => {
     const serve = async (ctx: ParameterizedContext<RequestState>, next: Next) => {
-      requestState.set(ctx.req, { authorization: ctx.get('Authorization'), state: ctx.state });
+      // Two Authorization headers are a malformed request: 400 in the REST envelope, before graphql-http.
+      requestState.set(ctx.req, { authorization: authorizationHeader(ctx), state: ctx.state });
       await handler(ctx as never, next);
     };
     router.get(options.generalRoute, serve);

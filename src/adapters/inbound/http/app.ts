@@ -19,6 +19,11 @@ export type RouteModule = (router: Router<RequestState>) => void;
 export interface HttpAppOptions {
   logger: Logger;
   trustProxy: boolean;
+  /**
+   * With `trustProxy`, which `X-Forwarded-For` entry counted from the right is the client: the one
+   * the trusted proxy appended (1), never one the client wrote itself.
+   */
+  trustProxyHops: number;
   requestTimeoutMs: number;
   bodyLimitBytes: number;
   cors: CorsOptions;
@@ -34,7 +39,8 @@ export interface HttpAppOptions {
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  */
 export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
-  const app = new Koa<RequestState>({ proxy: options.trustProxy });
+  // `ctx.ip` (rate limit, login throttle, request log) is then the hops-th entry from the right.
+  const app = new Koa<RequestState>({ proxy: options.trustProxy, maxIpsCount: options.trustProxyHops });
   // Errors are answered by `recovery`; nothing should reach Koa's default handler.
   app.silent = true;
   const router = new Router<RequestState>({ sensitive: true, strict: true });

@@ -58,6 +58,16 @@ describe('HTTP adapter: request logging', () => {
     expect(line!).to.not.have.property('user_id');
   });
 
+  it('logs as ip the client the rate limit sees: with trustProxy, the X-Forwarded-For entry the proxy appended', async () => {
+    await app.close();
+    app = await startHttpApp({ logger: captured.logger, routes: [routes], trustProxy: true });
+    expect((await fetch(`${app.url}/items/1`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.7' } })).status).to.equal(200);
+    await app.close();
+    app = await startHttpApp({ logger: captured.logger, routes: [routes], trustProxy: true, trustProxyHops: 2 });
+    expect((await fetch(`${app.url}/items/2`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.8, 10.0.0.1' } })).status).to.equal(200);
+    expect(requestLines().map((l) => l.ip)).to.deep.equal(['203.0.113.7', '203.0.113.8']);
+  });
+
   it('logs the real status of error answers (404, 500)', async () => {
     expect((await fetch(`${app.url}/missing`)).status).to.equal(404);
     expect((await fetch(`${app.url}/boom`)).status).to.equal(500);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { HttpAppOptions, RouteModule } from '../../../../src/adapters/inbound/http/app.js';
@@ -178,6 +179,29 @@ describe('HTTP adapter: rate limiting', () => {
       expect(other.status).to.equal(200);
       expectRateHeaders(other, LIMIT - 1);
       expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status, 'the first client stays limited').to.equal(429);
+    });
+
+    it('with trustProxy, takes the entry the proxy appended: a client writing its own X-Forwarded-For still hits the limit', async () => {
+      await start({ trustProxy: true });
+      // What the proxy forwards when the client sends `X-Forwarded-For: <anything>`: `<anything>, <client>`.
+      const spoofing = () => from(`198.51.100.${Math.floor(Math.random() * 250)}, ${randomUUID()}, 203.0.113.7`);
+      for (let i = 0; i < LIMIT; i++) {
+        const res = await fetch(`${app.url}/api/v1/things`, spoofing());
+        expect(res.status).to.equal(200);
+        expectRateHeaders(res, LIMIT - 1 - i);
+      }
+      expect((await fetch(`${app.url}/api/v1/things`, spoofing())).status).to.equal(429);
+      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status, 'the same client without a header of its own').to.equal(429);
+      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7, 198.51.100.23'))).status, 'another client').to.equal(200);
+    });
+
+    it('with trustProxy and trustProxyHops 2, takes the second entry from the right', async () => {
+      await start({ trustProxy: true, trustProxyHops: 2 });
+      // `<client-written>, <client>, <first proxy>`: the outer proxy wrote the client, the inner one the outer proxy.
+      const spoofing = (proxy: string) => from(`${randomUUID()}, 203.0.113.7, ${proxy}`);
+      for (let i = 0; i < LIMIT; i++) expect((await fetch(`${app.url}/api/v1/things`, spoofing(`10.0.0.${i + 1}`))).status).to.equal(200);
+      expect((await fetch(`${app.url}/api/v1/things`, spoofing('10.0.0.9'))).status).to.equal(429);
+      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.8, 10.0.0.1'))).status, 'another client, same proxy').to.equal(200);
     });
 
     it('without trustProxy, ignores X-Forwarded-For (one budget for the connection address)', async () => {

@@ -1,6 +1,7 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import { UnauthorizedError } from '../../../../domain/shared/DomainError.js';
+import { HttpProblem } from '../HttpProblem.js';
 import type { RequestState } from '../state.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i; // the scheme is case-insensitive (RFC 7235)
@@ -13,12 +14,25 @@ export function bearerToken(header: string): { token: string } | { problem: stri
 }
 
 /**
+ * The request's Authorization header, `''` when there is none. Two or more are a malformed request
+ * (400 `BAD_REQUEST`, CONTRACT §3): Node keeps only the first in `req.headers`, and a proxy in front
+ * may have used another, so neither is trusted.
+ */
+export function authorizationHeader(ctx: Pick<Context, 'req' | 'get'>): string {
+  if ((ctx.req.headersDistinct.authorization?.length ?? 0) > 1) {
+    throw new HttpProblem(400, 'BAD_REQUEST', 'more than one Authorization header');
+  }
+  return ctx.get('Authorization');
+}
+
+/**
  * Route middleware: verifies `Authorization: Bearer <access token>` and puts the caller on
- * `ctx.state.principal`; 401 `UNAUTHORIZED` (with `WWW-Authenticate: Bearer`) otherwise.
+ * `ctx.state.principal`; 401 `UNAUTHORIZED` (with `WWW-Authenticate: Bearer`) otherwise, 400 for two
+ * Authorization headers.
  */
 export function authenticate(useCase: Authenticate): Middleware<RequestState> {
   return async (ctx, next) => {
-    const bearer = bearerToken(ctx.get('Authorization'));
+    const bearer = bearerToken(authorizationHeader(ctx));
     try {
       if ('problem' in bearer) throw new UnauthorizedError(bearer.problem);
       ctx.state.principal = await useCase.execute({ accessToken: bearer.token });
