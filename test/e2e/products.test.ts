@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -897,7 +898,13 @@ describe('products: 50 concurrent partial updates (end to end)', function () {
           console.log('      (skipped: needs SVC_TEST_POSTGRES_URL)');
           this.skip();
         }
-        const env = { SVC_DATABASE_URL: databaseUrl, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
+        // PostgreSQL's test database is shared: start from empty tables, so the service seeds the
+        // shipped access rules instead of finding what another suite left.
+        const fixture = new SqlDatabaseFixture({ name: engine, url: () => databaseUrl, persistent: true });
+        await fixture.open();
+        await fixture.clear();
+        await fixture.close();
+        const env = { SVC_DATABASE_URL: databaseUrl!, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
         service = await startService(testConfig(env), { logger: silentLogger() });
         api = new Api(service.url);
         token = (await accountWithRole(service, api, 'moderator')).access_token;
