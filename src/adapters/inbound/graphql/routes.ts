@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { NoSchemaIntrospectionCustomRule, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, validate, type DocumentNode, type ParseOptions } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
 import type { Next, ParameterizedContext } from 'koa';
@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { routeNotFound } from '../http/HttpProblem.js';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
+import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
 import { playgroundAsset, playgroundPage } from './playground.js';
 import type { GraphQLContext, GraphQLUseCases } from './resolvers.js';
@@ -18,6 +19,42 @@ export interface GraphQLOptions {
   playground: boolean;
   introspection: boolean;
   maxDepth: number;
+  /** Most lexical tokens a document may have; parsing stops at the first one past it. */
+  maxTokens: number;
+}
+
+/** What the parse cache holds at most by default, in estimated heap bytes (see documentWeight). */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `message` without the " Did you mean …?" sentence graphql-js appends to unknown field, argument,
+ * type and enum value errors: with introspection off those suggestions would reveal the schema.
+ */
+export function withoutSuggestions(message: string): string {
+  const at = message.lastIndexOf(' Did you mean ');
+  return at >= 0 && message.endsWith('?') ? message.slice(0, at) : message;
+}
+
+/**
+ * Parses with at most `maxTokens` lexical tokens: past them parsing stops, and the error says so
+ * plainly (graphql-js's own reads "Syntax Error: Document contains more that N tokens").
+ */
+function parseBounded(source: Parameters<typeof parse>[0], maxTokens: number, parseOptions?: ParseOptions): DocumentNode {
+  try {
+    return parse(source, { maxLexicalTokens: maxTokens, ...parseOptions });
+  } catch (error) {
+    if (!(error instanceof GraphQLError) || !/contains more tha[nt] \d+ tokens/.test(error.message)) throw error;
+    const { source: body, positions } = error;
+    throw new GraphQLError(`document has more than ${maxTokens} tokens, the limit`, { source: body, positions, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+  }
+}
+
+function suggestionFree(error: GraphQLError): GraphQLError {
+  if (!(error instanceof GraphQLError)) return error;
+  const message = withoutSuggestions(error.message);
+  if (message === error.message) return error;
+  const { nodes, source, positions, path, originalError, extensions } = error;
+  return new GraphQLError(message, { nodes, source, positions, path, originalError, extensions });
 }
 
 /** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
@@ -26,36 +63,42 @@ const requestState = new WeakMap<IncomingMessage, { authorization: string; state
 /**
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
  * the offline GraphiQL explorer at the playground route. Authentication and RBAC happen per
- * resolver, never as HTTP middleware, so a bad token never makes an HTTP 401.
+ * resolver, never as HTTP middleware, so a bad token never makes an HTTP 401. `cache` keeps the
+ * documents that parsed and validated (a fresh one of 16 MiB unless given).
  */
-export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions): (router: Router<RequestState>) => void {
+export function graphqlRoutes(
+  useCases: GraphQLUseCases,
+  options: GraphQLOptions,
+  cache = new DocumentCache(CACHE_BYTES),
+): (router: Router<RequestState>) => void {
   const schema = createSchema(useCases);
   const rules = [
     queryLimits({ maxDepth: options.maxDepth, maxFields: 500, maxAliases: 30 }),
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
-  // Clients send the same few documents over and over: parse and validate each once.
-  const parsed = new Map<string, DocumentNode>();
-  const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  // Clients send the same few documents over and over: parse and validate each once. Only documents
+  // that parsed and validated are kept, so a refused document costs its parse and nothing after.
+  const valid = new WeakSet<DocumentNode>();
+  const sources = new WeakMap<DocumentNode, string>();
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
     schema,
     validationRules: rules,
-    parse: (source, options) => {
-      if (typeof source !== 'string' || options !== undefined) return parse(source, options);
-      let document = parsed.get(source);
-      if (!document) {
-        document = parse(source);
-        if (parsed.size >= 1000) parsed.clear();
-        parsed.set(source, document);
-      }
+    parse: (source, parseOptions) => {
+      if (typeof source !== 'string' || parseOptions !== undefined) return parseBounded(source, options.maxTokens, parseOptions);
+      const cached = cache.get(source);
+      if (cached) return cached;
+      const document = parseBounded(source, options.maxTokens);
+      sources.set(document, source);
       return document;
     },
-    validate: (validationSchema, document, validationRules, options, typeInfo) => {
-      if (validationSchema !== schema || typeInfo !== undefined) return validate(validationSchema, document, validationRules, options, typeInfo);
-      let errors = validated.get(document);
-      if (!errors) {
-        errors = validate(validationSchema, document, validationRules, options);
-        validated.set(document, errors);
+    validate: (validationSchema, document, validationRules, validationOptions, typeInfo) => {
+      if (validationSchema !== schema || typeInfo !== undefined) return validate(validationSchema, document, validationRules, validationOptions, typeInfo);
+      if (valid.has(document)) return [];
+      const errors = validate(validationSchema, document, validationRules, validationOptions);
+      const source = sources.get(document);
+      if (errors.length === 0 && source !== undefined) {
+        valid.add(document);
+        cache.set(source, document, documentWeight(source, document));
       }
       return errors;
     },
@@ -74,7 +117,7 @@ export function graphqlRoutes(useCases: GraphQLUseCases, options: GraphQLOptions
         },
       };
     },
-    formatError: (error) => error as GraphQLError,
+    formatError: (error) => (options.introspection ? (error as GraphQLError) : suggestionFree(error as GraphQLError)),
   });
 
   return (router) => {
