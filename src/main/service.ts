@@ -14,6 +14,9 @@ import { createLogger } from './logger.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
 
+/** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
+const LISTEN_BACKLOG = 4096;
+
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
   readonly url: string;
@@ -82,7 +85,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.server.port, config.server.host, () => {
+    // A connection storm (1,000 clients at once) past Node's default accept queue of 511 has its
+    // SYNs dropped, and those clients retry after 1, 3, 7, 15 s; the kernel caps this at somaxconn.
+    server.listen({ port: config.server.port, host: config.server.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import type { HttpAppOptions, RouteModule } from '../../../../src/adapters/inbound/http/app.js';
 import { healthRoutes } from '../../../../src/adapters/inbound/http/routes/health.js';
@@ -33,7 +34,7 @@ function health(): RouteModule {
 }
 
 const until = async (condition: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(condition(), 'condition reached').to.equal(true);
 };
 
@@ -93,5 +94,28 @@ describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
     await until(() => slow.started === 1);
     slow.release();
     expect((await admitted).status).to.equal(200);
+  });
+
+  it("reads nothing more from a refused client's connection for its Retry-After second", async () => {
+    await start({ maxInFlight: 100 });
+    delayMs = 650;
+    const { port } = new URL(app.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    const request = 'GET /health/live HTTP/1.1\r\nHost: portico\r\n\r\n';
+    socket.write('GET /api/v1/slow HTTP/1.1\r\nHost: portico\r\n\r\n');
+    await until(() => received.includes('OVERLOADED'));
+    expect(received).to.match(/^HTTP\/1\.1 503 /);
+    delayMs = 0;
+    const sent = performance.now();
+    socket.write(request);
+    await until(() => (received.match(/HTTP\/1\.1 /g) ?? []).length === 2);
+    const waited = performance.now() - sent;
+    socket.destroy();
+    // Its next request waited in the kernel's buffer, not in the event loop, then was served.
+    expect(received).to.match(/HTTP\/1\.1 200 /);
+    expect(waited).to.be.greaterThan(700);
   });
 });
