@@ -5,8 +5,14 @@
  *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
+ *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload]
+ *
+ * Then the overload scenario (CONTRACT §18): 1,000 connections on the 100-row list for 20 s,
+ * driven from a child process, while `/health/live` is probed on a new connection every 200 ms.
+ * It reports the shed answers (503), the longest wait, and the probes answered within 1 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +28,21 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     pipelining: { type: 'string', default: '1' },
     scenario: { type: 'string', multiple: true },
+    'overload-connections': { type: 'string', default: '1000' },
+    'overload-duration': { type: 'string', default: '20' },
+    only: { type: 'string' },
   },
 });
+if (values.only !== undefined && !['table', 'overload'].includes(values.only)) throw new Error('--only takes table or overload');
+const RUN_TABLE = values.only !== 'overload';
+const RUN_OVERLOAD = values.only !== 'table';
+const OVERLOAD_CONNECTIONS = Number(values['overload-connections']);
+const OVERLOAD_DURATION = Number(values['overload-duration']);
+const OVERLOAD_PATH = '/api/v1/products?per_page=100';
+/** CONTRACT §18's targets under 1,000 connections. */
+const MAX_WAIT_TARGET_MS = 5000;
+const LIVE_TARGET_MS = 1000;
+const LIVE_TARGET_SHARE = 0.95;
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
@@ -138,6 +157,77 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+interface OverloadFigures {
+  answers: number;
+  rps: number;
+  by_status: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  latency_ms: { p50: number; p99: number; max: number };
+}
+
+/** One `/health/live` on a new connection: ms until the answer ended (Infinity when it failed). */
+function probeLive(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = get(`${url}/health/live`, { agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Number.POSITIVE_INFINITY));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(Number.POSITIVE_INFINITY));
+  });
+}
+
+const percentile = (xs: number[], p: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+/** The overload scenario: the driver in a child process, the liveness probes from here. */
+async function overload(serviceUrl: string, token: string): Promise<Record<string, unknown>> {
+  say(`bench: overload — ${OVERLOAD_CONNECTIONS} connections on GET ${OVERLOAD_PATH} for ${OVERLOAD_DURATION} s, /health/live probed every 200 ms…`);
+  const driver = spawn(process.execPath, ['--import', 'tsx', 'bench/overload.ts', `${serviceUrl}${OVERLOAD_PATH}`, String(OVERLOAD_CONNECTIONS), String(OVERLOAD_DURATION)], {
+    env: { ...process.env, BENCH_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const figures = waitForLine(driver, /\{"answers".*\}/, (OVERLOAD_DURATION + 120) * 1000);
+  const probes: Promise<number>[] = [];
+  // Give autocannon a moment to open its connections, then probe until it is done.
+  await new Promise((r) => setTimeout(r, 500));
+  let driving = true;
+  void figures.finally(() => (driving = false)).catch(() => undefined);
+  while (driving) {
+    probes.push(probeLive(serviceUrl));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const result = JSON.parse((await figures)[0]) as OverloadFigures;
+  const live = await Promise.all(probes);
+  const answered = live.filter((ms) => Number.isFinite(ms));
+  const withinTarget = live.filter((ms) => ms <= LIVE_TARGET_MS).length / Math.max(1, live.length);
+  return {
+    scenario: `GET ${OVERLOAD_PATH} (auth)`,
+    connections: OVERLOAD_CONNECTIONS,
+    duration_s: OVERLOAD_DURATION,
+    answers: result.answers,
+    rps: Math.round(result.rps),
+    ok_200: result.by_status['200'] ?? 0,
+    shed_503: result.by_status['503'] ?? 0,
+    other_status: Object.entries(result.by_status)
+      .filter(([status]) => status !== '200' && status !== '503')
+      .reduce((n, [, count]) => n + count, 0),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    latency_ms: result.latency_ms,
+    live_probes: live.length,
+    live_failed: live.length - answered.length,
+    live_within_1s: Number(withinTarget.toFixed(3)),
+    live_p95_ms: Math.round(percentile(live, 95)),
+    live_max_ms: Math.round(Math.max(...live)),
+    meets_targets: result.latency_ms.max <= MAX_WAIT_TARGET_MS && result.timeouts === 0 && withinTarget >= LIVE_TARGET_SHARE,
+  };
+}
+
 async function main(): Promise<void> {
   const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? SCENARIOS.map((s) => s.name);
   const unknown = chosen.filter((name) => !SCENARIOS.some((s) => s.name === name));
@@ -154,6 +244,11 @@ async function main(): Promise<void> {
     SVC_SERVER_HOST: '127.0.0.1',
     SVC_SERVER_PORT: '0',
     SVC_AUTH_BCRYPT_COST: String(BCRYPT_COST),
+    // One machine stands in for many clients: the per-IP socket bound would refuse most of the
+    // overload scenario's 1,000 connections. Every other server.* key keeps its default.
+    SVC_SERVER_MAX_CONNECTIONS_PER_IP: '100000',
+    // The bench stops the service with SIGTERM; no balancer to wait for.
+    SVC_SERVER_SHUTDOWN_DELAY: '0s',
   };
   const children: ChildProcess[] = [];
   try {
@@ -187,16 +282,19 @@ async function main(): Promise<void> {
     }
     say(`bench: service ready in ${startupMs.toFixed(0)} ms at ${serviceUrl}`);
 
-    const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(bare);
-    const bareUrl = `http://127.0.0.1:${(await waitForLine(bare, /ready (\d+)/))[1]}`;
+    let bareUrl = '';
+    if (RUN_TABLE) {
+      const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(bare);
+      bareUrl = `http://127.0.0.1:${(await waitForLine(bare, /ready (\d+)/))[1]}`;
+    }
 
     const login = await fetch(`${serviceUrl}/api/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify(BENCH_ADMIN) });
     const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
     const context = { token, productId: productIds[0]! };
 
     const rows: Record<string, unknown>[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of RUN_TABLE ? scenarios : []) {
       const request = scenario.request(context);
       const service: Figures[] = [];
       const baseline: Figures[] = [];
@@ -220,6 +318,7 @@ async function main(): Promise<void> {
     }
 
     const peakRss = peakRssBytes(service.pid!);
+    const overloadRow = RUN_OVERLOAD ? await overload(serviceUrl, token) : undefined;
     const ceiling = (threads * 1000) / hashMs;
     const loginRow = rows.find((r) => r.scenario === 'POST /api/v1/auth/login');
 
@@ -231,18 +330,30 @@ async function main(): Promise<void> {
       peak_rss_mib: Math.round(peakRss / 2 ** 20),
       bcrypt: { ms_per_hash: Number(hashMs.toFixed(1)), hash_threads: threads, ceiling_rps: Math.round(ceiling), login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null },
       scenarios: rows,
+      ...(overloadRow ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } } : {}),
     };
 
     console.log('');
-    console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} |`);
-    console.log('');
+    if (rows.length > 0) {
+      console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|');
+      for (const r of rows) console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} |`);
+      console.log('');
+    }
+    if (overloadRow) {
+      const o = overloadRow as Record<string, number | string | boolean> & { latency_ms: OverloadFigures['latency_ms'] };
+      console.log(`overload: ${o.connections} connections × ${o.duration_s} s on ${o.scenario}: ${o.answers} answers (${o.rps}/s) — ${o.ok_200} × 200, ${o.shed_503} × 503 OVERLOADED (shed), ${o.other_status} other, ${o.errors} errors, ${o.timeouts} timeouts`);
+      console.log(`overload: wait p50 ${o.latency_ms.p50} ms · p99 ${o.latency_ms.p99} ms · longest ${o.latency_ms.max} ms (target ≤ ${MAX_WAIT_TARGET_MS} ms)`);
+      console.log(`overload: /health/live on a new connection, ${o.live_probes} probes: ${(Number(o.live_within_1s) * 100).toFixed(1)}% within 1 s (target ≥ ${LIVE_TARGET_SHARE * 100}%), p95 ${o.live_p95_ms} ms, max ${o.live_max_ms} ms, ${o.live_failed} failed — ${o.meets_targets ? 'targets met' : 'TARGETS MISSED'}`);
+      console.log('');
+    }
     console.log(`start-up to ready: ${report.startup_to_ready_ms} ms · peak RSS: ${report.peak_rss_mib} MiB · bcrypt cost ${BCRYPT_COST}: ${report.bcrypt.ms_per_hash} ms/hash × ${threads} threads → ceiling ${report.bcrypt.ceiling_rps} logins/s${report.bcrypt.login_share_of_ceiling !== null ? `, login at ${(report.bcrypt.login_share_of_ceiling * 100).toFixed(0)}% of it` : ''}`);
     console.log(`machine: ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} alternating rounds, pipelining ${PIPELINING}`);
     mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);
-    say('bench: wrote bench/results/latest.json');
+    // `--only overload` keeps the last full table in latest.json.
+    const file = RUN_TABLE ? 'bench/results/latest.json' : 'bench/results/overload.json';
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    say(`bench: wrote ${file}`);
   } finally {
     await Promise.all(children.map(stop));
     rmSync(dir, { recursive: true, force: true });

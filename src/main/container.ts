@@ -9,7 +9,7 @@ import { healthRoutes } from '../adapters/inbound/http/routes/health.js';
 import { CacheHealthCheck } from '../adapters/outbound/health/CacheHealthCheck.js';
 import { DatabaseHealthCheck } from '../adapters/outbound/health/DatabaseHealthCheck.js';
 import { DiskHealthCheck } from '../adapters/outbound/health/DiskHealthCheck.js';
-import { EventLoopHealthCheck } from '../adapters/outbound/health/EventLoopHealthCheck.js';
+import { EventLoopHealthCheck, type EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../adapters/outbound/health/HttpHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
@@ -70,6 +70,8 @@ export interface Infrastructure {
   lifecycle: Lifecycle;
   startedAt: Date;
   accessPolicy: AccessPolicy;
+  /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
+  eventLoop: EventLoopDelayMonitor;
 }
 
 /** The disk check's default: the SQLite file's directory (the database's own volume), else the working directory. */
@@ -77,7 +79,7 @@ function diskPathOf(target: Database['target']): string {
   return target.kind === 'sqlite' && target.file !== ':memory:' ? dirname(target.file) || '.' : '.';
 }
 
-function buildRegistry(config: Config, database: Database, redis: Redis | null): HealthCheckRegistry {
+function buildRegistry(config: Config, database: Database, redis: Redis | null, eventLoop: EventLoopDelayMonitor): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
   // Critical: without it no API call can succeed, so readiness must send traffic elsewhere. The
@@ -89,7 +91,7 @@ function buildRegistry(config: Config, database: Database, redis: Redis | null):
   }
   const diskPath = config.health.disk.path || diskPathOf(database.target);
   registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
-  registry.register(new EventLoopHealthCheck(), 'both');
+  registry.register(new EventLoopHealthCheck(200, eventLoop), 'both');
   return registry;
 }
 
@@ -114,7 +116,7 @@ export function buildContainer(infra: Infrastructure): Container {
 
   container
     .bind(TOKENS.HealthCheckRegistry)
-    .toResolvedValue((config: Config, database: Database, redis: Redis | null) => buildRegistry(config, database, redis), [
+    .toResolvedValue((config: Config, database: Database, redis: Redis | null) => buildRegistry(config, database, redis, infra.eventLoop), [
       TOKENS.Config,
       TOKENS.Database,
       TOKENS.Redis,
@@ -156,6 +158,11 @@ export function buildContainer(infra: Infrastructure): Container {
         rateLimiter: limiter,
         newRequestId: randomUUID,
         routes,
+        shedding: {
+          maxInFlight: config.server.maxInFlight,
+          maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,
+          eventLoopDelayMs: () => infra.eventLoop.recentDelayMs(),
+        },
       }),
     [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],
   );

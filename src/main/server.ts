@@ -31,9 +31,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Portico listening on ${service.url} (api: ${config.api.mode}, database: ${databaseTarget(config.database.url).display}, env: ${config.env})\n`,
   );
-  const shutdown = (signal: string): void => {
+  // SIGTERM (an orchestrator): readiness down, keep answering with `Connection: close` for
+  // server.shutdown_delay so balancers and keep-alive clients move away, then close. SIGINT skips the delay.
+  const shutdown = (signal: 'SIGTERM' | 'SIGINT'): void => {
     process.stdout.write(`Portico received ${signal}: shutting down\n`);
-    service.stop().then(
+    service.stop({ delayMs: signal === 'SIGTERM' ? config.server.shutdownDelayMs : 0 }).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`portico: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
+import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
+import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
@@ -12,14 +14,27 @@ import { createLogger } from './logger.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
 
+/** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
+const LISTEN_BACKLOG = 4096;
+
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
   readonly url: string;
   readonly server: Server;
   readonly container: Container;
   readonly database: Database;
-  /** Graceful stop: readiness down, stop accepting, let in-flight requests finish (bounded), close everything. */
-  stop(): Promise<void>;
+  /**
+   * Graceful stop (CONTRACT §9): readiness down at once; for `delayMs` every answer is still
+   * given but says `Connection: close`; then stop accepting, let in-flight requests finish
+   * (bounded by `server.shutdown_timeout`), close every socket and dependency. A second call
+   * with a shorter delay (SIGINT after SIGTERM) cuts the delay short.
+   */
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /** How long to keep serving with `Connection: close` before closing the listener; default 0. */
+  delayMs?: number;
 }
 
 export interface StartOptions {
@@ -56,24 +71,26 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Start in step with the other instances when Redis is there; never hang start-up on it.
   if (policySync && !(await policySync.ready(2000))) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   const lifecycle = new ProcessLifecycle();
-  const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt, accessPolicy });
+  const eventLoop = new EventLoopDelayMonitor();
+  const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop });
   const app = container.get(TOKENS.HttpApp);
 
   const handle = app.callback();
-  const server = createServer((req, res) => {
-    void handle(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  let inFlight = 0;
-  server.on('request', (_req, res) => {
-    inFlight += 1;
-    res.once('close', () => {
-      inFlight -= 1;
-    });
-  });
+  const { server, drain } = createHttpServer(
+    (req, res) => {
+      void handle(req, res);
+    },
+    {
+      headersTimeoutMs: config.server.headersTimeoutMs,
+      requestTimeoutMs: config.server.requestTimeoutMs,
+      maxConnectionsPerIp: config.server.maxConnectionsPerIp,
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.server.port, config.server.host, () => {
+    // A connection storm (1,000 clients at once) past Node's default accept queue of 511 has its
+    // SYNs dropped, and those clients retry after 1, 3, 7, 15 s; the kernel caps this at somaxconn.
+    server.listen({ port: config.server.port, host: config.server.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -83,17 +100,28 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`;
 
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
+  let cutDelay: () => void = () => undefined;
+  const stop = (options: StopOptions = {}): Promise<void> => {
+    const delayMs = options.delayMs ?? 0;
+    if (stopping) {
+      if (delayMs === 0) cutDelay();
+      return stopping;
+    }
+    stopping = (async () => {
       lifecycle.beginShutdown();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const deadline = Date.now() + config.server.shutdownTimeoutMs;
-      while (inFlight > 0 && Date.now() < deadline) {
-        server.closeIdleConnections();
-        await new Promise((r) => setTimeout(r, 25));
+      drain.closeEachConnection();
+      if (delayMs > 0) {
+        logger.info({ delay_ms: delayMs }, 'shutting down: readiness down, answering with Connection: close');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delayMs);
+          cutDelay = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
       }
-      server.closeAllConnections();
-      await closed;
+      await drain.close(config.server.shutdownTimeoutMs);
+      eventLoop.close();
       await policySync?.stop();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

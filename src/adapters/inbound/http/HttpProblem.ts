@@ -24,3 +24,5 @@ export const payloadTooLarge = (limitBytes: number): HttpProblem =>
 export const unsupportedMediaType = (): HttpProblem =>
   new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
 export const requestTimedOut = (): HttpProblem => new HttpProblem(503, 'TIMEOUT', 'request timed out');
+export const overloaded = (): HttpProblem =>
+  new HttpProblem(503, 'OVERLOADED', 'service overloaded, retry later', { 'Retry-After': '1' });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bodyParser } from './middleware/bodyParser.js';
 import { cors, type CorsOptions } from './middleware/cors.js';
+import { loadShedding } from './middleware/loadShedding.js';
 import { rateLimit } from './middleware/rateLimit.js';
 import { recovery } from './middleware/recovery.js';
 import { requestId } from './middleware/requestId.js';
@@ -31,12 +32,16 @@ export interface HttpAppOptions {
   rateLimiter: RateLimiterAbstract | null;
   newRequestId: () => string;
   routes: readonly RouteModule[];
+  /** Load shedding (CONTRACT §18); absent: never shed. */
+  shedding?: { maxInFlight: number; maxEventLoopDelayMs: number; eventLoopDelayMs: () => number };
 }
 
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
  * request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
+ * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
+ * runs for a refused request, not even the rate limiter's store.
  */
 export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   // `ctx.ip` (rate limit, login throttle, request log) is then the hops-th entry from the right.
@@ -50,6 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   app.use(requestLogger(options.logger));
   app.use(recovery());
   app.use(cors(options.cors));
+  if (options.shedding) app.use(loadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }));
   if (options.rateLimiter) {
     app.use(rateLimit({ limiter: options.rateLimiter, exemptPaths: HEALTH_PATHS, logger: options.logger }));
   }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { DiskHealthCheck } from '../../../../src/adapters/outbound/health/DiskHealthCheck.js';
-import { EventLoopHealthCheck } from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
+import { EventLoopDelayMonitor, EventLoopHealthCheck } from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../../../src/adapters/outbound/health/HttpHealthCheck.js';
 
 const live = () => new AbortController().signal;
@@ -96,6 +96,31 @@ describe('EventLoopHealthCheck', () => {
       expect(await check.check()).to.deep.equal({ status: 'up' });
     } finally {
       check.close();
+    }
+  });
+});
+
+describe('EventLoopDelayMonitor (shared by the event_loop check and load shedding)', () => {
+  it('reports a recent block of the loop at once, and forgets it a window later', async () => {
+    const monitor = new EventLoopDelayMonitor(100);
+    try {
+      await new Promise((r) => setTimeout(r, 30));
+      expect(monitor.recentDelayMs()).to.be.lessThan(100);
+      const until = Date.now() + 150;
+      while (Date.now() < until) {
+        // Block the event loop on purpose.
+      }
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 15));
+      expect(monitor.recentDelayMs()).to.be.greaterThan(120);
+      // The check, sharing the monitor, sees the same block.
+      const check = new EventLoopHealthCheck(50, monitor);
+      expect((await check.check()).status).to.equal('degraded');
+      check.close();
+      await new Promise((r) => setTimeout(r, 250));
+      expect(monitor.recentDelayMs()).to.be.lessThan(100);
+    } finally {
+      monitor.close();
     }
   });
 });
