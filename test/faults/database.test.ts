@@ -3,7 +3,7 @@ import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { PgCluster, postgresBin, waitFor } from '../support/faults.js';
-import { silentLogger } from '../support/logger.js';
+import { capturingLogger } from '../support/logger.js';
 
 /**
  * The fault suite, PostgreSQL part: the service's own database server stopped and started
@@ -17,6 +17,7 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
   let service: RunningService | undefined;
   let api: Api;
   let moderator: Account;
+  let logs: ReturnType<typeof capturingLogger>;
 
   before(async function () {
     if (!postgresBin()) {
@@ -25,6 +26,7 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
       this.skip();
     }
     cluster = await PgCluster.create();
+    logs = capturingLogger();
     service = await startService(
       testConfig({
         SVC_DATABASE_URL: cluster.url,
@@ -33,7 +35,7 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
         SVC_AUTH_BCRYPT_COST: '4',
         SVC_RATE_LIMIT_ENABLED: 'false',
       }),
-      { logger: silentLogger() },
+      { logger: logs.logger },
     );
     api = new Api(service.url);
     moderator = await accountWithRole(service, api, 'moderator');
@@ -49,7 +51,9 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
   const createProduct = (name: string) => api.post('/api/v1/products', { token: moderator.access_token, json: { name, price: 1.5 } });
 
   async function expectUnavailable(answer: { status: number; body: unknown }): Promise<void> {
-    expect(answer.status).to.equal(503);
+    // On a failure, say what the service logged as an internal error (its stack), not just the 500.
+    const internal = () => JSON.stringify(logs.lines().filter((l) => Number(l.level) >= 50 && l.err !== undefined));
+    expect(answer.status, answer.status === 500 ? internal() : undefined).to.equal(503);
     expect(answer.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
   }
 

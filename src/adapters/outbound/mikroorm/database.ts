@@ -62,17 +62,23 @@ interface PgClient {
  */
 function boundQueries(client: PgClient, timeoutMs: number): void {
   const query = client.query.bind(client);
+  // Once the bound has ended this connection, every answer on it (the query that ran past it, and
+  // any a transaction still sends, such as its ROLLBACK) is that timeout: one error, always a 503.
+  let timedOut = false;
+  const timeoutError = (): Error => Object.assign(new Error('database query timed out'), { code: 'ETIMEDOUT' });
   client.query = (...args: unknown[]) => {
     const at = args.findIndex((a) => typeof a === 'function');
     if (at === -1) return query(...args);
     const callback = args[at] as (error: unknown, result: unknown) => void;
     const timer = setTimeout(() => {
+      timedOut = true;
       client.__knex__disposed = new Error('query timeout');
       client.connection.stream.destroy();
     }, timeoutMs);
     args[at] = (error: unknown, result: unknown) => {
       clearTimeout(timer);
-      callback(error, result);
+      if (timedOut) callback(timeoutError(), undefined);
+      else callback(error, result);
     };
     return query(...args);
   };

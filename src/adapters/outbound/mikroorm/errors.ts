@@ -33,7 +33,7 @@ function isConnectionFailure(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   // The pool could not hand out a connection (it is closed, or every connection is stuck), or a
   // connection was ended under a query (a query past `database.query_timeout` ends its connection).
-  return /Connection terminated|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
+  return /Connection terminated|is not queryable|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
     message,
   );
 }
