@@ -5,7 +5,7 @@ import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page
 import { guarded } from './errors.js';
 import { isPostgres, readAll, readAllWalkingIndex, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
-import { columnsOf, snakeCase, sortColumn, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
+import { columnsOf, orderByOf, snakeCase, sortColumn, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
 
 /** A row as the driver returns it: timestamps are numbers on SQLite and Dates on PostgreSQL, booleans 0/1 on SQLite. */
 type RawRow = Record<string, unknown>;
@@ -227,14 +227,6 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
     return violations.length > 0 ? new ValidationError(violations) : error;
   }
 
-  /** `order by` for a sort: `c, id`; for an optional column nulls last in both directions, as its two indexes serve. */
-  private orderBy(sort: F, descending: boolean): string {
-    const column = sortColumn(this.table, sort);
-    const c = column.name;
-    if (!column.optional) return descending ? `${c} desc, id desc` : `${c}, id`;
-    return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
-  }
-
   /** The `where` of a list and its parameters; filters only on reference columns. */
   private whereOf(query: ListQuery<F>, postgres: boolean): { where: string; params: string[] } {
     const conditions: string[] = [];
@@ -269,7 +261,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const total = Number(counted?.total ?? 0);
       const answer = (rows: RawRow[]): Page<E> => ({ items: rows.map((row) => this.fromRaw(row)), total, page: query.page, perPage: query.perPage });
       if (total <= offsetOf(query)) return answer([]);
-      const orderBy = this.orderBy(query.sort, query.order === 'desc');
+      const orderBy = orderByOf(this.table, query.sort, query.order === 'desc');
       const pageIds = `select id from ${t} ${where} order by ${orderBy} limit ? offset ?`;
       const pageParams = [...params, query.perPage, offsetOf(query)];
       if (!postgres) {

@@ -103,6 +103,18 @@ export function sortIndexes(spec: TableSpec, field: string): { name: string; col
   ];
 }
 
+/**
+ * The `order by` of a sort: `c, id`; for an optional column nulls last in both directions —
+ * `(c is null), c, id` and `(c is not null) desc, c desc, id desc` — each the exact expression
+ * list of one of its `sortIndexes`, so both engines walk the index instead of sorting.
+ */
+export function orderByOf(spec: TableSpec, field: string, descending: boolean): string {
+  const column = sortColumn(spec, field);
+  const c = column.name;
+  if (!column.optional) return descending ? `${c} desc, id desc` : `${c}, id`;
+  return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
+}
+
 function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf): void {
   const spec = column.spec;
   if (!spec) return;
