@@ -26,3 +26,13 @@ export function totalPages(page: Pick<Page<unknown>, 'total' | 'perPage'>): numb
 export function offsetOf(request: Pick<PageRequest<string>, 'page' | 'perPage'>): number {
   return (request.page - 1) * request.perPage;
 }
+
+/**
+ * A page of a resource's list: with `q`, only rows whose search field contains it
+ * (case-insensitive); with `filters`, only rows whose named reference fields equal the given ids.
+ */
+export interface ListQuery<SortField extends string> extends PageRequest<SortField> {
+  readonly q?: string;
+  /** Reference field (snake case, e.g. `customer_id`) → the id it must equal. */
+  readonly filters?: Readonly<Record<string, string>>;
+}

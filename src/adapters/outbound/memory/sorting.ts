@@ -1,17 +1,26 @@
 import { offsetOf, type Page, type PageRequest, type SortOrder } from '../../../domain/shared/Page.js';
 
-type Comparable = string | number | Date;
+/** A value a list sorts by; `null` (an optional field left empty) sorts last in both directions. */
+export type Comparable = string | number | boolean | Date | null;
 
-function compareValues(a: Comparable, b: Comparable): number {
-  const x = a instanceof Date ? a.getTime() : a;
-  const y = b instanceof Date ? b.getTime() : b;
+function compareValues(a: Exclude<Comparable, null>, b: Exclude<Comparable, null>): number {
+  const x = a instanceof Date ? a.getTime() : typeof a === 'boolean' ? Number(a) : a;
+  const y = b instanceof Date ? b.getTime() : typeof b === 'boolean' ? Number(b) : b;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Orders by one field, then by id, in one direction — like the SQL adapters (binary collation). */
+/**
+ * Orders by one field, then by id, in one direction — like the SQL adapters (binary collation,
+ * false before true, nulls last whichever the direction).
+ */
 export function byFieldThenId<T extends { id: string }>(field: (row: T) => Comparable, order: SortOrder): (a: T, b: T) => number {
   const sign = order === 'asc' ? 1 : -1;
-  return (a, b) => sign * (compareValues(field(a), field(b)) || compareValues(a.id, b.id));
+  return (a, b) => {
+    const x = field(a);
+    const y = field(b);
+    if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+    return sign * ((x === null || y === null ? 0 : compareValues(x, y)) || compareValues(a.id, b.id));
+  };
 }
 
 /**

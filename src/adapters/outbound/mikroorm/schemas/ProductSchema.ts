@@ -1,14 +1,11 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { Product, type ProductProps } from '../../../../domain/product/Product.js';
+import type { ProductSortField } from '../../../../domain/product/ProductRepository.js';
+import { ConflictError } from '../../../../domain/shared/DomainError.js';
+import type { ResourceTable } from '../resourceTable.js';
 
 /** The `products` row. */
-export interface ProductRow {
-  id: string;
-  name: string;
-  price: number;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type ProductRow = ProductProps;
 
 export const ProductSchema = new EntitySchema<ProductRow>({
   name: 'ProductRow',
@@ -22,3 +19,17 @@ export const ProductSchema = new EntitySchema<ProductRow>({
     updatedAt: { type: 'Date' },
   },
 });
+
+/** The `products` table as its repository sees it, with the one product mapper (props ↔ Product). */
+export const PRODUCT_TABLE: ResourceTable<Product, ProductProps, ProductSortField> = {
+  table: 'products',
+  columns: {
+    name: { kind: 'string', length: 200 },
+    price: { kind: 'number' },
+  },
+  sortable: ['name', 'price', 'created_at', 'updated_at'],
+  search: 'name',
+  fromRow: (props) => Product.restore(props),
+  toRow: (product) => product.toProps(),
+  stillReferenced: (id) => new ConflictError('Product is still referenced', `id: ${id}`),
+};

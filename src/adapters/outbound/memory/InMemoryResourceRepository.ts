@@ -1,0 +1,129 @@
+import { ValidationError, type DomainError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import type { ListQuery, Page } from '../../../domain/shared/Page.js';
+import { pageOf, type Comparable } from './sorting.js';
+
+/** The props every stored resource has. */
+interface StoredProps {
+  readonly id: string;
+  readonly version: number;
+}
+
+/** What a reference field points at: the referenced resource's repository, and its name in messages. */
+export interface MemoryReference {
+  readonly repository: { has(id: string): boolean; guardDeletes(isReferenced: (id: string) => boolean): void };
+  /** `must name an existing <target>`. */
+  readonly target: string;
+}
+
+/** A resource as the memory core needs it: the one row mapper, the search field, references, the 409. */
+export interface MemoryResource<E, P extends StoredProps> {
+  fromRow(props: P): E;
+  toRow(entity: E): P;
+  /** The field `q` searches: case-insensitive "contains". */
+  readonly search?: keyof P & string;
+  /** Reference fields (camel case, e.g. `customerId`); the list filters on them by their snake name. */
+  readonly references?: { readonly [K in keyof P & string]?: MemoryReference };
+  /** 409: the row cannot be deleted while other rows reference it. */
+  stillReferenced(id: string): DomainError;
+}
+
+/** `customer_id` → `customerId`. */
+const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Any resource in a Map, with the SQL core's behaviour (see ADR 0016): an atomic update (nothing
+ * is awaited between the read and the write), a conditional delete, lists searched, filtered and
+ * sorted like SQL (nulls last, ties by id), and references kept as foreign keys keep them: a
+ * write naming a row that does not exist is a ValidationError on that field, and a row still
+ * referenced cannot be deleted.
+ */
+export class InMemoryResourceRepository<E, P extends StoredProps, F extends string> {
+  private readonly rows = new Map<string, P>();
+  private readonly referrers: ((id: string) => boolean)[] = [];
+  private readonly references: [string, MemoryReference][];
+
+  constructor(private readonly resource: MemoryResource<E, P>) {
+    this.references = Object.entries(resource.references ?? {}).filter((entry): entry is [string, MemoryReference] => entry[1] !== undefined);
+    for (const [prop, reference] of this.references) {
+      reference.repository.guardDeletes((id) => [...this.rows.values()].some((row) => this.valueOf(row, prop) === id));
+    }
+  }
+
+  /** Whether a row with this id is stored (a referencing repository's foreign key check). */
+  has(id: string): boolean {
+    return this.rows.has(id);
+  }
+
+  /** Refuses deletes of rows `isReferenced` says another repository still points at. */
+  guardDeletes(isReferenced: (id: string) => boolean): void {
+    this.referrers.push(isReferenced);
+  }
+
+  private valueOf(row: P, prop: string): unknown {
+    return (row as unknown as Record<string, unknown>)[prop];
+  }
+
+  /** Throws the ValidationError a foreign key would cause, naming every reference that names nothing. */
+  private checkReferences(row: P): void {
+    const violations: FieldViolation[] = [];
+    for (const [prop, reference] of this.references) {
+      const value = this.valueOf(row, prop);
+      if (typeof value === 'string' && !reference.repository.has(value)) {
+        violations.push({ field: prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), message: `must name an existing ${reference.target}` });
+      }
+    }
+    if (violations.length > 0) throw new ValidationError(violations);
+  }
+
+  async add(entity: E): Promise<void> {
+    const row = this.resource.toRow(entity);
+    this.checkReferences(row);
+    this.rows.set(row.id, row);
+  }
+
+  async findById(id: string): Promise<E | undefined> {
+    const row = this.rows.get(id);
+    return row ? this.resource.fromRow(row) : undefined;
+  }
+
+  /** Atomic because nothing is awaited between the read and the write. */
+  async update(id: string, change: (current: E) => E): Promise<E | undefined> {
+    const stored = this.rows.get(id);
+    if (!stored) return undefined;
+    const current = this.resource.fromRow(stored);
+    const next = change(current);
+    if (next !== current) {
+      const row = this.resource.toRow(next);
+      this.checkReferences(row);
+      this.rows.set(id, row);
+    }
+    return next;
+  }
+
+  async delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
+    const stored = this.rows.get(id);
+    if (!stored || (onlyAtVersions !== undefined && !onlyAtVersions.includes(stored.version))) return false;
+    if (this.referrers.some((isReferenced) => isReferenced(id))) throw this.resource.stillReferenced(id);
+    return this.rows.delete(id);
+  }
+
+  async list(query: ListQuery<F>): Promise<Page<E>> {
+    const needle = query.q?.toLowerCase();
+    const search = this.resource.search;
+    const filters = Object.entries(query.filters ?? {}).map(([field, id]) => {
+      const prop = camelCase(field);
+      if (!this.references.some(([reference]) => reference === prop)) throw new Error(`${field} is not a filter`);
+      return [prop, id] as const;
+    });
+    const matching = [...this.rows.values()].filter((row) => {
+      if (needle && search !== undefined) {
+        const value = this.valueOf(row, search);
+        if (typeof value !== 'string' || !value.toLowerCase().includes(needle)) return false;
+      }
+      return filters.every(([prop, id]) => this.valueOf(row, prop) === id);
+    });
+    const prop = camelCase(query.sort);
+    const field = (row: P) => (this.valueOf(row, prop) ?? null) as Comparable;
+    return pageOf(matching, query, { [query.sort]: field } as Record<F, (row: P) => Comparable>, (row) => this.resource.fromRow(row));
+  }
+}

@@ -1,0 +1,189 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { DomainError } from '../../../domain/shared/DomainError.js';
+
+/** How a resource field is stored (the generator's field types, CONTRACT §13). */
+export type ColumnKind = 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+
+/** One field's column. Its name is the field's name in snake case (`dueAt` → `due_at`). */
+export interface Column {
+  readonly kind: ColumnKind;
+  /** Nullable; an optional sortable column sorts with nulls last in both directions. */
+  readonly optional?: boolean;
+  /** `string`: the longest value (default 200). */
+  readonly length?: number;
+  /** `enum`: the allowed values (the column is as wide as the longest). */
+  readonly values?: readonly string[];
+  /** `ref`: the referenced table (its `id`) and the resource's name in messages (`must name an existing product`). */
+  readonly references?: { readonly table: string; readonly target: string };
+}
+
+/** The props every stored resource has besides its own fields. */
+export interface StoredProps {
+  readonly id: string;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A resource's own fields (props minus id, version and the timestamps). */
+export type FieldsOf<P> = Exclude<keyof P & string, keyof StoredProps>;
+
+/**
+ * A resource's table, which is all a migration needs: its name, its fields' columns (in order,
+ * between `id` and `version`), the sortable fields (snake case; `created_at`/`updated_at` too),
+ * each with a `(column, id)` index, and the search column. A migration states its own literal
+ * copy, so that a later change of the resource cannot change what an old migration creates.
+ */
+export interface TableSpec {
+  readonly table: string;
+  readonly columns: Readonly<Record<string, Column>>;
+  readonly sortable: readonly string[];
+  /** The field (camel case) searched by `q`: case-insensitive "contains". */
+  readonly search?: string;
+}
+
+/**
+ * A resource's table as its repository sees it: the spec, typed by the resource's props, plus
+ * its one row mapper (props ↔ aggregate) and the error for deleting a row still referenced.
+ */
+export interface ResourceTable<E, P extends StoredProps, F extends string> extends TableSpec {
+  readonly columns: { readonly [K in FieldsOf<P>]: Column };
+  readonly sortable: readonly F[];
+  readonly search?: FieldsOf<P>;
+  fromRow(props: P): E;
+  toRow(entity: E): P;
+  /** 409: the row cannot be deleted while other rows reference it. */
+  stillReferenced(id: string): DomainError;
+}
+
+/** `dueAt` → `due_at`. */
+export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** One column of the table, with the props key it maps to. */
+export interface ColumnOf {
+  readonly prop: string;
+  readonly name: string;
+  readonly kind: ColumnKind | 'id' | 'version';
+  readonly optional: boolean;
+  readonly spec?: Column;
+}
+
+/** Every column in table order: id, the fields, version, created_at, updated_at. */
+export function columnsOf(spec: TableSpec): ColumnOf[] {
+  return [
+    { prop: 'id', name: 'id', kind: 'id', optional: false },
+    ...Object.entries(spec.columns).map(([prop, column]) => ({
+      prop,
+      name: snakeCase(prop),
+      kind: column.kind,
+      optional: column.optional === true,
+      spec: column,
+    })),
+    { prop: 'version', name: 'version', kind: 'version', optional: false },
+    { prop: 'createdAt', name: 'created_at', kind: 'datetime', optional: false },
+    { prop: 'updatedAt', name: 'updated_at', kind: 'datetime', optional: false },
+  ];
+}
+
+/** The sortable column named `field`, or an error naming the table (a declaration mistake, found at start). */
+export function sortColumn(spec: TableSpec, field: string): ColumnOf {
+  const column = columnsOf(spec).find((c) => c.name === field);
+  if (!column || column.kind === 'text' || column.kind === 'id') throw new Error(`${spec.table}: ${field} is not a sortable column`);
+  return column;
+}
+
+/** The index serving a sort: `(column, id)`; for an optional column, one per direction (nulls last both ways). */
+export function sortIndexes(spec: TableSpec, field: string): { name: string; columns: string }[] {
+  const column = sortColumn(spec, field);
+  const c = column.name;
+  if (!column.optional) return [{ name: `${spec.table}_${c}_id_index`, columns: `${c}, id` }];
+  return [
+    { name: `${spec.table}_${c}_nulls_last_asc_index`, columns: `(${c} is null), ${c}, id` },
+    { name: `${spec.table}_${c}_nulls_last_desc_index`, columns: `(${c} is not null), ${c}, id` },
+  ];
+}
+
+/**
+ * The `order by` of a sort: `c, id`; for an optional column nulls last in both directions —
+ * `(c is null), c, id` and `(c is not null) desc, c desc, id desc` — each the exact expression
+ * list of one of its `sortIndexes`, so both engines walk the index instead of sorting.
+ */
+export function orderByOf(spec: TableSpec, field: string, descending: boolean): string {
+  const column = sortColumn(spec, field);
+  const c = column.name;
+  if (!column.optional) return descending ? `${c} desc, id desc` : `${c}, id`;
+  return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
+}
+
+function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf): void {
+  const spec = column.spec;
+  if (!spec) return;
+  const c = column.name;
+  const longest = Math.max(1, ...(spec.values ?? []).map((value) => value.length));
+  const builder = {
+    string: () => t.string(c, spec.length ?? 200),
+    text: () => t.text(c),
+    integer: () => t.integer(c),
+    number: () => t.double(c),
+    boolean: () => t.boolean(c),
+    datetime: () => t.timestamp(c, { useTz: true, precision: 3 }),
+    email: () => t.string(c, 254),
+    uuid: () => t.string(c, 36),
+    enum: () => t.string(c, longest),
+    ref: () => t.string(c, 36),
+  }[spec.kind]();
+  if (column.optional) builder.nullable();
+  else builder.notNullable();
+}
+
+/**
+ * The statements that create a resource's table, one by one (SQLite runs one statement a query):
+ * `id`, the fields, `version`, the timestamps; a foreign key (`on delete restrict`) and an index
+ * per reference; the sort indexes of `sortIndexes`; and, on PostgreSQL, a trigram index for the
+ * search column when the `pg_trgm` extension can be had (else search scans, as on SQLite).
+ * For products this is exactly what Migration0002Products creates.
+ */
+export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
+  const columns = columnsOf(spec);
+  const quoted = (name: string) => `"${name}"`;
+  const statements = knex.schema
+    .createTable(spec.table, (t) => {
+      t.string('id', 36).primary();
+      for (const column of columns) addColumn(t, column);
+      t.integer('version').notNullable().defaultTo(1);
+      t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
+      t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable();
+      for (const column of columns) {
+        const target = column.spec?.references;
+        if (!target) continue;
+        t.foreign(column.name, `${spec.table}_${column.name}_foreign`).references(`${target.table}.id`).onDelete('RESTRICT');
+        t.index([column.name], `${spec.table}_${column.name}_index`);
+      }
+      for (const field of spec.sortable) {
+        const column = sortColumn(spec, field);
+        if (!column.optional) t.index([column.name, 'id'], `${spec.table}_${column.name}_id_index`);
+      }
+    })
+    .toSQL()
+    .map((statement) => statement.sql);
+  for (const field of spec.sortable) {
+    if (!sortColumn(spec, field).optional) continue;
+    for (const index of sortIndexes(spec, field)) {
+      statements.push(`create index ${quoted(index.name)} on ${quoted(spec.table)} (${index.columns})`);
+    }
+  }
+  if (spec.search && knex.client.dialect === 'postgresql') {
+    const c = snakeCase(spec.search);
+    statements.push(`do $$ begin
+  create extension if not exists pg_trgm;
+exception when others then
+  raise notice 'pg_trgm is not available: ${spec.table} search will scan';
+end $$;`);
+    statements.push(`do $$ begin
+  if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+    execute 'create index ${spec.table}_${c}_trgm_index on ${spec.table} using gin (lower(${c}) gin_trgm_ops)';
+  end if;
+end $$;`);
+  }
+  return statements;
+}

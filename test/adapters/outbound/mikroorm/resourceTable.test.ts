@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
+import { expect } from 'chai';
+import { createResourceTable, orderByOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { PRODUCT_TABLE } from '../../../../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
+import { createPartsTable, dropPartsTable, PART_SORT_FIELDS, PART_TABLE } from '../../../support/parts.js';
+import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
+
+/** The table's columns and indexes as the engine reports them. */
+async function schemaOf(knex: Knex | Knex.Transaction, table: string, postgres: boolean): Promise<unknown> {
+  if (!postgres) {
+    return await knex.raw(`select type, name, sql from sqlite_master where tbl_name = ? order by type, name`, [table]);
+  }
+  const columns = await knex.raw(
+    `select column_name, data_type, is_nullable, column_default, character_maximum_length, datetime_precision
+     from information_schema.columns where table_name = ? order by ordinal_position`,
+    [table],
+  );
+  const indexes = await knex.raw(`select indexname, indexdef from pg_indexes where tablename = ? order by indexname`, [table]);
+  return { columns: columns.rows, indexes: indexes.rows };
+}
+
+/** Rolls a piece of DDL back (both engines' DDL is transactional). */
+async function rolledBack<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await knex
+    .transaction(async (trx) => {
+      result = await work(trx);
+      throw new Error('rollback');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'rollback') throw error;
+    });
+  return result as T;
+}
+
+describe('createResourceTable and the sort indexes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-tables-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const target of sqlTargets(dir, 'tables.sqlite')) {
+    describe(`on ${target.name}`, function () {
+      const database = new SqlDatabaseFixture(target);
+      const postgres = target.name.startsWith('PostgreSQL');
+      const knex = () => (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+
+      before(async function () {
+        const skipped = await database.open();
+        if (skipped !== undefined) {
+          console.log(`      (skipped: ${skipped})`);
+          this.skip();
+        }
+        await database.clear();
+        await createPartsTable(database.db.orm);
+      });
+      after(async () => {
+        if (target.url()) await dropPartsTable(database.db.orm).catch(() => undefined);
+        await database.close();
+      });
+
+      it('creates for products exactly the table and indexes Migration0002Products created', async () => {
+        await dropPartsTable(database.db.orm);
+        const migrated = await schemaOf(knex(), 'products', postgres);
+        const generated = await rolledBack(knex(), async (trx) => {
+          await trx.raw('drop table products');
+          for (const statement of createResourceTable(knex(), PRODUCT_TABLE)) await trx.raw(statement);
+          return schemaOf(trx, 'products', postgres);
+        });
+        expect(generated).to.deep.equal(migrated);
+        expect(JSON.stringify(migrated)).to.contain('products_price_id_index');
+        await createPartsTable(database.db.orm);
+      });
+
+      for (const field of PART_SORT_FIELDS) {
+        for (const descending of [false, true]) {
+          it(`reads a deep page of ids by ${field} ${descending ? 'desc' : 'asc'} by walking an index, never sorting`, async () => {
+            const sql = `select id from test_parts order by ${orderByOf(PART_TABLE, field, descending)} limit 100 offset 5000`;
+            if (postgres) {
+              const plan = await knex().transaction(async (trx) => {
+                await trx.raw('set local enable_sort = off');
+                return ((await trx.raw(`explain ${sql}`)) as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']).join('\n');
+              });
+              expect(plan).to.match(/Index (Only )?Scan( Backward)? using test_parts_\w+_index/);
+              expect(plan).to.not.match(/\bSort\b/);
+            } else {
+              const rows = (await knex().raw(`explain query plan ${sql}`)) as { detail: string }[];
+              const plan = rows.map((r) => r.detail).join('\n');
+              expect(plan).to.match(/USING (COVERING )?INDEX test_parts_\w+_index/);
+              expect(plan).to.not.match(/TEMP B-TREE/);
+            }
+          });
+        }
+      }
+    });
+  }
+});
