@@ -1,0 +1,65 @@
+import { MAX_NAME_LENGTH } from './parse.js';
+
+/** What `npm run generate -- --help` prints. */
+export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]
+
+Writes a new resource: list, create, get, update and delete over REST (/api/v1/<plural>) and
+GraphQL, with its domain entity, use cases, MikroORM schema, repository and migration, in-memory
+repository, feature module, policy rules and tests — code that reads like the hand-written product.
+
+<name>    the resource, singular, lower snake case (invoice, purchase_order), at most ${MAX_NAME_LENGTH} characters.
+          Plural by English rules (category -> categories, purchase_order -> purchase_orders); a
+          name whose plural is the same word (sheep, news) is refused. REST path
+          /api/v1/<plural in kebab case>, table <plural>, class PurchaseOrder, GraphQL purchaseOrder,
+          purchaseOrders, createPurchaseOrder, updatePurchaseOrder, deletePurchaseOrder.
+
+<field>   name:type, the name in lower snake case. JSON names are snake case in REST and camel case
+          in GraphQL. Every resource already has id, created_at, updated_at and version.
+
+  type               stored as           accepted on input
+  string             varchar(200)        trimmed, 1 to 200 characters, no NUL
+  text               text                trimmed, 0 to 10000 characters, no NUL
+  integer            integer             a JSON integer in the signed 32-bit range (GraphQL Int)
+  number             double              a finite JSON number
+  boolean            boolean             true or false
+  datetime           timestamp with zone RFC 3339 with a zone; answered in UTC with Z
+  email              varchar(254)        trimmed, lower-cased, an e-mail address
+  uuid               uuid                a UUID
+  enum(a|b|c)        varchar             one of the values (lower snake case; GraphQL: A, B, C)
+  ref(<resource>)    uuid, foreign key   the field name ends in _id; the row must exist; deleting a
+                                         row still referred to answers 409; the list takes
+                                         ?<field>=<id> as a filter
+
+  bounds    after string, text (lengths) and integer, number (values):
+              string(1..80)   text(..2000)   integer(0..)   number(>0)   number(0..<1)
+            MIN..MAX, MIN.. and ..MAX are inclusive; >MIN and <MAX exclusive (numbers only;
+            integer(>0) is integer(1..)). A string is at most 200 characters, a text 10000.
+  optional  ? after the type and its bounds: notes:text?  score:integer(0..10)?
+            An optional field is null when absent on create; null in an update clears it.
+  sorting   every field but text can be sorted on (sort=<field>), besides created_at and updated_at.
+
+--search <field>   a string field to search: GET /api/v1/<plural>/search?q=... and the GraphQL
+                   search argument, case-insensitive.
+--dry-run          list the files it would create and change; write nothing.
+--help, -h         this help.
+
+Refused, with exit code 2, one line per problem and nothing written: a name or field that is not
+lower snake case; a name or plural taken by a resource or a route (user, auth, admin, profile,
+health, graphql, metrics, docs); a JavaScript, TypeScript, GraphQL or SQL reserved word as a name
+or field (in any form it takes: type, class, order, value...); an unknown type; malformed bounds; a
+duplicate field; a field named id, created_at, updated_at or version; a ref field whose name does
+not end in _id, or that refers to a resource that does not exist or to itself; --search on a field
+that is not a string.
+
+It writes the files of the resource (src/domain/<name>/, src/application/<name>/, its REST, GraphQL,
+MikroORM and in-memory adapters, src/main/modules/<plural>.ts, its tests) and changes only the
+module list (src/main/modules/index.ts) and policy/policy.csv (moderator: every action, user: GET).
+Writing is all or nothing: if it fails half-way, the tree is left as it was.
+
+Quote a field that has ( ) | < > or ? in it: the shell reads those characters itself.
+
+Example, two related resources (an invoice belongs to a customer):
+  npm run generate -- resource customer name:string email:email 'tier:enum(free|pro)' --search name
+  npm run generate -- resource invoice 'customer_id:ref(customer)' number:string 'total:number(0..)' \\
+      due_at:datetime paid:boolean 'notes:text?'
+`;

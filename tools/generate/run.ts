@@ -1,0 +1,61 @@
+import { HELP } from './help.js';
+import type { ResourceModel } from './model.js';
+import { parseCommand } from './parse.js';
+import { readProjectState, type ProjectState } from './project.js';
+import { checkChangeSet, realFs, writeChangeSet, type ChangeSet, type WriterFs } from './writer.js';
+
+/** What a generation needs from outside: where the project is, the templates, and where to write. */
+export interface RunDependencies {
+  /** The project root every path is relative to. */
+  root: string;
+  /** The templates: model → files. */
+  render(model: ResourceModel, project: ProjectState): ChangeSet;
+  readProject?: (root: string) => ProjectState;
+  fs?: WriterFs;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const problemLines = (problems: string[]): string => problems.map((p) => `generate: ${p}\n`).join('');
+
+/**
+ * Runs `generate` with `argv` (what follows `npm run generate --`). Exit codes: 0 written (or listed by
+ * --dry-run, or help asked for), 1 writing failed (and was undone), 2 refused (nothing written).
+ */
+export async function run(argv: string[], deps: RunDependencies): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    deps.out(HELP);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const fs = deps.fs ?? realFs;
+  try {
+    const project = (deps.readProject ?? readProjectState)(deps.root);
+    const parsed = parseCommand(argv, project);
+    if (!parsed.ok) {
+      deps.err(problemLines(parsed.problems));
+      return 2;
+    }
+    const changes = deps.render(parsed.model, project);
+    if (parsed.dryRun) {
+      const problems = await checkChangeSet(deps.root, changes, fs);
+      if (problems.length > 0) {
+        deps.err(problemLines(problems));
+        return 2;
+      }
+      const lines = [...changes.create.map((f) => `would create ${f.path}`), ...changes.modify.map((f) => `would change ${f.path}`)];
+      deps.out(lines.map((line) => `${line}\n`).join(''));
+      return 0;
+    }
+    const written = await writeChangeSet(deps.root, changes, fs);
+    if (!written.ok) {
+      deps.err(problemLines(written.problems));
+      return 2;
+    }
+    const lines = [...changes.create.map((f) => `created ${f.path}`), ...changes.modify.map((f) => `changed ${f.path}`)];
+    deps.out(lines.map((line) => `${line}\n`).join(''));
+    return 0;
+  } catch (error) {
+    deps.err(`generate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
