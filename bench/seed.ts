@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BcryptPasswordHasher } from '../src/adapters/outbound/crypto/BcryptPasswordHasher.js';
-import { Database } from '../src/adapters/outbound/mikroorm/database.js';
 import { ProductSchema } from '../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
 import { UserSchema } from '../src/adapters/outbound/mikroorm/schemas/UserSchema.js';
+import { openDatabase } from '../src/main/database.js';
 import { readConfig } from '../src/main/readConfig.js';
 
 import { BENCH_ADMIN } from './fixtures.js';
@@ -15,7 +15,7 @@ import { BENCH_ADMIN } from './fixtures.js';
 const loaded = readConfig();
 if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
 const { config } = loaded;
-const database = await Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
+const database = await openDatabase(config);
 try {
   await database.migrate();
   const em = database.orm.em.fork();

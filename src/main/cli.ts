@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { decodeFields, required } from '../adapters/inbound/codecs/fields.js';
 import { RegisterBody, RoleField } from '../adapters/inbound/codecs/userCodecs.js';
 import { BcryptPasswordHasher } from '../adapters/outbound/crypto/BcryptPasswordHasher.js';
-import { Database, DatabaseConnectionError } from '../adapters/outbound/mikroorm/database.js';
+import { DatabaseConnectionError } from '../adapters/outbound/mikroorm/database.js';
 import { MikroOrmUserRepository } from '../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
 import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
@@ -11,8 +11,8 @@ import { ValidationError } from '../domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
 import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
 import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
+import { openDatabase } from './database.js';
 import { readConfig } from './readConfig.js';
-import type { Config } from './config/schema.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
 interface Command {
@@ -59,10 +59,6 @@ function parseCreateUserArgs(args: string[]): Record<string, string> {
 const csvLine = (rule: StoredRule): string => [rule.kind, ...rule.values].join(', ');
 
 const CLI_FIELD = { first_name: 'first-name', last_name: 'last-name' } as Record<string, string>;
-
-/** The configured database, with the configured bound on each call. */
-const openDatabase = (config: Config): Promise<Database> =>
-  Database.connect(config.database.url, { queryTimeoutMs: config.database.queryTimeoutMs });
 
 const commands: Record<string, Command> = {
   'users:create': {

@@ -5,9 +5,10 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
-import { Database } from '../adapters/outbound/mikroorm/database.js';
+import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
+import { openDatabase } from './database.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
@@ -46,10 +47,7 @@ export interface StartOptions {
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const logger = options.logger ?? createLogger(config.log.level, config.log.format);
-  const database = await Database.connect(config.database.url, {
-    queryTimeoutMs: config.database.queryTimeoutMs,
-    warn: (message) => logger.warn({ database: message }, 'database driver warning'),
-  });
+  const database = await openDatabase(config, { warn: (message) => logger.warn({ database: message }, 'database driver warning') });
   try {
     if (config.database.migrateOnStart) {
       const applied = await database.migrate();

@@ -3,11 +3,11 @@ import { expect } from 'chai';
 import { buildClientSchema, getIntrospectionQuery, Kind, printSchema, type GraphQLScalarType, type IntrospectionQuery, type ValueNode } from 'graphql';
 import jwt from 'jsonwebtoken';
 import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
-import type { GraphQLUseCases } from '../../src/adapters/inbound/graphql/resolvers.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
 import { ProductNotFoundError, ProductVersionMismatchError } from '../../src/domain/product/ProductErrors.js';
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { ProductTokens } from '../../src/main/modules/products.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { accountWithRole, Api, dataOf, expectError, rawRequest, register, type Account, type ErrorJson, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -636,7 +636,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     describe('the scalar itself', () => {
-      const scalar = createSchema({} as GraphQLUseCases).getType('DateTime') as GraphQLScalarType;
+      const scalar = createSchema([]).getType('DateTime') as GraphQLScalarType;
       const literal = (value: string): ValueNode => ({ kind: Kind.STRING, value });
       const invalid = [
         '2026-01-31T12:00:00', // no zone
@@ -725,7 +725,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('an unexpected failure inside a resolver answers INTERNAL_ERROR without its message, stack or paths', async () => {
       const product = await gqlCreateProduct(url, admin.access_token, { name: `Fragile ${randomUUID()}`, price: 1 });
-      const useCases = service.container.get(TOKENS.ProductUseCases);
+      const useCases = service.container.get(ProductTokens.UseCases);
       const original = useCases.get.execute.bind(useCases.get);
       useCases.get.execute = () => Promise.reject(new Error('SQLITE_ERROR: no such table: products (at /work/main/src/secret.ts:1)'));
       try {

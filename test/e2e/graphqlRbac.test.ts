@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, register, type Account, type ApiResponse } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -67,17 +68,17 @@ describe('GraphQL access control (end to end)', function () {
     const product = await fresh();
     switch (operation) {
       case 'products':
-        return api.get('/api/v1/products', { token });
+        return api.get(PRODUCT_PATHS.collection, { token });
       case 'search':
-        return api.get('/api/v1/products/search?q=rbac', { token });
+        return api.get(`${PRODUCT_PATHS.search}?q=rbac`, { token });
       case 'product':
-        return api.get(`/api/v1/products/${product.id}`, { token });
+        return api.get(`${PRODUCT_PATHS.collection}/${product.id}`, { token });
       case 'createProduct':
-        return api.post('/api/v1/products', { token, json: { name: `made by REST ${randomUUID()}`, price: 1 } });
+        return api.post(PRODUCT_PATHS.collection, { token, json: { name: `made by REST ${randomUUID()}`, price: 1 } });
       case 'updateProduct':
-        return api.put(`/api/v1/products/${product.id}`, { token, json: { price: 11 } });
+        return api.put(`${PRODUCT_PATHS.collection}/${product.id}`, { token, json: { price: 11 } });
       case 'deleteProduct':
-        return api.delete(`/api/v1/products/${product.id}`, { token });
+        return api.delete(`${PRODUCT_PATHS.collection}/${product.id}`, { token });
     }
   }
 
@@ -221,7 +222,7 @@ describe('GraphQL access control (end to end)', function () {
 
   describe('policy changes at runtime take effect at once (same token, no new login)', () => {
     it('user + /api/v1/products POST lets the user createProduct; removing it forbids it again', async () => {
-      const rule = { role: 'user', path: '/api/v1/products', action: 'POST' };
+      const rule = { role: 'user', path: PRODUCT_PATHS.policy.collection, action: 'POST' };
       gqlError(await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'before the rule', price: 1 } }), 'FORBIDDEN');
       expect((await policy('post', rule)).status).to.equal(201);
       try {
@@ -241,7 +242,7 @@ describe('GraphQL access control (end to end)', function () {
     });
 
     it('user + /api/v1/products/{id} PUT lets the user updateProduct, and nothing else', async () => {
-      const rule = { role: 'user', path: '/api/v1/products/{id}', action: 'PUT' };
+      const rule = { role: 'user', path: PRODUCT_PATHS.policy.item, action: 'PUT' };
       const product = await fresh();
       expect((await policy('post', rule)).status).to.equal(201);
       try {
@@ -257,7 +258,7 @@ describe('GraphQL access control (end to end)', function () {
     });
 
     it('without user GET /api/v1/products: products is FORBIDDEN, search and product(id) still allowed — as in REST', async () => {
-      const rule = { role: 'user', path: '/api/v1/products', action: 'GET' };
+      const rule = { role: 'user', path: PRODUCT_PATHS.policy.collection, action: 'GET' };
       const product = await fresh();
       expect((await policy('delete', rule)).status).to.equal(204);
       try {
@@ -275,7 +276,7 @@ describe('GraphQL access control (end to end)', function () {
     });
 
     it('without user GET /api/v1/products/{id}: product(id) and search are FORBIDDEN — as in REST — while queryHealth beside them answers', async () => {
-      const rule = { role: 'user', path: '/api/v1/products/{id}', action: 'GET' };
+      const rule = { role: 'user', path: PRODUCT_PATHS.policy.item, action: 'GET' };
       const product = await fresh();
       expect((await policy('delete', rule)).status).to.equal(204);
       try {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
 import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
@@ -33,8 +34,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PRODUCT_KEYS = ['created_at', 'id', 'name', 'price', 'updated_at'];
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-const PRODUCTS = '/api/v1/products';
-const SEARCH = '/api/v1/products/search';
+const PRODUCTS = PRODUCT_PATHS.collection;
+const SEARCH = PRODUCT_PATHS.search;
 const item = (id: string): string => `${PRODUCTS}/${encodeURIComponent(id)}`;
 
 const NAME_RULE = 'must be 1 to 200 characters';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import {
   accountWithRole,
@@ -27,7 +28,7 @@ interface ProductJson {
   updated_at: string;
 }
 
-const PRODUCTS = '/api/v1/products';
+const PRODUCTS = PRODUCT_PATHS.collection;
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 describe('products: access control (end to end)', function () {
@@ -224,7 +225,7 @@ describe('products: access control (end to end)', function () {
 
   describe('search follows GET /api/v1/products/{id} in the policy', () => {
     it('a role allowed only GET on /api/v1/products/{id} may search and read, but not list', async () => {
-      const rule = { role: 'viewer', path: '/api/v1/products/{id}', action: 'GET' };
+      const rule = { role: 'viewer', path: PRODUCT_PATHS.policy.item, action: 'GET' };
       expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
       try {
         const viewer = await accountWithRole(service, api, 'viewer');
@@ -239,7 +240,7 @@ describe('products: access control (end to end)', function () {
     });
 
     it('a role allowed only the list may not search', async () => {
-      const rule = { role: 'lister', path: '/api/v1/products', action: 'GET' };
+      const rule = { role: 'lister', path: PRODUCT_PATHS.policy.collection, action: 'GET' };
       expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
       try {
         const lister = await accountWithRole(service, api, 'lister');

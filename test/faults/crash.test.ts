@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Database } from '../../src/adapters/outbound/mikroorm/database.js';
+import { connectDatabase } from '../support/database.js';
 import { Api, login } from '../support/api.js';
 import { PgCluster, postgresBin } from '../support/faults.js';
 import { runEntry, startEntry } from '../support/process.js';
@@ -95,7 +95,7 @@ describe('faults: kill -9 during concurrent writes', function () {
     const url = `sqlite:${join(dir, 'portico.sqlite')}`;
     try {
       await crashAndCheck(url, async () => {
-        const db = await Database.connect(url);
+        const db = await connectDatabase(url);
         try {
           const rows = (await db.orm.em.getConnection().execute('pragma integrity_check', [], 'all')) as { integrity_check: string }[];
           expect(rows.map((r) => r.integrity_check)).to.deep.equal(['ok']);
@@ -117,7 +117,7 @@ describe('faults: kill -9 during concurrent writes', function () {
     const cluster = await PgCluster.create();
     try {
       await crashAndCheck(cluster.url, async () => {
-        const db = await Database.connect(cluster.url);
+        const db = await connectDatabase(cluster.url);
         try {
           const connection = db.orm.em.getConnection();
           // amcheck (shipped with the server) verifies every B-tree index of the table against it.

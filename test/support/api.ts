@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { RunningService } from '../../src/main/service.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { UserTokens } from '../../src/main/modules/users.js';
 
 /** A user as the REST API shows it (CONTRACT §5). */
 export interface UserJson {
@@ -174,7 +174,7 @@ export async function refresh(api: Api, refreshToken: string): Promise<TokensJso
 
 /** Changes a user's role straight in the repository (what `users:create --role` or an admin would do). */
 export async function setRole(service: RunningService, userId: string, role: string): Promise<void> {
-  const users = service.container.get(TOKENS.UserRepository);
+  const users = service.container.get(UserTokens.Repository);
   const user = await users.findById(userId);
   if (!user) throw new Error(`no user ${userId}`);
   await users.update(user.with({ role }, new Date()));

@@ -7,7 +7,8 @@ import type { ListProducts } from '../../application/product/ListProducts.js';
 import type { SearchProducts } from '../../application/product/SearchProducts.js';
 import type { UpdateProduct } from '../../application/product/UpdateProduct.js';
 import { ProductNotFoundError } from '../../domain/product/ProductErrors.js';
-import { uuidOf } from './ids.js';
+import { idOf } from './ids.js';
+import { resourcePaths } from './paths.js';
 
 /** What both inbound adapters (REST and GraphQL) drive for the product resource. */
 export interface ProductUseCases {
@@ -21,9 +22,8 @@ export interface ProductUseCases {
   remove: DeleteProduct;
 }
 
+/** The product routes, written once: REST registers them, GraphQL checks the policy against them. */
+export const PRODUCT_PATHS = resourcePaths('/api/v1/products');
+
 /** An id that cannot name a product is answered like an unknown one, without a query. */
-export function productId(raw: unknown): string {
-  const id = uuidOf(raw);
-  if (id === undefined) throw new ProductNotFoundError(raw === undefined || raw === null ? '' : String(raw));
-  return id;
-}
+export const productId = (raw: unknown): string => idOf(raw, (id) => new ProductNotFoundError(id));

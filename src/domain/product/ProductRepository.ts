@@ -1,7 +1,9 @@
 import type { Page, PageRequest } from '../shared/Page.js';
 import type { Product } from './Product.js';
 
-export type ProductSortField = 'name' | 'price' | 'created_at' | 'updated_at';
+/** The fields a product list can be sorted by (snake case, as REST names them); everything else derives from this. */
+export const PRODUCT_SORT_FIELDS = ['name', 'price', 'created_at', 'updated_at'] as const;
+export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
 /** A page of products; with `q`, only those whose name contains it (case-insensitive). */
 export interface ProductListQuery extends PageRequest<ProductSortField> {

@@ -1,7 +1,9 @@
 import type { Page, PageRequest } from '../shared/Page.js';
 import type { User } from './User.js';
 
-export type UserSortField = 'email' | 'first_name' | 'last_name' | 'created_at';
+/** The fields a user list can be sorted by (snake case, as REST names them); everything else derives from this. */
+export const USER_SORT_FIELDS = ['email', 'first_name', 'last_name', 'created_at'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 /** A page of users, optionally filtered by `q` (case-insensitive, in e-mail and names). */
 export interface UserListQuery extends PageRequest<UserSortField> {

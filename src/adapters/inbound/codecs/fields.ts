@@ -63,8 +63,8 @@ export interface FieldSpec<A, R extends boolean = boolean> {
 export const required = <A>(codec: FieldCodec<A>): FieldSpec<A, true> => ({ codec, required: true });
 export const optional = <A>(codec: FieldCodec<A>): FieldSpec<A, false> => ({ codec, required: false });
 
-type Shape = Record<string, FieldSpec<unknown>>;
-type Decoded<S extends Shape> = {
+export type Shape = Record<string, FieldSpec<unknown>>;
+export type Decoded<S extends Shape> = {
   [K in keyof S as S[K]['required'] extends true ? K : never]: S[K] extends FieldSpec<infer A, boolean> ? A : never;
 } & {
   [K in keyof S as S[K]['required'] extends true ? never : K]?: S[K] extends FieldSpec<infer A, boolean> ? A : never;

@@ -23,33 +23,34 @@ export const sortField = <F extends string>(fields: readonly F[]) =>
     typeof u === 'string' && (fields as readonly string[]).includes(u.trim()) ? (u.trim() as F) : undefined,
   );
 
-export interface ListDefaults<F extends string> {
-  readonly sortFields: readonly F[];
-  readonly defaultSort: F;
-}
+/** Every list's defaults (CONTRACT §6), for REST and GraphQL alike: page 1, 20 per page, newest first. */
+export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 'desc' } as const;
+
+/** The field every list sorts by by default; every resource can be sorted by it. */
+export type DefaultSort = typeof LIST_DEFAULTS.sort;
 
 /**
  * List query parameters (`page`, `per_page`, `sort`, `order`, and `q` when searchable) with the
- * defaults of CONTRACT §6: page 1, 20 per page, the resource's default sort, `desc`.
+ * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields.
  */
 export function decodeListQuery<F extends string>(
   query: Record<string, unknown>,
-  defaults: ListDefaults<F>,
+  sortFields: readonly (F | DefaultSort)[],
   options: { search: 'none' | 'optional' | 'required' } = { search: 'none' },
-): PageRequest<F> & { q?: string } {
+): PageRequest<F | DefaultSort> & { q?: string } {
   const shape = {
     page: optional(PageField),
     per_page: optional(PerPageField),
-    sort: optional(sortField(defaults.sortFields)),
+    sort: optional(sortField(sortFields)),
     order: optional(OrderField),
     ...(options.search === 'none' ? {} : { q: { codec: SearchField, required: options.search === 'required' } }),
   };
   const decoded = decodeFields(shape, query, 'query') as { page?: number; per_page?: number; sort?: F; order?: SortOrder; q?: string };
   return {
-    page: decoded.page ?? 1,
-    perPage: decoded.per_page ?? 20,
-    sort: decoded.sort ?? defaults.defaultSort,
-    order: decoded.order ?? 'desc',
+    page: decoded.page ?? LIST_DEFAULTS.page,
+    perPage: decoded.per_page ?? LIST_DEFAULTS.perPage,
+    sort: decoded.sort ?? LIST_DEFAULTS.sort,
+    order: decoded.order ?? LIST_DEFAULTS.order,
     ...(decoded.q !== undefined ? { q: decoded.q } : {}),
   };
 }

@@ -1,5 +1,4 @@
 import { priceViolation, productNameViolation } from '../../../domain/product/Product.js';
-import type { ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE } from '../../../domain/shared/Text.js';
 import { optional, Problem, required, rule } from './fields.js';
 
@@ -19,5 +18,3 @@ export const PriceField = rule('must be a number greater than 0', (u) =>
 
 export const CreateProductBody = { name: required(ProductNameField), price: required(PriceField) };
 export const UpdateProductBody = { name: optional(ProductNameField), price: optional(PriceField) };
-
-export const PRODUCT_SORTS: readonly ProductSortField[] = ['name', 'price', 'created_at', 'updated_at'];

@@ -10,7 +10,7 @@ import type { RequestState } from '../http/state.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
 import { playgroundAsset, playgroundPage } from './playground.js';
-import type { GraphQLContext, GraphQLUseCases } from './resolvers.js';
+import type { GraphQLAccess, GraphQLContext, GraphQLFragment } from './resolverKit.js';
 import { createSchema } from './schema.js';
 
 export interface GraphQLOptions {
@@ -64,14 +64,16 @@ const requestState = new WeakMap<IncomingMessage, { authorization: string; state
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
  * the offline GraphiQL explorer at the playground route. Authentication and RBAC happen per
  * resolver, never as HTTP middleware, so a bad token never makes an HTTP 401. `cache` keeps the
- * documents that parsed and validated (a fresh one of 16 MiB unless given).
+ * documents that parsed and validated (a fresh one of 16 MiB unless given). The schema is the
+ * shared SDL and every resource's `fragments`; `access` authenticates and authorizes their fields.
  */
 export function graphqlRoutes(
-  useCases: GraphQLUseCases,
+  fragments: readonly GraphQLFragment[],
+  access: GraphQLAccess,
   options: GraphQLOptions,
   cache = new DocumentCache(CACHE_BYTES),
 ): (router: Router<RequestState>) => void {
-  const schema = createSchema(useCases);
+  const schema = createSchema(fragments);
   const rules = [
     queryLimits({ maxDepth: options.maxDepth, maxFields: 500, maxAliases: 30 }),
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
@@ -108,6 +110,7 @@ export function graphqlRoutes(
       return {
         bearer: bearer && 'token' in bearer ? bearer.token : undefined,
         bearerProblem: bearer && 'problem' in bearer ? bearer.problem : undefined,
+        access,
         // Built only if a resolver logs.
         get log(): Logger {
           return state!.state.log;

@@ -1,15 +1,55 @@
 import { readFileSync } from 'node:fs';
-import { buildSchema, type GraphQLScalarType, type GraphQLSchema } from 'graphql';
+import { buildSchema, type GraphQLFieldResolver, type GraphQLScalarType, type GraphQLSchema } from 'graphql';
 import { defineDateTime } from './dateTime.js';
-import { attachResolvers, type GraphQLUseCases } from './resolvers.js';
+import { toGraphQLError } from './errors.js';
+import type { GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
 
-/** The SDL of CONTRACT §10, kept as a `.graphql` file beside this module (copied into the build). */
-export const typeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
+/**
+ * The shared part of the SDL of CONTRACT §10 (scalars, the T* DTOs, the health root fields), kept
+ * as a `.graphql` file beside this module (copied into the build). Resources extend it.
+ */
+export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
-/** The executable schema: SDL, the DateTime scalar's behaviour, and resolvers over the use cases. */
-export function createSchema(useCases: GraphQLUseCases): GraphQLSchema {
-  const schema = buildSchema(typeDefs);
+const health = async () => ({ status: 200, message: 'ok', errors: null });
+
+/** The public health fields; every other root field comes from a resource's fragment. */
+const SHARED: GraphQLFragment = { typeDefs: sharedTypeDefs, resolvers: { Query: { queryHealth: health }, Mutation: { mutationHealth: health } } };
+
+/**
+ * The executable schema: the shared SDL and every fragment's (one document, so `extend type`
+ * works), the DateTime scalar's behaviour, and every fragment's resolvers. Fails at start when a
+ * resolver names a root field the SDL lacks, or two fragments resolve the same one.
+ */
+export function createSchema(fragments: readonly GraphQLFragment[]): GraphQLSchema {
+  const all = [SHARED, ...fragments];
+  const schema = buildSchema(all.map((fragment) => fragment.typeDefs).join('\n'));
   defineDateTime(schema.getType('DateTime') as GraphQLScalarType);
-  attachResolvers(schema, useCases);
+  const bound = new Set<string>();
+  for (const { resolvers } of all) {
+    bind(schema, 'Query', resolvers.Query ?? {}, bound);
+    bind(schema, 'Mutation', resolvers.Mutation ?? {}, bound);
+  }
   return schema;
+}
+
+function bind(schema: GraphQLSchema, typeName: 'Query' | 'Mutation', resolvers: Record<string, Resolver>, bound: Set<string>): void {
+  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  if (!type) throw new Error(`schema has no ${typeName} type`);
+  const fields = type.getFields();
+  for (const [name, resolve] of Object.entries(resolvers)) {
+    const field = fields[name];
+    if (!field) throw new Error(`schema has no ${typeName}.${name}`);
+    if (bound.has(`${typeName}.${name}`)) throw new Error(`${typeName}.${name} is resolved twice`);
+    bound.add(`${typeName}.${name}`);
+    const wrapped: GraphQLFieldResolver<unknown, GraphQLContext> = async (_source, args, context) => {
+      try {
+        return await resolve(args, context);
+      } catch (error) {
+        const mapped = toGraphQLError(error);
+        if (mapped.internal) context.log.error({ err: error, field: `${typeName}.${name}` }, 'unhandled error in GraphQL resolver');
+        throw mapped.error;
+      }
+    };
+    field.resolve = wrapped;
+  }
 }

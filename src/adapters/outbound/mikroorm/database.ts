@@ -1,15 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
+import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/core';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { guarded, storageFullOf, storageWritable } from './errors.js';
-import { migrationsList } from './migrations/index.js';
-import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
-import { ProductSchema } from './schemas/ProductSchema.js';
-import { RefreshTokenSchema } from './schemas/RefreshTokenSchema.js';
-import { UserSchema } from './schemas/UserSchema.js';
 
 /** Which engine a `database.url` names, and how to reach it. */
 export type DatabaseTarget =
@@ -27,17 +22,19 @@ export function databaseTarget(url: string): DatabaseTarget {
   return { kind: 'postgres', url, display: `postgresql ${parsed.host}${parsed.pathname}` };
 }
 
-/** The entity schemas the ORM maps. */
-export const entities: EntitySchema[] = [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema, ProductSchema] as EntitySchema[];
-
 export interface DatabaseOptions {
   /** Bound on one database call (and on getting a connection); past it the call fails and its connection is discarded. */
   readonly queryTimeoutMs: number;
   /** Where the driver's own warnings go (a connection lost, …); by default nowhere. */
   readonly warn?: (message: string) => void;
+  /** The entity schemas the ORM maps (every feature module's). */
+  readonly entities: readonly EntitySchema[];
+  /**
+   * Every migration, in order (the feature modules' lists, concatenated). Listed explicitly, not
+   * discovered from a folder, so the same list runs from TypeScript sources and from the build.
+   */
+  readonly migrations: readonly MigrationObject[];
 }
-
-const DEFAULT_OPTIONS: DatabaseOptions = { queryTimeoutMs: 5000 };
 
 /** knex's logger, sent to `warn` instead of the console. */
 function driverLog(options: DatabaseOptions): Record<string, (message: unknown) => void> {
@@ -86,9 +83,9 @@ function boundQueries(client: PgClient, timeoutMs: number): void {
 
 function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
   const common: Options = {
-    entities,
+    entities: [...options.entities],
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: { migrationsList: [...options.migrations], transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: process.env.PORTICO_DEBUG_SQL === '1',
     allowGlobalContext: false,
     ensureDatabase: false,
@@ -159,7 +156,7 @@ export class Database {
   ) {}
 
   /** Connects, or throws DatabaseConnectionError naming the (password-masked) target. */
-  static async connect(url: string, options: DatabaseOptions = DEFAULT_OPTIONS): Promise<Database> {
+  static async connect(url: string, options: DatabaseOptions): Promise<Database> {
     const target = databaseTarget(url);
     let orm: MikroORM;
     try {

@@ -3,7 +3,7 @@ import { parse } from 'graphql';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DocumentCache, documentWeight } from '../../../../src/adapters/inbound/graphql/documentCache.js';
-import type { GraphQLUseCases } from '../../../../src/adapters/inbound/graphql/resolvers.js';
+import type { GraphQLAccess } from '../../../../src/adapters/inbound/graphql/resolverKit.js';
 import { graphqlRoutes, type GraphQLOptions } from '../../../../src/adapters/inbound/graphql/routes.js';
 import { gqlData, gqlRefused, graphql } from '../../../support/graphql.js';
 import { startHttpApp, type RunningApp } from '../../../support/httpApp.js';
@@ -72,7 +72,7 @@ describe('the GraphQL parse cache (graphqlRoutes)', function () {
   let cache: DocumentCache;
   before(async () => {
     cache = new DocumentCache(16 * 1024 * 1024);
-    app = await startHttpApp({ routes: [graphqlRoutes({} as GraphQLUseCases, options, cache)] });
+    app = await startHttpApp({ routes: [graphqlRoutes([], {} as GraphQLAccess, options, cache)] });
   });
   after(async () => app.close());
 

@@ -6,7 +6,8 @@ import { SEED_INHERITANCE, SEED_POLICIES } from '../../../support/seedPolicy.js'
 import { CasbinAccessPolicy } from '../../../../src/adapters/outbound/access/CasbinAccessPolicy.js';
 import { parsePolicyCsv, type StoredRule } from '../../../../src/adapters/outbound/access/PolicyRuleStore.js';
 import { InMemoryPolicyRuleStore } from '../../../../src/adapters/outbound/memory/InMemoryPolicyRuleStore.js';
-import { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { connectDatabase } from '../../../support/database.js';
 import { MikroOrmPolicyRuleStore } from '../../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { PolicyRule } from '../../../../src/application/ports/AccessPolicy.js';
 
@@ -187,7 +188,7 @@ describe('CasbinAccessPolicy', () => {
     const open: Database[] = [];
 
     const connect = async (): Promise<Database> => {
-      const db = await Database.connect(url);
+      const db = await connectDatabase(url);
       await db.migrate();
       open.push(db);
       return db;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
 
 /** A database engine the SQL adapters' contract suites run on. */
@@ -72,7 +73,7 @@ export class SqlDatabaseFixture {
   }
 
   private static async connect(url: string): Promise<Database> {
-    const db = await Database.connect(url);
+    const db = await connectDatabase(url);
     await db.migrate();
     return db;
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { DatabaseHealthCheck } from '../../../../src/adapters/outbound/health/DatabaseHealthCheck.js';
-import { Database, DatabaseConnectionError, databaseTarget } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { DatabaseConnectionError, databaseTarget, type Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
 
 
@@ -18,7 +19,7 @@ function databaseContract(name: string, url: () => string | undefined): void {
         console.log(`      (skipped: ${name} needs SVC_TEST_POSTGRES_URL)`);
         this.skip();
       }
-      database = await Database.connect(target);
+      database = await connectDatabase(target);
     });
 
     after(async () => {
@@ -37,7 +38,7 @@ function databaseContract(name: string, url: () => string | undefined): void {
     });
 
     it('is reported down, with no driver detail, once the connection is gone', async () => {
-      const other = await Database.connect(url()!);
+      const other = await connectDatabase(url()!);
       await other.close();
       const outcome = await new DatabaseHealthCheck(other).check();
       expect(outcome).to.deep.equal({ status: 'down', message: 'database unreachable' });
@@ -54,7 +55,7 @@ describe('database bootstrap', () => {
   databaseContract('PostgreSQL', () => externalService('SVC_TEST_POSTGRES_URL'));
 
   it('opens SQLite files with foreign keys on, write-ahead logging and synchronous NORMAL', async () => {
-    const db = await Database.connect(`sqlite:${join(dir, 'pragmas.sqlite')}`);
+    const db = await connectDatabase(`sqlite:${join(dir, 'pragmas.sqlite')}`);
     try {
       const connection = db.orm.em.getConnection();
       expect(await connection.execute('pragma foreign_keys', [], 'get')).to.deep.equal({ foreign_keys: 1 });
@@ -67,14 +68,14 @@ describe('database bootstrap', () => {
 
   it('creates the SQLite file and its folder', async () => {
     const file = join(dir, 'made', 'here.sqlite');
-    const db = await Database.connect(`sqlite:${file}`);
+    const db = await connectDatabase(`sqlite:${file}`);
     await db.close();
     expect(existsSync(file)).to.equal(true);
   });
 
   it('refuses an unreachable PostgreSQL with a one-line message that hides the password', async () => {
     try {
-      await Database.connect('postgres://portico:s3cret-pw@127.0.0.1:1/portico');
+      await connectDatabase('postgres://portico:s3cret-pw@127.0.0.1:1/portico');
       expect.fail('connect should have failed');
     } catch (error) {
       expect(error).to.be.instanceOf(DatabaseConnectionError);

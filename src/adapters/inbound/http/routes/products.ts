@@ -2,9 +2,10 @@ import type Router from '@koa/router';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Product } from '../../../../domain/product/Product.js';
 import { decodeFields } from '../../codecs/fields.js';
-import { productId, type ProductUseCases } from '../../productUseCases.js';
+import { PRODUCT_SORT_FIELDS } from '../../../../domain/product/ProductRepository.js';
+import { PRODUCT_PATHS, productId, type ProductUseCases } from '../../productUseCases.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
-import { CreateProductBody, PRODUCT_SORTS, UpdateProductBody } from '../../codecs/productCodecs.js';
+import { CreateProductBody, UpdateProductBody } from '../../codecs/productCodecs.js';
 import { success } from '../envelope.js';
 import { HttpProblem, methodNotAllowed } from '../HttpProblem.js';
 import { authenticate } from '../middleware/authenticate.js';
@@ -55,8 +56,6 @@ function ifMatchVersions(header: string | undefined): readonly number[] | undefi
   return versions;
 }
 
-const LIST = { sortFields: PRODUCT_SORTS, defaultSort: 'created_at' as const };
-
 /**
  * `/search` is the search route (GET only), never an id: PUT or DELETE there is 405, decided
  * like any router fault, before the token is looked at.
@@ -66,17 +65,15 @@ const notSearch: RouterMiddleware<RequestState> = async (ctx, next) => {
   await next();
 };
 
-/** `/api/v1/products` (list, create), `/search`, `/{id}` (get, update, delete); token and policy on all. */
+/** PRODUCT_PATHS: the collection (list, create), `/search`, `/:id` (get, update, delete); token and policy on all. */
 export function productRoutes(useCases: ProductUseCases): (router: Router<RequestState>) => void {
   const auth = authenticate(useCases.authenticate);
   const guard = (pattern: string) => [auth, authorize(useCases.policy, pattern)] as const;
-  const collection = '/api/v1/products';
-  const search = '/api/v1/products/search';
-  const item = '/api/v1/products/:id';
+  const { collection, search, item } = PRODUCT_PATHS;
 
   return (router) => {
     router.get(collection, ...guard(collection), async (ctx) => {
-      const page = await useCases.list.execute(decodeListQuery(ctx.query, LIST));
+      const page = await useCases.list.execute(decodeListQuery(ctx.query, PRODUCT_SORT_FIELDS));
       ctx.body = success(page.items.map(presentProduct), { meta: pageMeta(page) });
     });
 
@@ -88,7 +85,7 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
 
     // Registered before `/:id`, so `search` is never taken for an id.
     router.get(search, ...guard(search), async (ctx) => {
-      const query = decodeListQuery(ctx.query, LIST, { search: 'required' });
+      const query = decodeListQuery(ctx.query, PRODUCT_SORT_FIELDS, { search: 'required' });
       const page = await useCases.search.execute({ ...query, q: query.q ?? '' });
       ctx.body = success(page.items.map(presentProduct), { meta: pageMeta(page) });
     });

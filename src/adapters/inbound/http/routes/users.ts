@@ -10,13 +10,13 @@ import type { Authenticate } from '../../../../application/auth/Authenticate.js'
 import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
 import type { GetProfile } from '../../../../application/profile/GetProfile.js';
 import type { UpdateProfile } from '../../../../application/profile/UpdateProfile.js';
-import type { UserSortField } from '../../../../domain/user/UserRepository.js';
+import { USER_SORT_FIELDS } from '../../../../domain/user/UserRepository.js';
 import { decodeFields } from '../../codecs/fields.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { PolicyBody } from '../../codecs/policyCodecs.js';
 import { ProfileUpdateBody, RoleChangeBody } from '../../codecs/userCodecs.js';
 import { UserNotFoundError } from '../../../../domain/user/UserErrors.js';
-import { uuidOf } from '../../ids.js';
+import { idOf } from '../../ids.js';
 import { success } from '../envelope.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize } from '../middleware/authorize.js';
@@ -37,14 +37,8 @@ export interface UserUseCases {
   removePolicy: RemovePolicy;
 }
 
-const USER_SORTS: readonly UserSortField[] = ['email', 'first_name', 'last_name', 'created_at'];
-
 /** An id that cannot name a user is answered like an unknown one, without a query. */
-function userId(raw: string | undefined): string {
-  const id = uuidOf(raw);
-  if (id === undefined) throw new UserNotFoundError(raw ?? '');
-  return id;
-}
+const userId = (raw: unknown): string => idOf(raw, (id) => new UserNotFoundError(id));
 
 /** `/api/v1/profile` (token only) and `/api/v1/admin/*` (token and policy). */
 export function userRoutes(useCases: UserUseCases): (router: Router<RequestState>) => void {
@@ -71,7 +65,7 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
 
     const users = '/api/v1/admin/users';
     router.get(users, ...guard(users), async (ctx) => {
-      const query = decodeListQuery(ctx.query, { sortFields: USER_SORTS, defaultSort: 'created_at' }, { search: 'optional' });
+      const query = decodeListQuery(ctx.query, USER_SORT_FIELDS, { search: 'optional' });
       const page = await useCases.listUsers.execute(query);
       ctx.body = success(page.items.map(presentUser), { meta: pageMeta(page) });
     });

@@ -1,6 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Product, type ProductProps } from '../../../../domain/product/Product.js';
-import type { ProductSortField } from '../../../../domain/product/ProductRepository.js';
+import { PRODUCT_SORT_FIELDS, type ProductSortField } from '../../../../domain/product/ProductRepository.js';
 import { ConflictError } from '../../../../domain/shared/DomainError.js';
 import type { ResourceTable } from '../resourceTable.js';
 
@@ -27,7 +27,7 @@ export const PRODUCT_TABLE: ResourceTable<Product, ProductProps, ProductSortFiel
     name: { kind: 'string', length: 200 },
     price: { kind: 'number' },
   },
-  sortable: ['name', 'price', 'created_at', 'updated_at'],
+  sortable: PRODUCT_SORT_FIELDS,
   search: 'name',
   fromRow: (props) => Product.restore(props),
   toRow: (product) => product.toProps(),

@@ -1,0 +1,132 @@
+import type { Logger } from 'pino';
+import type { Authenticate } from '../../../application/auth/Authenticate.js';
+import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
+import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
+import { ForbiddenError, UnauthorizedError, ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import { totalPages, type Page, type PageRequest } from '../../../domain/shared/Page.js';
+import { decodeFields, optional, type Decoded, type Shape } from '../codecs/fields.js';
+import { LIST_DEFAULTS, PageField, PerPageField, SearchField, sortField, type DefaultSort } from '../codecs/listCodecs.js';
+import { apiErrors } from './errors.js';
+
+/** Who the caller is and what the policy lets them do: the same checks REST makes. */
+export interface GraphQLAccess {
+  authenticate: Authenticate;
+  policy: AccessPolicy;
+}
+
+/** Per-request context: the bearer token (if any) and the request's logger. */
+export interface GraphQLContext {
+  bearer: string | undefined;
+  /** Why the Authorization header could not be used, when it could not. */
+  bearerProblem: string | undefined;
+  log: Logger;
+  access: GraphQLAccess;
+  /** Memoized authentication, so a request with many fields authenticates once. */
+  principal?: Promise<AccessClaims>;
+  /** Told who the caller is once authenticated (the request log line carries the user id). */
+  onAuthenticated?: (claims: AccessClaims) => void;
+}
+
+export type Args = Record<string, unknown>;
+export type Resolver = (args: Args, context: GraphQLContext) => Promise<unknown>;
+
+/** What one resource adds to the GraphQL API: its SDL (types, `extend type Query/Mutation`) and the resolvers of its root fields. */
+export interface GraphQLFragment {
+  typeDefs: string;
+  resolvers: { Query?: Record<string, Resolver>; Mutation?: Record<string, Resolver> };
+}
+
+/**
+ * Authenticates the request (once, however many fields ask) and checks the policy for the REST
+ * call the field mirrors: `path` in the policy's form (`/api/v1/products/{id}`), `method` its verb.
+ */
+export async function guard(context: GraphQLContext, path: string, method: string): Promise<AccessClaims> {
+  context.principal ??= (async () => {
+    if (context.bearer === undefined) throw new UnauthorizedError(context.bearerProblem ?? 'missing bearer token');
+    const claims = await context.access.authenticate.execute({ accessToken: context.bearer });
+    context.onAuthenticated?.(claims);
+    return claims;
+  })();
+  const claims = await context.principal;
+  if (!(await context.access.policy.enforce(claims.role, path, method))) throw new ForbiddenError();
+  return claims;
+}
+
+/** A sortable field's GraphQL name: `created_at` → `createdAt`. */
+export const graphqlName = (field: string): string => field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/** Decodes a nested input with the shared codecs, naming failures `<argument>.<field>`. */
+function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldViolation[]): T | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    violations.push(...error.fields.map((f) => ({ field: `${prefix}${f.field}`, message: f.message })));
+    return undefined;
+  }
+}
+
+/**
+ * A list field's `pagination`, `sort` and `search` arguments → a list query with the shared
+ * defaults (LIST_DEFAULTS); `sortByField` takes the GraphQL names of `sortFields`. Bad arguments →
+ * one VALIDATION_ERROR naming every one.
+ */
+export function listArguments<F extends string>(args: Args, sortFields: readonly (F | DefaultSort)[]): PageRequest<F | DefaultSort> & { q?: string } {
+  const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
+  const violations: FieldViolation[] = [];
+  const pagination = decodeArgument(
+    () => decodeFields({ limit: optional(PerPageField), page: optional(PageField) }, args.pagination ?? {}, 'pagination'),
+    'pagination.',
+    violations,
+  );
+  const SortByField = sortField([...byName.keys()]);
+  const sort = decodeArgument(() => decodeFields({ sortByField: optional(SortByField) }, args.sort ?? {}, 'sort'), 'sort.', violations);
+  const search = decodeArgument(() => decodeFields({ search: optional(SearchField) }, args), '', violations);
+  if (violations.length > 0) throw new ValidationError(violations);
+  const orientation = (args.sort as { sortOrientation?: string } | null | undefined)?.sortOrientation;
+  return {
+    page: pagination?.page ?? LIST_DEFAULTS.page,
+    perPage: pagination?.limit ?? LIST_DEFAULTS.perPage,
+    sort: (sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort,
+    order: orientation === undefined || orientation === null ? LIST_DEFAULTS.order : orientation === 'ASC' ? 'asc' : 'desc',
+    ...(search?.search !== undefined ? { q: search.search } : {}),
+  };
+}
+
+/** A page as the `<Resource>List` types show it. */
+export function presentPage<T, P>(page: Page<T>, present: (item: T) => P) {
+  return {
+    data: page.items.map(present),
+    pagination: { totalRecords: page.total, recordsPerPage: page.perPage, totalPages: totalPages(page), currentPage: page.page },
+  };
+}
+
+/** A mutation's field-level validation failure, answered in the response object (status 422). */
+export interface Unprocessable {
+  status: 422;
+  message: 'validation failed';
+  errors: { fieldName: string; message: string }[];
+  data: null;
+}
+
+/**
+ * A mutation's `input` decoded with the shared codecs, or — when a field fails — the 422 response
+ * object the mutation answers with (CONTRACT §10) in `rejected`.
+ */
+export function decodeMutationInput<S extends Shape>(shape: S, input: unknown): { value: Decoded<S> } | { rejected: Unprocessable } {
+  try {
+    return { value: decodeFields(shape, input, 'input') };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return { rejected: { status: 422, message: 'validation failed', errors: apiErrors(error), data: null } };
+  }
+}
+
+/**
+ * In an update input an explicit `null` meaning something else than leaving the field out would
+ * be ambiguous; GraphQL clients send `null` for "not given" often, so it is treated as absent.
+ */
+export function withoutNulls(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+}

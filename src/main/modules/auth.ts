@@ -1,0 +1,95 @@
+import { ContainerModule } from 'inversify';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { authRoutes, type AuthUseCases } from '../../adapters/inbound/http/routes/auth.js';
+import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js';
+import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
+import { Authenticate } from '../../application/auth/Authenticate.js';
+import { LoginUser } from '../../application/auth/LoginUser.js';
+import { Logout } from '../../application/auth/Logout.js';
+import { RefreshSession } from '../../application/auth/RefreshSession.js';
+import { RegisterUser } from '../../application/auth/RegisterUser.js';
+import { SessionIssuer } from '../../application/auth/SessionIssuer.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { IdGenerator } from '../../application/ports/IdGenerator.js';
+import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
+import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
+import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
+import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { Config } from '../config/schema.js';
+import { token, TOKENS } from '../tokens.js';
+import type { FeatureModule } from './FeatureModule.js';
+import { UserTokens } from './users.js';
+
+export const AuthTokens = {
+  TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
+  LoginThrottle: token<LoginThrottle>('auth.LoginThrottle'),
+  SessionIssuer: token<SessionIssuer>('auth.SessionIssuer'),
+  UseCases: token<AuthUseCases>('auth.UseCases'),
+} as const;
+
+function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbstract {
+  const options = { points: config.auth.loginMaxFailures, duration: Math.ceil(config.auth.loginWindowMs / 1000), keyPrefix: 'portico:login' };
+  return redis ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }) : new RateLimiterMemory(options);
+}
+
+/** Register, login, refresh, logout (CONTRACT §4), always served; binds the shared `Authenticate`. */
+export const auth: FeatureModule = {
+  name: 'auth',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(AuthTokens.TokenIssuer).toResolvedValue(
+      (config: Config): TokenIssuer =>
+        new JwtTokenIssuer({
+          secret: config.jwt.secret,
+          issuer: config.jwt.issuer,
+          accessTtlMs: config.jwt.expirationMs,
+          refreshTtlMs: config.jwt.refreshExpirationMs,
+        }),
+      [TOKENS.Config],
+    );
+    bind(AuthTokens.LoginThrottle).toResolvedValue(
+      (config: Config, redis: Redis | null): LoginThrottle => new RateLimiterLoginThrottle(buildLoginLimiter(config, redis)),
+      [TOKENS.Config, TOKENS.Redis],
+    );
+    bind(AuthTokens.SessionIssuer).toResolvedValue(
+      (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator) => new SessionIssuer(tokens, store, ids),
+      [AuthTokens.TokenIssuer, UserTokens.RefreshTokenStore, TOKENS.IdGenerator],
+    );
+    bind(TOKENS.Authenticate).toResolvedValue(
+      (tokens: TokenIssuer, users: UserRepository) => new Authenticate(tokens, users),
+      [AuthTokens.TokenIssuer, UserTokens.Repository],
+    );
+    bind(AuthTokens.UseCases).toResolvedValue(
+      (
+        users: UserRepository,
+        hasher: PasswordHasher,
+        tokens: TokenIssuer,
+        store: RefreshTokenStore,
+        throttle: LoginThrottle,
+        sessions: SessionIssuer,
+        ids: IdGenerator,
+        clock: Clock,
+        authenticate: Authenticate,
+      ): AuthUseCases => ({
+        register: new RegisterUser(users, hasher, ids, clock, sessions),
+        login: new LoginUser(users, hasher, throttle, sessions),
+        refresh: new RefreshSession(tokens, store, users, sessions, clock),
+        logout: new Logout(tokens, store, clock),
+        authenticate,
+      }),
+      [
+        UserTokens.Repository,
+        UserTokens.PasswordHasher,
+        AuthTokens.TokenIssuer,
+        UserTokens.RefreshTokenStore,
+        AuthTokens.LoginThrottle,
+        AuthTokens.SessionIssuer,
+        TOKENS.IdGenerator,
+        TOKENS.Clock,
+        TOKENS.Authenticate,
+      ],
+    );
+  }),
+  rest: { always: true, routes: (container) => authRoutes(container.get(AuthTokens.UseCases)) },
+};

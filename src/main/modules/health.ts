@@ -1,0 +1,56 @@
+import { dirname } from 'node:path';
+import { ContainerModule } from 'inversify';
+import type { Redis } from 'ioredis';
+import { healthRoutes } from '../../adapters/inbound/http/routes/health.js';
+import { CacheHealthCheck } from '../../adapters/outbound/health/CacheHealthCheck.js';
+import { DatabaseHealthCheck } from '../../adapters/outbound/health/DatabaseHealthCheck.js';
+import { DiskHealthCheck } from '../../adapters/outbound/health/DiskHealthCheck.js';
+import { EventLoopHealthCheck, type EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
+import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.js';
+import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import { CheckHealth, type Lifecycle } from '../../application/health/CheckHealth.js';
+import { HealthCheckRegistry } from '../../application/health/HealthCheckRegistry.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { Config } from '../config/schema.js';
+import { token, TOKENS } from '../tokens.js';
+import type { FeatureModule } from './FeatureModule.js';
+
+export const HealthTokens = {
+  Registry: token<HealthCheckRegistry>('health.Registry'),
+  CheckHealth: token<CheckHealth>('health.CheckHealth'),
+} as const;
+
+/** The disk check's default: the SQLite file's directory (the database's own volume), else the working directory. */
+function diskPathOf(target: Database['target']): string {
+  return target.kind === 'sqlite' && target.file !== ':memory:' ? dirname(target.file) || '.' : '.';
+}
+
+function buildRegistry(config: Config, database: Database, redis: Redis | null, eventLoop: EventLoopDelayMonitor): HealthCheckRegistry {
+  const registry = new HealthCheckRegistry();
+  // Liveness never depends on the database or other dependencies: a restart would not fix them.
+  // Critical: without it no API call can succeed, so readiness must send traffic elsewhere. The
+  // cache is not (the limiter fails open), nor is a slow event loop.
+  registry.register(new DatabaseHealthCheck(database), 'readiness', { critical: true });
+  if (redis) registry.register(new CacheHealthCheck(redis), 'readiness');
+  for (const http of config.health.http) {
+    registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness', { critical: http.critical });
+  }
+  const diskPath = config.health.disk.path || diskPathOf(database.target);
+  registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
+  registry.register(new EventLoopHealthCheck(200, eventLoop), 'both');
+  return registry;
+}
+
+/** Health probes (CONTRACT §8): the checks, the use case and `/health*`, always served. */
+export const health: FeatureModule = {
+  name: 'health',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(HealthTokens.Registry).toResolvedValue(buildRegistry, [TOKENS.Config, TOKENS.Database, TOKENS.Redis, TOKENS.EventLoop]);
+    bind(HealthTokens.CheckHealth).toResolvedValue(
+      (registry: HealthCheckRegistry, clock: Clock, lifecycle: Lifecycle, config: Config, startedAt: Date) =>
+        new CheckHealth(registry, clock, lifecycle, { checkTimeoutMs: config.health.checkTimeoutMs, startedAt }),
+      [HealthTokens.Registry, TOKENS.Clock, TOKENS.Lifecycle, TOKENS.Config, TOKENS.StartedAt],
+    );
+  }),
+  rest: { always: true, routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)) },
+};

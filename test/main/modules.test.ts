@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
+import { MODULES } from '../../src/main/modules/index.js';
+
+describe('the feature modules (src/main/modules)', () => {
+  it('are health, auth, users and products, each once', () => {
+    expect(MODULES.map((module) => module.name)).to.deep.equal(['health', 'auth', 'users', 'products']);
+  });
+
+  it('give the database the migrations existing databases already recorded, by the same names, in the same order', () => {
+    expect(moduleMigrations().map((migration) => migration.name)).to.deep.equal(['Migration0001Users', 'Migration0002Products']);
+  });
+
+  it('give the database every table the service uses, each mapped once', () => {
+    const tables = moduleEntities().map((schema) => schema.meta.tableName ?? schema.meta.className);
+    expect([...tables].sort()).to.deep.equal(['access_rules', 'app_meta', 'products', 'refresh_tokens', 'users']);
+  });
+
+  it('serve the core features over REST always, the resources only when api.mode asks', () => {
+    const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
+    expect(always).to.deep.equal(['health', 'auth', 'users']);
+    expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
+  });
+});
