@@ -1,9 +1,9 @@
-import { Product } from '../../domain/product/Product.js';
+import { Product, type ProductFields } from '../../domain/product/Product.js';
 import type { ProductRepository } from '../../domain/product/ProductRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 
-/** Creates a product from a valid name and price. */
+/** Creates a product; a ValidationError lists every field that breaks its rule, and nothing is stored. */
 export class CreateProduct {
   constructor(
     private readonly products: ProductRepository,
@@ -11,8 +11,8 @@ export class CreateProduct {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly name: string; readonly price: number }): Promise<Product> {
-    const product = Product.create({ id: this.ids.newId(), name: input.name, price: input.price }, this.clock.now());
+  async execute(input: ProductFields): Promise<Product> {
+    const product = Product.create({ ...input, id: this.ids.newId() }, this.clock.now());
     await this.products.add(product);
     return product;
   }

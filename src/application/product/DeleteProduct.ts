@@ -4,7 +4,7 @@ import type { ProductRepository } from '../../domain/product/ProductRepository.j
 /**
  * Deletes a product; ProductNotFoundError when unknown. With `expectedVersions` (an `If-Match`)
  * the delete is conditional, in one statement: a product at another version answers
- * ProductVersionMismatchError and stays.
+ * ProductVersionMismatchError and stays. A product another resource still references stays: ConflictError.
  */
 export class DeleteProduct {
   constructor(private readonly products: ProductRepository) {}

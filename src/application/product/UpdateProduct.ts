@@ -8,7 +8,8 @@ import type { Clock } from '../ports/Clock.js';
  * bumped. The change is applied by the repository as one atomic read-modify-write, so concurrent
  * updates all succeed and each field keeps its last write. With `expectedVersions` (an `If-Match`)
  * the update is conditional: a product at another version answers ProductVersionMismatchError and
- * is left as it is. An empty change returns the product untouched (after the same check).
+ * is left as it is. An empty change returns the product untouched (after the same check). A value
+ * that breaks its field's rule is a ValidationError; ProductNotFoundError when unknown.
  */
 export class UpdateProduct {
   constructor(
@@ -23,7 +24,7 @@ export class UpdateProduct {
     readonly expectedVersions?: readonly number[];
   }): Promise<Product> {
     const { id, changes, expectedVersions } = input;
-    if (changes.name === undefined && changes.price === undefined) {
+    if (Object.values(changes).every((value) => value === undefined)) {
       const current = await this.products.findById(id);
       if (!current) throw new ProductNotFoundError(id);
       current.requireVersion(expectedVersions);

@@ -1,20 +1,20 @@
-import { ValidationError, type FieldViolation } from '../shared/DomainError.js';
-import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../shared/Text.js';
+import { guardFields, numberRule, stringRule } from '../shared/fieldRules.js';
 import { ProductVersionMismatchError } from './ProductErrors.js';
 
-/** A name is 1 to 200 characters once trimmed, well-formed text with nothing invisible in it. */
-export function productNameViolation(name: string): string | undefined {
-  const problem = textProblem(name);
-  if (problem !== undefined) return problem;
-  if (hasInvisibleCharacters(name)) return INVISIBLE_MESSAGE;
-  const length = [...name].length;
-  return name.trim() !== name || length < 1 || length > 200 ? 'must be 1 to 200 characters' : undefined;
+/** Each field's rule under its JSON name; the inbound codecs read client input with the same rules. */
+export const PRODUCT_FIELD_RULES = {
+  name: stringRule(1, 200),
+  price: numberRule({ min: 0, minExclusive: true }),
+};
+
+/** The fields a client sets: every one on create, any of them on update. */
+export interface ProductFields {
+  readonly name: string;
+  readonly price: number;
 }
 
-/** A price is a finite number greater than 0. */
-export function priceViolation(price: number): string | undefined {
-  return typeof price !== 'number' || !Number.isFinite(price) || price <= 0 ? 'must be a number greater than 0' : undefined;
-}
+/** A partial change: an absent field stays as it is. */
+export type ProductChanges = Partial<ProductFields>;
 
 export interface ProductProps {
   readonly id: string;
@@ -26,30 +26,31 @@ export interface ProductProps {
   readonly updatedAt: Date;
 }
 
-export interface ProductChanges {
-  readonly name?: string;
-  readonly price?: number;
-}
-
 function guard(changes: ProductChanges): void {
-  const violations: FieldViolation[] = [];
-  const nameProblem = changes.name === undefined ? undefined : productNameViolation(changes.name);
-  if (nameProblem) violations.push({ field: 'name', message: nameProblem });
-  const priceProblem = changes.price === undefined ? undefined : priceViolation(changes.price);
-  if (priceProblem) violations.push({ field: 'price', message: priceProblem });
-  if (violations.length > 0) throw new ValidationError(violations);
+  guardFields(PRODUCT_FIELD_RULES, {
+    name: changes.name,
+    price: changes.price,
+  });
 }
 
-/** A product: the worked example resource. Immutable; every change bumps the version. */
+/** A product. Immutable; every change bumps the version. */
 export class Product {
   private constructor(private readonly props: ProductProps) {}
 
-  /** A new product at version 1; refuses a bad name or price. */
-  static create(input: { id: string; name: string; price: number }, now: Date): Product {
+  /** A new product at version 1; refuses, listing every failing field, a value that breaks its field's rule. */
+  static create(input: ProductFields & { readonly id: string }, now: Date): Product {
     guard(input);
-    return new Product({ ...input, version: 1, createdAt: now, updatedAt: now });
+    return new Product({
+      id: input.id,
+      name: input.name,
+      price: input.price,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
+  /** A product read back from storage, at its stored version. */
   static restore(props: ProductProps): Product {
     return new Product(props);
   }

@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from '../shared/Page.js';
 import type { Product } from './Product.js';
 
-/** The fields a product list can be sorted by (snake case, as REST names them); everything else derives from this. */
+/** The fields a list of products can be sorted by (JSON names; GraphQL takes them in camel case). */
 export const PRODUCT_SORT_FIELDS = ['name', 'price', 'created_at', 'updated_at'] as const;
 export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
@@ -30,7 +30,8 @@ export interface ProductRepository {
   update(id: string, change: ProductChange): Promise<Product | undefined>;
   /**
    * `true` when a product was deleted. With `onlyAtVersions`, it is deleted only if its stored
-   * version is one of them (checked in the same statement), else nothing is deleted.
+   * version is one of them (checked in the same statement), else nothing is deleted. A product
+   * another resource still references is not deleted: ConflictError.
    */
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ProductListQuery): Promise<Page<Product>>;

@@ -1,4 +1,4 @@
-import { priceViolation, productNameViolation } from '../../../domain/product/Product.js';
+import { PRODUCT_FIELD_RULES } from '../../../domain/product/Product.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE } from '../../../domain/shared/Text.js';
 import { optional, Problem, required, rule } from './fields.js';
 
@@ -7,13 +7,13 @@ export const ProductNameField = rule('must be 1 to 200 characters', (u) => {
   if (typeof u !== 'string') return undefined;
   if (hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
   const name = u.trim();
-  const problem = productNameViolation(name);
+  const problem = PRODUCT_FIELD_RULES.name.violation(name);
   return problem === undefined ? name : new Problem(problem);
 });
 
 /** A JSON number, finite and greater than 0 (a string such as "10" is refused). */
 export const PriceField = rule('must be a number greater than 0', (u) =>
-  typeof u === 'number' && priceViolation(u) === undefined ? u : undefined,
+  typeof u === 'number' && PRODUCT_FIELD_RULES.price.violation(u) === undefined ? u : undefined,
 );
 
 export const CreateProductBody = { name: required(ProductNameField), price: required(PriceField) };

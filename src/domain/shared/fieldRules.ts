@@ -1,0 +1,212 @@
+import { isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
+import { ValidationError, type FieldViolation } from './DomainError.js';
+import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
+
+/** A client's value read into the stored form, or why it cannot be one (a "must …" message). */
+export type Reading<T> = { readonly value: T } | { readonly problem: string };
+
+/**
+ * The rule of one field of a resource (CONTRACT §13's field types). The entity guards its fields
+ * with `violation`; the inbound codecs read client input with `read`, so one rule gives one
+ * message in the domain, REST and GraphQL.
+ */
+export interface FieldRule<T> {
+  /** What a value must be, naming the bounds (`must be 1 to 200 characters`). */
+  readonly message: string;
+  /** Why a value in its stored form breaks the rule; `undefined` when it keeps it. Guards the type too. */
+  violation(value: unknown): string | undefined;
+  /** Reads a value as a client sent it (text trimmed, e-mails normalized, RFC 3339 parsed). */
+  read(raw: unknown): Reading<T>;
+}
+
+/** A value range: inclusive unless marked exclusive; either end may be open. */
+export interface Range {
+  readonly min?: number;
+  readonly max?: number;
+  readonly minExclusive?: boolean;
+  readonly maxExclusive?: boolean;
+}
+
+function ruleOf<T>(message: string, violation: (value: unknown) => string | undefined, normalize?: (raw: unknown) => Reading<T>): FieldRule<T> {
+  const checked = (value: unknown): Reading<T> => {
+    const problem = violation(value);
+    return problem === undefined ? { value: value as T } : { problem };
+  };
+  return {
+    message,
+    violation,
+    read: (raw) => {
+      if (!normalize) return checked(raw);
+      const normalized = normalize(raw);
+      return 'problem' in normalized ? normalized : checked(normalized.value);
+    },
+  };
+}
+
+const lengthMessage = (min: number, max: number): string =>
+  min === max ? `must be exactly ${max} characters` : min === 0 ? `must be at most ${max} characters` : `must be ${min} to ${max} characters`;
+
+/** Trimmed, well-formed text (no NUL, no lone surrogate) of `min` to `max` characters (code points). */
+function lengthRule(min: number, max: number, visibleOnly: boolean): FieldRule<string> {
+  const message = lengthMessage(min, max);
+  return ruleOf<string>(
+    message,
+    (value) => {
+      if (typeof value !== 'string') return message;
+      const problem = textProblem(value);
+      if (problem !== undefined) return problem;
+      if (visibleOnly && hasInvisibleCharacters(value)) return INVISIBLE_MESSAGE;
+      const length = [...value].length;
+      return value.trim() !== value || length < min || length > max ? message : undefined;
+    },
+    (raw) => {
+      if (typeof raw !== 'string') return { problem: message };
+      const problem = textProblem(raw);
+      if (problem !== undefined) return { problem };
+      // Looked for before trimming, so a leading byte-order mark is refused, not trimmed away.
+      if (visibleOnly && hasInvisibleCharacters(raw)) return { problem: INVISIBLE_MESSAGE };
+      return { value: raw.trim() };
+    },
+  );
+}
+
+/** `string`: trimmed, `min` to `max` characters, nothing invisible (names people read and compare). */
+export const stringRule = (min: number, max: number): FieldRule<string> => lengthRule(min, max, true);
+
+/** `text`: trimmed, `min` to `max` characters; line breaks and any visible or invisible character allowed. */
+export const textRule = (min: number, max: number): FieldRule<string> => lengthRule(min, max, false);
+
+const INT32 = { min: -2147483648, max: 2147483647 };
+
+/** `integer`: a whole number from `min` to `max` (both inclusive), within the signed 32-bit range. */
+export function integerRule(min: number = INT32.min, max: number = INT32.max): FieldRule<number> {
+  const message = `must be an integer from ${min} to ${max}`;
+  return ruleOf(message, (value) =>
+    typeof value !== 'number' || !Number.isInteger(value) || value < Math.max(min, INT32.min) || value > Math.min(max, INT32.max)
+      ? message
+      : undefined,
+  );
+}
+
+function rangeText(range: Range): string {
+  const { min, max, minExclusive, maxExclusive } = range;
+  if (min !== undefined && max !== undefined) {
+    return `from ${minExclusive ? 'more than ' : ''}${min} to ${maxExclusive ? 'less than ' : ''}${max}`;
+  }
+  if (min !== undefined) return minExclusive ? `greater than ${min}` : `of at least ${min}`;
+  if (max !== undefined) return maxExclusive ? `less than ${max}` : `of at most ${max}`;
+  return '';
+}
+
+/** `number`: a finite number within the range (`must be a number greater than 0`). */
+export function numberRule(range: Range = {}): FieldRule<number> {
+  const bounds = rangeText(range);
+  const message = bounds === '' ? 'must be a finite number' : `must be a number ${bounds}`;
+  const { min, max, minExclusive, maxExclusive } = range;
+  const belowMin = (n: number) => min !== undefined && (minExclusive ? n <= min : n < min);
+  const aboveMax = (n: number) => max !== undefined && (maxExclusive ? n >= max : n > max);
+  return ruleOf(message, (value) =>
+    typeof value !== 'number' || !Number.isFinite(value) || belowMin(value) || aboveMax(value) ? message : undefined,
+  );
+}
+
+const BOOLEAN = ruleOf<boolean>('must be true or false', (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'));
+
+/** `boolean`: `true` or `false`. */
+export const booleanRule = (): FieldRule<boolean> => BOOLEAN;
+
+/** RFC 3339 with a zone (`Z` or an offset); fractions of a second allowed. */
+const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** A date-time text as a Date, or `undefined` unless it is RFC 3339 with a zone naming a real day and time. */
+function parseDateTime(text: string): Date | undefined {
+  const match = RFC_3339.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second, offsetHours = '0', offsetMinutes = '0'] = match.slice(1).map(Number);
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return undefined;
+  if (hour! > 23 || minute! > 59 || second! > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59) return undefined;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+const DATETIME_MESSAGE = 'must be a date-time in RFC 3339 format with a time zone';
+const DATETIME = ruleOf<Date>(
+  DATETIME_MESSAGE,
+  (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? undefined : DATETIME_MESSAGE),
+  (raw) => {
+    if (raw instanceof Date) return { value: raw };
+    const date = typeof raw === 'string' ? parseDateTime(raw) : undefined;
+    return date ? { value: date } : { problem: DATETIME_MESSAGE };
+  },
+);
+
+/** `datetime`: a valid Date; read from RFC 3339 with a zone. */
+export const datetimeRule = (): FieldRule<Date> => DATETIME;
+
+const EMAIL_MESSAGE = 'must be a valid e-mail address';
+const EMAIL = ruleOf<string>(
+  EMAIL_MESSAGE,
+  (value) => {
+    if (typeof value !== 'string') return EMAIL_MESSAGE;
+    const problem = textProblem(value);
+    if (problem !== undefined) return problem;
+    if (hasInvisibleCharacters(value)) return INVISIBLE_MESSAGE;
+    return normalizeEmail(value) === value && isValidEmail(value) ? undefined : EMAIL_MESSAGE;
+  },
+  (raw) => {
+    if (typeof raw !== 'string') return { problem: EMAIL_MESSAGE };
+    const parsed = parseEmail(raw);
+    return 'problem' in parsed ? parsed : { value: parsed.email };
+  },
+);
+
+/** `email`: the users' e-mail rule — NFKC-normalized, trimmed, lower-cased, then checked. */
+export const emailRule = (): FieldRule<string> => EMAIL;
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID_MESSAGE = 'must be a UUID';
+const UUID = ruleOf<string>(
+  UUID_MESSAGE,
+  (value) => (typeof value === 'string' && UUID_SHAPE.test(value) ? undefined : UUID_MESSAGE),
+  (raw) => (typeof raw === 'string' ? { value: raw.toLowerCase() } : { problem: UUID_MESSAGE }),
+);
+
+/** `uuid` and `ref`: a UUID, stored in lower case (as ids are). */
+export const uuidRule = (): FieldRule<string> => UUID;
+
+/** `enum`: one of the listed values, exactly as listed. */
+export function enumRule<V extends string>(values: readonly V[]): FieldRule<V> {
+  const message = `must be one of ${values.join(', ')}`;
+  return ruleOf<V>(message, (value) => (typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message));
+}
+
+/** An optional field: `null` (no value) or a value that keeps `rule`. */
+export function optional<T>(rule: FieldRule<T>): FieldRule<T | null> {
+  return {
+    message: rule.message,
+    violation: (value) => (value === null ? undefined : rule.violation(value)),
+    read: (raw) => (raw === null ? { value: null } : rule.read(raw)),
+  };
+}
+
+/** The value type a rule keeps. */
+export type ValueOf<R> = R extends FieldRule<infer T> ? T : never;
+
+/**
+ * Checks every present value against its field's rule (`undefined` is absent and not checked) and
+ * throws one ValidationError listing every failing field, by the rules' (JSON) names, in their order.
+ */
+export function guardFields<R extends Readonly<Record<string, FieldRule<unknown>>>>(
+  rules: R,
+  values: { readonly [K in keyof R]?: ValueOf<R[K]> },
+): void {
+  const violations: FieldViolation[] = [];
+  for (const [field, rule] of Object.entries(rules)) {
+    const value: unknown = values[field];
+    if (value === undefined) continue;
+    const message = rule.violation(value);
+    if (message !== undefined) violations.push({ field, message });
+  }
+  if (violations.length > 0) throw new ValidationError(violations);
+}
