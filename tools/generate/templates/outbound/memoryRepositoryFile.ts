@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { importLines, indented, lowerHuman, quoted, referencedResources } from './source.js';
+import { docBlock, importLines, indented, lowerHuman, quoted, referencedResources } from './source.js';
 
 /**
  * `InMemory<Pascal>Repository.ts`: the resource in a Map on the shared memory core. A resource with
@@ -29,14 +29,11 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
     ...(references.length > 0 ? ['references: {', ...references.map((line) => `  ${line}`), '},'] : []),
     `stillReferenced: (id) => new ConflictError('${human} is still referenced', \`id: \${id}\`),`,
   ];
-  const names = referenced.map((r) => lowerHuman(r)).join(' or ');
-  const doc =
-    referenced.length === 0
-      ? `/** ${pluralHuman} in a Map, with the same atomic updates and ordering as the SQL adapter. */`
-      : `/**
- * ${pluralHuman} in a Map, with the same atomic updates and ordering as the SQL adapter. As the foreign
- * keys do, it refuses a write naming a ${names} that does not exist, and the deletion of one still named.
- */`;
+  const named = referenced.map((r) => r.pluralHuman.toLowerCase()).join(' or ');
+  const doc = docBlock(
+    `${pluralHuman} in a Map, with the same atomic updates and ordering as the SQL adapter.` +
+      (referenced.length === 0 ? '' : ` As the foreign keys do, it refuses writes naming ${named} that do not exist, and deleting those still named.`),
+  );
   const contents = `${imports}
 
 ${doc}

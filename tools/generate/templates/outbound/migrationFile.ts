@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { arrayLiteral, indented, lowerHuman, migrationName, quoted, sortFields, tableColumn } from './source.js';
+import { arrayLiteral, docBlock, docList, indented, lowerHuman, migrationName, quoted, sortFields, tableColumn } from './source.js';
 
 /** The access rules every resource gets (CONTRACT §13): `moderator` all actions, `user` GET, on the collection and item paths. */
 export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
@@ -24,19 +24,14 @@ export function migrationFile(m: ResourceModel): FileContents {
   const name = migrationName(m);
   const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
   const references = m.fields.flatMap((field) => (field.ref ? [`${field.name} → ${field.ref.pluralSnake}`] : []));
-  const notes = [
-    `the \`${pluralSnake}\` table, with an index per allowed sort (each ending in \`id\`, the tie-breaker, so every`,
-    '  page is one index range);',
+  const doc = docList(`${pluralHuman}:`, [
+    `the \`${pluralSnake}\` table, with an index per allowed sort (each ending in \`id\`, the tie-breaker, so every page is one index range);`,
     ...(references.length > 0 ? [`a foreign key (\`on delete restrict\`) and an index for each reference (${references.join(', ')});`] : []),
     ...(m.search
-      ? [
-          `on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension`,
-          '  can be had (else search scans, as on SQLite);',
-        ]
+      ? [`on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension can be had (else search scans, as on SQLite);`]
       : []),
-    `the ${lowerHuman(m.names)} access rules, for a database whose policy was seeded before (a fresh one is seeded from`,
-    '  policy/policy.csv, which lists them too).',
-  ];
+    `the ${lowerHuman(m.names)} access rules, for a database whose policy was seeded before (a fresh one is seeded from policy/policy.csv, which lists them too).`,
+  ]);
   const grants = accessGrants(m).map(
     (grant) => `{ role: ${quoted(grant.role)}, path: ${quoted(grant.path)}, action: ${quoted(grant.action)} },`,
   );
@@ -44,10 +39,7 @@ export function migrationFile(m: ResourceModel): FileContents {
 import { createResourceTable, type TableSpec } from '../resourceTable.js';
 import { grantResourceAccess } from './accessRules.js';
 
-/**
- * The \`${pluralSnake}\` table as this migration creates it: its own copy, so that a later change of
- * ${pluralHuman.toLowerCase()} cannot change what this migration created.
- */
+${docBlock(`The \`${pluralSnake}\` table as this migration creates it: its own copy, so that a later change of ${pluralHuman.toLowerCase()} cannot change what this migration created.`)}
 const ${spec}: TableSpec = {
   table: '${pluralSnake}',
   columns: {
@@ -56,10 +48,7 @@ const ${spec}: TableSpec = {
   sortable: ${arrayLiteral(sortFields(m).map(quoted), 'sortable: ', 2)},${search}
 };
 
-/**
- * ${pluralHuman}:
-${notes.map((line) => (line.startsWith('  ') ? ` * ${line}` : ` * - ${line}`)).join('\n')}
- */
+${doc}
 export class ${name} extends Migration {
   override async up(): Promise<void> {
     for (const statement of createResourceTable(this.getKnex(), ${spec})) this.addSql(statement);

@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { importLines, upperOf } from './source.js';
+import { docBlock, importLines, upperOf } from './source.js';
 
 /** `MikroOrm<Pascal>Repository.ts`: the resource's table on the shared SQL core (ADR 0016). */
 export function mikroOrmRepositoryFile(m: ResourceModel): FileContents {
@@ -15,7 +15,7 @@ export function mikroOrmRepositoryFile(m: ResourceModel): FileContents {
   ]);
   const contents = `${imports}
 
-/** ${pluralHuman} in SQLite or PostgreSQL: the \`${pluralSnake}\` table on the shared resource core. */
+${docBlock(`${pluralHuman} in SQLite or PostgreSQL: the \`${pluralSnake}\` table on the shared resource core.`)}
 export class MikroOrm${pascal}Repository extends SqlResourceRepository<${pascal}, ${pascal}Props, ${pascal}SortField> implements ${pascal}Repository {
   constructor(orm: MikroORM) {
     super(orm, ${upperOf(m.names)}_TABLE);

@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { entityProperty, importLines, indented, lowerHuman, quoted, tableColumn, upperOf } from './source.js';
+import { docBlock, entityProperty, importLines, indented, lowerHuman, quoted, tableColumn, upperOf } from './source.js';
 
 /** `schemas/<Pascal>Schema.ts`: the MikroORM EntitySchema, the table as the repository sees it, and the one row mapper. */
 export function schemaFile(m: ResourceModel): FileContents {
@@ -32,7 +32,7 @@ export const ${pascal}Schema = new EntitySchema<${pascal}Row>({
   },
 });
 
-/** The \`${pluralSnake}\` table as its repository sees it, with the one ${lowerHuman(m.names)} mapper (props ↔ ${pascal}). */
+${docBlock(`The \`${pluralSnake}\` table as its repository sees it, with the one ${lowerHuman(m.names)} mapper (props ↔ ${pascal}).`)}
 export const ${upper}_TABLE: ResourceTable<${pascal}, ${pascal}Props, ${pascal}SortField> = {
   table: '${pluralSnake}',
   columns: {

@@ -89,3 +89,31 @@ export function arrayLiteral(items: readonly string[], prefix: string, spaces: n
   const pad = ' '.repeat(spaces + 2);
   return `[\n${items.map((item) => `${pad}${item},`).join('\n')}\n${' '.repeat(spaces)}]`;
 }
+
+/** Words laid out in lines of at most `width` characters (a word longer than that gets a line of its own). */
+export function wrapped(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** A TSDoc block of prose, wrapped to the project's line length. */
+export function docBlock(text: string): string {
+  const lines = wrapped(text, 100);
+  return lines.length === 1 ? `/** ${lines[0]} */` : ['/**', ...lines.map((line) => ` * ${line}`), ' */'].join('\n');
+}
+
+/** A TSDoc block of an introduction and a bulleted list, each item wrapped (continuation lines indented). */
+export function docList(intro: string, items: readonly string[]): string {
+  const bullets = items.flatMap((item) => wrapped(item, 100).map((line, i) => (i === 0 ? ` * - ${line}` : ` *   ${line}`)));
+  return ['/**', ` * ${intro}`, ...bullets, ' */'].join('\n');
+}

@@ -3,8 +3,8 @@ import { createResourceTable, type TableSpec } from '../resourceTable.js';
 import { grantResourceAccess } from './accessRules.js';
 
 /**
- * The `products` table as this migration creates it: its own copy, so that a later change of
- * products cannot change what this migration created.
+ * The `products` table as this migration creates it: its own copy, so that a later change of products
+ * cannot change what this migration created.
  */
 const PRODUCTS: TableSpec = {
   table: 'products',
@@ -20,8 +20,8 @@ const PRODUCTS: TableSpec = {
  * Products:
  * - the `products` table, with an index per allowed sort (each ending in `id`, the tie-breaker, so every
  *   page is one index range);
- * - on PostgreSQL, a trigram index for the case-insensitive name search when the `pg_trgm` extension
- *   can be had (else search scans, as on SQLite);
+ * - on PostgreSQL, a trigram index for the case-insensitive name search when the `pg_trgm` extension can
+ *   be had (else search scans, as on SQLite);
  * - the product access rules, for a database whose policy was seeded before (a fresh one is seeded from
  *   policy/policy.csv, which lists them too).
  */
