@@ -59,7 +59,7 @@ const PART: ResourceDescriptor<Part, PartSortField> = {
     { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4), at(5)] },
   ],
   search: 'label',
-  reference: { prop: 'productId', field: 'product_id' },
+  reference: { prop: 'productId', field: 'product_id', target: 'product' },
 };
 
 const aProduct = (id: string) => PRODUCT.make(id);

@@ -3,9 +3,7 @@ import type { EntityManager } from '@mikro-orm/knex';
 import { sameRule, type GuardedRemoval, type PolicyRuleStore, type Replacement, type StoredRule } from '../access/PolicyRuleStore.js';
 import { guarded } from './errors.js';
 import { isPostgres } from './fastRead.js';
-import { AccessRuleSchema, AppMetaSchema } from './schemas/AccessRuleSchema.js';
-
-const SEEDED = 'access_policy_seeded';
+import { AccessRuleSchema, AppMetaSchema, POLICY_SEEDED_KEY } from './schemas/AccessRuleSchema.js';
 
 /** Thrown inside a transaction to roll it back when a guarded removal is refused. */
 class Refused extends Error {}
@@ -28,7 +26,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   load(): Promise<StoredRule[] | undefined> {
     return guarded(this.orm, async () => {
       const em = this.em();
-      if (!(await em.findOne(AppMetaSchema, { key: SEEDED }, { disableIdentityMap: true }))) return undefined;
+      if (!(await em.findOne(AppMetaSchema, { key: POLICY_SEEDED_KEY }, { disableIdentityMap: true }))) return undefined;
       return this.rules(em);
     });
   }
@@ -37,7 +35,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
     return guarded(this.orm, async () => {
       try {
         await this.em().transactional(async (em) => {
-          await em.insert(AppMetaSchema, { key: SEEDED, value: new Date().toISOString() });
+          await em.insert(AppMetaSchema, { key: POLICY_SEEDED_KEY, value: new Date().toISOString() });
           if (rules.length > 0) await em.insertMany(AccessRuleSchema, rules.map(toRow));
         });
       } catch (error) {
@@ -90,7 +88,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
     return guarded(this.orm, () =>
       this.em().transactional(async (em) => {
         await this.lockForWriting(em);
-        await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [SEEDED, new Date().toISOString()], 'run');
+        await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [POLICY_SEEDED_KEY, new Date().toISOString()], 'run');
         const current = await this.rules(em);
         const wanted = rules.filter((rule, i) => rules.findIndex((other) => sameRule(other, rule)) === i);
         const removed = current.filter((rule) => !wanted.some((other) => sameRule(other, rule)));

@@ -26,8 +26,8 @@ export interface ResourceDescriptor<E, F extends string> {
   readonly sortable: readonly { readonly field: F; readonly prop: string; readonly optional: boolean; readonly values: readonly Value[] }[];
   /** The searched field's props key. */
   readonly search?: string;
-  /** A reference field: its props key, its name in errors and filters (snake), and the referenced resource. */
-  readonly reference?: { readonly prop: string; readonly field: string };
+  /** A reference field: its props key, its name in errors and filters (snake), and the referenced resource's name in messages. */
+  readonly reference?: { readonly prop: string; readonly field: string; readonly target: string };
 }
 
 /** What the contract runs against: the repository, the referenced resource's (if any), and a bulk fill. */
@@ -213,7 +213,7 @@ export function resourceRepositoryContract<E, F extends string>(
         it('refuses a row whose reference names nothing, on add and on update, with a validation error on that field', async () => {
           const error = await rejection(repository().add(make(id(1), { [reference.prop]: id(0xabc) })));
           expect(error).to.be.instanceOf(ValidationError);
-          expect((error as ValidationError).fields).to.deep.equal([{ field: reference.field, message: 'must name an existing product' }]);
+          expect((error as ValidationError).fields).to.deep.equal([{ field: reference.field, message: `must name an existing ${reference.target}` }]);
           expect(await repository().findById(id(1))).to.equal(undefined);
 
           await repository().add(make(id(2), { [reference.prop]: TARGET }));

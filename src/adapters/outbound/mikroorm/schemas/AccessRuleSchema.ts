@@ -21,6 +21,9 @@ export const AccessRuleSchema = new EntitySchema<AccessRuleRow>({
   },
 });
 
+/** The `app_meta` key whose row says the access policy was seeded from policy/policy.csv (its rules live in `access_rules`). */
+export const POLICY_SEEDED_KEY = 'access_policy_seeded';
+
 /** The `app_meta` row: small facts about the database itself (e.g. that the policy was seeded). */
 export interface AppMetaRow {
   key: string;

@@ -1,0 +1,461 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
+import { expect } from 'chai';
+import type { StoredRule } from '../../../src/adapters/outbound/access/PolicyRuleStore.js';
+import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
+import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
+import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
+import type * as MainDatabase from '../../../src/main/database.js';
+import { type FieldModel, type ResourceModel } from '../../../tools/generate/model.js';
+import { parseCommand } from '../../../tools/generate/parse.js';
+import { projectState } from '../../../tools/generate/project.js';
+import { accessGrants, migrationName, outboundFiles } from '../../../tools/generate/templates/outbound/index.js';
+import type { FileContents } from '../../../tools/generate/writer.js';
+import type * as Databases from '../../adapters/outbound/contracts/databases.js';
+import type { SqlTarget } from '../../adapters/outbound/contracts/databases.js';
+import type * as Contract from '../../adapters/outbound/contracts/resourceRepository.contract.js';
+import type { ResourceDescriptor, ResourceStorage } from '../../adapters/outbound/contracts/resourceRepository.contract.js';
+import type * as SupportDatabase from '../../support/database.js';
+
+/**
+ * The outbound templates for two related resources with every field type — `customer` (searched)
+ * and `invoice` referencing it — rendered into a scratch tree beside the real sources, then type
+ * checked, migrated on SQLite and PostgreSQL, and run through the resource repository contract.
+ * The domain files they import are written here from the model (the domain templates are another
+ * area's): entity props with restore/update/toProps, the sort fields, the repository port.
+ * Everything the test runs is loaded from the scratch tree (a copy of src and test), so the
+ * rendered files and the contract share one DomainError class.
+ */
+
+function modelOf(argv: string[], resources: string[], migrationNumber: number): ResourceModel {
+  const parsed = parseCommand(['resource', ...argv], projectState(resources, migrationNumber));
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  return parsed.model;
+}
+
+const CUSTOMER = modelOf(['customer', 'name:string(1..80)', 'email:email', 'tier:enum(free|pro|enterprise)', '--search', 'name'], ['product', 'user'], 3);
+const INVOICE = modelOf(
+  [
+    'invoice',
+    'customer_id:ref(customer)',
+    'number:string',
+    'total:number',
+    'due_at:datetime',
+    'paid:boolean',
+    'notes:text?',
+    'tier:enum(free|pro)',
+    'score:integer(0..10)?',
+    'contact:email?',
+    'ext:uuid?',
+  ],
+  ['customer', 'product', 'user'],
+  4,
+);
+
+const tsType = (field: FieldModel): string => {
+  const base = {
+    string: 'string',
+    text: 'string',
+    email: 'string',
+    uuid: 'string',
+    ref: 'string',
+    integer: 'number',
+    number: 'number',
+    boolean: 'boolean',
+    datetime: 'Date',
+    enum: (field.values ?? []).map((value) => `'${value}'`).join(' | '),
+  }[field.type];
+  return field.optional ? `${base} | null` : base;
+};
+
+/** The domain files the outbound adapters import, minimal and written from the model. */
+function domainFiles(m: ResourceModel): FileContents[] {
+  const { snake, pascal, camel } = m.names;
+  const sortFields = [...m.fields.filter((f) => f.sortable).map((f) => `'${f.name}'`), `'created_at'`, `'updated_at'`];
+  return [
+    {
+      path: `src/domain/${snake}/${pascal}.ts`,
+      contents: `export interface ${pascal}Props {
+  readonly id: string;
+${m.fields.map((f) => `  readonly ${f.camel}: ${tsType(f)};`).join('\n')}
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export class ${pascal} {
+  private constructor(private readonly props: ${pascal}Props) {}
+
+  static restore(props: ${pascal}Props): ${pascal} {
+    return new ${pascal}(props);
+  }
+
+  update(changes: Partial<Omit<${pascal}Props, 'id' | 'version' | 'createdAt' | 'updatedAt'>>, now: Date): ${pascal} {
+    return new ${pascal}({ ...this.props, ...changes, version: this.props.version + 1, updatedAt: now });
+  }
+
+  toProps(): ${pascal}Props {
+    return { ...this.props };
+  }
+}
+`,
+    },
+    {
+      path: `src/domain/${snake}/${pascal}Repository.ts`,
+      contents: `import type { ListQuery, Page } from '../shared/Page.js';
+import type { ${pascal} } from './${pascal}.js';
+
+export const ${snake.toUpperCase()}_SORT_FIELDS = [${sortFields.join(', ')}] as const;
+export type ${pascal}SortField = (typeof ${snake.toUpperCase()}_SORT_FIELDS)[number];
+
+export interface ${pascal}Repository {
+  add(${camel}: ${pascal}): Promise<void>;
+  findById(id: string): Promise<${pascal} | undefined>;
+  update(id: string, change: (current: ${pascal}) => ${pascal}): Promise<${pascal} | undefined>;
+  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
+  list(query: ListQuery<${pascal}SortField>): Promise<Page<${pascal}>>;
+}
+`,
+    },
+  ];
+}
+
+const repositoryRoot = realpathSync(new URL('../../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'portico-outbound-'));
+for (const folder of ['src', 'test']) cpSync(join(repositoryRoot, folder), join(scratch, folder), { recursive: true });
+symlinkSync(realpathSync(join(repositoryRoot, 'node_modules')), join(scratch, 'node_modules'));
+cpSync(join(repositoryRoot, 'package.json'), join(scratch, 'package.json'));
+const rendered = [...outboundFiles(CUSTOMER), ...outboundFiles(INVOICE)];
+const written = [...rendered, ...domainFiles(CUSTOMER), ...domainFiles(INVOICE)];
+for (const file of written) {
+  mkdirSync(dirname(join(scratch, file.path)), { recursive: true });
+  writeFileSync(join(scratch, file.path), file.contents);
+}
+
+type Props = Readonly<Record<string, unknown>>;
+interface Entity {
+  toProps(): Props;
+  update(changes: Props, now: Date): Entity;
+}
+interface Repository {
+  add(entity: Entity): Promise<void>;
+  findById(id: string): Promise<Entity | undefined>;
+  update(id: string, change: (current: Entity) => Entity): Promise<Entity | undefined>;
+  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
+  list(query: ListQuery<string>): Promise<Page<Entity>>;
+}
+type Constructor<A extends unknown[]> = new (...args: A) => Repository;
+
+const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(scratch, path)).href)) as T;
+const adapters = 'src/adapters/outbound';
+const { Customer } = await load<{ Customer: { restore(props: Props): Entity } }>('src/domain/customer/Customer.ts');
+const { Invoice } = await load<{ Invoice: { restore(props: Props): Entity } }>('src/domain/invoice/Invoice.ts');
+const { CustomerSchema } = await load<{ CustomerSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/CustomerSchema.ts`);
+const { InvoiceSchema } = await load<{ InvoiceSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/InvoiceSchema.ts`);
+const { MikroOrmCustomerRepository } = await load<{ MikroOrmCustomerRepository: Constructor<[Database['orm']]> }>(
+  `${adapters}/mikroorm/MikroOrmCustomerRepository.ts`,
+);
+const { MikroOrmInvoiceRepository } = await load<{ MikroOrmInvoiceRepository: Constructor<[Database['orm']]> }>(
+  `${adapters}/mikroorm/MikroOrmInvoiceRepository.ts`,
+);
+const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(`${adapters}/memory/InMemoryCustomerRepository.ts`);
+const { InMemoryInvoiceRepository } = await load<{ InMemoryInvoiceRepository: Constructor<[Repository]> }>(
+  `${adapters}/memory/InMemoryInvoiceRepository.ts`,
+);
+const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof PolicyRuleStoreClass }>(
+  `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
+);
+const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/database.ts');
+const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
+const { resourceRepositoryContract } = await load<typeof Contract>('test/adapters/outbound/contracts/resourceRepository.contract.ts');
+const { connectDatabase } = await load<typeof SupportDatabase>('test/support/database.ts');
+const migrations: MigrationObject[] = [];
+for (const model of [CUSTOMER, INVOICE]) {
+  const name = migrationName(model);
+  const module = await load<Record<string, MigrationObject['class']>>(`${adapters}/mikroorm/migrations/${name}.ts`);
+  migrations.push({ name, class: module[name]! });
+}
+
+const T0 = new Date('2026-01-02T03:04:05.678Z');
+const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
+const uuid = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const aCustomer = (id: string, values: Props = {}): Entity =>
+  Customer.restore({ id, name: 'Ada', email: 'ada@example.com', tier: 'pro', version: 1, createdAt: T0, updatedAt: T0, ...values });
+
+const CUSTOMERS: ResourceDescriptor<Entity, string> = {
+  make: aCustomer,
+  propsOf: (customer) => customer.toProps(),
+  change: (customer, n, now) => customer.update({ email: `c${n}@example.com` }, now),
+  sortable: [
+    { field: 'name', prop: 'name', optional: false, values: ['Ada', 'Grace', 'Linus'] },
+    { field: 'email', prop: 'email', optional: false, values: ['a@example.com', 'b@example.com'] },
+    { field: 'tier', prop: 'tier', optional: false, values: ['enterprise', 'free', 'pro'] },
+    { field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1)] },
+    { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4), at(5)] },
+  ],
+  search: 'name',
+};
+
+const INVOICES: ResourceDescriptor<Entity, string> = {
+  make: (id, values = {}) =>
+    Invoice.restore({
+      id,
+      customerId: uuid(0xfff0),
+      number: 'INV-1',
+      total: 10,
+      dueAt: T0,
+      paid: false,
+      notes: 'Net 30, thank you — ünïcödé',
+      tier: 'free',
+      score: null,
+      contact: null,
+      ext: null,
+      version: 1,
+      createdAt: T0,
+      updatedAt: T0,
+      ...values,
+    }),
+  propsOf: (invoice) => invoice.toProps(),
+  change: (invoice, n, now) => invoice.update({ total: n + 1, notes: n % 2 === 0 ? null : `note ${n}` }, now),
+  sortable: [
+    { field: 'number', prop: 'number', optional: false, values: ['A-1', 'B-2', 'C-3'] },
+    { field: 'total', prop: 'total', optional: false, values: [-1.5, 0, 2, 1e9] },
+    { field: 'due_at', prop: 'dueAt', optional: false, values: [at(-100), at(0), at(0.001), at(86_400)] },
+    { field: 'paid', prop: 'paid', optional: false, values: [false, true] },
+    { field: 'tier', prop: 'tier', optional: false, values: ['free', 'pro'] },
+    { field: 'score', prop: 'score', optional: true, values: [0, 5, 10] },
+    { field: 'contact', prop: 'contact', optional: true, values: ['a@example.com', 'b@example.com'] },
+    { field: 'ext', prop: 'ext', optional: true, values: [uuid(1), uuid(2), uuid(3)] },
+    { field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1)] },
+    { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4), at(5)] },
+  ],
+  reference: { prop: 'customerId', field: 'customer_id', target: 'customer' },
+};
+
+const knexOf = (db: Database): Knex => (db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+
+/** Rows straight into a table, as the driver stores them (SQLite: epoch milliseconds, 0/1). */
+async function insertMany(db: Database, table: string, rows: readonly Entity[], sqlite: boolean): Promise<void> {
+  const driverRows = rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row.toProps()).map(([k, v]) => [
+        k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        sqlite && v instanceof Date ? v.getTime() : sqlite && typeof v === 'boolean' ? Number(v) : v,
+      ]),
+    ),
+  );
+  for (let start = 0; start < driverRows.length; start += 100) await knexOf(db)(table).insert(driverRows.slice(start, start + 100));
+}
+
+/** Takes the two resources out of a shared database (PostgreSQL's test database outlives this run). */
+async function removeResources(db: Database): Promise<void> {
+  const knex = knexOf(db);
+  await knex.raw('drop table if exists invoices');
+  await knex.raw('drop table if exists customers');
+  await knex('mikro_orm_migrations').whereIn('name', migrations.map((m) => m.name)).delete();
+  await knex('access_rules').whereIn('v1', ['/api/v1/customers', '/api/v1/customers/{id}', '/api/v1/invoices', '/api/v1/invoices/{id}']).delete();
+}
+
+/** A database mapping the modules plus the rendered resources, migrated up to the rendered migrations. */
+async function openWithResources(url: string): Promise<Database> {
+  const db = await connectDatabase(url, {
+    entities: [...moduleEntities(), CustomerSchema, InvoiceSchema],
+    migrations: [...moduleMigrations(), ...migrations],
+  });
+  await db.migrate();
+  return db;
+}
+
+/** The table's columns and indexes as the engine reports them. */
+async function schemaOf(db: Database, table: string, postgres: boolean): Promise<string> {
+  const knex = knexOf(db);
+  if (!postgres) return JSON.stringify(await knex.raw(`select name, sql from sqlite_master where tbl_name = ?`, [table]));
+  const indexes = await knex.raw(`select indexname, indexdef from pg_indexes where tablename = ?`, [table]);
+  const keys = await knex.raw(
+    `select conname, pg_get_constraintdef(oid) as def from pg_constraint where conrelid = ?::regclass and contype = 'f'`,
+    [table],
+  );
+  const columns = await knex.raw(`select column_name, data_type, is_nullable from information_schema.columns where table_name = ?`, [table]);
+  return JSON.stringify({ indexes: indexes.rows, keys: keys.rows, columns: columns.rows });
+}
+
+describe('generate: the outbound templates for every field type and a reference (customer, invoice)', function () {
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('type checks (tsc --noEmit, strict, the project options) with the real sources', function () {
+    this.timeout(240_000);
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        extends: join(repositoryRoot, 'tsconfig.json'),
+        compilerOptions: { noEmit: true, rootDir: '/', types: ['node'] },
+        include: [],
+        files: written.map((file) => file.path),
+      }),
+    );
+    const tsc = join(scratch, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json')], { encoding: 'utf8' });
+    expect(result.stdout + result.stderr, relative(repositoryRoot, scratch)).to.equal('');
+    expect(result.status).to.equal(0);
+  });
+
+  resourceRepositoryContract('rendered customers in memory', CUSTOMERS, {
+    setUp: async () => undefined,
+    fresh: async (): Promise<ResourceStorage<Entity, string>> => {
+      const repository = new InMemoryCustomerRepository();
+      return { repository, addMany: async (rows) => void (await Promise.all(rows.map((row) => repository.add(row)))) };
+    },
+    tearDown: async () => undefined,
+  });
+
+  resourceRepositoryContract('rendered invoices in memory (a reference to rendered customers)', INVOICES, {
+    setUp: async () => undefined,
+    fresh: async (): Promise<ResourceStorage<Entity, string>> => {
+      const customers = new InMemoryCustomerRepository();
+      const repository = new InMemoryInvoiceRepository(customers);
+      return {
+        repository,
+        referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },
+        addMany: async (rows) => void (await Promise.all(rows.map((row) => repository.add(row)))),
+      };
+    },
+    tearDown: async () => undefined,
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), 'portico-outbound-db-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const target of sqlTargets(dir, 'generated.sqlite')) {
+    describeOn(target);
+  }
+});
+
+function describeOn(target: SqlTarget): void {
+  const postgres = target.name.startsWith('PostgreSQL');
+  let db: Database | undefined;
+  const database = (): Database => {
+    if (!db) throw new Error(`${target.name} is not open`);
+    return db;
+  };
+  const setUp = async (): Promise<string | undefined> => {
+    const url = target.url();
+    if (!url) return `${target.name} needs SVC_TEST_POSTGRES_URL`;
+    if (db) return undefined;
+    const plain = await connectDatabase(url);
+    await plain.migrate();
+    await removeResources(plain);
+    await plain.close();
+    db = await openWithResources(url);
+    return undefined;
+  };
+  const tearDown = async (): Promise<void> => {
+    if (!db) return;
+    await removeResources(db);
+    await db.close();
+    db = undefined;
+  };
+  const clear = async (): Promise<void> => {
+    await database().orm.em.getConnection().execute('delete from invoices');
+    await database().orm.em.getConnection().execute('delete from customers');
+  };
+
+  describe(`rendered customers and invoices on ${target.name}`, function () {
+    before(async function () {
+      const skipped = await setUp();
+      if (skipped !== undefined) {
+        console.log(`      (skipped: ${skipped})`);
+        this.skip();
+      }
+    });
+
+    it('migrates: every column, the foreign key (on delete restrict) and its index, an index per sort, nulls-last pairs', async () => {
+      const invoices = await schemaOf(database(), 'invoices', postgres);
+      expect(invoices.toLowerCase()).to.match(/foreign key ?\(\W*customer_id\W*\) references \W*customers\W* ?\(\W*id\W*\) on delete restrict/);
+      expect(invoices).to.contain('invoices_customer_id_index');
+      for (const field of ['customer_id', 'number', 'total', 'due_at', 'paid', 'tier', 'created_at', 'updated_at']) {
+        expect(invoices).to.contain(`invoices_${field}_id_index`);
+      }
+      for (const field of ['score', 'contact', 'ext']) {
+        expect(invoices).to.contain(`invoices_${field}_nulls_last_asc_index`);
+        expect(invoices).to.contain(`invoices_${field}_nulls_last_desc_index`);
+      }
+      expect(invoices).not.to.contain('invoices_notes_');
+      const customers = await schemaOf(database(), 'customers', postgres);
+      for (const field of ['name', 'email', 'tier']) expect(customers).to.contain(`customers_${field}_id_index`);
+    });
+
+    it('round-trips a row with every field type through the repository, nulls included', async () => {
+      await clear();
+      await new MikroOrmCustomerRepository(database().orm).add(aCustomer(uuid(0xfff0)));
+      const repository = new MikroOrmInvoiceRepository(database().orm);
+      const full = INVOICES.make(uuid(1), { score: 7, contact: 'x@example.com', ext: uuid(99), paid: true, tier: 'pro', total: 12.25, dueAt: at(0.001) });
+      const empty = INVOICES.make(uuid(2), { notes: null });
+      for (const row of [full, empty]) {
+        await repository.add(row);
+        expect((await repository.findById(row.toProps().id as string))?.toProps()).to.deep.equal(row.toProps());
+      }
+      await clear();
+    });
+
+    if (target.persistent) {
+      it('gives a database seeded before the rendered migrations the resources’ rules, once', async () => {
+        const url = target.url()!;
+        await tearDown();
+        const before = await connectDatabase(url);
+        await before.migrate();
+        const knex = knexOf(before);
+        await knex('access_rules').delete();
+        await knex('app_meta').delete();
+        const seeded: StoredRule[] = [{ kind: 'p', values: ['admin', '/api/v1/*', '.*'] }];
+        await new MikroOrmPolicyRuleStore(before.orm).seed(seeded);
+        await before.close();
+        db = await openWithResources(url);
+        const grants = [...accessGrants(CUSTOMER), ...accessGrants(INVOICE)].map((g): StoredRule => ({ kind: 'p', values: [g.role, g.path, g.action] }));
+        expect(await new MikroOrmPolicyRuleStore(database().orm).load()).to.deep.equal([...seeded, ...grants]);
+        await knexOf(database())('access_rules').delete();
+        await knexOf(database())('app_meta').delete();
+      });
+    }
+
+    it('adds no rules to a fresh database', async () => {
+      await knexOf(database())('access_rules').delete();
+      await knexOf(database())('app_meta').delete();
+      await removeResources(database());
+      await database().close();
+      db = await openWithResources(target.url()!);
+      expect(await new MikroOrmPolicyRuleStore(database().orm).load()).to.equal(undefined);
+      const [count] = await knexOf(database())('access_rules').count({ n: '*' });
+      expect(Number(count?.n)).to.equal(0);
+    });
+  });
+
+  resourceRepositoryContract(`rendered customers on ${target.name}`, CUSTOMERS, {
+    setUp,
+    fresh: async () => {
+      await clear();
+      const repository = new MikroOrmCustomerRepository(database().orm);
+      return { repository, addMany: (rows) => insertMany(database(), 'customers', rows, !postgres) };
+    },
+    tearDown: async () => undefined,
+  });
+
+  resourceRepositoryContract(`rendered invoices on ${target.name} (a reference to rendered customers)`, INVOICES, {
+    setUp,
+    fresh: async () => {
+      await clear();
+      const customers = new MikroOrmCustomerRepository(database().orm);
+      const repository = new MikroOrmInvoiceRepository(database().orm);
+      return {
+        repository,
+        referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },
+        addMany: (rows) => insertMany(database(), 'invoices', rows, !postgres),
+      };
+    },
+    tearDown,
+  });
+}

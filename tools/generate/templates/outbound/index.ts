@@ -1,0 +1,14 @@
+import type { ResourceModel } from '../../model.js';
+import type { FileContents } from '../../writer.js';
+import { memoryRepositoryFile } from './memoryRepositoryFile.js';
+import { migrationFile } from './migrationFile.js';
+import { mikroOrmRepositoryFile } from './mikroOrmRepositoryFile.js';
+import { schemaFile } from './schemaFile.js';
+
+export { accessGrants } from './migrationFile.js';
+export { migrationName, upperOf } from './source.js';
+
+/** The outbound adapters of a resource: its EntitySchema and table, MikroORM and memory repositories, and migration. */
+export function outboundFiles(m: ResourceModel): FileContents[] {
+  return [schemaFile(m), mikroOrmRepositoryFile(m), memoryRepositoryFile(m), migrationFile(m)];
+}

@@ -1,0 +1,66 @@
+import type { ResourceModel } from '../../model.js';
+import type { FileContents } from '../../writer.js';
+import { arrayLiteral, docBlock, docList, indented, lowerHuman, migrationName, quoted, sortFields, tableColumn } from './source.js';
+
+/** The access rules every resource gets (CONTRACT §13): `moderator` all actions, `user` GET, on the collection and item paths. */
+export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
+  const collection = `/api/v1/${m.names.pluralKebab}`;
+  return [
+    { role: 'moderator', path: collection, action: '.*' },
+    { role: 'moderator', path: `${collection}/{id}`, action: '.*' },
+    { role: 'user', path: collection, action: 'GET' },
+    { role: 'user', path: `${collection}/{id}`, action: 'GET' },
+  ];
+}
+
+/**
+ * `migrations/Migration<NNNN><PluralPascal>.ts`: creates the table from the migration's own literal
+ * copy of its spec (ADR 0016: a later change of the resource cannot change what it created) and
+ * grants the resource's access rules to a database seeded before it (migrations/accessRules.ts).
+ */
+export function migrationFile(m: ResourceModel): FileContents {
+  const { pluralSnake, pluralHuman } = m.names;
+  const spec = pluralSnake.toUpperCase();
+  const name = migrationName(m);
+  const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
+  const references = m.fields.flatMap((field) => (field.ref ? [`${field.name} → ${field.ref.pluralSnake}`] : []));
+  const doc = docList(`${pluralHuman}:`, [
+    `the \`${pluralSnake}\` table, with an index per allowed sort (each ending in \`id\`, the tie-breaker, so every page is one index range);`,
+    ...(references.length > 0 ? [`a foreign key (\`on delete restrict\`) and an index for each reference (${references.join(', ')});`] : []),
+    ...(m.search
+      ? [`on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension can be had (else search scans, as on SQLite);`]
+      : []),
+    `the ${lowerHuman(m.names)} access rules, for a database whose policy was seeded before (a fresh one is seeded from policy/policy.csv, which lists them too).`,
+  ]);
+  const grants = accessGrants(m).map(
+    (grant) => `{ role: ${quoted(grant.role)}, path: ${quoted(grant.path)}, action: ${quoted(grant.action)} },`,
+  );
+  const contents = `import { Migration } from '@mikro-orm/migrations';
+import { createResourceTable, type TableSpec } from '../resourceTable.js';
+import { grantResourceAccess } from './accessRules.js';
+
+${docBlock(`The \`${pluralSnake}\` table as this migration creates it: its own copy, so that a later change of ${pluralHuman.toLowerCase()} cannot change what this migration created.`)}
+const ${spec}: TableSpec = {
+  table: '${pluralSnake}',
+  columns: {
+    ${indented(m.fields.map(tableColumn), 4)}
+  },
+  sortable: ${arrayLiteral(sortFields(m).map(quoted), 'sortable: ', 2)},${search}
+};
+
+${doc}
+export class ${name} extends Migration {
+  override async up(): Promise<void> {
+    for (const statement of createResourceTable(this.getKnex(), ${spec})) this.addSql(statement);
+    grantResourceAccess(this, [
+      ${indented(grants, 6)}
+    ]);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(this.getKnex().schema.dropTableIfExists('${pluralSnake}').toQuery());
+  }
+}
+`;
+  return { path: `src/adapters/outbound/mikroorm/migrations/${name}.ts`, contents };
+}

@@ -1,0 +1,48 @@
+import type { ResourceModel } from '../../model.js';
+import type { FileContents } from '../../writer.js';
+import { docBlock, entityProperty, importLines, indented, lowerHuman, quoted, tableColumn, upperOf } from './source.js';
+
+/** `schemas/<Pascal>Schema.ts`: the MikroORM EntitySchema, the table as the repository sees it, and the one row mapper. */
+export function schemaFile(m: ResourceModel): FileContents {
+  const { snake, pascal, camel, pluralSnake, human } = m.names;
+  const upper = upperOf(m.names);
+  const domain = `../../../../domain/${snake}`;
+  const imports = importLines([
+    ['{ EntitySchema }', '@mikro-orm/core'],
+    [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
+    [`{ ${upper}_SORT_FIELDS, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
+    ['{ ConflictError }', '../../../../domain/shared/DomainError.js'],
+    ['type { ResourceTable }', '../resourceTable.js'],
+  ]);
+  const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
+  const contents = `${imports}
+
+/** The \`${pluralSnake}\` row. */
+export type ${pascal}Row = ${pascal}Props;
+
+export const ${pascal}Schema = new EntitySchema<${pascal}Row>({
+  name: '${pascal}Row',
+  tableName: '${pluralSnake}',
+  properties: {
+    id: { type: 'string', primary: true, length: 36 },
+    ${indented(m.fields.map(entityProperty), 4)}
+    version: { type: 'integer' },
+    createdAt: { type: 'Date' },
+    updatedAt: { type: 'Date' },
+  },
+});
+
+${docBlock(`The \`${pluralSnake}\` table as its repository sees it, with the one ${lowerHuman(m.names)} mapper (props ↔ ${pascal}).`)}
+export const ${upper}_TABLE: ResourceTable<${pascal}, ${pascal}Props, ${pascal}SortField> = {
+  table: '${pluralSnake}',
+  columns: {
+    ${indented(m.fields.map(tableColumn), 4)}
+  },
+  sortable: ${upper}_SORT_FIELDS,${search}
+  fromRow: (props) => ${pascal}.restore(props),
+  toRow: (${camel}) => ${camel}.toProps(),
+  stillReferenced: (id) => new ConflictError('${human} is still referenced', \`id: \${id}\`),
+};
+`;
+  return { path: `src/adapters/outbound/mikroorm/schemas/${pascal}Schema.ts`, contents };
+}

@@ -1,0 +1,119 @@
+import type { FieldModel, ResourceModel, ResourceNames } from '../../model.js';
+
+/** `purchase_order` → `PURCHASE_ORDER` (the prefix of a resource's constants). */
+export const upperOf = (names: ResourceNames): string => names.snake.toUpperCase();
+
+/** "purchase order": the resource's name inside a sentence. */
+export const lowerHuman = (names: ResourceNames): string => names.human.toLowerCase();
+
+/** `Migration0002Products`: the class, file and migration-list name of the resource's migration. */
+export const migrationName = (m: ResourceModel): string =>
+  `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
+
+/** A string as a single-quoted TypeScript literal. */
+export const quoted = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The import lines of a file: packages first, then relative paths, each group sorted as an editor sorts them. */
+export function importLines(imports: readonly (readonly [what: string, from: string])[]): string {
+  const key = ([, from]: readonly [string, string]) => `${from.startsWith('.') ? 1 : 0}${from.toLowerCase()}`;
+  return [...imports]
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+    .map(([what, from]) => `import ${what} from '${from}';`)
+    .join('\n');
+}
+
+/** The referenced resources of the `ref` fields, each once, in field order. */
+export function referencedResources(m: ResourceModel): ResourceNames[] {
+  const seen = new Map<string, ResourceNames>();
+  for (const field of m.fields) if (field.ref && !seen.has(field.ref.snake)) seen.set(field.ref.snake, field.ref);
+  return [...seen.values()];
+}
+
+/** The longest listed value of an `enum` (its column's width). */
+const longestValue = (field: FieldModel): number => Math.max(1, ...(field.values ?? []).map((value) => value.length));
+
+/** A `string` field's column width: its longest allowed value. */
+const stringLength = (field: FieldModel): number => field.bounds.max ?? 200;
+
+/** `, nullable: true` / `, optional: true` for an optional field. */
+const optionally = (field: FieldModel, key: 'nullable' | 'optional'): string => (field.optional ? `, ${key}: true` : '');
+
+/** The MikroORM EntitySchema property of a field (how the ORM maps the column). */
+export function entityProperty(field: FieldModel): string {
+  const type = {
+    string: `type: 'string', length: ${stringLength(field)}`,
+    text: `type: 'text'`,
+    integer: `type: 'integer'`,
+    number: `type: 'double'`,
+    boolean: `type: 'boolean'`,
+    datetime: `type: 'Date'`,
+    email: `type: 'string', length: 254`,
+    uuid: `type: 'string', length: 36`,
+    enum: `type: 'string', length: ${longestValue(field)}`,
+    ref: `type: 'string', length: 36`,
+  }[field.type];
+  return `${field.camel}: { ${type}${optionally(field, 'nullable')} },`;
+}
+
+/** The `Column` of a field in a table spec (resourceTable.ts): what a migration creates and the repository reads. */
+export function tableColumn(field: FieldModel): string {
+  const kind = `kind: ${quoted(field.type)}`;
+  const detail =
+    field.type === 'string'
+      ? `, length: ${stringLength(field)}`
+      : field.type === 'enum'
+        ? `, values: [${(field.values ?? []).map(quoted).join(', ')}]`
+        : field.ref
+          ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
+          : '';
+  return `${field.camel}: { ${kind}${detail}${optionally(field, 'optional')} },`;
+}
+
+/** The sortable fields in snake case, as the list's `sort` names them: every field but `text`, then the timestamps. */
+export const sortFields = (m: ResourceModel): string[] => [
+  ...m.fields.filter((field) => field.sortable).map((field) => field.name),
+  'created_at',
+  'updated_at',
+];
+
+/** Indents every line but the first of a multi-line fragment. */
+export const indented = (lines: readonly string[], spaces: number): string => lines.join(`\n${' '.repeat(spaces)}`);
+
+/**
+ * An array literal on one line when `prefix` and it fit in 120 characters at `spaces` indentation,
+ * else one item a line (as a formatter would lay it out).
+ */
+export function arrayLiteral(items: readonly string[], prefix: string, spaces: number): string {
+  const line = `[${items.join(', ')}]`;
+  if (spaces + prefix.length + line.length + 1 <= 120) return line;
+  const pad = ' '.repeat(spaces + 2);
+  return `[\n${items.map((item) => `${pad}${item},`).join('\n')}\n${' '.repeat(spaces)}]`;
+}
+
+/** Words laid out in lines of at most `width` characters (a word longer than that gets a line of its own). */
+export function wrapped(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** A TSDoc block of prose, wrapped to the project's line length. */
+export function docBlock(text: string): string {
+  const lines = wrapped(text, 100);
+  return lines.length === 1 ? `/** ${lines[0]} */` : ['/**', ...lines.map((line) => ` * ${line}`), ' */'].join('\n');
+}
+
+/** A TSDoc block of an introduction and a bulleted list, each item wrapped (continuation lines indented). */
+export function docList(intro: string, items: readonly string[]): string {
+  const bullets = items.flatMap((item) => wrapped(item, 100).map((line, i) => (i === 0 ? ` * - ${line}` : ` *   ${line}`)));
+  return ['/**', ` * ${intro}`, ...bullets, ' */'].join('\n');
+}
