@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namesOf, pluralOf, SNAKE_CASE } from './model.js';
 import { ROUTE_WORDS } from './reserved.js';
+import { MAIN_EDITS } from './templates/main/index.js';
 
 /** What the generator needs to know about the project it writes into. */
 export interface ProjectState {
@@ -11,7 +12,12 @@ export interface ProjectState {
   readonly routeWords: readonly string[];
   /** The number the next migration gets: the highest `Migration<NNNN>` plus one (1 when there is none). */
   readonly nextMigrationNumber: number;
+  /** The current text of the existing files a resource changes (the module list, the policy), by path. */
+  readonly files?: Readonly<Record<string, string>>;
 }
+
+/** The existing files a new resource changes (the templates' edits say which). */
+export const EDITED_FILES: readonly string[] = MAIN_EDITS.map((e) => e.path);
 
 export const DOMAIN_DIR = 'src/domain';
 export const MIGRATIONS_DIR = 'src/adapters/outbound/mikroorm/migrations';
@@ -37,7 +43,9 @@ export function readProjectState(root: string): ProjectState {
     const match = MIGRATION_FILE.exec(name);
     return match ? [Number(match[1])] : [];
   });
-  return projectState(resources, Math.max(0, ...numbers) + 1);
+  const texts: Record<string, string> = {};
+  for (const path of EDITED_FILES) if (existsSync(join(root, path))) texts[path] = readFileSync(join(root, path), 'utf8');
+  return { ...projectState(resources, Math.max(0, ...numbers) + 1), files: texts };
 }
 
 /** The state of a project with these resources: the route words follow from them. */

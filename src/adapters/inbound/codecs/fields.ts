@@ -54,6 +54,103 @@ export const visibleText = (min: number, max: number): FieldCodec<string> => {
   });
 };
 
+/**
+ * A domain rule for one field: why a value of the right type breaks it, or `undefined` when it does
+ * not. The codecs below only read the JSON type (and normalize text); the rule gives the message,
+ * so REST, GraphQL and the domain say the same thing.
+ */
+export type FieldRule<V> = (value: V) => string | undefined;
+
+const checked = <V>(value: V, check: FieldRule<V>): V | Problem => {
+  const problem = check(value);
+  return problem === undefined ? value : new Problem(problem);
+};
+
+/**
+ * A value of another JSON type is reported as the rule reports an empty value of the right type
+ * (`''`, `NaN`), or with `fallback` when the rule takes that one.
+ */
+const typeMessage = <V>(check: FieldRule<V>, empty: V, fallback: string): string => check(empty) ?? fallback;
+
+/** Text (`string` and `text` fields): none of it invisible (looked for before trimming), trimmed, then the rule. */
+export const stringField = (check: FieldRule<string>): FieldCodec<string> =>
+  rule(typeMessage(check, '', 'must be a string'), (u) => {
+    if (typeof u !== 'string') return undefined;
+    if (hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
+    return checked(u.trim(), check);
+  });
+
+/** A JSON integer (`10.5` and `"10"` are refused), then the rule (its range). */
+export const integerField = (check: FieldRule<number>): FieldCodec<number> =>
+  rule(typeMessage(check, Number.NaN, 'must be an integer'), (u) => (Number.isInteger(u) ? checked(u as number, check) : undefined));
+
+/** A JSON number (a string such as `"10"` is refused), then the rule. */
+export const numberField = (check: FieldRule<number>): FieldCodec<number> =>
+  rule(typeMessage(check, Number.NaN, 'must be a number'), (u) => (typeof u === 'number' ? checked(u, check) : undefined));
+
+/** `true` or `false`. */
+export const booleanField = (): FieldCodec<boolean> => rule('must be true or false', (u) => (typeof u === 'boolean' ? u : undefined));
+
+/** RFC 3339 §5.6 with a time zone (`Z` or `±hh:mm`). */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Whether a text is an RFC 3339 date-time with a zone, every field in its range (§5.7): `Date.parse`
+ * alone would roll `2026-02-30` over to March and `24:00` to the next day instead of refusing them.
+ * (A leap second `:60` cannot be a JavaScript Date, so it is refused too.)
+ */
+export function isRfc3339(text: string): boolean {
+  const match = RFC3339.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  const offsetOk = match[8] === undefined || (Number(match[8]) <= 23 && Number(match[9]) <= 59);
+  return day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk && !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * An instant: an RFC 3339 date-time with a zone (REST), or the Date GraphQL's `DateTime` scalar
+ * already parsed; then the rule. Answered in UTC with `Z` (`toISOString`).
+ */
+export const dateTimeField = (check: FieldRule<Date>): FieldCodec<Date> =>
+  rule('must be an RFC 3339 date-time with a time zone', (u) => {
+    if (u instanceof Date) return Number.isNaN(u.getTime()) ? undefined : checked(u, check);
+    return typeof u === 'string' && isRfc3339(u.trim()) ? checked(new Date(u.trim()), check) : undefined;
+  });
+
+/** An e-mail: NFKC-normalized, trimmed, lower-cased (invisible characters looked for first), then the rule. */
+export const emailField = (check: FieldRule<string>): FieldCodec<string> =>
+  rule(typeMessage(check, '', 'must be a valid e-mail address'), (u) => {
+    if (typeof u !== 'string') return undefined;
+    if (hasInvisibleCharacters(u.normalize('NFKC'))) return new Problem(INVISIBLE_MESSAGE);
+    return checked(u.normalize('NFKC').trim().toLowerCase(), check);
+  });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID (lower-cased), then the rule; a `ref` field is one too (its row's existence is the repository's to check). */
+export const uuidField = (check: FieldRule<string>): FieldCodec<string> =>
+  rule(typeMessage(check, '', 'must be a UUID'), (u) =>
+    typeof u === 'string' && UUID.test(u.trim()) ? checked(u.trim().toLowerCase(), check) : undefined,
+  );
+
+/** One of an enum's values, exactly as listed (the rule lists them); `V` is the domain's union of them. */
+export const enumField = <V extends string>(check: FieldRule<string>): FieldCodec<V> =>
+  rule(typeMessage(check, '', 'must be one of the listed values'), (u) =>
+    typeof u === 'string' ? (checked(u, check) as V | Problem) : undefined,
+  );
+
+/** An optional field's codec: `null` is a value too (an update's `null` clears the field). */
+export const nullable = <A>(codec: FieldCodec<A>): FieldCodec<A | null> =>
+  rule(codec.name, (u) => {
+    if (u === null) return null;
+    const decoded = codec.decode(u);
+    if (!isLeft(decoded)) return decoded.right;
+    const message = decoded.left[0]?.message;
+    return message === undefined ? undefined : new Problem(message);
+  });
+
 /** One field of an object shape: its codec and whether it must be present. */
 export interface FieldSpec<A, R extends boolean = boolean> {
   readonly codec: t.Decoder<unknown, A>;
@@ -70,19 +167,28 @@ export type Decoded<S extends Shape> = {
   [K in keyof S as S[K]['required'] extends true ? never : K]?: S[K] extends FieldSpec<infer A, boolean> ? A : never;
 };
 
+/** A field's JSON name in REST: `dueAt` → `due_at` (a snake name stays as it is). */
+export const snakeName = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 /**
  * Decodes an object against a shape, reporting every failing field at once (by its client-facing
- * name) as a ValidationError. Unknown fields are ignored; an absent optional field stays absent;
- * `null` is a value like any other and must pass the codec.
+ * name, `wireName` of its key) as a ValidationError. Unknown fields are ignored; an absent optional
+ * field stays absent; `null` is a value like any other and must pass the codec.
  */
-export function decodeFields<S extends Shape>(shape: S, input: unknown, what = 'body'): Decoded<S> {
+export function decodeFields<S extends Shape>(
+  shape: S,
+  input: unknown,
+  what = 'body',
+  wireName: (key: string) => string = (key) => key,
+): Decoded<S> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ValidationError([{ field: what, message: 'must be a JSON object' }]);
   }
   const source = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const violations: FieldViolation[] = [];
-  for (const [name, spec] of Object.entries(shape)) {
+  for (const [key, spec] of Object.entries(shape)) {
+    const name = wireName(key);
     const value = Object.hasOwn(source, name) ? source[name] : undefined;
     if (value === undefined) {
       if (spec.required) violations.push({ field: name, message: 'is required' });
@@ -96,8 +202,13 @@ export function decodeFields<S extends Shape>(shape: S, input: unknown, what = '
     }
     const decoded = spec.codec.decode(value);
     if (isLeft(decoded)) violations.push({ field: name, message: decoded.left[0]?.message ?? spec.codec.name });
-    else out[name] = decoded.right;
+    else out[key] = decoded.right;
   }
   if (violations.length > 0) throw new ValidationError(violations);
   return out as Decoded<S>;
+}
+
+/** A REST body: the shape's keys are the domain's (camel case), the body's names their snake case. */
+export function decodeBody<S extends Shape>(shape: S, body: unknown): Decoded<S> {
+  return decodeFields(shape, body, 'body', snakeName);
 }

@@ -1,5 +1,5 @@
 import type { PageRequest, SortOrder } from '../../../domain/shared/Page.js';
-import { decodeFields, optional, rule, trimmedText } from './fields.js';
+import { decodeFields, optional, rule, snakeName, trimmedText, type Decoded, type Shape } from './fields.js';
 
 const integerIn = (min: number, max: number) =>
   rule(`must be an integer from ${min} to ${max}`, (u) => {
@@ -31,26 +31,38 @@ export type DefaultSort = typeof LIST_DEFAULTS.sort;
 
 /**
  * List query parameters (`page`, `per_page`, `sort`, `order`, and `q` when searchable) with the
- * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields.
+ * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields, `filters`
+ * its optional filters (`?customer_id=<uuid>`: keyed by the domain's name, read by its snake case).
+ * Every bad parameter is named in one VALIDATION_ERROR.
  */
-export function decodeListQuery<F extends string>(
+export function decodeListQuery<F extends string, S extends Shape = Record<never, never>>(
   query: Record<string, unknown>,
   sortFields: readonly (F | DefaultSort)[],
-  options: { search: 'none' | 'optional' | 'required' } = { search: 'none' },
-): PageRequest<F | DefaultSort> & { q?: string } {
+  options: { search?: 'none' | 'optional' | 'required'; filters?: S } = {},
+): PageRequest<F | DefaultSort> & { q?: string } & Decoded<S> {
+  const search = options.search ?? 'none';
   const shape = {
     page: optional(PageField),
     per_page: optional(PerPageField),
     sort: optional(sortField(sortFields)),
     order: optional(OrderField),
-    ...(options.search === 'none' ? {} : { q: { codec: SearchField, required: options.search === 'required' } }),
+    ...(search === 'none' ? {} : { q: { codec: SearchField, required: search === 'required' } }),
+    ...options.filters,
   };
-  const decoded = decodeFields(shape, query, 'query') as { page?: number; per_page?: number; sort?: F; order?: SortOrder; q?: string };
+  const decoded = decodeFields(shape, query, 'query', snakeName) as {
+    page?: number;
+    per_page?: number;
+    sort?: F;
+    order?: SortOrder;
+    q?: string;
+  } & Decoded<S>;
+  const { page, per_page, sort, order, q, ...filters } = decoded;
   return {
-    page: decoded.page ?? LIST_DEFAULTS.page,
-    perPage: decoded.per_page ?? LIST_DEFAULTS.perPage,
-    sort: decoded.sort ?? LIST_DEFAULTS.sort,
-    order: decoded.order ?? LIST_DEFAULTS.order,
-    ...(decoded.q !== undefined ? { q: decoded.q } : {}),
+    ...(filters as Decoded<S>),
+    page: page ?? LIST_DEFAULTS.page,
+    perPage: per_page ?? LIST_DEFAULTS.perPage,
+    sort: sort ?? LIST_DEFAULTS.sort,
+    order: order ?? LIST_DEFAULTS.order,
+    ...(q !== undefined ? { q } : {}),
   };
 }

@@ -3,12 +3,25 @@ import type { Product } from '../../../domain/product/Product.js';
 import { PRODUCT_SORT_FIELDS } from '../../../domain/product/ProductRepository.js';
 import { CreateProductBody, UpdateProductBody } from '../codecs/productCodecs.js';
 import { PRODUCT_PATHS, productId, type ProductUseCases } from '../productUseCases.js';
-import { decodeMutationInput, guard, listArguments, presentPage, withoutNulls, type GraphQLFragment } from './resolverKit.js';
+import {
+  decodeMutationInput,
+  guard,
+  listArguments,
+  presentPage,
+  withoutNulls,
+  type GraphQLFragment,
+} from './resolverKit.js';
 
 /** The product types and root fields, kept as a `.graphql` file beside this module (copied into the build). */
 const typeDefs = readFileSync(new URL('./products.graphql', import.meta.url), 'utf8');
 
-const presentProduct = (p: Product) => ({ id: p.id, name: p.name, price: p.price, createdAt: p.createdAt, updatedAt: p.updatedAt });
+const presentProduct = (p: Product) => ({
+  id: p.id,
+  name: p.name,
+  price: p.price,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
 
 /**
  * The product resource's GraphQL fragment. Each field is checked as the REST call it mirrors
@@ -41,7 +54,7 @@ export function productGraphQL(useCases: ProductUseCases): GraphQLFragment {
         updateProduct: async (args, context) => {
           await guard(context, paths.item, 'PUT');
           const id = productId(args.id);
-          const changes = decodeMutationInput(UpdateProductBody, withoutNulls(args.input));
+          const changes = decodeMutationInput(UpdateProductBody, withoutNulls(args.input, UpdateProductBody));
           if ('rejected' in changes) return changes.rejected;
           return { status: 200, message: 'updated', errors: null, data: presentProduct(await useCases.update.execute({ id, changes: changes.value })) };
         },

@@ -4,6 +4,7 @@ import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
 import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
 import { ForbiddenError, UnauthorizedError, ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { totalPages, type Page, type PageRequest } from '../../../domain/shared/Page.js';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeFields, optional, type Decoded, type Shape } from '../codecs/fields.js';
 import { LIST_DEFAULTS, PageField, PerPageField, SearchField, sortField, type DefaultSort } from '../codecs/listCodecs.js';
 import { apiErrors } from './errors.js';
@@ -67,11 +68,15 @@ function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldVio
 }
 
 /**
- * A list field's `pagination`, `sort` and `search` arguments → a list query with the shared
- * defaults (LIST_DEFAULTS); `sortByField` takes the GraphQL names of `sortFields`. Bad arguments →
- * one VALIDATION_ERROR naming every one.
+ * A list field's `pagination`, `sort` and `search` arguments, and its `filters` (optional arguments
+ * such as `customerId`) → a list query with the shared defaults (LIST_DEFAULTS); `sortByField` takes
+ * the GraphQL names of `sortFields`. Bad arguments → one VALIDATION_ERROR naming every one.
  */
-export function listArguments<F extends string>(args: Args, sortFields: readonly (F | DefaultSort)[]): PageRequest<F | DefaultSort> & { q?: string } {
+export function listArguments<F extends string, S extends Shape = Record<never, never>>(
+  args: Args,
+  sortFields: readonly (F | DefaultSort)[],
+  filters?: S,
+): PageRequest<F | DefaultSort> & { q?: string } & Decoded<S> {
   const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
   const violations: FieldViolation[] = [];
   const pagination = decodeArgument(
@@ -82,9 +87,11 @@ export function listArguments<F extends string>(args: Args, sortFields: readonly
   const SortByField = sortField([...byName.keys()]);
   const sort = decodeArgument(() => decodeFields({ sortByField: optional(SortByField) }, args.sort ?? {}, 'sort'), 'sort.', violations);
   const search = decodeArgument(() => decodeFields({ search: optional(SearchField) }, args), '', violations);
+  const filtered = decodeArgument(() => decodeFields(filters ?? ({} as S), withoutNulls(args, filters ?? {})), '', violations);
   if (violations.length > 0) throw new ValidationError(violations);
   const orientation = (args.sort as { sortOrientation?: string } | null | undefined)?.sortOrientation;
   return {
+    ...(filtered as Decoded<S>),
     page: pagination?.page ?? LIST_DEFAULTS.page,
     perPage: pagination?.limit ?? LIST_DEFAULTS.perPage,
     sort: (sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort,
@@ -123,10 +130,26 @@ export function decodeMutationInput<S extends Shape>(shape: S, input: unknown): 
 }
 
 /**
- * In an update input an explicit `null` meaning something else than leaving the field out would
- * be ambiguous; GraphQL clients send `null` for "not given" often, so it is treated as absent.
+ * An explicit `null` for a field that cannot be null (a required field in an update input, an
+ * unused filter) is treated as absent: GraphQL clients often send `null` for "not given". A field
+ * whose codec takes `null` (an optional field) keeps it: `null` clears it.
  */
-export function withoutNulls(input: unknown): unknown {
+export function withoutNulls(input: unknown, shape: Shape): unknown {
   if (typeof input !== 'object' || input === null) return input;
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+  const takesNull = (key: string): boolean => {
+    const spec = shape[key];
+    return spec !== undefined && !isLeft(spec.codec.decode(null));
+  };
+  return Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== null || takesNull(key)));
+}
+
+/**
+ * GraphQL spells an enum's values in upper case (`FREE`); the domain lists them in lower case
+ * (`free`). The input's `fields` (enum fields) are read back in the domain's spelling.
+ */
+export function enumsFromGraphQL(input: unknown, fields: readonly string[]): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => [key, fields.includes(key) && typeof value === 'string' ? value.toLowerCase() : value]),
+  );
 }

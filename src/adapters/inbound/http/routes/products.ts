@@ -1,13 +1,12 @@
 import type Router from '@koa/router';
-import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Product } from '../../../../domain/product/Product.js';
-import { decodeFields } from '../../codecs/fields.js';
 import { PRODUCT_SORT_FIELDS } from '../../../../domain/product/ProductRepository.js';
-import { PRODUCT_PATHS, productId, type ProductUseCases } from '../../productUseCases.js';
+import { decodeBody } from '../../codecs/fields.js';
 import { decodeListQuery } from '../../codecs/listCodecs.js';
 import { CreateProductBody, UpdateProductBody } from '../../codecs/productCodecs.js';
+import { PRODUCT_PATHS, productId, type ProductUseCases } from '../../productUseCases.js';
+import { ifMatchVersions, notSearch, withETag } from '../conditional.js';
 import { success } from '../envelope.js';
-import { HttpProblem, methodNotAllowed } from '../HttpProblem.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize } from '../middleware/authorize.js';
 import { pageMeta } from '../presenters.js';
@@ -24,48 +23,10 @@ export function presentProduct(product: Product): Record<string, string | number
   };
 }
 
-/** An answer carrying one product carries its version as a strong entity tag: `ETag: "3"`. */
-function withETag(ctx: RouterContext<RequestState>, product: Product): Record<string, string | number> {
-  ctx.set('ETag', `"${product.version}"`);
-  return presentProduct(product);
-}
-
-const malformedIfMatch = (): HttpProblem =>
-  new HttpProblem(400, 'BAD_REQUEST', 'invalid If-Match header', {}, 'expected * or quoted versions, e.g. "3"');
-
-/** One member of an `If-Match` list: an optionally weak, quoted version number. */
-const ENTITY_TAG = /^(W\/)?"([0-9]+)"$/;
-
 /**
- * The versions an `If-Match` header accepts (RFC 9110 §13.1.1): `undefined` when it is absent or
- * `*` (any current product; a missing one is 404 whatever the header). A weak tag, or one that is
- * not how this service writes a version (`"007"`), can never match under strong comparison, so it
- * adds nothing. Anything but `*` or a list of quoted integers is 400 `BAD_REQUEST`.
+ * PRODUCT_PATHS: the collection (list, create), `/search`, `/:id` (get, update, delete); token and
+ * policy on all. An answer carrying one product carries its version (`ETag`); update and delete take `If-Match`.
  */
-function ifMatchVersions(header: string | undefined): readonly number[] | undefined {
-  if (header === undefined || header.trim() === '*') return undefined;
-  const members = header.split(',').map((member) => member.trim()).filter((member) => member !== '');
-  if (members.length === 0) throw malformedIfMatch();
-  const versions: number[] = [];
-  for (const member of members) {
-    const tag = ENTITY_TAG.exec(member);
-    if (!tag) throw malformedIfMatch();
-    const version = Number(tag[2]);
-    if (tag[1] === undefined && String(version) === tag[2]) versions.push(version);
-  }
-  return versions;
-}
-
-/**
- * `/search` is the search route (GET only), never an id: PUT or DELETE there is 405, decided
- * like any router fault, before the token is looked at.
- */
-const notSearch: RouterMiddleware<RequestState> = async (ctx, next) => {
-  if (ctx.params.id === 'search') throw methodNotAllowed(['HEAD', 'GET', 'OPTIONS']);
-  await next();
-};
-
-/** PRODUCT_PATHS: the collection (list, create), `/search`, `/:id` (get, update, delete); token and policy on all. */
 export function productRoutes(useCases: ProductUseCases): (router: Router<RequestState>) => void {
   const auth = authenticate(useCases.authenticate);
   const guard = (pattern: string) => [auth, authorize(useCases.policy, pattern)] as const;
@@ -78,9 +39,9 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
     });
 
     router.post(collection, ...guard(collection), async (ctx) => {
-      const body = decodeFields(CreateProductBody, ctx.request.body);
+      const body = decodeBody(CreateProductBody, ctx.request.body);
       ctx.status = 201;
-      ctx.body = success(withETag(ctx, await useCases.create.execute(body)));
+      ctx.body = success(withETag(ctx, await useCases.create.execute(body), presentProduct));
     });
 
     // Registered before `/:id`, so `search` is never taken for an id.
@@ -91,14 +52,14 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
     });
 
     router.get(item, ...guard(item), async (ctx) => {
-      ctx.body = success(withETag(ctx, await useCases.get.execute({ id: productId(ctx.params.id) })));
+      ctx.body = success(withETag(ctx, await useCases.get.execute({ id: productId(ctx.params.id) }), presentProduct));
     });
 
     router.put(item, notSearch, ...guard(item), async (ctx) => {
       const id = productId(ctx.params.id);
-      const changes = decodeFields(UpdateProductBody, ctx.request.body);
+      const changes = decodeBody(UpdateProductBody, ctx.request.body);
       const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
-      ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes, expectedVersions })));
+      ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes, expectedVersions }), presentProduct));
     });
 
     router.delete(item, notSearch, ...guard(item), async (ctx) => {

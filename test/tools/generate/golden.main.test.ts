@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { moduleListEdit, policyEdit } from '../../../tools/generate/templates/main/edits.js';
+import { mainFiles } from '../../../tools/generate/templates/main/index.js';
+import { customerModel, invoiceModel, productModel } from './models.js';
+
+const ROOT = new URL('../../../', import.meta.url);
+const committed = (path: string): string => readFileSync(new URL(path, ROOT), 'utf8');
+const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+const withoutProducts = {
+  moduleList: (text: string) => text.replace("import { products } from './products.js';\n", '').replace(', products]', ']'),
+  policy: (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => !line.includes('/api/v1/products'))
+      .join('\n'),
+};
+
+describe('generate: main templates', () => {
+  describe('the golden rule', () => {
+    it('the product model renders the committed products module', () => {
+      const [file] = mainFiles(productModel());
+      expect(file?.path).to.equal('src/main/modules/products.ts');
+      expect(squeezed(file?.contents ?? '')).to.equal(squeezed(committed('src/main/modules/products.ts')));
+    });
+
+    it("adding products to today's module list without them gives today's module list", () => {
+      const today = committed('src/main/modules/index.ts');
+      const without = withoutProducts.moduleList(today);
+      expect(without).not.to.include('products');
+      expect(moduleListEdit(productModel(), without)).to.equal(today);
+    });
+
+    it("adding products to today's policy without them gives today's policy", () => {
+      const today = committed('policy/policy.csv');
+      const without = withoutProducts.policy(today);
+      expect(without).not.to.include('products');
+      expect(policyEdit(productModel(), without)).to.equal(today);
+    });
+  });
+
+  describe('the module list edit', () => {
+    it('imports the module in path order and appends it to MODULES; a second run changes nothing', () => {
+      const once = moduleListEdit(invoiceModel(), committed('src/main/modules/index.ts'));
+      expect(once).to.include("import { health } from './health.js';\nimport { invoices } from './invoices.js';\nimport { products } from './products.js';");
+      expect(once).to.include('export const MODULES: readonly FeatureModule[] = [health, auth, users, products, invoices];');
+      expect(moduleListEdit(invoiceModel(), once)).to.equal(once);
+    });
+
+    it('two resources are appended in the order they were generated', () => {
+      const both = moduleListEdit(invoiceModel(), moduleListEdit(customerModel(), committed('src/main/modules/index.ts')));
+      expect(both).to.include('[health, auth, users, products, customers, invoices]');
+      expect(both.indexOf("from './customers.js'")).to.be.lessThan(both.indexOf("from './FeatureModule.js'"));
+    });
+
+    it('refuses a module list it cannot find', () => {
+      expect(() => moduleListEdit(invoiceModel(), 'export const OTHER = [];\n')).to.throw(/MODULES list was not found/);
+    });
+  });
+
+  describe('the policy edit', () => {
+    it("adds user GET and moderator .* on the collection and item, among each role's rules, g lines last", () => {
+      const edited = policyEdit(invoiceModel(), committed('policy/policy.csv'));
+      expect(edited.split('\n')).to.deep.equal([
+        'p, admin, /api/v1/*, .*',
+        'p, admin, /api/v1/admin/*, .*',
+        'p, user, /api/v1/invoices, GET',
+        'p, user, /api/v1/invoices/{id}, GET',
+        'p, user, /api/v1/products, GET',
+        'p, user, /api/v1/products/{id}, GET',
+        'p, user, /api/v1/profile, GET|PUT',
+        'p, moderator, /api/v1/invoices, .*',
+        'p, moderator, /api/v1/invoices/{id}, .*',
+        'p, moderator, /api/v1/products, .*',
+        'p, moderator, /api/v1/products/{id}, .*',
+        'g, admin, moderator',
+        'g, moderator, user',
+        '',
+      ]);
+    });
+
+    it('skips a rule the role already has for that path, whatever its action, and is idempotent', () => {
+      const start = 'p, admin, /api/v1/*, .*\np, user, /api/v1/invoices, GET|POST\ng, moderator, user\n';
+      const edited = policyEdit(invoiceModel(), start);
+      expect(edited).to.equal(
+        [
+          'p, admin, /api/v1/*, .*',
+          'p, user, /api/v1/invoices, GET|POST',
+          'p, user, /api/v1/invoices/{id}, GET',
+          'p, moderator, /api/v1/invoices, .*',
+          'p, moderator, /api/v1/invoices/{id}, .*',
+          'g, moderator, user',
+          '',
+        ].join('\n'),
+      );
+      expect(policyEdit(invoiceModel(), edited)).to.equal(edited);
+    });
+
+    it('a multi-word resource gets its kebab-case paths', () => {
+      const m = { ...invoiceModel(), names: { ...invoiceModel().names, pluralKebab: 'purchase-orders' } };
+      expect(policyEdit(m, 'g, moderator, user\n')).to.equal(
+        [
+          'p, user, /api/v1/purchase-orders, GET',
+          'p, user, /api/v1/purchase-orders/{id}, GET',
+          'p, moderator, /api/v1/purchase-orders, .*',
+          'p, moderator, /api/v1/purchase-orders/{id}, .*',
+          'g, moderator, user',
+          '',
+        ].join('\n'),
+      );
+    });
+  });
+});

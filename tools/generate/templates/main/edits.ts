@@ -1,0 +1,68 @@
+import type { ResourceModel } from '../../model.js';
+
+/** An edit of an existing file: its current text in, its new text out. */
+export type Edit = (m: ResourceModel, current: string) => string;
+
+const IMPORT = /^import .* from '(\.\/[^']+)';$/;
+const MODULE_LIST = /(export const MODULES: readonly FeatureModule\[\] = \[)([^\]]*)(\];)/;
+
+/**
+ * `src/main/modules/index.ts`: imports the resource's module (among the imports, sorted by path as
+ * they are) and appends it to MODULES. Already listed: the text is left as it is.
+ */
+export const moduleListEdit: Edit = (m, current) => {
+  const name = m.names.pluralCamel;
+  const path = `./${name}.js`;
+  const list = MODULE_LIST.exec(current);
+  if (!list) throw new Error('src/main/modules/index.ts: the MODULES list was not found');
+  const entries = (list[2] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const lines = current.split('\n');
+  const imports = lines.flatMap((line, index) => {
+    const match = IMPORT.exec(line);
+    return match ? [{ index, path: match[1] ?? '' }] : [];
+  });
+  if (!imports.some((i) => i.path === path)) {
+    const next = imports.find((i) => i.path.toLowerCase() > path.toLowerCase());
+    const at = next?.index ?? (imports.at(-1)?.index ?? -1) + 1;
+    lines.splice(at, 0, `import { ${name} } from '${path}';`);
+  }
+  const updated = lines.join('\n');
+  return entries.includes(name) ? updated : updated.replace(MODULE_LIST, `$1${[...entries, name].join(', ')}$3`);
+};
+
+/** The four rules a resource brings (CONTRACT §13): `user` reads, `moderator` does everything. */
+export function policyRules(m: ResourceModel): { role: string; path: string; action: string }[] {
+  const collection = `/api/v1/${m.names.pluralKebab}`;
+  const item = `${collection}/{id}`;
+  return [
+    { role: 'user', path: collection, action: 'GET' },
+    { role: 'user', path: item, action: 'GET' },
+    { role: 'moderator', path: collection, action: '.*' },
+    { role: 'moderator', path: item, action: '.*' },
+  ];
+}
+
+const cells = (line: string): string[] => line.split(',').map((cell) => cell.trim());
+
+/**
+ * `policy/policy.csv`: adds the resource's rules, each among its role's `p` lines (sorted by path
+ * there), a role without any after the last `p` line, so the `g` lines stay last. A rule for a role
+ * and path already there is skipped, whatever its action.
+ */
+export const policyEdit: Edit = (m, current) => {
+  const endsWithNewline = current.endsWith('\n');
+  const lines = current.split('\n');
+  if (endsWithNewline) lines.pop();
+  for (const rule of policyRules(m)) {
+    const policies = lines.flatMap((line, index) => {
+      const [kind, role, path] = cells(line);
+      return kind === 'p' ? [{ index, role: role ?? '', path: path ?? '' }] : [];
+    });
+    if (policies.some((p) => p.role === rule.role && p.path === rule.path)) continue;
+    const ofRole = policies.filter((p) => p.role === rule.role);
+    const after = ofRole.find((p) => p.path > rule.path);
+    const at = after?.index ?? (ofRole.at(-1) ?? policies.at(-1))?.index ?? -1;
+    lines.splice(after ? at : at + 1, 0, `p, ${rule.role}, ${rule.path}, ${rule.action}`);
+  }
+  return lines.join('\n') + (endsWithNewline ? '\n' : '');
+};

@@ -1,0 +1,74 @@
+import type { ResourceModel } from '../../model.js';
+import type { FileContents } from '../../writer.js';
+import { applicationDir, domainDir, importLine, useCaseClasses, useCaseImports } from '../inbound/names.js';
+
+/** `Migration0002Products`: the migration's name and class, as the outbound templates write it. */
+export const migrationName = (m: ResourceModel): string => `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
+
+/** The constructor arguments of each use case, by its key (the repository is the resource's plural). */
+function construction(m: ResourceModel, key: string): string {
+  const repository = m.names.pluralCamel;
+  if (key === 'create') return `${repository}, ids, clock`;
+  if (key === 'update') return `${repository}, clock`;
+  return repository;
+}
+
+/** `src/main/modules/<plural-camel>.ts`: the resource's feature module, shaped like the products module. */
+export function moduleFile(m: ResourceModel): FileContents {
+  const { camel, pascal, pluralCamel, pluralKebab, human } = m.names;
+  const classes = useCaseClasses(m);
+  const migration = migrationName(m);
+  const imports = [
+    "import type { EntitySchema } from '@mikro-orm/core';",
+    "import { ContainerModule } from 'inversify';",
+    importLine([`${camel}GraphQL`], `../../adapters/inbound/graphql/${camel}Resolvers.js`),
+    importLine([`${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
+    importLine([`${pascal}UseCases`], `../../adapters/inbound/${camel}UseCases.js`, true),
+    "import type { Database } from '../../adapters/outbound/mikroorm/database.js';",
+    importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
+    importLine([`MikroOrm${pascal}Repository`], `../../adapters/outbound/mikroorm/MikroOrm${pascal}Repository.js`),
+    importLine([`${pascal}Schema`], `../../adapters/outbound/mikroorm/schemas/${pascal}Schema.js`),
+    "import type { Authenticate } from '../../application/auth/Authenticate.js';",
+    "import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';",
+    "import type { Clock } from '../../application/ports/Clock.js';",
+    "import type { IdGenerator } from '../../application/ports/IdGenerator.js';",
+    ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`)),
+    importLine([`${pascal}Repository`], `../../${domainDir(m)}/${pascal}Repository.js`, true),
+    "import { token, TOKENS } from '../tokens.js';",
+    "import type { FeatureModule } from './FeatureModule.js';",
+  ];
+  const useCases = classes.map(({ key, name }) => `        ${key}: new ${name}(${construction(m, key)}),`).join('\n');
+  return {
+    path: `src/main/modules/${pluralCamel}.ts`,
+    contents: `${imports.join('\n')}
+
+export const ${pascal}Tokens = {
+  Repository: token<${pascal}Repository>('${pluralCamel}.Repository'),
+  UseCases: token<${pascal}UseCases>('${pluralCamel}.UseCases'),
+} as const;
+
+/** The ${human.toLowerCase()} resource: its repository, use cases, table, REST routes and GraphQL fragment. */
+export const ${pluralCamel}: FeatureModule = {
+  name: '${pluralCamel}',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(${pascal}Tokens.Repository).toResolvedValue(
+      (database: Database): ${pascal}Repository => new MikroOrm${pascal}Repository(database.orm),
+      [TOKENS.Database],
+    );
+    bind(${pascal}Tokens.UseCases).toResolvedValue(
+      (${pluralCamel}: ${pascal}Repository, authenticate: Authenticate, policy: AccessPolicy, ids: IdGenerator, clock: Clock): ${pascal}UseCases => ({
+        authenticate,
+        policy,
+${useCases}
+      }),
+      [${pascal}Tokens.Repository, TOKENS.Authenticate, TOKENS.AccessPolicy, TOKENS.IdGenerator, TOKENS.Clock],
+    );
+  }),
+  entities: [${pascal}Schema] as EntitySchema[],
+  migrations: [{ name: '${migration}', class: ${migration} }],
+  rest: { always: false, routes: (container) => ${camel}Routes(container.get(${pascal}Tokens.UseCases)) },
+  graphql: (container) => ${camel}GraphQL(container.get(${pascal}Tokens.UseCases)),
+};
+`,
+  };
+}
