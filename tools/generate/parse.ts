@@ -226,6 +226,10 @@ function parseRef(field: string, resource: string, raw: string | undefined, proj
   if (!SNAKE_CASE.test(raw)) problems.push(`ref(${raw}): not a resource name (lower snake case)`);
   else if (raw === resource) {
     problems.push(`ref(${raw}): a resource cannot refer to itself (a row would have to exist before it is created)`);
+  } else if (raw === 'user') {
+    // Users are the service's own accounts (auth, profile, admin), not built on the resource cores:
+    // their repositories cannot guard a delete against references or name a missing one.
+    problems.push(`ref(user): users are the service's accounts, not a generated resource; only generated resources can be referenced`);
   } else if (!project.resources.includes(raw)) {
     const known = project.resources.length > 0 ? ` (the resources are ${project.resources.join(', ')})` : '';
     problems.push(`ref(${raw}): there is no ${raw} resource${known}`);

@@ -219,8 +219,11 @@ describe('generate: parsing the command', () => {
       it(`${label}: ${problem}`, () => refusedWith(args, problem));
     }
 
-    it('a ref to user (an existing resource) is accepted', () => {
-      expect(modelOf('resource note owner_id:ref(user)').model.fields[0]!.ref!.pluralSnake).to.equal('users');
+    it('a ref to user is refused: users are the service\'s accounts, not a generated resource', () => {
+      refusedWith(
+        'resource note owner_id:ref(user)',
+        'field "owner_id": ref(user): users are the service\'s accounts, not a generated resource; only generated resources can be referenced',
+      );
     });
 
     it('a name in several reserved forms says each', () => {
