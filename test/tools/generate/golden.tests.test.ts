@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { testFiles } from '../../../tools/generate/templates/tests/index.js';
-import { customerModel, invoiceModel, productModel } from './models.js';
+import { customerModel, invoiceModel, productModel } from './testModels.js';
 
 const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Api, dataOf, expectError, type ApiResponse } from '../../support/api.js';
 import { externalService } from '../../support/env.js';
 import { gqlData, graphql } from '../../support/graphql.js';
-import { modelOf, PRODUCT_ARGS, CUSTOMER_ARGS, INVOICE_ARGS } from './models.js';
+import { modelOf, PRODUCT_ARGS, CUSTOMER_ARGS, INVOICE_ARGS } from './testModels.js';
 import { projectState } from '../../../tools/generate/project.js';
 import {
   MODULE_LIST,
