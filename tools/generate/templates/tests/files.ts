@@ -100,7 +100,7 @@ const ${snake.toUpperCase()}: ResourceDescriptor<${pascal}, ${pascal}SortField> 
   change: ${change},
   sortable: [
 ${sortable.map((line) => `    ${line}`).join('\n')}
-  ],${m.search ? `\n  search: '${m.search.camel}',` : ''}${reference ? `\n  reference: { prop: '${reference.camel}', field: '${reference.name}' },` : ''}
+  ],${m.search ? `\n  search: '${m.search.camel}',` : ''}${reference ? `\n  reference: { prop: '${reference.camel}', field: '${reference.name}', target: '${reference.ref!.human.toLowerCase()}' },` : ''}
 };
 
 describe('${human} repositories (generated)', () => {
