@@ -20,7 +20,7 @@ describe('generate: the test templates', () => {
     expect(support).to.include("import { aCustomer, customerResource, freshCustomerRepository } from './customer.js';");
     expect(support).to.include('ref: () => customerResource,');
     expect(support).to.include('return new InMemoryInvoiceRepository(customers);');
-    expect(files['test/adapters/outbound/resources/invoiceRepository.test.ts']).to.include("reference: { prop: 'customerId', field: 'customer_id' }");
+    expect(files['test/adapters/outbound/resources/invoiceRepository.test.ts']).to.include("reference: { prop: 'customerId', field: 'customer_id', target: 'customer' }");
   });
 
   it('writes a value every rule refuses, with the rule\'s message, for every field type', () => {
