@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { dataOf } from '../api.js';
 import { gqlData, gqlError, graphql, type GraphQLFieldJson, type GraphQLResponse } from '../graphql.js';
 import { camelOf, mutationsOf, sortFieldsOf, UNKNOWN_ID, type FieldUnderTest, type Json, type ResourceUnderTest } from './descriptor.js';
+import { searchable } from './rest.js';
 import { asGraphQLRow, createRow, expectSorted, graphqlInput, itemPath, sortKey, toGraphQL, useResourceWorld, validBody, type RowJson } from './world.js';
 
 /** A mutation's response object (`<Type>Response` or `TCommonResponseDto`). */
@@ -126,9 +127,9 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       const searchField = resource.fields.find((f) => f.name === resource.search)!;
       it(`${list}: search finds the rows whose ${searchField.graphql} contains it, whatever the case`, async () => {
         const marker = `zq${Math.random().toString(36).slice(2, 10)}`;
-        const sample = searchField.samples[0] as string;
-        const row = await create({ [searchField.name]: `${marker}${sample}`.slice(0, Math.max(sample.length, marker.length)) });
-        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { search: marker.toUpperCase() }))[list]!;
+        const value = searchable(searchField, marker);
+        const row = await create({ [searchField.name]: value });
+        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { search: value.toUpperCase() }))[list]!;
         expect(answered.data.map((r) => r.id)).to.deep.equal([row.id]);
         expect(answered.pagination.totalRecords).to.equal(1);
       });
