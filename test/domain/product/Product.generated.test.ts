@@ -1,0 +1,4 @@
+import { describeResourceEntity } from '../../support/resource/useCases.js';
+import { productEntity } from '../../support/resources/product.js';
+
+describeResourceEntity(productEntity);

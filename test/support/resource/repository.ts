@@ -1,0 +1,41 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
+
+/** The id the repository contract's referenced row has (its TARGET): samples of a `ref` field name it. */
+export const REFERENCED_ID = '00000000-0000-4000-8000-00000000fff0';
+
+const knexOf = (orm: MikroORM) => (orm.em.getConnection() as AbstractSqlConnection).getKnex();
+
+/**
+ * Deletes every row of every table the service maps (and the migrations' own), whatever the
+ * references between them: a table another still references is emptied on a later pass.
+ * PostgreSQL's test database is shared by every suite, so each test starts from nothing.
+ */
+export async function clearResourceTables(orm: MikroORM): Promise<void> {
+  let tables = [...new Set(Object.values(orm.getMetadata().getAll()).map((meta) => meta.tableName))];
+  for (let pass = 0; tables.length > 0; pass += 1) {
+    const left: string[] = [];
+    for (const table of tables) {
+      await knexOf(orm)(table)
+        .delete()
+        .catch((error: unknown) => {
+          if (pass >= tables.length) throw error;
+          left.push(table);
+        });
+    }
+    tables = left;
+  }
+}
+
+/** Inserts rows given as entity props (camel case) straight into `table`, in chunks, in the driver's column forms. */
+export async function insertRows(orm: MikroORM, table: string, rows: readonly object[], sqlite: boolean): Promise<void> {
+  const driverRows = rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]: [string, unknown]) => [
+        key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        sqlite && value instanceof Date ? value.getTime() : sqlite && typeof value === 'boolean' ? Number(value) : value,
+      ]),
+    ),
+  );
+  for (let start = 0; start < driverRows.length; start += 200) await knexOf(orm)(table).insert(driverRows.slice(start, start + 200));
+}

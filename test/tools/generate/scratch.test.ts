@@ -1,0 +1,272 @@
+import { mkdirSync } from 'node:fs';
+import { expect } from 'chai';
+import { Api, dataOf, expectError, type ApiResponse } from '../../support/api.js';
+import { externalService } from '../../support/env.js';
+import { gqlData, graphql } from '../../support/graphql.js';
+import { modelOf, PRODUCT_ARGS, CUSTOMER_ARGS, INVOICE_ARGS } from './testModels.js';
+import { projectState } from '../../../tools/generate/project.js';
+import {
+  MODULE_LIST,
+  pathsIn,
+  POLICY,
+  productSlice,
+  rulesOf,
+  ScratchCopy,
+  ScratchPostgres,
+  squeezed,
+  startServer,
+  withoutProductRules,
+  withoutProductsModule,
+  type Finished,
+  type ScratchService,
+} from './scratch.js';
+
+const PASSWORD = 'correct horse battery';
+
+/** Asserts a command ended with `code`, showing what it printed when it did not. */
+function expectExit(result: Finished, code: number, what: string): void {
+  expect(result.code, `${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`).to.equal(code);
+}
+
+/** Logs in on the copy's service and answers the access token. */
+async function tokenOf(api: Api, email: string): Promise<string> {
+  return dataOf<{ access_token: string }>(await api.post('/api/v1/auth/login', { json: { email, password: PASSWORD } })).access_token;
+}
+
+/**
+ * Issue 10's proof that the generator works end to end, in one scratch copy of the repository:
+ * products removed and regenerated give back the committed files (the golden rule); two related
+ * resources generated there pass lint, the type check, the layer rule and their own tests; the
+ * service serves them over REST and GraphQL with their references and access rules.
+ */
+describe('generate: in a scratch copy of the repository', function () {
+  this.timeout(1_200_000);
+  const source = process.cwd();
+  let copy: ScratchCopy;
+  const productModel = () => modelOf(PRODUCT_ARGS, ['user'], 2);
+  const slice = () => productSlice(productModel(), projectState(['user'], 2));
+  /** The first step that failed: the steps after it depend on it and say so instead of failing obscurely. */
+  let failed: string | undefined;
+
+  const step = (title: string, body: () => Promise<void>) =>
+    it(title, async function () {
+      if (failed !== undefined) throw new Error(`not run: the step "${failed}" failed`);
+      try {
+        await body();
+      } catch (error) {
+        failed = title;
+        throw error;
+      }
+    });
+
+  before(async function () {
+    this.timeout(300_000);
+    copy = await ScratchCopy.of(source);
+  });
+  after(() => copy?.dispose());
+
+  /** Starts the copy's service on a fresh SQLite file with an admin made by the copy's CLI and a registered user. */
+  async function serve(name: string): Promise<{ service: ScratchService; api: Api; admin: string; user: string }> {
+    mkdirSync(copy.path('.tmp'), { recursive: true });
+    const env = { SVC_DATABASE_URL: `sqlite:${copy.path(`.tmp/${name}.sqlite`)}`, SVC_API_MODE: 'both', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_AUTH_BCRYPT_COST: '4', SVC_LOG_LEVEL: 'warn' };
+    const email = `admin-${name}@example.com`;
+    const created = await copy.node(
+      'src/main/cli.ts',
+      ['users:create', '--email', email, '--password', PASSWORD, '--first-name', 'Ada', '--last-name', 'Admin', '--role', 'admin'],
+      env,
+      120_000,
+    );
+    expectExit(created, 0, 'users:create');
+    const service = await startServer(copy, env);
+    const api = new Api(service.url);
+    const user = dataOf<{ access_token: string }>(
+      await api.post('/api/v1/auth/register', { json: { email: `user-${name}@example.com`, password: PASSWORD, first_name: 'Una', last_name: 'User' } }),
+      201,
+    ).access_token;
+    return { service, api, admin: await tokenOf(api, email), user };
+  }
+
+  const gql = async <D>(service: ScratchService, token: string, query: string, variables: Record<string, unknown> = {}): Promise<D> =>
+    gqlData(await graphql<D>(service.url, query, { token, variables }));
+
+  step('copies the tracked files, with node_modules linked', async () => {
+    for (const path of ['package.json', MODULE_LIST, POLICY, 'tools/generate/cli.ts', 'src/domain/product/Product.ts']) expect(copy.exists(path), path).to.equal(true);
+    expect(copy.exists('.git')).to.equal(false);
+    expect(copy.exists('node_modules/tsx/package.json')).to.equal(true);
+  });
+
+  step('serves products in the copy as it is (REST and GraphQL, 403 for a user on POST)', async () => {
+    const { service, api, admin, user } = await serve('before');
+    try {
+      const product = dataOf<{ id: string; name: string }>(await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }), 201);
+      expect(product.name).to.equal('Walnut desk');
+      expectError(await api.post('/api/v1/products', { token: user, json: { name: 'Oak chair', price: 5 } }), 403, 'FORBIDDEN', 'forbidden');
+      expect((await api.get(`/api/v1/products/${product.id}`, { token: user })).status).to.equal(200);
+      const listed = await gql<{ products: { data: { id: string }[] } }>(service, admin, '{ products(search: "walnut") { data { id } } }');
+      expect(listed.products.data.map((p) => p.id)).to.deep.equal([product.id]);
+    } finally {
+      expect(await service.stop()).to.equal(0);
+    }
+  });
+
+  step('removes the product resource: its files, its module entry, its four policy rules', async () => {
+    const { paths } = slice();
+    for (const path of paths) {
+      expect(copy.exists(path), `${path} is not in the repository`).to.equal(true);
+      copy.remove(path);
+    }
+    copy.write(MODULE_LIST, withoutProductsModule(copy.read(MODULE_LIST)));
+    copy.write(POLICY, withoutProductRules(copy.read(POLICY)).text);
+  });
+
+  step('--dry-run lists the files it would create, and as changed only the module list and policy.csv, writing nothing', async () => {
+    const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS, '--dry-run']);
+    expectExit(result, 0, 'generate --dry-run');
+    expect(pathsIn(result.stdout, 'would change')).to.deep.equal([MODULE_LIST, POLICY].sort());
+    expect(pathsIn(result.stdout, 'would create')).to.deep.equal(slice().paths);
+    for (const path of slice().paths) expect(copy.exists(path), `--dry-run wrote ${path}`).to.equal(false);
+  });
+
+  step('regenerates products exactly as committed, whitespace aside (the golden rule)', async () => {
+    const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS]);
+    expectExit(result, 0, 'generate product');
+    expect(pathsIn(result.stdout, 'created')).to.deep.equal(slice().paths);
+    expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
+    const differing = slice().paths.filter((path) => squeezed(copy.read(path)) !== squeezed(copy.readSource(path)));
+    expect(differing, 'regenerated files that differ from the committed ones').to.deep.equal([]);
+    expect(squeezed(copy.read(MODULE_LIST))).to.equal(squeezed(copy.readSource(MODULE_LIST)));
+    expect(rulesOf(copy.read(POLICY))).to.deep.equal(rulesOf(copy.readSource(POLICY)));
+  });
+
+  const created: string[] = [];
+  step('generates customer (with search) and invoice (a reference to customer, every other type, an optional text)', async () => {
+    for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
+      const result = await copy.npm('generate', ['resource', ...args]);
+      expectExit(result, 0, `generate ${args[0]}`);
+      expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
+      created.push(...pathsIn(result.stdout, 'created'));
+    }
+    expect(created).to.include.members(['src/domain/customer/Customer.ts', 'src/domain/invoice/Invoice.ts', 'src/main/modules/customers.ts', 'src/main/modules/invoices.ts']);
+    expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices\s*\]/);
+    expect(rulesOf(copy.read(POLICY))).to.include.members([
+      'p, user, /api/v1/customers, GET',
+      'p, user, /api/v1/customers/{id}, GET',
+      'p, moderator, /api/v1/customers, .*',
+      'p, moderator, /api/v1/customers/{id}, .*',
+      'p, user, /api/v1/invoices, GET',
+      'p, moderator, /api/v1/invoices/{id}, .*',
+    ]);
+    // A second run refuses (the resource exists now), with exit 2 and nothing written.
+    const again = await copy.npm('generate', ['resource', ...CUSTOMER_ARGS]);
+    expectExit(again, 2, 'generate customer again');
+  });
+
+  step('passes lint (eslint and the layer rule) untouched', async () => {
+    expectExit(await copy.npm('lint', [], {}, 900_000), 0, 'npm run lint');
+  });
+
+  step('passes the type check untouched', async () => {
+    expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');
+  });
+
+  step("passes the new resources' own tests, the repository contract on PostgreSQL included", async () => {
+    const tests = created.filter((path) => path.endsWith('.test.ts'));
+    expect(tests.length, 'the generator wrote no tests').to.be.at.least(2);
+    const postgres = externalService('SVC_TEST_POSTGRES_URL');
+    const database = postgres === undefined ? undefined : await ScratchPostgres.create(postgres);
+    try {
+      const env: Record<string, string> = database ? { SVC_TEST_POSTGRES_URL: database.url } : {};
+      const result = await copy.node('node_modules/mocha/bin/mocha.js', tests, env, 900_000);
+      expectExit(result, 0, 'mocha on the generated tests');
+      expect(result.stdout).to.match(/\d+ passing/);
+      if (database) expect(result.stdout).to.include('on PostgreSQL');
+    } finally {
+      await database?.drop();
+    }
+  });
+
+  step('serves both: a REST and GraphQL round trip, 409 for a referenced customer, 403 for a user on POST', async () => {
+    const { service, api, admin, user } = await serve('after');
+    const expectStatus = (response: ApiResponse, status: number) => expect(response.status, response.text).to.equal(status);
+    try {
+      // REST
+      const customer = dataOf<Record<string, unknown> & { id: string }>(
+        await api.post('/api/v1/customers', { token: admin, json: { name: ' Ada Lovelace ', email: 'ADA@Example.com', tier: 'pro' } }),
+        201,
+      );
+      expect(customer).to.deep.include({ name: 'Ada Lovelace', email: 'ada@example.com', tier: 'pro' });
+      const found = dataOf<{ id: string }[]>(await api.get('/api/v1/customers/search?q=LOVE', { token: user }));
+      expect(found.map((c) => c.id)).to.deep.equal([customer.id]);
+      const invoiceBody = { customer_id: customer.id, number: 'INV-0001', total: 99.5, due_at: '2026-05-01T12:00:00+02:00', paid: false };
+      const invoice = dataOf<Record<string, unknown> & { id: string }>(await api.post('/api/v1/invoices', { token: admin, json: invoiceBody }), 201);
+      expect(invoice).to.deep.include({ ...invoiceBody, due_at: '2026-05-01T10:00:00.000Z', notes: null });
+      const filtered = dataOf<{ id: string }[]>(await api.get(`/api/v1/invoices?customer_id=${customer.id}`, { token: user }));
+      expect(filtered.map((i) => i.id)).to.deep.equal([invoice.id]);
+      const paid = await api.put(`/api/v1/invoices/${invoice.id}`, { token: admin, json: { paid: true, notes: 'Paid by transfer' }, headers: { 'If-Match': '"1"' } });
+      expect(dataOf<Record<string, unknown>>(paid)).to.deep.include({ paid: true, notes: 'Paid by transfer', total: 99.5 });
+      expect(paid.headers.get('etag')).to.equal('"2"');
+      expectError(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 409, 'CONFLICT', 'Customer is still referenced', { detail: `id: ${customer.id}` });
+      expectError(await api.post('/api/v1/customers', { token: user, json: { name: 'Una', email: 'una@example.com', tier: 'free' } }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(await api.post('/api/v1/invoices', { token: user, json: invoiceBody }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.post('/api/v1/invoices', { token: admin, json: { ...invoiceBody, customer_id: '00000000-0000-4000-8000-00000000dead' } }),
+        400,
+        'VALIDATION_ERROR',
+        'validation failed',
+        { fields: [{ field: 'customer_id', message: 'must name an existing customer' }] },
+      );
+
+      // GraphQL
+      const second = await gql<{ createCustomer: { status: number; data: { id: string; tier: string } } }>(
+        service,
+        admin,
+        'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { status data { id tier } } }',
+        { input: { name: 'Grace Hopper', email: 'grace@example.org', tier: 'FREE' } },
+      );
+      expect(second.createCustomer).to.deep.include({ status: 201 });
+      expect(second.createCustomer.data.tier).to.equal('FREE');
+      const listed = await gql<{ customers: { data: { id: string }[]; pagination: { totalRecords: number } } }>(
+        service,
+        user,
+        '{ customers(search: "grace", sort: { sortByField: "name", sortOrientation: ASC }) { data { id } pagination { totalRecords } } }',
+      );
+      expect(listed.customers.data.map((c) => c.id)).to.deep.equal([second.createCustomer.data.id]);
+      const created = await gql<{ createInvoice: { status: number; data: { id: string; customerId: string; dueAt: string } } }>(
+        service,
+        admin,
+        'mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { status data { id customerId dueAt } } }',
+        { input: { customerId: second.createCustomer.data.id, number: 'INV-0002', total: 10, dueAt: '2026-06-01T00:00:00Z', paid: false } },
+      );
+      expect(created.createInvoice).to.deep.include({ status: 201 });
+      expect(created.createInvoice.data).to.deep.include({ customerId: second.createCustomer.data.id, dueAt: '2026-06-01T00:00:00.000Z' });
+      const invoices = await gql<{ invoices: { data: { id: string }[] } }>(service, user, 'query($c: ID) { invoices(customerId: $c) { data { id } } }', {
+        c: second.createCustomer.data.id,
+      });
+      expect(invoices.invoices.data.map((i) => i.id)).to.deep.equal([created.createInvoice.data.id]);
+      const forbidden = await graphql(service.url, 'mutation { deleteInvoice(id: "00000000-0000-4000-8000-00000000dead") { status } }', { token: user });
+      expect(forbidden.body.errors?.[0]?.extensions?.code, forbidden.text).to.equal('FORBIDDEN');
+      const updated = await gql<{ updateInvoice: { status: number; data: { paid: boolean } } }>(
+        service,
+        admin,
+        'mutation($id: ID!) { updateInvoice(id: $id, input: { paid: true }) { status data { paid } } }',
+        { id: created.createInvoice.data.id },
+      );
+      expect(updated.updateInvoice).to.deep.equal({ status: 200, data: { paid: true } });
+      for (const [mutation, id] of [
+        ['deleteInvoice', created.createInvoice.data.id],
+        ['deleteCustomer', second.createCustomer.data.id],
+      ] as const) {
+        const deleted = await gql<Record<string, { status: number }>>(service, admin, `mutation($id: ID!) { ${mutation}(id: $id) { status } }`, { id });
+        expect(deleted[mutation]).to.deep.equal({ status: 200 });
+      }
+
+      // Once nothing names it, the first customer can go.
+      expectStatus(await api.delete(`/api/v1/invoices/${invoice.id}`, { token: admin }), 204);
+      expectStatus(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 204);
+      // Products are still served, regenerated.
+      expectStatus(await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }), 201);
+    } finally {
+      expect(await service.stop()).to.equal(0);
+    }
+  });
+});
