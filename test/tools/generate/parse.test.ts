@@ -201,7 +201,7 @@ describe('generate: parsing the command', () => {
       ['an enum value twice', 'resource invoice state:enum(a|b|a)', 'field "state": enum value "a" is listed twice'],
       // ref
       ['a ref to a resource that does not exist', 'resource invoice customer_id:ref(customer)', 'field "customer_id": ref(customer): there is no customer resource (the resources are product, user)'],
-      ['a ref field not ending in _id', 'resource invoice owner:ref(user)', 'field "owner": a ref field\'s name ends in _id (e.g. owner_id)'],
+      ['a ref field not ending in _id', 'resource invoice owner:ref(product)', 'field "owner": a ref field\'s name ends in _id (e.g. owner_id)'],
       ['a ref to itself', 'resource invoice parent_id:ref(invoice)', 'field "parent_id": ref(invoice): a resource cannot refer to itself (a row would have to exist before it is created)'],
       ['a ref without a resource', 'resource invoice owner_id:ref', 'field "owner_id": ref needs the resource it refers to, e.g. ref(customer)'],
       ['a ref to a name not in snake case', 'resource invoice owner_id:ref(User)', 'field "owner_id": ref(User): not a resource name (lower snake case)'],
