@@ -4,6 +4,7 @@ import { domainFiles } from './templates/domain/index.js';
 import { inboundFiles } from './templates/inbound/index.js';
 import { MAIN_EDITS, mainFiles } from './templates/main/index.js';
 import { outboundFiles } from './templates/outbound/index.js';
+import { testFiles } from './templates/tests/index.js';
 import type { ChangeSet } from './writer.js';
 
 /**
@@ -14,7 +15,7 @@ import type { ChangeSet } from './writer.js';
  */
 export function render(model: ResourceModel, project: ProjectState): ChangeSet {
   return {
-    create: [...domainFiles(model), ...inboundFiles(model), ...outboundFiles(model), ...mainFiles(model)],
+    create: [...domainFiles(model), ...inboundFiles(model), ...outboundFiles(model), ...mainFiles(model), ...testFiles(model)],
     modify: MAIN_EDITS.map(({ path, edit }) => {
       const current = project.files?.[path];
       if (current === undefined) throw new Error(`${path} was not read`);
