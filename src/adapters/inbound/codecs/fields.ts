@@ -67,10 +67,12 @@ const checked = <V>(value: V, check: FieldRule<V>): V | Problem => {
 };
 
 /**
- * A value of another JSON type is reported as the rule reports an empty value of the right type
- * (`''`, `NaN`), or with `fallback` when the rule takes that one.
+ * A value of another JSON type is reported as the rule reports it (the domain's rules guard the type
+ * too, so `notes: 42` says what `notes` must be, like the domain would), else as the rule reports an
+ * empty value of the right type (`''`, `NaN`), else with `fallback`.
  */
-const typeMessage = <V>(check: FieldRule<V>, empty: V, fallback: string): string => check(empty) ?? fallback;
+const typeMessage = <V>(check: FieldRule<V>, empty: V, fallback: string): string =>
+  check(undefined as V) ?? check(empty) ?? fallback;
 
 /** Text (`string` and `text` fields): none of it invisible (looked for before trimming), trimmed, then the rule. */
 export const stringField = (check: FieldRule<string>): FieldCodec<string> =>
@@ -114,7 +116,7 @@ export function isRfc3339(text: string): boolean {
  * already parsed; then the rule. Answered in UTC with `Z` (`toISOString`).
  */
 export const dateTimeField = (check: FieldRule<Date>): FieldCodec<Date> =>
-  rule('must be an RFC 3339 date-time with a time zone', (u) => {
+  rule(typeMessage(check, new Date(Number.NaN), 'must be a date-time in RFC 3339 format with a time zone'), (u) => {
     if (u instanceof Date) return Number.isNaN(u.getTime()) ? undefined : checked(u, check);
     return typeof u === 'string' && isRfc3339(u.trim()) ? checked(new Date(u.trim()), check) : undefined;
   });

@@ -29,6 +29,17 @@ export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 
 /** The field every list sorts by by default; every resource can be sorted by it. */
 export type DefaultSort = typeof LIST_DEFAULTS.sort;
 
+/** A list's reference filters as the domain's list query takes them: keyed by the field's JSON (snake) name. */
+export interface ListFilters {
+  readonly filters?: Readonly<Record<string, string>>;
+}
+
+/** Decoded filters (keyed by their camel-case names) → `filters` keyed by snake case; absent when none is given. */
+export function listFilters(decoded: Readonly<Record<string, unknown>>): ListFilters {
+  const entries = Object.entries(decoded).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length === 0 ? {} : { filters: Object.fromEntries(entries.map(([name, id]) => [snakeName(name), id])) };
+}
+
 /**
  * List query parameters (`page`, `per_page`, `sort`, `order`, and `q` when searchable) with the
  * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields, `filters`
@@ -39,7 +50,7 @@ export function decodeListQuery<F extends string, S extends Shape = Record<never
   query: Record<string, unknown>,
   sortFields: readonly (F | DefaultSort)[],
   options: { search?: 'none' | 'optional' | 'required'; filters?: S } = {},
-): PageRequest<F | DefaultSort> & { q?: string } & Decoded<S> {
+): PageRequest<F | DefaultSort> & { q?: string } & ListFilters {
   const search = options.search ?? 'none';
   const shape = {
     page: optional(PageField),
@@ -58,7 +69,7 @@ export function decodeListQuery<F extends string, S extends Shape = Record<never
   } & Decoded<S>;
   const { page, per_page, sort, order, q, ...filters } = decoded;
   return {
-    ...(filters as Decoded<S>),
+    ...listFilters(filters),
     page: page ?? LIST_DEFAULTS.page,
     perPage: per_page ?? LIST_DEFAULTS.perPage,
     sort: sort ?? LIST_DEFAULTS.sort,

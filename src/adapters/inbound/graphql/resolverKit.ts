@@ -6,7 +6,7 @@ import { ForbiddenError, UnauthorizedError, ValidationError, type FieldViolation
 import { totalPages, type Page, type PageRequest } from '../../../domain/shared/Page.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeFields, optional, type Decoded, type Shape } from '../codecs/fields.js';
-import { LIST_DEFAULTS, PageField, PerPageField, SearchField, sortField, type DefaultSort } from '../codecs/listCodecs.js';
+import { LIST_DEFAULTS, listFilters, PageField, PerPageField, SearchField, sortField, type DefaultSort, type ListFilters } from '../codecs/listCodecs.js';
 import { apiErrors } from './errors.js';
 
 /** Who the caller is and what the policy lets them do: the same checks REST makes. */
@@ -76,7 +76,7 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
   args: Args,
   sortFields: readonly (F | DefaultSort)[],
   filters?: S,
-): PageRequest<F | DefaultSort> & { q?: string } & Decoded<S> {
+): PageRequest<F | DefaultSort> & { q?: string } & ListFilters {
   const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
   const violations: FieldViolation[] = [];
   const pagination = decodeArgument(
@@ -91,7 +91,7 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
   if (violations.length > 0) throw new ValidationError(violations);
   const orientation = (args.sort as { sortOrientation?: string } | null | undefined)?.sortOrientation;
   return {
-    ...(filtered as Decoded<S>),
+    ...listFilters(filtered ?? {}),
     page: pagination?.page ?? LIST_DEFAULTS.page,
     perPage: pagination?.limit ?? LIST_DEFAULTS.perPage,
     sort: (sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort,
