@@ -4,6 +4,7 @@ import { Container } from 'inversify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
 import { healthRoutes } from '../adapters/inbound/http/routes/health.js';
 import { CacheHealthCheck } from '../adapters/outbound/health/CacheHealthCheck.js';
@@ -72,6 +73,8 @@ export interface Infrastructure {
   accessPolicy: AccessPolicy;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
+  /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
+  acceptQueue?: AcceptQueueMonitor;
 }
 
 /** The disk check's default: the SQLite file's directory (the database's own volume), else the working directory. */
@@ -146,6 +149,7 @@ export function buildContainer(infra: Infrastructure): Container {
       },
       [TOKENS.Config, TOKENS.CheckHealth, TOKENS.AuthUseCases, TOKENS.UserUseCases, TOKENS.ProductUseCases],
     );
+  const { acceptQueue } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
       createHttpApp({
@@ -162,6 +166,7 @@ export function buildContainer(infra: Infrastructure): Container {
           maxInFlight: config.server.maxInFlight,
           maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,
           eventLoopDelayMs: () => infra.eventLoop.recentDelayMs(),
+          ...(acceptQueue ? { acceptQueue: () => acceptQueue.snapshot() } : {}),
         },
       }),
     [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],
