@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
+import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
 import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
@@ -29,6 +30,8 @@ export interface Infrastructure {
   accessPolicy: AccessPolicy;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
+  /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
+  acceptQueue?: AcceptQueueMonitor;
 }
 
 function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstract | null {
@@ -78,6 +81,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
   container.load(...modules.map((module) => module.bindings));
   container.bind(TOKENS.RouteModules).toResolvedValue((config: Config) => routeModules(container, modules, config), [TOKENS.Config]);
+  const { acceptQueue } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
       createHttpApp({
@@ -94,6 +98,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           maxInFlight: config.server.maxInFlight,
           maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,
           eventLoopDelayMs: () => infra.eventLoop.recentDelayMs(),
+          ...(acceptQueue ? { acceptQueue: () => acceptQueue.snapshot() } : {}),
         },
       }),
     [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
+import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
@@ -70,7 +71,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (policySync && !(await policySync.ready(2000))) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
-  const container = buildContainer({ config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop });
+  const acceptQueue = new AcceptQueueMonitor();
+  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue };
+  const container = buildContainer(infra);
   const app = container.get(TOKENS.HttpApp);
 
   const handle = app.callback();
@@ -93,6 +96,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       resolve();
     });
   });
+  // Where the kernel reports it (Linux), load shedding also sees the connections not yet accepted.
+  acceptQueue.watch(server);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`;
@@ -120,6 +125,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       }
       await drain.close(config.server.shutdownTimeoutMs);
       eventLoop.close();
+      acceptQueue.close();
       await policySync?.stop();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import type { AcceptQueueSnapshot } from './acceptQueue.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bodyParser } from './middleware/bodyParser.js';
 import { cors, type CorsOptions } from './middleware/cors.js';
@@ -33,7 +34,13 @@ export interface HttpAppOptions {
   newRequestId: () => string;
   routes: readonly RouteModule[];
   /** Load shedding (CONTRACT §18); absent: never shed. */
-  shedding?: { maxInFlight: number; maxEventLoopDelayMs: number; eventLoopDelayMs: () => number };
+  shedding?: {
+    maxInFlight: number;
+    maxEventLoopDelayMs: number;
+    eventLoopDelayMs: () => number;
+    /** The connections waiting to be accepted; absent where the accept queue cannot be read. */
+    acceptQueue?: () => AcceptQueueSnapshot;
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { expect } from 'chai';
+import type { AcceptQueueSnapshot } from '../../../../src/adapters/inbound/http/acceptQueue.js';
 import type { HttpAppOptions, RouteModule } from '../../../../src/adapters/inbound/http/app.js';
 import { healthRoutes } from '../../../../src/adapters/inbound/http/routes/health.js';
 import { SystemClock } from '../../../../src/adapters/outbound/system/SystemClock.js';
@@ -49,16 +50,18 @@ describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
   let app: RunningApp;
   let slow: SlowRoute;
   let delayMs = 0;
+  let queued: AcceptQueueSnapshot = { waiting: 0, oldestWaitMs: 0 };
   const start = async (shedding: Partial<NonNullable<HttpAppOptions['shedding']>> = {}): Promise<void> => {
     slow = new SlowRoute();
     app = await startHttpApp({
       routes: [slow.routes, health()],
-      shedding: { maxInFlight: 2, maxEventLoopDelayMs: 500, eventLoopDelayMs: () => delayMs, ...shedding },
+      shedding: { maxInFlight: 2, maxEventLoopDelayMs: 500, eventLoopDelayMs: () => delayMs, acceptQueue: () => queued, ...shedding },
     });
   };
   afterEach(async () => {
     slow.release();
     delayMs = 0;
+    queued = { waiting: 0, oldestWaitMs: 0 };
     await app.close();
   });
 
@@ -117,5 +120,38 @@ describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
     // Its next request waited in the kernel's buffer, not in the event loop, then was served.
     expect(received).to.match(/HTTP\/1\.1 200 /);
     expect(waited).to.be.greaterThan(700);
+  });
+
+  it('counts the connections waiting to be accepted as requests in progress', async () => {
+    await start({ maxInFlight: 3 });
+    const first = fetch(`${app.url}/api/v1/slow`);
+    await until(() => slow.started === 1);
+    // One in progress and two connections the kernel holds for the service: three.
+    queued = { waiting: 2, oldestWaitMs: 0 };
+    await expectOverloaded(await fetch(`${app.url}/api/v1/slow`));
+    expect(slow.started).to.equal(1);
+    expect((await fetch(`${app.url}/health/live`)).status).to.equal(200);
+    queued = { waiting: 1, oldestWaitMs: 0 };
+    const second = fetch(`${app.url}/api/v1/slow`);
+    await until(() => slow.started === 2);
+    slow.release();
+    expect((await first).status).to.equal(200);
+    expect((await second).status).to.equal(200);
+  });
+
+  it("adds the oldest waiting connection's wait to the event-loop delay", async () => {
+    await start({ maxInFlight: 100 });
+    // Turns of 300 ms are below the bound, but a connection that has waited 250 ms to be accepted
+    // still needs a turn before its request is read: 550 ms.
+    delayMs = 300;
+    queued = { waiting: 1, oldestWaitMs: 250 };
+    await expectOverloaded(await fetch(`${app.url}/api/v1/slow`));
+    expect(slow.started).to.equal(0);
+    expect((await fetch(`${app.url}/health/ready`)).status).to.equal(200);
+    queued = { waiting: 1, oldestWaitMs: 150 };
+    const admitted = fetch(`${app.url}/api/v1/slow`);
+    await until(() => slow.started === 1);
+    slow.release();
+    expect((await admitted).status).to.equal(200);
   });
 });

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
+import type { AcceptQueueSnapshot } from '../acceptQueue.js';
 import { overloaded } from '../HttpProblem.js';
 import type { RequestState } from '../state.js';
 
@@ -10,6 +11,12 @@ export interface LoadSheddingOptions {
   maxEventLoopDelayMs: number;
   /** The recent event-loop delay in ms (the shared monitor in production). */
   eventLoopDelayMs: () => number;
+  /**
+   * The connections waiting to be accepted (the listening socket's accept queue); absent where it
+   * cannot be read. Each counts as a request in progress, and the oldest one's wait as event-loop
+   * delay: the loop has not reached it yet.
+   */
+  acceptQueue?: () => AcceptQueueSnapshot;
   /** Paths never refused nor counted (the health probes). */
   exemptPaths: readonly string[];
 }
@@ -37,14 +44,21 @@ const RETRY_AFTER_MS = 1000;
  * event loop is late by more than `maxEventLoopDelayMs`, a new request is answered 503
  * `OVERLOADED` with `Retry-After: 1` at once, without doing its work — so the requests admitted
  * finish in bounded time and the loop stays free for the health probes, which are never refused.
- * See ADR 0015.
+ * Requests in progress include the connections waiting to be accepted, and the delay includes how
+ * long the oldest of them has waited (libuv accepts one per turn of the loop, so under load that
+ * is where new clients wait). See ADR 0015.
  */
 export function loadShedding(options: LoadSheddingOptions): Middleware<RequestState> {
   const exempt = new Set(options.exemptPaths);
   let inFlight = 0;
   return async (ctx, next) => {
     if (exempt.has(ctx.path)) return next();
-    if (inFlight >= options.maxInFlight || options.eventLoopDelayMs() > options.maxEventLoopDelayMs) {
+    const queued = options.acceptQueue?.();
+    const inProgress = inFlight + (queued?.waiting ?? 0);
+    // A connection not yet accepted has waited `oldestWaitMs` and still needs at least a turn of
+    // the loop (accepted in one, its request read in the next): its delay is the two together.
+    const delayMs = options.eventLoopDelayMs() + (queued?.oldestWaitMs ?? 0);
+    if (inProgress >= options.maxInFlight || delayMs > options.maxEventLoopDelayMs) {
       holdOff(ctx.req.socket);
       throw overloaded();
     }
