@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * The parent's environment without its SVC_ settings (SVC_TEST_* kept), so a child sees only
  * the configuration the test gives it.
  */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
   return { ...env, ...extra };
@@ -18,19 +18,20 @@ export interface Finished {
 
 /** Runs a TypeScript entry point of the project with tsx, like `npm start` / `npm run cli` do. */
 export function runEntry(entry: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+  return runCommand(process.cwd(), process.execPath, ['--import', 'tsx', entry, ...args], env, timeoutMs);
+}
+
+/** Runs `command args` in `cwd` to its end, with the test's environment less its SVC_ settings plus `env` (killed after `timeoutMs`). */
+export function runCommand(cwd: string, command: string, args: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-      cwd: process.cwd(),
-      env: childEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${entry} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {

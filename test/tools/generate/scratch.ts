@@ -7,39 +7,13 @@ import type { ProjectState } from '../../../tools/generate/project.js';
 import { render } from '../../../tools/generate/render.js';
 import { testFiles } from '../../../tools/generate/templates/tests/index.js';
 import { connectDatabase } from '../../support/database.js';
+import { childEnv, runCommand, type Finished } from '../../support/process.js';
 
-/** What a finished command printed and how it ended. */
-export interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment without the parent's service settings (SVC_TEST_* kept), plus `extra`. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
-  return { ...env, ...extra };
-}
+export type { Finished };
 
 /** Runs `command args` in `cwd` to its end (killed after `timeoutMs`). */
 export function run(cwd: string, command: string, args: readonly string[], env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(cwd, command, args, env, timeoutMs);
 }
 
 /** Whitespace aside: how the golden rule compares a generated file with the committed one. */
