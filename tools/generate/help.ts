@@ -24,9 +24,9 @@ repository, feature module, policy rules and tests — code that reads like the 
   boolean            boolean             true or false
   datetime           timestamp with zone RFC 3339 with a zone; answered in UTC with Z
   email              varchar(254)        trimmed, lower-cased, an e-mail address
-  uuid               uuid                a UUID
+  uuid               varchar(36)         a UUID (lower-cased), stored as the ids are
   enum(a|b|c)        varchar             one of the values (lower snake case; GraphQL: A, B, C)
-  ref(<resource>)    uuid, foreign key   the field name ends in _id; the row must exist; deleting a
+  ref(<resource>)    varchar(36), FK     the field name ends in _id; the row must exist; deleting a
                                          row still referred to answers 409; the list takes
                                          ?<field>=<id> as a filter
 
@@ -48,8 +48,8 @@ lower snake case; a name or plural taken by a resource or a route (user, auth, a
 health, graphql, metrics, docs); a JavaScript, TypeScript, GraphQL or SQL reserved word as a name
 or field (in any form it takes: type, class, order, value...); an unknown type; malformed bounds; a
 duplicate field; a field named id, created_at, updated_at or version; a ref field whose name does
-not end in _id, or that refers to a resource that does not exist or to itself; --search on a field
-that is not a string.
+not end in _id, or that refers to a resource that does not exist, to itself or to user (the
+service's accounts are not a generated resource); --search on a field that is not a string.
 
 It writes the files of the resource (src/domain/<name>/, src/application/<name>/, its REST, GraphQL,
 MikroORM and in-memory adapters, src/main/modules/<plural>.ts, its tests) and changes only the
