@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import { moduleListEdit, policyEdit } from '../../../tools/generate/templates/main/edits.js';
 import { mainFiles } from '../../../tools/generate/templates/main/index.js';
-import { customerModel, invoiceModel, productModel } from './models.js';
-
-const ROOT = new URL('../../../', import.meta.url);
-const committed = (path: string): string => readFileSync(new URL(path, ROOT), 'utf8');
-const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
+import { committed, customerModel, invoiceModel, productModel, squeezed } from './models.js';
 
 const withoutProducts = {
   moduleList: (text: string) => text.replace("import { products } from './products.js';\n", '').replace(', products]', ']'),

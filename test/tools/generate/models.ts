@@ -1,36 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import type { ResourceModel } from '../../../tools/generate/model.js';
 import { parseCommand } from '../../../tools/generate/parse.js';
 import { projectState } from '../../../tools/generate/project.js';
-import type { ResourceModel } from '../../../tools/generate/model.js';
+import type { FileContents } from '../../../tools/generate/writer.js';
 
-function parsed(argv: string[], resources: string[], migration: number): ResourceModel {
-  const result = parseCommand(argv, projectState(resources, migration));
-  if (!result.ok) throw new Error(result.problems.join('\n'));
-  return result.model;
+/** Whitespace aside: how the golden rule compares a generated file with the committed one. */
+export const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The committed text of a project file. */
+export const committed = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+
+/** One test per file: rendered exactly as committed, whitespace aside (the golden rule). */
+export function itRendersAsCommitted(files: readonly FileContents[]): void {
+  for (const file of files) {
+    it(`renders ${file.path} exactly as committed, whitespace aside`, () => {
+      expect(squeezed(file.contents)).to.equal(squeezed(committed(file.path)));
+    });
+  }
 }
 
-/** The worked example: the product model of ISSUE10.md, in a project without products. */
-export const productModel = (): ResourceModel =>
-  parsed(['resource', 'product', 'name:string(1..200)', 'price:number(>0)', '--search', 'name'], ['user'], 2);
+/** The model of `generate resource …` in a project holding `resources`, or the refusals as an error. */
+export function modelOf(argv: readonly string[], resources: readonly string[], migrationNumber: number): ResourceModel {
+  const parsed = parseCommand(['resource', ...argv], projectState(resources, migrationNumber));
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  return parsed.model;
+}
 
-/** Every field type, optional or not, with bounds, and a ref to `customer`. */
-export const customerModel = (): ResourceModel =>
-  parsed(['resource', 'customer', 'name:string', 'email:email', 'tier:enum(free|pro)', '--search', 'name'], ['product', 'user'], 3);
+/** Products, as the golden rule renders them: a project without the product resource, migration 2. */
+export const PRODUCT_ARGS = ['product', 'name:string(1..200)', 'price:number(>0)', '--search', 'name'];
+export const productModel = (): ResourceModel => modelOf(PRODUCT_ARGS, ['user'], 2);
+
+/** The two related resources of issue 10, as the scratch test generates them. */
+export const CUSTOMER_ARGS = ['customer', 'name:string', 'email:email', 'tier:enum(free|pro)', '--search', 'name'];
+export const INVOICE_ARGS = ['invoice', 'customer_id:ref(customer)', 'number:string', 'total:number', 'due_at:datetime', 'paid:boolean', 'notes:text?'];
+export const customerModel = (): ResourceModel => modelOf(CUSTOMER_ARGS, ['product', 'user'], 3);
+
+/** An invoice with every field type, optional or not, with bounds, and a ref to `customer`. */
 export const invoiceModel = (): ResourceModel =>
-  parsed(
-    [
-      'resource',
-      'invoice',
-      'customer_id:ref(customer)',
-      'number:string',
-      'total:number',
-      'due_at:datetime',
-      'paid:boolean',
-      'notes:text?',
-      'tier:enum(free|pro)',
-      'score:integer(0..10)?',
-      'contact:email?',
-      'ext:uuid?',
-    ],
+  modelOf(
+    [...INVOICE_ARGS, 'tier:enum(free|pro)', 'score:integer(0..10)?', 'contact:email?', 'ext:uuid?'],
     ['customer', 'product', 'user'],
     4,
   );

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Api, dataOf, expectError, type ApiResponse } from '../../support/api.js';
 import { externalService } from '../../support/env.js';
 import { gqlData, graphql } from '../../support/graphql.js';
-import { modelOf, PRODUCT_ARGS, CUSTOMER_ARGS, INVOICE_ARGS } from './testModels.js';
+import { CUSTOMER_ARGS, INVOICE_ARGS, PRODUCT_ARGS, productModel, squeezed } from './models.js';
 import { projectState } from '../../../tools/generate/project.js';
 import {
   MODULE_LIST,
@@ -13,7 +13,6 @@ import {
   rulesOf,
   ScratchCopy,
   ScratchPostgres,
-  squeezed,
   startServer,
   withoutProductRules,
   withoutProductsModule,
@@ -43,7 +42,6 @@ describe('generate: in a scratch copy of the repository', function () {
   this.timeout(1_200_000);
   const source = process.cwd();
   let copy: ScratchCopy;
-  const productModel = () => modelOf(PRODUCT_ARGS, ['user'], 2);
   const slice = () => productSlice(productModel(), projectState(['user'], 2));
   /** The first step that failed: the steps after it depend on it and say so instead of failing obscurely. */
   let failed: string | undefined;

@@ -16,8 +16,6 @@ export function run(cwd: string, command: string, args: readonly string[], env: 
   return runCommand(cwd, command, args, env, timeoutMs);
 }
 
-/** Whitespace aside: how the golden rule compares a generated file with the committed one. */
-export const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** A copy of the project's tracked files in a temporary folder, its node_modules a link to the project's. */
 export class ScratchCopy {

@@ -36,40 +36,20 @@ export class CachingUserRepository implements UserRepository {
     await this.inner.add(user);
   }
 
-  async update(user: User): Promise<void> {
-    this.recent.delete(user.id);
-    try {
-      await this.inner.update(user);
-    } finally {
-      this.recent.delete(user.id);
-    }
+  update(user: User): Promise<void> {
+    return this.forgetting(user.id, () => this.inner.update(user));
   }
 
-  async delete(id: string): Promise<boolean> {
-    this.recent.delete(id);
-    try {
-      return await this.inner.delete(id);
-    } finally {
-      this.recent.delete(id);
-    }
+  delete(id: string): Promise<boolean> {
+    return this.forgetting(id, () => this.inner.delete(id));
   }
 
-  async updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
-    this.recent.delete(user.id);
-    try {
-      return await this.inner.updateKeepingAnAdmin(user);
-    } finally {
-      this.recent.delete(user.id);
-    }
+  updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
+    return this.forgetting(user.id, () => this.inner.updateKeepingAnAdmin(user));
   }
 
-  async deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
-    this.recent.delete(id);
-    try {
-      return await this.inner.deleteKeepingAnAdmin(id);
-    } finally {
-      this.recent.delete(id);
-    }
+  deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
+    return this.forgetting(id, () => this.inner.deleteKeepingAnAdmin(id));
   }
 
   findByEmail(email: string): Promise<User | undefined> {
@@ -78,5 +58,15 @@ export class CachingUserRepository implements UserRepository {
 
   list(query: UserListQuery): Promise<Page<User>> {
     return this.inner.list(query);
+  }
+
+  /** A write of user `id`: forgotten before (no reader trusts the old copy) and after (nor one read meanwhile). */
+  private async forgetting<T>(id: string, write: () => Promise<T>): Promise<T> {
+    this.recent.delete(id);
+    try {
+      return await write();
+    } finally {
+      this.recent.delete(id);
+    }
   }
 }
