@@ -67,6 +67,19 @@ function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldVio
   }
 }
 
+/** Per resource (its sort-field list, a module constant): GraphQL sort name → field, and the codec of those names. */
+const sortLookups = new WeakMap<readonly string[], { byName: ReadonlyMap<string, string>; codec: ReturnType<typeof sortField> }>();
+
+function sortLookupOf(sortFields: readonly string[]): { byName: ReadonlyMap<string, string>; codec: ReturnType<typeof sortField> } {
+  let lookup = sortLookups.get(sortFields);
+  if (!lookup) {
+    const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
+    lookup = { byName, codec: sortField([...byName.keys()]) };
+    sortLookups.set(sortFields, lookup);
+  }
+  return lookup;
+}
+
 /**
  * A list field's `pagination`, `sort` and `search` arguments, and its `filters` (optional arguments
  * such as `customerId`) → a list query with the shared defaults (LIST_DEFAULTS); `sortByField` takes
@@ -77,14 +90,13 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
   sortFields: readonly (F | DefaultSort)[],
   filters?: S,
 ): PageRequest<F | DefaultSort> & { q?: string } & ListFilters {
-  const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
+  const { byName, codec: SortByField } = sortLookupOf(sortFields);
   const violations: FieldViolation[] = [];
   const pagination = decodeArgument(
     () => decodeFields({ limit: optional(PerPageField), page: optional(PageField) }, args.pagination ?? {}, 'pagination'),
     'pagination.',
     violations,
   );
-  const SortByField = sortField([...byName.keys()]);
   const sort = decodeArgument(() => decodeFields({ sortByField: optional(SortByField) }, args.sort ?? {}, 'sort'), 'sort.', violations);
   const search = decodeArgument(() => decodeFields({ search: optional(SearchField) }, args), '', violations);
   const filtered = decodeArgument(() => decodeFields(filters ?? ({} as S), withoutNulls(args, filters ?? {})), '', violations);
@@ -94,7 +106,7 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
     ...listFilters(filtered ?? {}),
     page: pagination?.page ?? LIST_DEFAULTS.page,
     perPage: pagination?.limit ?? LIST_DEFAULTS.perPage,
-    sort: (sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort,
+    sort: ((sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort) as F | DefaultSort,
     order: orientation === undefined || orientation === null ? LIST_DEFAULTS.order : orientation === 'ASC' ? 'asc' : 'desc',
     ...(search?.search !== undefined ? { q: search.search } : {}),
   };

@@ -3,19 +3,18 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
-import { isPostgres, readAll, readAllWalkingIndex, readOne } from './fastRead.js';
+import { isPostgres, preparedOn, readAll, readAllWalkingIndex, readOne, type LibSqlConnection } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
-import { columnsOf, orderByOf, snakeCase, sortColumn, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
+import { columnsOf, orderByOf, snakeCase, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
 
 /** A row as the driver returns it: timestamps are numbers on SQLite and Dates on PostgreSQL, booleans 0/1 on SQLite. */
 type RawRow = Record<string, unknown>;
 type Param = string | number | boolean | Date | null;
 
 /** The part of a libsql connection (better-sqlite3's API: synchronous) an update uses. */
-interface LibSqlConnection {
+interface TransactionalConnection extends LibSqlConnection {
   readonly inTransaction: boolean;
   exec(sql: string): void;
-  prepare(sql: string): { get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
 }
 
 /** The pool of the ORM's knex client: one connection on SQLite, several on PostgreSQL. */
@@ -76,13 +75,15 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly updated: ColumnOf[];
   private readonly references: ColumnOf[];
   private readonly searchColumn: string | undefined;
+  private readonly orderBy: ReadonlyMap<string, { readonly asc: string; readonly desc: string }>;
 
   constructor(
     protected readonly orm: MikroORM,
     private readonly table: ResourceTable<E, P, F>,
   ) {
     this.columns = columnsOf(table);
-    for (const field of table.sortable) sortColumn(table, field);
+    // Every sortable field's `order by`, worked out (and checked) once.
+    this.orderBy = new Map(table.sortable.map((field) => [field, { asc: orderByOf(table, field, false), desc: orderByOf(table, field, true) }]));
     const t = table.table;
     this.selectList = this.columns.map((c) => c.name).join(', ');
     this.selectOne = `select ${this.selectList} from ${t} where id = ?`;
@@ -168,16 +169,16 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    */
   private async updateOnSqlite(id: string, change: (current: E) => E, written: (next: E) => void): Promise<E | undefined> {
     const client = this.knex().client as PoolingClient;
-    const connection = (await client.acquireConnection()) as LibSqlConnection;
+    const connection = (await client.acquireConnection()) as TransactionalConnection;
     try {
       connection.exec('begin immediate');
       try {
-        const row = connection.prepare(this.selectOne).get(id) as RawRow | undefined;
+        const row = preparedOn(connection, this.selectOne).get(id) as RawRow | undefined;
         const current = row ? this.fromRaw(row) : undefined;
         const next = current ? change(current) : undefined;
         if (next && next !== current) {
           written(next);
-          connection.prepare(this.updateOne).run(...this.values(next, this.updated, true), id);
+          preparedOn(connection, this.updateOne).run(...this.values(next, this.updated, true), id);
         }
         connection.exec('commit');
         return next;
@@ -261,7 +262,9 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const total = Number(counted?.total ?? 0);
       const answer = (rows: RawRow[]): Page<E> => ({ items: rows.map((row) => this.fromRaw(row)), total, page: query.page, perPage: query.perPage });
       if (total <= offsetOf(query)) return answer([]);
-      const orderBy = orderByOf(this.table, query.sort, query.order === 'desc');
+      const orderings = this.orderBy.get(query.sort);
+      if (!orderings) throw new Error(`${query.sort} is not a sortable field of ${t}`);
+      const orderBy = query.order === 'desc' ? orderings.desc : orderings.asc;
       const pageIds = `select id from ${t} ${where} order by ${orderBy} limit ? offset ?`;
       const pageParams = [...params, query.perPage, offsetOf(query)];
       if (!postgres) {

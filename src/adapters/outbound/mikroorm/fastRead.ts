@@ -2,11 +2,13 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 
 /** The part of a libsql statement this module uses. */
-interface Statement {
+export interface Statement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown;
+  run(...params: unknown[]): unknown;
 }
-interface LibSqlConnection {
+/** A pooled libsql connection, as far as preparing statements goes. */
+export interface LibSqlConnection {
   prepare(sql: string): Statement;
 }
 
@@ -14,6 +16,21 @@ interface LibSqlConnection {
 const prepared = new WeakMap<object, Map<string, Statement>>();
 
 type Params = readonly (string | number)[];
+
+/** `sql` prepared once per pooled libsql connection (the pool recycles connections; their statements go with them). */
+export function preparedOn(connection: LibSqlConnection, sql: string): Statement {
+  let statements = prepared.get(connection);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(connection, statements);
+  }
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = connection.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
 
 /** Runs `sql` on SQLite through a statement prepared once per pooled connection; `undefined` elsewhere. */
 async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) => unknown): Promise<{ result: unknown } | undefined> {
@@ -25,17 +42,7 @@ async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) 
   if (client.driverName !== 'libsql') return undefined;
   const raw = await client.acquireConnection();
   try {
-    let statements = prepared.get(raw);
-    if (!statements) {
-      statements = new Map();
-      prepared.set(raw, statements);
-    }
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = raw.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return { result: await run(statement) };
+    return { result: await run(preparedOn(raw, sql)) };
   } finally {
     await client.releaseConnection(raw);
   }
