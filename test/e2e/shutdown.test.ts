@@ -169,5 +169,44 @@ describe('graceful shutdown with keep-alive clients (CONTRACT §9)', function ()
       expect(afterSignal.length).to.be.greaterThan(5);
       expect(new Set(afterSignal)).to.deep.equal(new Set(['503 close']));
     });
+
+    /** The process with a long shutdown delay, and the time it takes to exit after `signals`. */
+    async function exitAfter(signals: { signal: NodeJS.Signals; afterMs: number }[]): Promise<{ code: number | null; ms: number }> {
+      const { child, match } = await startEntry(
+        'src/main/server.ts',
+        {
+          SVC_SERVER_PORT: '0',
+          SVC_SERVER_HOST: '127.0.0.1',
+          SVC_DATABASE_URL: `sqlite:${join(dir, 'sigint.sqlite')}`,
+          SVC_LOG_LEVEL: 'warn',
+          SVC_SERVER_SHUTDOWN_DELAY: '20s',
+        },
+        /Portico listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      );
+      expect((await send(`${match[1]!}/health/ready`, { agent: false }, 0)).status).to.equal(200);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const started = Date.now();
+      for (const { signal, afterMs } of signals) {
+        await sleep(afterMs);
+        child.kill(signal);
+      }
+      const code = await exited;
+      return { code, ms: Date.now() - started };
+    }
+
+    it('SIGINT skips server.shutdown_delay: exits 0 at once', async () => {
+      const { code, ms } = await exitAfter([{ signal: 'SIGINT', afterMs: 0 }]);
+      expect(code).to.equal(0);
+      expect(ms).to.be.below(5000); // the delay is 20 s
+    });
+
+    it('SIGINT during the SIGTERM delay cuts it short: exits 0', async () => {
+      const { code, ms } = await exitAfter([
+        { signal: 'SIGTERM', afterMs: 0 },
+        { signal: 'SIGINT', afterMs: 300 },
+      ]);
+      expect(code).to.equal(0);
+      expect(ms).to.be.below(5000);
+    });
   });
 });

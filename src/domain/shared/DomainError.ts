@@ -83,3 +83,10 @@ export class ServiceUnavailableError extends DomainError {
     super(message);
   }
 }
+
+/** The database's storage has no room left for a write (a 503, like any unavailable dependency). */
+export class StorageFullError extends ServiceUnavailableError {
+  constructor() {
+    super('storage is full');
+  }
+}

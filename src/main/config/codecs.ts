@@ -62,10 +62,10 @@ export const NonEmptyText = fromString('a non-empty string', (u) =>
   typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined,
 );
 
-/** A route path: starts with `/`, no whitespace. */
 /** Any text, empty included (empty means "derive it"). */
 export const Text = fromString('a string', (u) => (typeof u === 'string' ? u.trim() : undefined));
 
+/** A route path: starts with `/`, no whitespace. */
 export const RoutePath = fromString('a path starting with /', (u) =>
   typeof u === 'string' && /^\/\S*$/.test(u) ? u : undefined,
 );

@@ -185,9 +185,9 @@ export class ConnectionDrain {
   private track(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     const state = this.sockets.get(socket);
-    this.responses.add(res);
     if (this.closingConnections) res.shouldKeepAlive = false;
     if (!state) return;
+    this.responses.add(res);
     state.active += 1;
     state.used = true;
     // Idle again once both the answer is sent and the request fully read (Node reads and drops

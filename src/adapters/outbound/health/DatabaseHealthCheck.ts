@@ -1,5 +1,5 @@
 import type { CheckOutcome, HealthCheck } from '../../../application/ports/HealthCheck.js';
-import { ServiceUnavailableError } from '../../../domain/shared/DomainError.js';
+import { StorageFullError } from '../../../domain/shared/DomainError.js';
 
 /** The one thing the check needs of a database: a round trip (rejecting with ServiceUnavailableError when it cannot serve). */
 export interface Pingable {
@@ -18,7 +18,7 @@ export class DatabaseHealthCheck implements HealthCheck {
       return { status: 'up' };
     } catch (error) {
       // The driver's message may carry host names or credentials: publish a fixed one, or our own.
-      if (error instanceof ServiceUnavailableError && error.message === 'storage is full') return { status: 'down', message: error.message };
+      if (error instanceof StorageFullError) return { status: 'down', message: error.message };
       return { status: 'down', message: 'database unreachable' };
     }
   }

@@ -1,5 +1,5 @@
 import { ConnectionException, type MikroORM } from '@mikro-orm/core';
-import { ServiceUnavailableError } from '../../../domain/shared/DomainError.js';
+import { ServiceUnavailableError, StorageFullError } from '../../../domain/shared/DomainError.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -46,23 +46,23 @@ export function isStorageFull(error: unknown): boolean {
   return /database or disk is full|No space left on device/i.test(message);
 }
 
-/** Per database: when a write last failed for lack of storage (cleared by a write that succeeds). */
-const storageFullSince = new WeakMap<MikroORM, number>();
+/** The databases whose last write failed for lack of storage (cleared by the health check's probe write once it works). */
+const storageFull = new WeakSet<MikroORM>();
 
 /** Whether a write on this database last failed for lack of storage, and no write has worked since. */
 export function storageFullOf(orm: MikroORM): boolean {
-  return storageFullSince.has(orm);
+  return storageFull.has(orm);
 }
 
 /** Records that a write on this database worked again. */
 export function storageWritable(orm: MikroORM): void {
-  storageFullSince.delete(orm);
+  storageFull.delete(orm);
 }
 
 /**
  * Runs a database operation, turning "database unreachable" (or a query past the query timeout)
  * into ServiceUnavailableError `database unavailable`, and "storage full" into
- * ServiceUnavailableError `storage is full` — both 503, never 500 — and remembering the latter
+ * StorageFullError (`storage is full`) — both 503, never 500 — and remembering the latter
  * for the database health check.
  */
 export async function guarded<T>(orm: MikroORM, operation: () => Promise<T>): Promise<T> {
@@ -70,8 +70,8 @@ export async function guarded<T>(orm: MikroORM, operation: () => Promise<T>): Pr
     return await operation();
   } catch (error) {
     if (isStorageFull(error)) {
-      if (!storageFullSince.has(orm)) storageFullSince.set(orm, Date.now());
-      throw new ServiceUnavailableError('storage is full');
+      storageFull.add(orm);
+      throw new StorageFullError();
     }
     if (isConnectionFailure(error)) throw new ServiceUnavailableError('database unavailable');
     throw error;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import { guarded, isStorageFull, storageFullOf, storageWritable } from '../../../../src/adapters/outbound/mikroorm/errors.js';
-import { ServiceUnavailableError } from '../../../../src/domain/shared/DomainError.js';
+import { ServiceUnavailableError, StorageFullError } from '../../../../src/domain/shared/DomainError.js';
 
 /** A driver error as the drivers throw them: a message and a `code`. */
 const driverError = (message: string, code?: string): Error => Object.assign(new Error(message), code === undefined ? {} : { code });
@@ -24,7 +24,8 @@ describe('MikroORM adapter: classifying driver errors', () => {
     it(`${what} is 503 storage is full, and is remembered until a write works again`, async () => {
       const orm = {} as MikroORM;
       const thrown = await outcome(error, orm);
-      expect(thrown).to.be.instanceOf(ServiceUnavailableError);
+      expect(thrown).to.be.instanceOf(StorageFullError);
+      expect(thrown).to.be.instanceOf(ServiceUnavailableError); // answered 503 SERVICE_UNAVAILABLE
       expect((thrown as Error).message).to.equal('storage is full');
       expect(isStorageFull(error)).to.equal(true);
       expect(storageFullOf(orm)).to.equal(true);

@@ -18,8 +18,18 @@ export function bearerToken(header: string): { token: string } | { problem: stri
  * (400 `BAD_REQUEST`, CONTRACT §3): Node keeps only the first in `req.headers`, and a proxy in front
  * may have used another, so neither is trusted.
  */
+/** How many `Authorization` headers a request has (raw names and values alternate; nothing is copied). */
+function authorizationCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count += 1;
+  }
+  return count;
+}
+
 export function authorizationHeader(ctx: Pick<Context, 'req' | 'get'>): string {
-  if ((ctx.req.headersDistinct.authorization?.length ?? 0) > 1) {
+  if (authorizationCount(ctx.req.rawHeaders) > 1) {
     throw new HttpProblem(400, 'BAD_REQUEST', 'more than one Authorization header');
   }
   return ctx.get('Authorization');
