@@ -5,6 +5,9 @@ import type { Product } from './Product.js';
 export const PRODUCT_SORT_FIELDS = ['name', 'price', 'created_at', 'updated_at'] as const;
 export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
+/** The field a list's `q` searches (case-insensitive, anywhere in it). */
+export const PRODUCT_SEARCH_FIELD = 'name';
+
 /** A page of products; with `q`, only those whose name contains it (case-insensitive). */
 export interface ProductListQuery extends PageRequest<ProductSortField> {
   readonly q?: string;

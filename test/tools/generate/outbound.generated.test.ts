@@ -1,3 +1,4 @@
+import { domainFiles } from '../../../tools/generate/templates/domain/index.js';
 import { customerModel, invoiceModel } from './models.js';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,7 @@ import type { Database } from '../../../src/adapters/outbound/mikroorm/database.
 import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import type * as MainDatabase from '../../../src/main/database.js';
-import { type FieldModel, type ResourceModel } from '../../../tools/generate/model.js';
 import { accessGrants, migrationName, outboundFiles } from '../../../tools/generate/templates/outbound/index.js';
-import type { FileContents } from '../../../tools/generate/writer.js';
 import type * as Databases from '../../adapters/outbound/contracts/databases.js';
 import type { SqlTarget } from '../../adapters/outbound/contracts/databases.js';
 import type * as Contract from '../../adapters/outbound/contracts/resourceRepository.contract.js';
@@ -25,82 +24,13 @@ import type * as SupportDatabase from '../../support/database.js';
  * The outbound templates for two related resources with every field type — `customer` (searched)
  * and `invoice` referencing it — rendered into a scratch tree beside the real sources, then type
  * checked, migrated on SQLite and PostgreSQL, and run through the resource repository contract.
- * The domain files they import are written here from the model (the domain templates are another
- * area's): entity props with restore/update/toProps, the sort fields, the repository port.
+ * The domain files they import are rendered by the domain templates.
  * Everything the test runs is loaded from the scratch tree (a copy of src and test), so the
  * rendered files and the contract share one DomainError class.
  */
 
 const CUSTOMER = customerModel();
 const INVOICE = invoiceModel();
-
-const tsType = (field: FieldModel): string => {
-  const base = {
-    string: 'string',
-    text: 'string',
-    email: 'string',
-    uuid: 'string',
-    ref: 'string',
-    integer: 'number',
-    number: 'number',
-    boolean: 'boolean',
-    datetime: 'Date',
-    enum: (field.values ?? []).map((value) => `'${value}'`).join(' | '),
-  }[field.type];
-  return field.optional ? `${base} | null` : base;
-};
-
-/** The domain files the outbound adapters import, minimal and written from the model. */
-function domainFiles(m: ResourceModel): FileContents[] {
-  const { snake, pascal, camel } = m.names;
-  const sortFields = [...m.fields.filter((f) => f.sortable).map((f) => `'${f.name}'`), `'created_at'`, `'updated_at'`];
-  return [
-    {
-      path: `src/domain/${snake}/${pascal}.ts`,
-      contents: `export interface ${pascal}Props {
-  readonly id: string;
-${m.fields.map((f) => `  readonly ${f.camel}: ${tsType(f)};`).join('\n')}
-  readonly version: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
-export class ${pascal} {
-  private constructor(private readonly props: ${pascal}Props) {}
-
-  static restore(props: ${pascal}Props): ${pascal} {
-    return new ${pascal}(props);
-  }
-
-  update(changes: Partial<Omit<${pascal}Props, 'id' | 'version' | 'createdAt' | 'updatedAt'>>, now: Date): ${pascal} {
-    return new ${pascal}({ ...this.props, ...changes, version: this.props.version + 1, updatedAt: now });
-  }
-
-  toProps(): ${pascal}Props {
-    return { ...this.props };
-  }
-}
-`,
-    },
-    {
-      path: `src/domain/${snake}/${pascal}Repository.ts`,
-      contents: `import type { ListQuery, Page } from '../shared/Page.js';
-import type { ${pascal} } from './${pascal}.js';
-
-export const ${snake.toUpperCase()}_SORT_FIELDS = [${sortFields.join(', ')}] as const;
-export type ${pascal}SortField = (typeof ${snake.toUpperCase()}_SORT_FIELDS)[number];
-
-export interface ${pascal}Repository {
-  add(${camel}: ${pascal}): Promise<void>;
-  findById(id: string): Promise<${pascal} | undefined>;
-  update(id: string, change: (current: ${pascal}) => ${pascal}): Promise<${pascal} | undefined>;
-  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
-  list(query: ListQuery<${pascal}SortField>): Promise<Page<${pascal}>>;
-}
-`,
-    },
-  ];
-}
 
 const repositoryRoot = realpathSync(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'portico-outbound-'));

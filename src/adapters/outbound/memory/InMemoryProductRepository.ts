@@ -1,6 +1,6 @@
 import { Product, type ProductProps } from '../../../domain/product/Product.js';
-import type { ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
-import { ConflictError } from '../../../domain/shared/DomainError.js';
+import { ProductStillReferencedError } from '../../../domain/product/ProductErrors.js';
+import { PRODUCT_SEARCH_FIELD, type ProductRepository, type ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { InMemoryResourceRepository } from './InMemoryResourceRepository.js';
 
 /** Products in a Map, with the same atomic updates and ordering as the SQL adapter. */
@@ -9,8 +9,8 @@ export class InMemoryProductRepository extends InMemoryResourceRepository<Produc
     super({
       fromRow: (props) => Product.restore(props),
       toRow: (product) => product.toProps(),
-      search: 'name',
-      stillReferenced: (id) => new ConflictError('Product is still referenced', `id: ${id}`),
+      search: PRODUCT_SEARCH_FIELD,
+      stillReferenced: (id) => new ProductStillReferencedError(id),
     });
   }
 }

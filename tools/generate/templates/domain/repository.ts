@@ -42,7 +42,10 @@ import type { ${pascal} } from './${pascal}.js';
 
 /** The fields a list of ${plural} can be sorted by (JSON names; GraphQL takes them in camel case). */
 export const ${upper}_SORT_FIELDS = ${wrap('[', sortFields(m).map((f) => `'${f}'`), '] as const;')}
-export type ${pascal}SortField = (typeof ${upper}_SORT_FIELDS)[number];
+export type ${pascal}SortField = (typeof ${upper}_SORT_FIELDS)[number];${m.search ? `
+
+/** The field a list's \`q\` searches (case-insensitive, anywhere in it). */
+export const ${upper}_SEARCH_FIELD = '${m.search.camel}';` : ''}
 
 ${listQueryDoc(m)}
 export interface ${pascal}ListQuery extends PageRequest<${pascal}SortField> {${members.length > 0 ? `\n  ${lines(members, 2)}\n` : ''}}

@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { docBlock, importLines, indented, lowerHuman, quoted, referencedResources } from './source.js';
+import { docBlock, importLines, indented, lowerHuman, quoted, referencedResources, upperOf } from './source.js';
 
 /**
  * `InMemory<Pascal>Repository.ts`: the resource in a Map on the shared memory core. A resource with
@@ -8,13 +8,14 @@ import { docBlock, importLines, indented, lowerHuman, quoted, referencedResource
  * foreign keys refuse: a write naming a row that does not exist, and deleting a row still named.
  */
 export function memoryRepositoryFile(m: ResourceModel): FileContents {
-  const { snake, pascal, camel, pluralHuman, human } = m.names;
+  const { snake, pascal, camel, pluralHuman } = m.names;
+  const upper = upperOf(m.names);
   const domain = `../../../domain/${snake}`;
   const referenced = referencedResources(m);
   const imports = importLines([
     [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
-    [`type { ${pascal}Repository, ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
-    ['{ ConflictError }', '../../../domain/shared/DomainError.js'],
+    [`${m.search ? `{ ${upper}_SEARCH_FIELD, ` : '{ '}type ${pascal}Repository, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
+    [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['{ InMemoryResourceRepository }', './InMemoryResourceRepository.js'],
     ...referenced.map((r) => [`type { InMemory${r.pascal}Repository }`, `./InMemory${r.pascal}Repository.js`] as const),
   ]);
@@ -25,9 +26,9 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const options = [
     `fromRow: (props) => ${pascal}.restore(props),`,
     `toRow: (${camel}) => ${camel}.toProps(),`,
-    ...(m.search ? [`search: ${quoted(m.search.camel)},`] : []),
+    ...(m.search ? [`search: ${upper}_SEARCH_FIELD,`] : []),
     ...(references.length > 0 ? ['references: {', ...references.map((line) => `  ${line}`), '},'] : []),
-    `stillReferenced: (id) => new ConflictError('${human} is still referenced', \`id: \${id}\`),`,
+    `stillReferenced: (id) => new ${pascal}StillReferencedError(id),`,
   ];
   const named = referenced.map((r) => r.pluralHuman.toLowerCase()).join(' or ');
   const doc = docBlock(

@@ -1,20 +1,20 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { docBlock, entityProperty, importLines, indented, lowerHuman, quoted, tableColumn, upperOf } from './source.js';
+import { docBlock, entityProperty, importLines, indented, lowerHuman, tableColumn, upperOf } from './source.js';
 
 /** `schemas/<Pascal>Schema.ts`: the MikroORM EntitySchema, the table as the repository sees it, and the one row mapper. */
 export function schemaFile(m: ResourceModel): FileContents {
-  const { snake, pascal, camel, pluralSnake, human } = m.names;
+  const { snake, pascal, camel, pluralSnake } = m.names;
   const upper = upperOf(m.names);
   const domain = `../../../../domain/${snake}`;
   const imports = importLines([
     ['{ EntitySchema }', '@mikro-orm/core'],
     [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
-    [`{ ${upper}_SORT_FIELDS, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
-    ['{ ConflictError }', '../../../../domain/shared/DomainError.js'],
+    [`{ ${[...(m.search ? [`${upper}_SEARCH_FIELD`] : []), `${upper}_SORT_FIELDS`].join(', ')}, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
+    [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['type { ResourceTable }', '../resourceTable.js'],
   ]);
-  const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
+  const search = m.search ? `\n  search: ${upper}_SEARCH_FIELD,` : '';
   const contents = `${imports}
 
 /** The \`${pluralSnake}\` row. */
@@ -41,7 +41,7 @@ export const ${upper}_TABLE: ResourceTable<${pascal}, ${pascal}Props, ${pascal}S
   sortable: ${upper}_SORT_FIELDS,${search}
   fromRow: (props) => ${pascal}.restore(props),
   toRow: (${camel}) => ${camel}.toProps(),
-  stillReferenced: (id) => new ConflictError('${human} is still referenced', \`id: \${id}\`),
+  stillReferenced: (id) => new ${pascal}StillReferencedError(id),
 };
 `;
   return { path: `src/adapters/outbound/mikroorm/schemas/${pascal}Schema.ts`, contents };

@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Product, type ProductProps } from '../../../../domain/product/Product.js';
-import { PRODUCT_SORT_FIELDS, type ProductSortField } from '../../../../domain/product/ProductRepository.js';
-import { ConflictError } from '../../../../domain/shared/DomainError.js';
+import { ProductStillReferencedError } from '../../../../domain/product/ProductErrors.js';
+import { PRODUCT_SEARCH_FIELD, PRODUCT_SORT_FIELDS, type ProductSortField } from '../../../../domain/product/ProductRepository.js';
 import type { ResourceTable } from '../resourceTable.js';
 
 /** The `products` row. */
@@ -28,8 +28,8 @@ export const PRODUCT_TABLE: ResourceTable<Product, ProductProps, ProductSortFiel
     price: { kind: 'number' },
   },
   sortable: PRODUCT_SORT_FIELDS,
-  search: 'name',
+  search: PRODUCT_SEARCH_FIELD,
   fromRow: (props) => Product.restore(props),
   toRow: (product) => product.toProps(),
-  stillReferenced: (id) => new ConflictError('Product is still referenced', `id: ${id}`),
+  stillReferenced: (id) => new ProductStillReferencedError(id),
 };
