@@ -1,4 +1,5 @@
 import { MAX_NAME_LENGTH } from './parse.js';
+import { ROUTE_WORDS } from './reserved.js';
 
 /** What `npm run generate -- --help` prints. */
 export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]
@@ -44,8 +45,8 @@ repository, feature module, policy rules and tests — code that reads like the 
 --help, -h         this help.
 
 Refused, with exit code 2, one line per problem and nothing written: a name or field that is not
-lower snake case; a name or plural taken by a resource or a route (user, auth, admin, profile,
-health, graphql, metrics, docs); a JavaScript, TypeScript, GraphQL or SQL reserved word as a name
+lower snake case; a name or plural taken by a resource or a route (${ROUTE_WORDS.join(', ')});
+a JavaScript, TypeScript, GraphQL or SQL reserved word as a name
 or field (in any form it takes: type, class, order, value...); an unknown type; malformed bounds; a
 duplicate field; a field named id, created_at, updated_at or version; a ref field whose name does
 not end in _id, or that refers to a resource that does not exist, to itself or to user (the

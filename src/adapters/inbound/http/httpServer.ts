@@ -1,6 +1,8 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { mapError } from './errorTable.js';
+import { HttpProblem } from './HttpProblem.js';
 
 export interface HttpServerOptions {
   /** `server.headers_timeout`: how long a client may take to send its request headers. */
@@ -67,21 +69,21 @@ export function limitConnectionsPerIp(server: Server, max: number): void {
   });
 }
 
-function rawAnswer(status: string, body?: { code: string; message: string }): string {
-  if (!body) return `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
-  const json = JSON.stringify({ success: false, error: body });
+/** A whole HTTP/1.1 answer for a socket the app never saw; the body is the error table's envelope. */
+function rawAnswer(problem?: HttpProblem, status = problem?.status ?? 408): string {
+  const line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`;
+  if (!problem) return `${line}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
+  const json = JSON.stringify(mapError(problem).body);
   return (
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `${line}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(json)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${json}`
   );
 }
 
-const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', {
-  code: 'HEADERS_TOO_LARGE',
-  message: 'request headers too large',
-});
-const BAD_REQUEST = rawAnswer('400 Bad Request', { code: 'BAD_REQUEST', message: 'malformed request' });
-const REQUEST_TIMEOUT = rawAnswer('408 Request Timeout');
+const HEADERS_TOO_LARGE = rawAnswer(new HttpProblem(431, 'HEADERS_TOO_LARGE', 'request headers too large'));
+const BAD_REQUEST = rawAnswer(new HttpProblem(400, 'BAD_REQUEST', 'malformed request'));
+/** Node's own answer to a client too slow with its headers: the contract has no code for it. */
+const REQUEST_TIMEOUT = rawAnswer(undefined, 408);
 
 /** What to write for a request Node refused before the app saw it; `undefined`: just close. */
 function clientErrorAnswer(code: string | undefined): string | undefined {
