@@ -11,7 +11,9 @@ import { ValidationError } from '../domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
 import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
 import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
+import { apiDocument } from './apiDocument.js';
 import { openDatabase } from './database.js';
+import { MODULES } from './modules/index.js';
 import { readConfig } from './readConfig.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
@@ -173,6 +175,16 @@ const commands: Record<string, Command> = {
             'running instances load the rules when they reconnect to Redis or restart\n',
         );
       }
+      return 0;
+    },
+  },
+  openapi: {
+    summary: 'print the OpenAPI 3.1 document of the REST API this configuration serves (nothing is started)',
+    usage: 'openapi',
+    async run(args) {
+      if (args.length > 0) throw new UsageError(`openapi takes no arguments (got ${args.join(' ')})`);
+      const config = loadConfigOrExit();
+      process.stdout.write(`${JSON.stringify(apiDocument(MODULES, config), null, 2)}\n`);
       return 0;
     },
   },

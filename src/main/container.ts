@@ -6,6 +6,9 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
+import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
+import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
+import { apiDocument, restModules } from './apiDocument.js';
 import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
@@ -50,8 +53,8 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
  */
 function routeModules(container: Container, modules: readonly FeatureModule[], config: Config): RouteModule[] {
   const { mode } = config.api;
-  const resourcesOverRest = mode === 'rest' || mode === 'both';
-  const routes = modules.flatMap((module) => (module.rest && (module.rest.always || resourcesOverRest) ? [module.rest.routes(container)] : []));
+  const routes = restModules(modules, config).flatMap((module) => (module.rest ? [module.rest.routes(container)] : []));
+  if (config.docs.enabled) routes.push(docsRoutes(apiDocument(modules, config)));
   if (mode === 'graphql' || mode === 'both') {
     const fragments = modules.flatMap((module) => (module.graphql ? [module.graphql(container)] : []));
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
@@ -94,6 +97,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         rateLimiter: limiter,
         newRequestId: randomUUID,
         routes,
+        unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
         shedding: {
           maxInFlight: config.server.maxInFlight,
           maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,

@@ -47,6 +47,7 @@ const DEFAULTS: Config = {
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
   graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15, maxTokens: 5000 },
+  docs: { enabled: true },
   cors: {
     allowedOrigins: ['*'],
     allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
@@ -447,14 +448,19 @@ describe('loadConfig', () => {
       expect(valid({ SVC_ENV: 'production', SVC_JWT_SECRET: 'é'.repeat(16) }).jwt.secret).to.equal('é'.repeat(16));
     });
 
-    it('accepts a 32-byte secret, with the playground and introspection off by default', () => {
+    it('accepts a 32-byte secret, with the playground, introspection and the API docs off by default', () => {
       const config = valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 }, { 'config/default.yaml': defaultYaml });
       expect(config).to.deep.equal({
         ...DEFAULTS,
         env: 'production',
         jwt: { ...DEFAULTS.jwt, secret: SECRET_32 },
         graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
+        docs: { enabled: false },
       });
+    });
+
+    it('the API docs can be turned on explicitly in production', () => {
+      expect(valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_DOCS_ENABLED: 'true' }).docs.enabled).to.equal(true);
     });
 
     it('the playground and introspection can be turned on explicitly from the environment', () => {

@@ -1,4 +1,4 @@
-import { isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
+import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
 import { ValidationError, type FieldViolation } from './DomainError.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
 
@@ -13,10 +13,29 @@ export type Reading<T> = { readonly value: T } | { readonly problem: string };
 export interface FieldRule<T> {
   /** What a value must be, naming the bounds (`must be 1 to 200 characters`). */
   readonly message: string;
+  /** The same rule as facts (type, bounds, format, values), for an API document to state. */
+  readonly facts: FieldFacts;
   /** Why a value in its stored form breaks the rule; `undefined` when it keeps it. Guards the type too. */
   violation(value: unknown): string | undefined;
   /** Reads a value as a client sent it (text trimmed, e-mails normalized, RFC 3339 parsed). */
   read(raw: unknown): Reading<T>;
+}
+
+/**
+ * What a field's rule allows, as plain facts in JSON Schema's vocabulary (lengths in characters,
+ * after trimming), so that the inbound adapters can document the rule they enforce without
+ * restating it.
+ */
+export interface FieldFacts {
+  readonly type: 'string' | 'integer' | 'number' | 'boolean';
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly format?: 'email' | 'uuid' | 'date-time';
+  readonly enum?: readonly string[];
 }
 
 /** A value range: inclusive unless marked exclusive; either end may be open. */
@@ -27,13 +46,19 @@ export interface Range {
   readonly maxExclusive?: boolean;
 }
 
-function ruleOf<T>(message: string, violation: (value: unknown) => string | undefined, normalize?: (raw: unknown) => Reading<T>): FieldRule<T> {
+function ruleOf<T>(
+  message: string,
+  facts: FieldFacts,
+  violation: (value: unknown) => string | undefined,
+  normalize?: (raw: unknown) => Reading<T>,
+): FieldRule<T> {
   const checked = (value: unknown): Reading<T> => {
     const problem = violation(value);
     return problem === undefined ? { value: value as T } : { problem };
   };
   return {
     message,
+    facts,
     violation,
     read: (raw) => {
       if (!normalize) return checked(raw);
@@ -51,6 +76,7 @@ function lengthRule(min: number, max: number, visibleOnly: boolean): FieldRule<s
   const message = lengthMessage(min, max);
   return ruleOf<string>(
     message,
+    { type: 'string', minLength: min, maxLength: max },
     (value) => {
       if (typeof value !== 'string') return message;
       const problem = textProblem(value);
@@ -81,7 +107,8 @@ const INT32 = { min: -2147483648, max: 2147483647 };
 /** `integer`: a whole number from `min` to `max` (both inclusive), within the signed 32-bit range. */
 export function integerRule(min: number = INT32.min, max: number = INT32.max): FieldRule<number> {
   const message = `must be an integer from ${min} to ${max}`;
-  return ruleOf(message, (value) =>
+  const facts = { type: 'integer', minimum: Math.max(min, INT32.min), maximum: Math.min(max, INT32.max) } as const;
+  return ruleOf(message, facts, (value) =>
     typeof value !== 'number' || !Number.isInteger(value) || value < Math.max(min, INT32.min) || value > Math.min(max, INT32.max)
       ? message
       : undefined,
@@ -105,12 +132,17 @@ export function numberRule(range: Range = {}): FieldRule<number> {
   const { min, max, minExclusive, maxExclusive } = range;
   const belowMin = (n: number) => min !== undefined && (minExclusive ? n <= min : n < min);
   const aboveMax = (n: number) => max !== undefined && (maxExclusive ? n >= max : n > max);
-  return ruleOf(message, (value) =>
+  const facts: FieldFacts = {
+    type: 'number',
+    ...(min === undefined ? {} : minExclusive ? { exclusiveMinimum: min } : { minimum: min }),
+    ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: max } : { maximum: max }),
+  };
+  return ruleOf(message, facts, (value) =>
     typeof value !== 'number' || !Number.isFinite(value) || belowMin(value) || aboveMax(value) ? message : undefined,
   );
 }
 
-const BOOLEAN = ruleOf<boolean>('must be true or false', (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'));
+const BOOLEAN = ruleOf<boolean>('must be true or false', { type: 'boolean' }, (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'));
 
 /** `boolean`: `true` or `false`. */
 export const booleanRule = (): FieldRule<boolean> => BOOLEAN;
@@ -133,6 +165,7 @@ function parseDateTime(text: string): Date | undefined {
 const DATETIME_MESSAGE = 'must be a date-time in RFC 3339 format with a time zone';
 const DATETIME = ruleOf<Date>(
   DATETIME_MESSAGE,
+  { type: 'string', format: 'date-time' },
   (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? undefined : DATETIME_MESSAGE),
   (raw) => {
     if (raw instanceof Date) return { value: raw };
@@ -147,6 +180,7 @@ export const datetimeRule = (): FieldRule<Date> => DATETIME;
 const EMAIL_MESSAGE = 'must be a valid e-mail address';
 const EMAIL = ruleOf<string>(
   EMAIL_MESSAGE,
+  { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH },
   (value) => {
     if (typeof value !== 'string') return EMAIL_MESSAGE;
     const problem = textProblem(value);
@@ -168,6 +202,7 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 const UUID_MESSAGE = 'must be a UUID';
 const UUID = ruleOf<string>(
   UUID_MESSAGE,
+  { type: 'string', format: 'uuid' },
   (value) => (typeof value === 'string' && UUID_SHAPE.test(value) ? undefined : UUID_MESSAGE),
   (raw) => (typeof raw === 'string' ? { value: raw.toLowerCase() } : { problem: UUID_MESSAGE }),
 );
@@ -178,13 +213,14 @@ export const uuidRule = (): FieldRule<string> => UUID;
 /** `enum`: one of the listed values, exactly as listed. */
 export function enumRule<V extends string>(values: readonly V[]): FieldRule<V> {
   const message = `must be one of ${values.join(', ')}`;
-  return ruleOf<V>(message, (value) => (typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message));
+  return ruleOf<V>(message, { type: 'string', enum: values }, (value) => (typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message));
 }
 
 /** An optional field: `null` (no value) or a value that keeps `rule`. */
 export function optional<T>(rule: FieldRule<T>): FieldRule<T | null> {
   return {
     message: rule.message,
+    facts: rule.facts,
     violation: (value) => (value === null ? undefined : rule.violation(value)),
     read: (raw) => (raw === null ? { value: null } : rule.read(raw)),
   };

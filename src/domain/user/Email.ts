@@ -1,5 +1,8 @@
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../shared/Text.js';
 
+/** The longest address (RFC 5321's path limit less its angle brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+
 /** Pragmatic address check: one `@`, no spaces, a dot in the domain, at most 254 characters. */
 const SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 
@@ -15,7 +18,7 @@ export function normalizeEmail(raw: string): string {
 
 /** Whether an already-normalized e-mail is acceptable: its shape, and nothing invisible or ill-formed in it. */
 export function isValidEmail(email: string): boolean {
-  return email.length <= 254 && SHAPE.test(email) && !hasInvisibleCharacters(email) && textProblem(email) === undefined;
+  return email.length <= EMAIL_MAX_LENGTH && SHAPE.test(email) && !hasInvisibleCharacters(email) && textProblem(email) === undefined;
 }
 
 /**

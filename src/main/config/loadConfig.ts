@@ -16,7 +16,7 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: s
 export const envName = (path: string): string => `SVC_${path.toUpperCase().replace(/\./g, '_')}`;
 
 const HTTP_CHECKS = 'health.http';
-const PRODUCTION_OFF = new Set(['graphql.playground', 'graphql.introspection']);
+const PRODUCTION_OFF = new Set(['graphql.playground', 'graphql.introspection', 'docs.enabled']);
 
 function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
@@ -124,6 +124,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       maxDepth: v('graphql.max_depth'),
       maxTokens: v('graphql.max_tokens'),
     },
+    docs: { enabled: v('docs.enabled') },
     cors: {
       allowedOrigins: v('cors.allowed_origins'),
       allowedMethods: v<string[]>('cors.allowed_methods').map((m) => m.toUpperCase()),

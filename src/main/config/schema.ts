@@ -62,6 +62,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'graphql.introspection': key(Bool, true),
   'graphql.max_depth': key(intIn(1, 100), 15),
   'graphql.max_tokens': key(intIn(1, 1_000_000), 5000),
+  'docs.enabled': key(Bool, true),
   'cors.allowed_origins': key(List, ['*']),
   'cors.allowed_methods': key(List, ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
   'cors.allowed_headers': key(List, ['Authorization', 'Content-Type', 'X-Request-ID']),
@@ -110,6 +111,8 @@ export interface Config {
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
   graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number; maxTokens: number };
+  /** The API document at /api/v1/openapi.json and its reference at /docs (CONTRACT §14). */
+  docs: { enabled: boolean };
   cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
   rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
   auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };

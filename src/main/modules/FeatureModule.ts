@@ -2,6 +2,7 @@ import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import type { Container, ContainerModule } from 'inversify';
 import type { GraphQLFragment } from '../../adapters/inbound/graphql/resolverKit.js';
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
+import type { Operation } from '../../adapters/inbound/http/operations.js';
 
 /** What one feature contributes; the composition root composes the list in src/main/modules/index.ts. */
 export interface FeatureModule {
@@ -12,8 +13,11 @@ export interface FeatureModule {
   readonly entities?: readonly EntitySchema[];
   /** Its migrations, in order; all modules' lists are concatenated in module-list order. */
   readonly migrations?: readonly MigrationObject[];
-  /** REST routes. Core features (health, auth, users) always; resources only when api.mode is rest/both. */
-  readonly rest?: { readonly always: boolean; routes(container: Container): RouteModule };
+  /**
+   * REST routes. Core features (health, auth, users) always; resources only when api.mode is
+   * rest/both. `operations` are every route it registers, for the API document (CONTRACT §14).
+   */
+  readonly rest?: { readonly always: boolean; readonly operations: readonly Operation[]; routes(container: Container): RouteModule };
   /** GraphQL contribution (resources): an SDL fragment and its resolver map, when api.mode is graphql/both. */
   readonly graphql?: (container: Container) => GraphQLFragment;
 }

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { authRoutes, type AuthUseCases } from '../../adapters/inbound/http/routes/auth.js';
+import { AUTH_OPERATIONS, authRoutes, type AuthUseCases } from '../../adapters/inbound/http/routes/auth.js';
 import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js';
 import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
 import { Authenticate } from '../../application/auth/Authenticate.js';
@@ -91,5 +91,5 @@ export const auth: FeatureModule = {
       ],
     );
   }),
-  rest: { always: true, routes: (container) => authRoutes(container.get(AuthTokens.UseCases)) },
+  rest: { always: true, operations: Object.values(AUTH_OPERATIONS), routes: (container) => authRoutes(container.get(AuthTokens.UseCases)) },
 };

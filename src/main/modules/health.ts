@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
-import { healthRoutes } from '../../adapters/inbound/http/routes/health.js';
+import { HEALTH_OPERATIONS, healthRoutes } from '../../adapters/inbound/http/routes/health.js';
 import { CacheHealthCheck } from '../../adapters/outbound/health/CacheHealthCheck.js';
 import { DatabaseHealthCheck } from '../../adapters/outbound/health/DatabaseHealthCheck.js';
 import { DiskHealthCheck } from '../../adapters/outbound/health/DiskHealthCheck.js';
@@ -52,5 +52,5 @@ export const health: FeatureModule = {
       [HealthTokens.Registry, TOKENS.Clock, TOKENS.Lifecycle, TOKENS.Config, TOKENS.StartedAt],
     );
   }),
-  rest: { always: true, routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)) },
+  rest: { always: true, operations: HEALTH_OPERATIONS, routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)) },
 };

@@ -1,7 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
 import { productGraphQL } from '../../adapters/inbound/graphql/productResolvers.js';
-import { productRoutes } from '../../adapters/inbound/http/routes/products.js';
+import { PRODUCT_OPERATIONS, productRoutes } from '../../adapters/inbound/http/routes/products.js';
 import type { ProductUseCases } from '../../adapters/inbound/productUseCases.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
@@ -50,6 +50,6 @@ export const products: FeatureModule = {
   }),
   entities: [ProductSchema] as EntitySchema[],
   migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
-  rest: { always: false, routes: (container) => productRoutes(container.get(ProductTokens.UseCases)) },
+  rest: { always: false, operations: Object.values(PRODUCT_OPERATIONS), routes: (container) => productRoutes(container.get(ProductTokens.UseCases)) },
   graphql: (container) => productGraphQL(container.get(ProductTokens.UseCases)),
 };

@@ -1,6 +1,6 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
-import { userRoutes, type UserUseCases } from '../../adapters/inbound/http/routes/users.js';
+import { USER_OPERATIONS, userRoutes, type UserUseCases } from '../../adapters/inbound/http/routes/users.js';
 import { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
@@ -85,5 +85,5 @@ export const users: FeatureModule = {
   }),
   entities: [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
   migrations: [{ name: 'Migration0001Users', class: Migration0001Users }],
-  rest: { always: true, routes: (container) => userRoutes(container.get(UserTokens.UseCases)) },
+  rest: { always: true, operations: Object.values(USER_OPERATIONS), routes: (container) => userRoutes(container.get(UserTokens.UseCases)) },
 };

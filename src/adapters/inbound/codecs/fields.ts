@@ -1,14 +1,23 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import type { FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
+import { nullableSchema, type JsonSchema } from './jsonSchema.js';
 
 /**
  * Field codecs shared by the REST and GraphQL adapters, so one rule gives one message in both.
- * Each codec's `name` is the message shown when a value breaks it ("must be …").
+ * Each codec's `name` is the message shown when a value breaks it ("must be …"), and its `schema`
+ * states the same rule for the API document (CONTRACT §14), so the document is read off the codecs
+ * the routes decode with.
  */
+export type FieldCodec<A> = t.Type<A, unknown, unknown> & DocumentedDecoder<A>;
 
-export type FieldCodec<A> = t.Type<A, unknown, unknown>;
+/** A decoder that states its rule: what a shape's fields are. */
+export interface DocumentedDecoder<A> extends t.Decoder<unknown, A> {
+  /** The rule as JSON Schema: type, bounds, format, values. */
+  readonly schema: JsonSchema;
+}
 
 /** Why a value breaks a rule, when the rule has more than one way to be broken. */
 export class Problem {
@@ -17,52 +26,66 @@ export class Problem {
 
 /**
  * A codec from a parse function: `undefined` means the value breaks the rule (reported with
- * `message`), a `Problem` says how it breaks it.
+ * `message`), a `Problem` says how it breaks it; `schema` says the rule for the API document.
  */
-export const rule = <A>(message: string, parse: (u: unknown) => A | Problem | undefined): FieldCodec<A> =>
-  new t.Type<A, unknown, unknown>(
-    message,
-    (u): u is A => {
-      const value = parse(u);
-      return value !== undefined && !(value instanceof Problem);
-    },
-    (u, c) => {
-      const value = parse(u);
-      if (value === undefined) return t.failure(u, c);
-      if (value instanceof Problem) return t.failure(u, c, value.message);
-      return t.success(value);
-    },
-    (a) => a,
+export const rule = <A>(message: string, parse: (u: unknown) => A | Problem | undefined, schema: JsonSchema): FieldCodec<A> =>
+  Object.assign(
+    new t.Type<A, unknown, unknown>(
+      message,
+      (u): u is A => {
+        const value = parse(u);
+        return value !== undefined && !(value instanceof Problem);
+      },
+      (u, c) => {
+        const value = parse(u);
+        if (value === undefined) return t.failure(u, c);
+        if (value instanceof Problem) return t.failure(u, c, value.message);
+        return t.success(value);
+      },
+      (a) => a,
+    ),
+    { schema: { ...schema, description: schema.description ?? capitalized(message) } },
   );
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Trimmed text whose length (in characters, after trimming) is within bounds. */
 export const trimmedText = (min: number, max: number, message = `must be ${min} to ${max} characters`): FieldCodec<string> =>
-  rule(message, (u) => {
-    if (typeof u !== 'string') return undefined;
-    const text = u.trim();
-    const length = [...text].length;
-    return length >= min && length <= max ? text : undefined;
-  });
+  rule(
+    message,
+    (u) => {
+      if (typeof u !== 'string') return undefined;
+      const text = u.trim();
+      const length = [...text].length;
+      return length >= min && length <= max ? text : undefined;
+    },
+    { type: 'string', minLength: min, maxLength: max },
+  );
 
 /** Like `trimmedText`, for text shown to people (names): no invisible characters either (CONTRACT §6). */
-export const visibleText = (min: number, max: number): FieldCodec<string> => {
+export const visibleText = (min: number, max: number, example?: string): FieldCodec<string> => {
   const text = trimmedText(min, max);
-  return rule(text.name, (u) => {
-    if (typeof u === 'string' && hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
-    const decoded = text.decode(u);
-    return isLeft(decoded) ? undefined : decoded.right;
-  });
+  return rule(
+    text.name,
+    (u) => {
+      if (typeof u === 'string' && hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
+      const decoded = text.decode(u);
+      return isLeft(decoded) ? undefined : decoded.right;
+    },
+    example === undefined ? text.schema : { ...text.schema, examples: [example] },
+  );
 };
 
 /**
- * A domain rule for one field: why a value of the right type breaks it, or `undefined` when it does
- * not. The codecs below only read the JSON type (and normalize text); the rule gives the message,
- * so REST, GraphQL and the domain say the same thing.
+ * A domain rule for one field (the domain's FieldRule): `violation` says why a value of the right
+ * type breaks it, or `undefined` when it does not; `facts` state it for the API document. The
+ * codecs below only read the JSON type (and normalize text); the rule gives the message, so REST,
+ * GraphQL and the domain say the same thing.
  */
-export type FieldRule<V> = (value: V) => string | undefined;
+export type FieldRule<V> = Pick<DomainFieldRule<V>, 'facts'> & { violation(value: V): string | undefined };
 
-const checked = <V>(value: V, check: FieldRule<V>): V | Problem => {
-  const problem = check(value);
+const checked = <V>(value: V, fieldRule: FieldRule<V>): V | Problem => {
+  const problem = fieldRule.violation(value);
   return problem === undefined ? value : new Problem(problem);
 };
 
@@ -71,27 +94,32 @@ const checked = <V>(value: V, check: FieldRule<V>): V | Problem => {
  * too, so `notes: 42` says what `notes` must be, like the domain would), else as the rule reports an
  * empty value of the right type (`''`, `NaN`), else with `fallback`.
  */
-const typeMessage = <V>(check: FieldRule<V>, empty: V, fallback: string): string =>
-  check(undefined as V) ?? check(empty) ?? fallback;
+const typeMessage = <V>(fieldRule: FieldRule<V>, empty: V, fallback: string): string =>
+  fieldRule.violation(undefined as V) ?? fieldRule.violation(empty) ?? fallback;
+
+/** A codec over a domain rule: the message from the rule, the schema its facts. */
+const ruled = <V, A = V>(fieldRule: FieldRule<V>, empty: V, fallback: string, parse: (u: unknown) => A | Problem | undefined): FieldCodec<A> =>
+  rule(typeMessage(fieldRule, empty, fallback), parse, { ...fieldRule.facts });
 
 /** Text (`string` and `text` fields): none of it invisible (looked for before trimming), trimmed, then the rule. */
-export const stringField = (check: FieldRule<string>): FieldCodec<string> =>
-  rule(typeMessage(check, '', 'must be a string'), (u) => {
+export const stringField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
+  ruled(fieldRule, '', 'must be a string', (u) => {
     if (typeof u !== 'string') return undefined;
     if (hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
-    return checked(u.trim(), check);
+    return checked(u.trim(), fieldRule);
   });
 
 /** A JSON integer (`10.5` and `"10"` are refused), then the rule (its range). */
-export const integerField = (check: FieldRule<number>): FieldCodec<number> =>
-  rule(typeMessage(check, Number.NaN, 'must be an integer'), (u) => (Number.isInteger(u) ? checked(u as number, check) : undefined));
+export const integerField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
+  ruled(fieldRule, Number.NaN, 'must be an integer', (u) => (Number.isInteger(u) ? checked(u as number, fieldRule) : undefined));
 
 /** A JSON number (a string such as `"10"` is refused), then the rule. */
-export const numberField = (check: FieldRule<number>): FieldCodec<number> =>
-  rule(typeMessage(check, Number.NaN, 'must be a number'), (u) => (typeof u === 'number' ? checked(u, check) : undefined));
+export const numberField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
+  ruled(fieldRule, Number.NaN, 'must be a number', (u) => (typeof u === 'number' ? checked(u, fieldRule) : undefined));
 
 /** `true` or `false`. */
-export const booleanField = (): FieldCodec<boolean> => rule('must be true or false', (u) => (typeof u === 'boolean' ? u : undefined));
+export const booleanField = (): FieldCodec<boolean> =>
+  rule('must be true or false', (u) => (typeof u === 'boolean' ? u : undefined), { type: 'boolean' });
 
 /** RFC 3339 §5.6 with a time zone (`Z` or `±hh:mm`). */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -115,47 +143,49 @@ export function isRfc3339(text: string): boolean {
  * An instant: an RFC 3339 date-time with a zone (REST), or the Date GraphQL's `DateTime` scalar
  * already parsed; then the rule. Answered in UTC with `Z` (`toISOString`).
  */
-export const dateTimeField = (check: FieldRule<Date>): FieldCodec<Date> =>
-  rule(typeMessage(check, new Date(Number.NaN), 'must be a date-time in RFC 3339 format with a time zone'), (u) => {
-    if (u instanceof Date) return Number.isNaN(u.getTime()) ? undefined : checked(u, check);
-    return typeof u === 'string' && isRfc3339(u.trim()) ? checked(new Date(u.trim()), check) : undefined;
+export const dateTimeField = (fieldRule: FieldRule<Date>): FieldCodec<Date> =>
+  ruled(fieldRule, new Date(Number.NaN), 'must be a date-time in RFC 3339 format with a time zone', (u) => {
+    if (u instanceof Date) return Number.isNaN(u.getTime()) ? undefined : checked(u, fieldRule);
+    return typeof u === 'string' && isRfc3339(u.trim()) ? checked(new Date(u.trim()), fieldRule) : undefined;
   });
 
 /** An e-mail: NFKC-normalized, trimmed, lower-cased (invisible characters looked for first), then the rule. */
-export const emailField = (check: FieldRule<string>): FieldCodec<string> =>
-  rule(typeMessage(check, '', 'must be a valid e-mail address'), (u) => {
+export const emailField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
+  ruled(fieldRule, '', 'must be a valid e-mail address', (u) => {
     if (typeof u !== 'string') return undefined;
     if (hasInvisibleCharacters(u.normalize('NFKC'))) return new Problem(INVISIBLE_MESSAGE);
-    return checked(u.normalize('NFKC').trim().toLowerCase(), check);
+    return checked(u.normalize('NFKC').trim().toLowerCase(), fieldRule);
   });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID (lower-cased), then the rule; a `ref` field is one too (its row's existence is the repository's to check). */
-export const uuidField = (check: FieldRule<string>): FieldCodec<string> =>
-  rule(typeMessage(check, '', 'must be a UUID'), (u) =>
-    typeof u === 'string' && UUID.test(u.trim()) ? checked(u.trim().toLowerCase(), check) : undefined,
+export const uuidField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
+  ruled(fieldRule, '', 'must be a UUID', (u) =>
+    typeof u === 'string' && UUID.test(u.trim()) ? checked(u.trim().toLowerCase(), fieldRule) : undefined,
   );
 
 /** One of an enum's values, exactly as listed (the rule lists them); `V` is the domain's union of them. */
-export const enumField = <V extends string>(check: FieldRule<string>): FieldCodec<V> =>
-  rule(typeMessage(check, '', 'must be one of the listed values'), (u) =>
-    typeof u === 'string' ? (checked(u, check) as V | Problem) : undefined,
-  );
+export const enumField = <V extends string>(fieldRule: FieldRule<string>): FieldCodec<V> =>
+  ruled(fieldRule, '', 'must be one of the listed values', (u) => (typeof u === 'string' ? (checked(u, fieldRule) as V | Problem) : undefined));
 
 /** An optional field's codec: `null` is a value too (an update's `null` clears the field). */
 export const nullable = <A>(codec: FieldCodec<A>): FieldCodec<A | null> =>
-  rule(codec.name, (u) => {
-    if (u === null) return null;
-    const decoded = codec.decode(u);
-    if (!isLeft(decoded)) return decoded.right;
-    const message = decoded.left[0]?.message;
-    return message === undefined ? undefined : new Problem(message);
-  });
+  rule(
+    codec.name,
+    (u) => {
+      if (u === null) return null;
+      const decoded = codec.decode(u);
+      if (!isLeft(decoded)) return decoded.right;
+      const message = decoded.left[0]?.message;
+      return message === undefined ? undefined : new Problem(message);
+    },
+    nullableSchema(codec.schema),
+  );
 
 /** One field of an object shape: its codec and whether it must be present. */
 export interface FieldSpec<A, R extends boolean = boolean> {
-  readonly codec: t.Decoder<unknown, A>;
+  readonly codec: DocumentedDecoder<A>;
   readonly required: R;
 }
 

@@ -1,30 +1,45 @@
 import type { PageRequest, SortOrder } from '../../../domain/shared/Page.js';
 import { decodeFields, optional, rule, snakeName, trimmedText, type Decoded, type Shape } from './fields.js';
 
-const integerIn = (min: number, max: number) =>
-  rule(`must be an integer from ${min} to ${max}`, (u) => {
-    const text = typeof u === 'number' ? String(u) : u;
-    if (typeof text !== 'string' || !/^\d{1,9}$/.test(text.trim())) return undefined;
-    const n = Number(text);
-    return n >= min && n <= max ? n : undefined;
-  });
+/** Every list's defaults (CONTRACT §6), for REST and GraphQL alike: page 1, 20 per page, newest first. */
+export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 'desc' } as const;
 
-export const PageField = integerIn(1, 1_000_000_000 - 1);
-export const PerPageField = integerIn(1, 100);
-export const OrderField = rule('must be asc or desc', (u): SortOrder | undefined => {
-  if (typeof u !== 'string') return undefined;
-  const order = u.trim().toLowerCase();
-  return order === 'asc' || order === 'desc' ? order : undefined;
-});
+const integerIn = (min: number, max: number, defaultValue: number) =>
+  rule(
+    `must be an integer from ${min} to ${max}`,
+    (u) => {
+      const text = typeof u === 'number' ? String(u) : u;
+      if (typeof text !== 'string' || !/^\d{1,9}$/.test(text.trim())) return undefined;
+      const n = Number(text);
+      return n >= min && n <= max ? n : undefined;
+    },
+    { type: 'integer', minimum: min, maximum: max, default: defaultValue },
+  );
+
+export const PageField = integerIn(1, 1_000_000_000 - 1, LIST_DEFAULTS.page);
+export const PerPageField = integerIn(1, 100, LIST_DEFAULTS.perPage);
+export const OrderField = rule(
+  'must be asc or desc',
+  (u): SortOrder | undefined => {
+    if (typeof u !== 'string') return undefined;
+    const order = u.trim().toLowerCase();
+    return order === 'asc' || order === 'desc' ? order : undefined;
+  },
+  { type: 'string', enum: ['asc', 'desc'], default: LIST_DEFAULTS.order, description: 'Sort direction: asc or desc (any case)' },
+);
 export const SearchField = trimmedText(1, 100);
 
 export const sortField = <F extends string>(fields: readonly F[]) =>
-  rule(`must be one of ${fields.join(', ')}`, (u): F | undefined =>
-    typeof u === 'string' && (fields as readonly string[]).includes(u.trim()) ? (u.trim() as F) : undefined,
+  rule(
+    `must be one of ${fields.join(', ')}`,
+    (u): F | undefined => (typeof u === 'string' && (fields as readonly string[]).includes(u.trim()) ? (u.trim() as F) : undefined),
+    {
+      type: 'string',
+      enum: fields,
+      ...((fields as readonly string[]).includes(LIST_DEFAULTS.sort) ? { default: LIST_DEFAULTS.sort } : {}),
+      description: `The field to sort by (ties broken by id): ${fields.join(', ')}`,
+    },
   );
-
-/** Every list's defaults (CONTRACT §6), for REST and GraphQL alike: page 1, 20 per page, newest first. */
-export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 'desc' } as const;
 
 /** The field every list sorts by by default; every resource can be sorted by it. */
 export type DefaultSort = typeof LIST_DEFAULTS.sort;
@@ -40,6 +55,27 @@ export function listFilters(decoded: Readonly<Record<string, unknown>>): ListFil
   return entries.length === 0 ? {} : { filters: Object.fromEntries(entries.map(([name, id]) => [snakeName(name), id])) };
 }
 
+/** What a list route reads from its query: its sortable fields, whether it searches, its filters. */
+export interface ListQuerySpec<F extends string = string, S extends Shape = Shape> {
+  readonly sortFields: readonly (F | DefaultSort)[];
+  readonly search?: 'none' | 'optional' | 'required';
+  readonly filters?: S;
+}
+
+/** The query parameters of a list (their codecs, by their snake-case names), for decoding and the API document. */
+export function listQueryShape(spec: ListQuerySpec): Shape {
+  const search = spec.search ?? 'none';
+  const filters = Object.fromEntries(Object.entries(spec.filters ?? {}).map(([key, field]) => [snakeName(key), field]));
+  return {
+    page: optional(PageField),
+    per_page: optional(PerPageField),
+    sort: optional(sortField(spec.sortFields)),
+    order: optional(OrderField),
+    ...(search === 'none' ? {} : { q: { codec: SearchField, required: search === 'required' } }),
+    ...filters,
+  };
+}
+
 /**
  * List query parameters (`page`, `per_page`, `sort`, `order`, and `q` when searchable) with the
  * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields, `filters`
@@ -51,16 +87,8 @@ export function decodeListQuery<F extends string, S extends Shape = Record<never
   sortFields: readonly (F | DefaultSort)[],
   options: { search?: 'none' | 'optional' | 'required'; filters?: S } = {},
 ): PageRequest<F | DefaultSort> & { q?: string } & ListFilters {
-  const search = options.search ?? 'none';
-  const shape = {
-    page: optional(PageField),
-    per_page: optional(PerPageField),
-    sort: optional(sortField(sortFields)),
-    order: optional(OrderField),
-    ...(search === 'none' ? {} : { q: { codec: SearchField, required: search === 'required' } }),
-    ...options.filters,
-  };
-  const decoded = decodeFields(shape, query, 'query', snakeName) as {
+  const shape = listQueryShape({ sortFields, ...options });
+  const decoded = decodeFields(shape, query, 'query') as {
     page?: number;
     per_page?: number;
     sort?: F;

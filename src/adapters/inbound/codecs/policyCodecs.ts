@@ -2,24 +2,36 @@ import { required, rule } from './fields.js';
 import { RoleField } from './userCodecs.js';
 
 /** A route pattern as the policy writes it: `/api/v1/...`, with `{param}` segments and `*`. */
-export const PolicyPathField = rule('must be a path pattern starting with /api/v1 (segments, {param} or *)', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const path = u.trim();
-  return /^\/api\/v1(\/([A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*))*\/?$/.test(path) && path.length <= 200 ? path : undefined;
-});
+const POLICY_PATH = /^\/api\/v1(\/([A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*))*\/?$/;
+
+export const PolicyPathField = rule(
+  'must be a path pattern starting with /api/v1 (segments, {param} or *)',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const path = u.trim();
+    return POLICY_PATH.test(path) && path.length <= 200 ? path : undefined;
+  },
+  { type: 'string', pattern: POLICY_PATH.source, maxLength: 200, examples: ['/api/v1/products/{id}'] },
+);
 
 /** A regular expression over HTTP methods (`GET`, `GET|PUT`, `.*`), matched as a whole. */
-export const PolicyActionField = rule('must be a regular expression of HTTP methods, such as GET|PUT or .*', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const action = u.trim();
-  if (action === '' || action.length > 100 || !/^[A-Za-z|.*()^$?+[\]-]+$/.test(action)) return undefined;
-  try {
-    new RegExp(`^(${action})$`);
-    return action;
-  } catch {
-    return undefined;
-  }
-});
+const POLICY_ACTION = /^[A-Za-z|.*()^$?+[\]-]+$/;
+
+export const PolicyActionField = rule(
+  'must be a regular expression of HTTP methods, such as GET|PUT or .*',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const action = u.trim();
+    if (action === '' || action.length > 100 || !POLICY_ACTION.test(action)) return undefined;
+    try {
+      new RegExp(`^(${action})$`);
+      return action;
+    } catch {
+      return undefined;
+    }
+  },
+  { type: 'string', pattern: POLICY_ACTION.source, minLength: 1, maxLength: 100, examples: ['GET|PUT'] },
+);
 
 export const PolicyBody = {
   role: required(RoleField),

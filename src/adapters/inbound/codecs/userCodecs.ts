@@ -1,41 +1,62 @@
-import { parseEmail } from '../../../domain/user/Email.js';
-import { isRoleName } from '../../../domain/user/Role.js';
+import { EMAIL_MAX_LENGTH, parseEmail } from '../../../domain/user/Email.js';
+import { isRoleName, ROLE_PATTERN } from '../../../domain/user/Role.js';
 import { optional, Problem, required, rule, visibleText } from './fields.js';
 
 /** NFKC-normalized, trimmed, lower-cased, then checked (no invisible characters either). */
-export const EmailField = rule('must be a valid e-mail address', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const parsed = parseEmail(u);
-  return 'email' in parsed ? parsed.email : new Problem(parsed.problem);
-});
+export const EmailField = rule(
+  'must be a valid e-mail address',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const parsed = parseEmail(u);
+    return 'email' in parsed ? parsed.email : new Problem(parsed.problem);
+  },
+  { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: 'An e-mail address; trimmed and lower-cased', examples: ['ada@example.com'] },
+);
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /** 8 to 72 bytes after trimming: bcrypt ignores bytes past 72, so longer is refused, never cut. */
-export const NewPasswordField = rule('must be 8 to 72 bytes', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const password = u.trim();
-  const bytes = byteLength(password);
-  return bytes >= 8 && bytes <= 72 ? password : undefined;
-});
+export const NewPasswordField = rule(
+  'must be 8 to 72 bytes',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const password = u.trim();
+    const bytes = byteLength(password);
+    return bytes >= 8 && bytes <= 72 ? password : undefined;
+  },
+  { type: 'string', format: 'password', minLength: 8, maxLength: 72, description: '8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)', examples: ['correct horse battery'] },
+);
 
 /** Any non-empty password up to bcrypt's 72 bytes (a longer one could never be stored). */
-export const PresentedPasswordField = rule('must be 1 to 72 bytes', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const password = u.trim();
-  const bytes = byteLength(password);
-  return bytes >= 1 && bytes <= 72 ? password : undefined;
+export const PresentedPasswordField = rule(
+  'must be 1 to 72 bytes',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const password = u.trim();
+    const bytes = byteLength(password);
+    return bytes >= 1 && bytes <= 72 ? password : undefined;
+  },
+  { type: 'string', format: 'password', minLength: 1, maxLength: 72, description: '1 to 72 bytes in UTF-8 once trimmed', examples: ['correct horse battery'] },
+);
+
+export const NameField = visibleText(1, 100, 'Ada');
+
+export const TokenField = rule('must be a non-empty string', (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined), {
+  type: 'string',
+  minLength: 1,
+  description: 'A refresh token, as login, register or refresh gave it',
+  examples: ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl'],
 });
 
-export const NameField = visibleText(1, 100);
-
-export const TokenField = rule('must be a non-empty string', (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined));
-
-export const RoleField = rule('must be a role name (lower-case letters, digits, _ and -)', (u) => {
-  if (typeof u !== 'string') return undefined;
-  const role = u.trim();
-  return isRoleName(role) ? role : undefined;
-});
+export const RoleField = rule(
+  'must be a role name (lower-case letters, digits, _ and -)',
+  (u) => {
+    if (typeof u !== 'string') return undefined;
+    const role = u.trim();
+    return isRoleName(role) ? role : undefined;
+  },
+  { type: 'string', pattern: ROLE_PATTERN.source, description: 'A role the access policy knows', examples: ['moderator'] },
+);
 
 export const RegisterBody = {
   email: required(EmailField),

@@ -33,6 +33,8 @@ export interface HttpAppOptions {
   rateLimiter: RateLimiterAbstract | null;
   newRequestId: () => string;
   routes: readonly RouteModule[];
+  /** Paths the rate limiter does not count (the health probes, the API document); the health probes by default. */
+  unmeteredPaths?: readonly string[];
   /** Load shedding (CONTRACT §18); absent: never shed. */
   shedding?: {
     maxInFlight: number;
@@ -64,7 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   app.use(cors(options.cors));
   if (options.shedding) app.use(loadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }));
   if (options.rateLimiter) {
-    app.use(rateLimit({ limiter: options.rateLimiter, exemptPaths: HEALTH_PATHS, logger: options.logger }));
+    app.use(rateLimit({ limiter: options.rateLimiter, exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS, logger: options.logger }));
   }
   app.use(timeout(options.requestTimeoutMs));
   app.use(bodyParser(options.bodyLimitBytes));

@@ -4,11 +4,10 @@ import type { LoginUser } from '../../../../application/auth/LoginUser.js';
 import type { Logout } from '../../../../application/auth/Logout.js';
 import type { RefreshSession } from '../../../../application/auth/RefreshSession.js';
 import type { RegisterUser } from '../../../../application/auth/RegisterUser.js';
-import { decodeFields } from '../../codecs/fields.js';
 import { LoginBody, RefreshBody, RegisterBody } from '../../codecs/userCodecs.js';
 import { success } from '../envelope.js';
-import { authenticate } from '../middleware/authenticate.js';
-import { presentTokens, presentUser } from '../presenters.js';
+import { noContent, ok, operation, RestRoutes } from '../operations.js';
+import { presentTokens, presentUser, SESSION_SCHEMA, TOKENS_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
 export interface AuthUseCases {
@@ -19,11 +18,68 @@ export interface AuthUseCases {
   authenticate: Authenticate;
 }
 
+const tag = { name: 'auth', description: 'Registration, login and the refresh-token session (CONTRACT §4)' };
+
+/** The auth operations: the router and the API document both read them. */
+export const AUTH_OPERATIONS = {
+  register: operation({
+    id: 'register',
+    method: 'POST',
+    path: '/api/v1/auth/register',
+    tag,
+    summary: 'Register',
+    description: 'Creates a user with the role `user` (a `role` in the body is ignored) and logs it in.',
+    access: 'public',
+    body: RegisterBody,
+    answers: [ok(201, 'The new user and its first token pair', SESSION_SCHEMA)],
+    failures: { 409: 'The e-mail is already registered' },
+  }),
+  login: operation({
+    id: 'login',
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    tag,
+    summary: 'Log in',
+    access: 'public',
+    body: LoginBody,
+    answers: [ok(200, 'The user and a new token pair', SESSION_SCHEMA)],
+    failures: {
+      401: 'Unknown e-mail or wrong password (`invalid credentials`, the same for both)',
+      429: 'Too many failed logins for this e-mail from this client; `Retry-After` says when to try again',
+    },
+  }),
+  refresh: operation({
+    id: 'refresh',
+    method: 'POST',
+    path: '/api/v1/auth/refresh',
+    tag,
+    summary: 'Refresh the session',
+    description: 'Spends the refresh token and returns a new pair. A spent token presented again revokes every token of its login.',
+    access: 'public',
+    body: RefreshBody,
+    answers: [ok(200, 'A new token pair', TOKENS_SCHEMA)],
+    failures: { 401: 'The refresh token is invalid, expired, spent or revoked' },
+  }),
+  logout: operation({
+    id: 'logout',
+    method: 'POST',
+    path: '/api/v1/auth/logout',
+    tag,
+    summary: 'Log out',
+    description: 'Revokes the refresh token and every token descended from the same login.',
+    access: 'token',
+    body: RefreshBody,
+    answers: [noContent('The session is ended')],
+  }),
+};
+
 /** `/api/v1/auth/*`: register (201), login, refresh (public), logout (bearer token, 204). */
 export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState>) => void {
+  const ops = AUTH_OPERATIONS;
   return (router) => {
-    router.post('/api/v1/auth/register', async (ctx) => {
-      const body = decodeFields(RegisterBody, ctx.request.body);
+    const api = new RestRoutes(router, useCases);
+
+    api.on(ops.register, async (ctx, { body }) => {
       const { user, tokens } = await useCases.register.execute({
         email: body.email,
         password: body.password,
@@ -34,19 +90,16 @@ export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState
       ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
     });
 
-    router.post('/api/v1/auth/login', async (ctx) => {
-      const body = decodeFields(LoginBody, ctx.request.body);
+    api.on(ops.login, async (ctx, { body }) => {
       const { user, tokens } = await useCases.login.execute({ email: body.email, password: body.password, clientIp: ctx.ip });
       ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
     });
 
-    router.post('/api/v1/auth/refresh', async (ctx) => {
-      const body = decodeFields(RefreshBody, ctx.request.body);
+    api.on(ops.refresh, async (ctx, { body }) => {
       ctx.body = success(presentTokens(await useCases.refresh.execute({ refreshToken: body.refresh_token })));
     });
 
-    router.post('/api/v1/auth/logout', authenticate(useCases.authenticate), async (ctx) => {
-      const body = decodeFields(RefreshBody, ctx.request.body);
+    api.on(ops.logout, async (ctx, { body }) => {
       await useCases.logout.execute({ userId: ctx.state.principal!.userId, refreshToken: body.refresh_token });
       ctx.status = 204;
     });

@@ -11,16 +11,14 @@ import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js
 import type { GetProfile } from '../../../../application/profile/GetProfile.js';
 import type { UpdateProfile } from '../../../../application/profile/UpdateProfile.js';
 import { USER_SORT_FIELDS } from '../../../../domain/user/UserRepository.js';
-import { decodeFields } from '../../codecs/fields.js';
-import { decodeListQuery } from '../../codecs/listCodecs.js';
-import { PolicyBody } from '../../codecs/policyCodecs.js';
-import { ProfileUpdateBody, RoleChangeBody } from '../../codecs/userCodecs.js';
+import { arrayOf, closedObject, type JsonSchema } from '../../codecs/jsonSchema.js';
+import { PolicyActionField, PolicyBody, PolicyPathField } from '../../codecs/policyCodecs.js';
+import { ProfileUpdateBody, RoleChangeBody, RoleField } from '../../codecs/userCodecs.js';
 import { UserNotFoundError } from '../../../../domain/user/UserErrors.js';
 import { idOf } from '../../ids.js';
 import { success } from '../envelope.js';
-import { authenticate } from '../middleware/authenticate.js';
-import { authorize } from '../middleware/authorize.js';
-import { pageMeta, presentUser } from '../presenters.js';
+import { noContent, ok, operation, page, RestRoutes } from '../operations.js';
+import { pageMeta, presentUser, USER_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
 export interface UserUseCases {
@@ -40,18 +38,136 @@ export interface UserUseCases {
 /** An id that cannot name a user is answered like an unknown one, without a query. */
 const userId = (raw: unknown): string => idOf(raw, (id) => new UserNotFoundError(id));
 
+const profileTag = { name: 'profile', description: 'The caller\'s own account (a token is all it needs)' };
+const adminTag = { name: 'admin', description: 'Users and access rules, for roles the policy lets in (admin by default)' };
+
+const POLICY_RULE_SCHEMA: JsonSchema = {
+  title: 'PolicyRule',
+  ...closedObject({ role: RoleField.schema, path: PolicyPathField.schema, action: PolicyActionField.schema }),
+};
+const POLICIES_SCHEMA: JsonSchema = {
+  title: 'Policies',
+  ...closedObject({
+    policies: arrayOf(POLICY_RULE_SCHEMA, 'Who may do what: a role, a path pattern, a regular expression over methods'),
+    inheritance: arrayOf(closedObject({ role: RoleField.schema, parent: RoleField.schema }), 'A role has every right of its parent'),
+  }),
+};
+
+const USER_PATH = '/api/v1/admin/users/:id';
+const userNotFound = 'No user has this id (an id that is not a UUID included)';
+
+/** The profile and admin operations: the router and the API document both read them. */
+export const USER_OPERATIONS = {
+  getProfile: operation({
+    id: 'getProfile',
+    method: 'GET',
+    path: '/api/v1/profile',
+    tag: profileTag,
+    summary: 'Get my profile',
+    access: 'token',
+    answers: [ok(200, 'The caller', USER_SCHEMA)],
+  }),
+  updateProfile: operation({
+    id: 'updateProfile',
+    method: 'PUT',
+    path: '/api/v1/profile',
+    tag: profileTag,
+    summary: 'Update my profile',
+    description: 'Any of the fields; a new `password` needs the right `current_password`. A `role` in the body is ignored.',
+    access: 'token',
+    body: ProfileUpdateBody,
+    answers: [ok(200, 'The caller, updated', USER_SCHEMA)],
+    failures: { 409: 'The new e-mail is already registered' },
+  }),
+  listUsers: operation({
+    id: 'listUsers',
+    method: 'GET',
+    path: '/api/v1/admin/users',
+    tag: adminTag,
+    summary: 'List users',
+    description: 'A page of users; `q` filters on e-mail and names.',
+    access: 'policy',
+    list: { sortFields: USER_SORT_FIELDS, search: 'optional' },
+    answers: [page('A page of users', USER_SCHEMA)],
+  }),
+  getUser: operation({
+    id: 'getUser',
+    method: 'GET',
+    path: USER_PATH,
+    tag: adminTag,
+    summary: 'Get a user',
+    access: 'policy',
+    answers: [ok(200, 'The user', USER_SCHEMA)],
+    failures: { 404: userNotFound },
+  }),
+  changeUserRole: operation({
+    id: 'changeUserRole',
+    method: 'PUT',
+    path: USER_PATH,
+    tag: adminTag,
+    summary: "Change a user's role",
+    description: 'Takes effect at the user\'s next login or refresh (the role travels in the access token).',
+    access: 'policy',
+    body: RoleChangeBody,
+    answers: [ok(200, 'The user, with its new role', USER_SCHEMA)],
+    failures: { 404: userNotFound, 409: 'The caller would demote itself, or no admin would be left' },
+  }),
+  deleteUser: operation({
+    id: 'deleteUser',
+    method: 'DELETE',
+    path: USER_PATH,
+    tag: adminTag,
+    summary: 'Delete a user',
+    description: 'Its refresh tokens stop working, and its access tokens are refused.',
+    access: 'policy',
+    answers: [noContent('The user is deleted')],
+    failures: { 404: userNotFound, 409: 'The caller would delete itself, or no admin would be left' },
+  }),
+  listPolicies: operation({
+    id: 'listPolicies',
+    method: 'GET',
+    path: '/api/v1/admin/policies',
+    tag: adminTag,
+    summary: 'List the access rules',
+    access: 'policy',
+    answers: [ok(200, 'Every rule and every role inheritance', POLICIES_SCHEMA)],
+  }),
+  addPolicy: operation({
+    id: 'addPolicy',
+    method: 'POST',
+    path: '/api/v1/admin/policies',
+    tag: adminTag,
+    summary: 'Add an access rule',
+    description: 'Persisted, and with Redis configured effective on every instance within a second.',
+    access: 'policy',
+    body: PolicyBody,
+    answers: [ok(201, 'The rule added', POLICY_RULE_SCHEMA)],
+    failures: { 409: 'The rule already exists' },
+  }),
+  removePolicy: operation({
+    id: 'removePolicy',
+    method: 'DELETE',
+    path: '/api/v1/admin/policies',
+    tag: adminTag,
+    summary: 'Remove an access rule',
+    access: 'policy',
+    body: PolicyBody,
+    answers: [noContent('The rule is removed')],
+    failures: { 404: 'No such rule', 409: 'Without it no role could manage the access rules' },
+  }),
+};
+
 /** `/api/v1/profile` (token only) and `/api/v1/admin/*` (token and policy). */
 export function userRoutes(useCases: UserUseCases): (router: Router<RequestState>) => void {
-  const auth = authenticate(useCases.authenticate);
-  const guard = (pattern: string) => [auth, authorize(useCases.policy, pattern)] as const;
-
+  const ops = USER_OPERATIONS;
   return (router) => {
-    router.get('/api/v1/profile', auth, async (ctx) => {
+    const api = new RestRoutes(router, useCases);
+
+    api.on(ops.getProfile, async (ctx) => {
       ctx.body = success(presentUser(await useCases.getProfile.execute({ userId: ctx.state.principal!.userId })));
     });
 
-    router.put('/api/v1/profile', auth, async (ctx) => {
-      const body = decodeFields(ProfileUpdateBody, ctx.request.body);
+    api.on(ops.updateProfile, async (ctx, { body }) => {
       const user = await useCases.updateProfile.execute({
         userId: ctx.state.principal!.userId,
         ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
@@ -63,43 +179,36 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
       ctx.body = success(presentUser(user));
     });
 
-    const users = '/api/v1/admin/users';
-    router.get(users, ...guard(users), async (ctx) => {
-      const query = decodeListQuery(ctx.query, USER_SORT_FIELDS, { search: 'optional' });
+    api.on(ops.listUsers, async (ctx, { query }) => {
       const page = await useCases.listUsers.execute(query);
       ctx.body = success(page.items.map(presentUser), { meta: pageMeta(page) });
     });
 
-    const user = '/api/v1/admin/users/:id';
-    router.get(user, ...guard(user), async (ctx) => {
+    api.on(ops.getUser, async (ctx) => {
       ctx.body = success(presentUser(await useCases.getUser.execute({ userId: userId(ctx.params.id) })));
     });
 
-    router.put(user, ...guard(user), async (ctx) => {
-      const body = decodeFields(RoleChangeBody, ctx.request.body);
+    api.on(ops.changeUserRole, async (ctx, { body }) => {
       const updated = await useCases.changeUserRole.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id), role: body.role });
       ctx.body = success(presentUser(updated));
     });
 
-    router.delete(user, ...guard(user), async (ctx) => {
+    api.on(ops.deleteUser, async (ctx) => {
       await useCases.deleteUser.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id) });
       ctx.status = 204;
     });
 
-    const policies = '/api/v1/admin/policies';
-    router.get(policies, ...guard(policies), async (ctx) => {
+    api.on(ops.listPolicies, async (ctx) => {
       ctx.body = success(await useCases.listPolicies.execute());
     });
 
-    router.post(policies, ...guard(policies), async (ctx) => {
-      const rule = decodeFields(PolicyBody, ctx.request.body);
+    api.on(ops.addPolicy, async (ctx, { body }) => {
       ctx.status = 201;
-      ctx.body = success(await useCases.addPolicy.execute(rule));
+      ctx.body = success(await useCases.addPolicy.execute(body));
     });
 
-    router.delete(policies, ...guard(policies), async (ctx) => {
-      const rule = decodeFields(PolicyBody, ctx.request.body);
-      await useCases.removePolicy.execute(rule);
+    api.on(ops.removePolicy, async (ctx, { body }) => {
+      await useCases.removePolicy.execute(body);
       ctx.status = 204;
     });
   };

@@ -1,0 +1,305 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Shape } from '../codecs/fields.js';
+import { snakeName } from '../codecs/fields.js';
+import { closedObject, exampleOf, type JsonSchema } from '../codecs/jsonSchema.js';
+import { listQueryShape } from '../codecs/listCodecs.js';
+import { policyPath } from './middleware/authorize.js';
+import type { Answer, Operation } from './operations.js';
+
+/** The OpenAPI 3.1 document (CONTRACT §14), as plain JSON. */
+export type OpenApiDocument = Record<string, unknown> & {
+  readonly openapi: '3.1.0';
+  readonly paths: Record<string, Record<string, OpenApiOperation>>;
+  readonly components: { readonly schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
+
+export interface OpenApiOperation {
+  readonly operationId: string;
+  readonly responses: Record<string, { description: string; content?: { 'application/json': { schema: JsonSchema } } }>;
+  readonly [key: string]: unknown;
+}
+
+export interface DocumentInfo {
+  readonly title: string;
+  readonly version: string;
+  readonly description: string;
+}
+
+/**
+ * The error codes each failing status answers with (CONTRACT §3), and the name of its schema.
+ * The end-to-end tests validate every answer against these, so a code added without its line here fails them.
+ */
+export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; readonly codes: readonly string[] }>> = {
+  400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR'] },
+  401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
+  403: { schema: 'ForbiddenError', codes: ['FORBIDDEN'] },
+  404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
+  405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
+  409: { schema: 'ConflictError', codes: ['CONFLICT'] },
+  412: { schema: 'PreconditionFailedError', codes: ['PRECONDITION_FAILED'] },
+  413: { schema: 'PayloadTooLargeError', codes: ['PAYLOAD_TOO_LARGE'] },
+  415: { schema: 'UnsupportedMediaTypeError', codes: ['UNSUPPORTED_MEDIA_TYPE'] },
+  429: { schema: 'RateLimitedError', codes: ['RATE_LIMITED'] },
+  431: { schema: 'HeadersTooLargeError', codes: ['HEADERS_TOO_LARGE'] },
+  500: { schema: 'InternalError', codes: ['INTERNAL_ERROR'] },
+  503: { schema: 'UnavailableError', codes: ['TIMEOUT', 'OVERLOADED', 'SERVICE_UNAVAILABLE'] },
+};
+
+/** The error envelope (CONTRACT §3) with the codes a status answers with. */
+export function errorSchema(status: number): JsonSchema {
+  const codes = ERROR_STATUSES[status]?.codes;
+  return closedObject({
+    success: { const: false },
+    error: {
+      type: 'object',
+      properties: {
+        code: codes ? { type: 'string', enum: codes } : { type: 'string' },
+        message: { type: 'string', description: 'What went wrong, for people' },
+        detail: { type: 'string', description: 'More about it, when there is more (`id: <id>`)' },
+        fields: {
+          type: 'array',
+          description: 'VALIDATION_ERROR: every failing field or parameter, by its JSON name',
+          items: closedObject({ field: { type: 'string' }, message: { type: 'string' } }),
+        },
+      },
+      required: ['code', 'message'],
+      additionalProperties: false,
+    },
+  });
+}
+
+const header = (description: string, schema: JsonSchema = { type: 'integer' }) => ({ description, schema });
+
+/** Response headers, each described once. */
+const HEADERS = {
+  'X-Request-ID': header('The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID', { type: 'string' }),
+  'X-RateLimit-Limit': header('Requests allowed per window (when rate limiting is on)'),
+  'X-RateLimit-Remaining': header('Requests left in this window'),
+  'X-RateLimit-Reset': header('Seconds until the window resets'),
+  'Retry-After': header('Seconds to wait before trying again'),
+  ETag: header('The version of the resource, as a strong tag (`"3"`); send it back in If-Match', { type: 'string' }),
+  'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }),
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
+
+/** Statuses every operation of a kind may answer, and why. */
+function failuresOf(op: Operation): Map<number, { description: string; headers?: HeaderName[] }> {
+  const failures = new Map<number, { description: string; headers?: HeaderName[] }>();
+  const own = op.failures ?? {};
+  const readsBody = op.method !== 'GET';
+  const bad: string[] = [];
+  if (readsBody) bad.push('the body is not JSON (BAD_REQUEST)');
+  if (op.body || op.list) bad.push('a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`)');
+  if (op.access !== 'public') bad.push('two Authorization headers (BAD_REQUEST)');
+  if (op.ifMatch) bad.push('If-Match is not `*` or a list of quoted versions (BAD_REQUEST)');
+  if (own[400]) bad.push(own[400]);
+  if (bad.length > 0) failures.set(400, { description: `Bad request: ${bad.join('; ')}` });
+  if (op.access !== 'public' || own[401]) {
+    failures.set(401, {
+      description: own[401] ?? 'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone',
+      ...(op.access !== 'public' ? { headers: ['WWW-Authenticate'] as HeaderName[] } : {}),
+    });
+  }
+  if (op.access === 'policy') failures.set(403, { description: "The access policy does not let the caller's role use this route" });
+  if (own[404]) failures.set(404, { description: own[404] });
+  if (own[409]) failures.set(409, { description: own[409] });
+  if (op.ifMatch) failures.set(412, { description: 'If-Match names a version that is no longer current' });
+  if (readsBody) {
+    failures.set(413, { description: 'The body is larger than server.body_limit' });
+    failures.set(415, { description: 'A body was sent with a content type other than application/json' });
+  }
+  const rateLimited = op.rateLimited !== false;
+  if (rateLimited || own[429]) {
+    const why = [...(rateLimited ? ["the client's rate limit is spent"] : []), ...(own[429] ? [own[429]] : [])];
+    failures.set(429, { description: `Too many requests: ${why.join('; ')}`, headers: ['Retry-After'] });
+  }
+  failures.set(500, { description: 'An unexpected fault (the body never holds a stack, SQL or a path)' });
+  failures.set(503, {
+    description:
+      'Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE)',
+    headers: ['Retry-After'],
+  });
+  return failures;
+}
+
+/** Puts every titled schema under `components/schemas` (once; two different ones of a name are a mistake) and refers to it. */
+class SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  use(schema: JsonSchema): JsonSchema {
+    const inner = this.children(schema);
+    if (inner.title === undefined) return inner;
+    const { title, ...rest } = inner;
+    const known = this.schemas[title];
+    if (known !== undefined && !isDeepStrictEqual(known, rest)) throw new Error(`two different schemas are named ${title}`);
+    this.schemas[title] = rest;
+    return { $ref: `#/components/schemas/${title}` };
+  }
+
+  resolve = (ref: string): JsonSchema => this.schemas[ref.replace('#/components/schemas/', '')] ?? {};
+
+  private children(schema: JsonSchema): JsonSchema {
+    const out: Record<string, unknown> = { ...schema };
+    if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, this.use(v)]));
+    if (schema.items) out.items = this.use(schema.items);
+    if (typeof schema.additionalProperties === 'object') out.additionalProperties = this.use(schema.additionalProperties);
+    if (schema.oneOf) out.oneOf = schema.oneOf.map((s) => this.use(s));
+    return out as JsonSchema;
+  }
+}
+
+/** Drops a schema's `description` (a parameter carries it itself). */
+function withoutDescription(schema: JsonSchema): JsonSchema {
+  const { description: _description, ...rest } = schema;
+  return rest;
+}
+
+function bodySchema(shape: Shape, registry: SchemaRegistry): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [key, spec] of Object.entries(shape)) {
+    const name = snakeName(key);
+    properties[name] = registry.use(spec.codec.schema);
+    if (spec.required) required.push(name);
+  }
+  return {
+    type: 'object',
+    description: 'Unknown fields are ignored. Text is trimmed before it is checked; lengths count characters after trimming.',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
+  const parameters: unknown[] = [];
+  for (const match of op.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    parameters.push({
+      name: match[1],
+      in: 'path',
+      required: true,
+      description: 'The id (a UUID; any other text is answered 404)',
+      schema: { type: 'string', format: 'uuid' },
+    });
+  }
+  if (op.list) {
+    for (const [name, spec] of Object.entries(listQueryShape(op.list))) {
+      const { schema } = spec.codec;
+      parameters.push({
+        name,
+        in: 'query',
+        required: spec.required,
+        ...(schema.description ? { description: schema.description } : {}),
+        schema: registry.use(withoutDescription(schema)),
+      });
+    }
+  }
+  if (op.ifMatch) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412',
+      schema: { type: 'string' },
+      example: '"3"',
+    });
+  }
+  return parameters;
+}
+
+function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): Record<string, unknown> {
+  const headers: Record<string, unknown> = { 'X-Request-ID': headerRef('X-Request-ID') };
+  if (op.rateLimited !== false) {
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) headers[name] = headerRef(name);
+  }
+  if (answer.etag) headers.ETag = headerRef('ETag');
+  if (!answer.body) return { description: answer.description, headers };
+  const schema = registry.use(answer.body);
+  return {
+    description: answer.description,
+    headers,
+    content: { 'application/json': { schema, example: exampleOf(schema, registry.resolve) } },
+  };
+}
+
+function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperation {
+  const responses: Record<string, unknown> = {};
+  for (const answer of op.answers) responses[String(answer.status)] = answerObject(answer, op, registry);
+  for (const [status, failure] of failuresOf(op)) {
+    if (responses[String(status)] !== undefined) continue;
+    const headers: Record<string, unknown> = { 'X-Request-ID': headerRef('X-Request-ID') };
+    for (const name of failure.headers ?? []) headers[name] = headerRef(name);
+    const schema = registry.use({ title: ERROR_STATUSES[status]!.schema, ...errorSchema(status) });
+    responses[String(status)] = {
+      description: failure.description,
+      headers,
+      content: { 'application/json': { schema, example: exampleOf(schema, registry.resolve) } },
+    };
+  }
+  const parameters = parametersOf(op, registry);
+  const body = op.body ? bodySchema(op.body, registry) : undefined;
+  return {
+    operationId: op.id,
+    tags: [op.tag.name],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.access === 'public' ? { security: [] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: body, example: exampleOf(body, registry.resolve) } },
+          },
+        }
+      : {}),
+    responses: responses as OpenApiOperation['responses'],
+  };
+}
+
+/** The document's path of a router pattern: `/api/v1/products/:id` → `/api/v1/products/{id}`. */
+export const documentPath = policyPath;
+
+/**
+ * The OpenAPI 3.1 document of `operations`: each operation's parameters and body read off the
+ * codecs it decodes with, its answers off the presenters' schemas, and the failures it can meet
+ * (CONTRACT §3) from what it does (a token, the policy, a body, an id, If-Match, the rate limit).
+ */
+export function buildOpenApiDocument(operations: readonly Operation[], info: DocumentInfo): OpenApiDocument {
+  const registry = new SchemaRegistry();
+  const paths: Record<string, Record<string, OpenApiOperation>> = {};
+  const tags = new Map<string, string>();
+  const ids = new Set<string>();
+  for (const op of operations) {
+    if (ids.has(op.id)) throw new Error(`two operations are named ${op.id}`);
+    ids.add(op.id);
+    const path = documentPath(op.path);
+    const methods = (paths[path] ??= {});
+    const method = op.method.toLowerCase();
+    if (methods[method]) throw new Error(`${op.method} ${path} is documented twice`);
+    methods[method] = operationObject(op, registry);
+    if (!tags.has(op.tag.name)) tags.set(op.tag.name, op.tag.description);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: '/', description: 'This service' }],
+    tags: [...tags].map(([name, description]) => ({ name, description })),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(registry.schemas).sort(([a], [b]) => a.localeCompare(b))),
+      headers: HEADERS,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access_token of register, login or refresh (HS256; a refresh token is refused here)',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import type Router from '@koa/router';
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type { Authenticate } from '../../../application/auth/Authenticate.js';
+import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
+import type { PageRequest } from '../../../domain/shared/Page.js';
+import { decodeBody, decodeFields, type Decoded, type Shape } from '../codecs/fields.js';
+import { arrayOf, closedObject, type JsonSchema } from '../codecs/jsonSchema.js';
+import { LIST_DEFAULTS, listFilters, listQueryShape, type DefaultSort, type ListFilters, type ListQuerySpec } from '../codecs/listCodecs.js';
+import { authenticate } from './middleware/authenticate.js';
+import { authorize } from './middleware/authorize.js';
+import type { RequestState } from './state.js';
+
+/**
+ * A REST operation, written once: the route registers its handler under it (method, path, guards,
+ * the body and query it decodes), and the API document (CONTRACT §14) is read off the same object,
+ * so neither can say something the other does not.
+ */
+export interface Operation {
+  /** The document's operationId (`createProduct`). */
+  readonly id: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The router's pattern (`/api/v1/products/:id`). */
+  readonly path: string;
+  readonly tag: Tag;
+  readonly summary: string;
+  readonly description?: string;
+  /**
+   * `public`: no token; `token`: a valid access token; `policy`: a token whose role the access
+   * policy lets use this path with this method.
+   */
+  readonly access: 'public' | 'token' | 'policy';
+  /** The JSON body it decodes (keys in camel or snake case; on the wire in snake case). */
+  readonly body?: Shape;
+  /** The list query (`page`, `per_page`, `sort`, `order`, `q`, filters) it decodes. */
+  readonly list?: ListQuerySpec;
+  /** Takes `If-Match` (412 when stale). */
+  readonly ifMatch?: boolean;
+  /** Counted by the rate limiter (default true; health probes and the API document are not). */
+  readonly rateLimited?: boolean;
+  /** What it answers when it succeeds (and, for health probes, when it reports `down`). */
+  readonly answers: readonly Answer[];
+  /** When it answers these failures, in its own words (the document adds the ones every route shares). */
+  readonly failures?: Readonly<Partial<Record<400 | 401 | 404 | 409 | 429, string>>>;
+}
+
+/** A group of operations in the document. */
+export interface Tag {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** One answer: its status, what it means, its body's schema (none for 204) and the headers it carries. */
+export interface Answer {
+  readonly status: number;
+  readonly description: string;
+  readonly body?: JsonSchema;
+  /** `ETag`: the answer carries one resource's version. */
+  readonly etag?: boolean;
+}
+
+/** Keeps an operation's literal types (its body shape, its sort fields) for the handler's input. */
+export const operation = <const O extends Operation>(op: O): O => op;
+
+/** The success envelope around `data` (CONTRACT §3). */
+export function envelopeSchema(data: JsonSchema, meta?: JsonSchema): JsonSchema {
+  return closedObject({ success: { const: true }, data, ...(meta ? { meta } : {}) });
+}
+
+/** `meta` of every list answer. */
+export const PAGE_META_SCHEMA: JsonSchema = {
+  title: 'PageMeta',
+  ...closedObject({
+    page: { type: 'integer', minimum: 1, description: 'This page, from 1' },
+    per_page: { type: 'integer', minimum: 1, maximum: 100, description: 'Items per page', default: LIST_DEFAULTS.perPage },
+    total: { type: 'integer', minimum: 0, description: 'Items in the whole list' },
+    total_pages: { type: 'integer', minimum: 0, description: 'ceil(total / per_page); 0 when the list is empty' },
+  }),
+};
+
+/** A success answer whose `data` is `schema`. */
+export const ok = (status: number, description: string, schema: JsonSchema, options: { etag?: boolean } = {}): Answer => ({
+  status,
+  description,
+  body: envelopeSchema(schema),
+  ...options,
+});
+
+/** A page of a list: `data` the items, `meta` the pagination. */
+export const page = (description: string, item: JsonSchema): Answer => ({
+  status: 200,
+  description,
+  body: envelopeSchema(arrayOf(item), PAGE_META_SCHEMA),
+});
+
+/** 204, no body. */
+export const noContent = (description: string): Answer => ({ status: 204, description });
+
+/** A body that is not the envelope (health reports, the API document). */
+export const raw = (status: number, description: string, body: JsonSchema): Answer => ({ status, description, body });
+
+/** A decoded list query. */
+export type ListQuery<F extends string> = PageRequest<F> & { q?: string } & ListFilters;
+
+/** What a handler gets, decoded per its operation (after the guards): its body and its list query. */
+export interface Input<O extends Operation> {
+  readonly body: O['body'] extends Shape ? Decoded<O['body']> : undefined;
+  readonly query: O['list'] extends ListQuerySpec<infer F> ? ListQuery<F | DefaultSort> : undefined;
+}
+
+export type Handler<O extends Operation> = (ctx: RouterContext<RequestState>, input: Input<O>) => Promise<void>;
+
+/** A list query decoder built once per route (its codecs are not rebuilt per request). */
+function listDecoder(spec: ListQuerySpec): (query: Record<string, unknown>) => ListQuery<string> {
+  const shape = listQueryShape(spec);
+  return (query) => {
+    const { page, per_page, sort, order, q, ...filters } = decodeFields(shape, query, 'query') as Record<string, unknown>;
+    return {
+      ...listFilters(filters),
+      page: (page as number | undefined) ?? LIST_DEFAULTS.page,
+      perPage: (per_page as number | undefined) ?? LIST_DEFAULTS.perPage,
+      sort: (sort as string | undefined) ?? LIST_DEFAULTS.sort,
+      order: (order as 'asc' | 'desc' | undefined) ?? LIST_DEFAULTS.order,
+      ...(q !== undefined ? { q: q as string } : {}),
+    };
+  };
+}
+
+/** What the guards of `token` and `policy` operations ask. */
+export interface Guards {
+  readonly authenticate?: Authenticate;
+  readonly policy?: AccessPolicy;
+}
+
+/** Registers operations' handlers on a router, each behind the guards its `access` names. */
+export class RestRoutes {
+  private readonly auth: RouterMiddleware<RequestState> | undefined;
+
+  constructor(
+    private readonly router: Router<RequestState>,
+    private readonly guards: Guards = {},
+  ) {
+    this.auth = guards.authenticate ? authenticate(guards.authenticate) : undefined;
+  }
+
+  /**
+   * `handler` answers `op`: token and policy checked first (as `op.access` says), then the body and
+   * list query decoded (a well-formed body is validated only after auth, CONTRACT §9). `before` runs
+   * ahead of the guards (routing decisions, such as `/search` never being an id).
+   */
+  on<O extends Operation>(op: O, handler: Handler<O>, ...before: RouterMiddleware<RequestState>[]): void {
+    const body = op.body;
+    const list = op.list ? listDecoder(op.list) : undefined;
+    const run: RouterMiddleware<RequestState> = (ctx) =>
+      handler(ctx, {
+        body: body ? decodeBody(body, ctx.request.body) : undefined,
+        query: list ? list(ctx.query) : undefined,
+      } as Input<O>);
+    const middleware = [...before, ...this.guardsOf(op), run];
+    const [first, ...rest] = middleware as [RouterMiddleware<RequestState>, ...RouterMiddleware<RequestState>[]];
+    switch (op.method) {
+      case 'GET':
+        this.router.get(op.path, first, ...rest);
+        break;
+      case 'POST':
+        this.router.post(op.path, first, ...rest);
+        break;
+      case 'PUT':
+        this.router.put(op.path, first, ...rest);
+        break;
+      case 'DELETE':
+        this.router.delete(op.path, first, ...rest);
+        break;
+    }
+  }
+
+  private guardsOf(op: Operation): RouterMiddleware<RequestState>[] {
+    if (op.access === 'public') return [];
+    if (!this.auth) throw new Error(`${op.id}: a ${op.access} operation needs the Authenticate use case`);
+    if (op.access === 'token') return [this.auth];
+    if (!this.guards.policy) throw new Error(`${op.id}: a policy operation needs the access policy`);
+    return [this.auth, authorize(this.guards.policy, op.path) as RouterMiddleware<RequestState>];
+  }
+}

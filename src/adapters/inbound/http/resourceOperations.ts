@@ -1,0 +1,134 @@
+import { snakeName, type Shape } from '../codecs/fields.js';
+import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
+import type { DefaultSort } from '../codecs/listCodecs.js';
+import type { resourcePaths } from '../paths.js';
+import { noContent, ok, page, type Operation, type Tag } from './operations.js';
+
+/** What a resource's REST operations are made of: its names, paths, bodies and list rules. */
+export interface ResourceSpec<B extends Shape, U extends Shape, F extends string, S extends boolean, L extends Shape> {
+  /** Singular and plural in words (`purchase order`, `purchase orders`). */
+  readonly human: { readonly singular: string; readonly plural: string };
+  /** Pascal-case names for operation ids and the schema (`PurchaseOrder`, `PurchaseOrders`). */
+  readonly pascal: { readonly singular: string; readonly plural: string };
+  readonly paths: ReturnType<typeof resourcePaths>;
+  readonly create: B;
+  readonly update: U;
+  readonly sortFields: readonly (F | DefaultSort)[];
+  /** Whether it has `GET …/search?q=`. */
+  readonly search: S;
+  /** Its list filters (`?customer_id=`), one per ref field. */
+  readonly filters?: L;
+}
+
+type ListOp<F extends string, L extends Shape, Q extends 'none' | 'required'> = Operation & {
+  readonly list: { readonly sortFields: readonly (F | DefaultSort)[]; readonly search: Q; readonly filters?: L };
+};
+
+export type ResourceOperations<B extends Shape, U extends Shape, F extends string, S extends boolean, L extends Shape> = {
+  readonly list: ListOp<F, L, 'none'>;
+  readonly create: Operation & { readonly body: B };
+  readonly get: Operation;
+  readonly update: Operation & { readonly body: U };
+  readonly remove: Operation;
+} & (S extends true ? { readonly search: ListOp<F, L, 'required'> } : unknown);
+
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
+/**
+ * A resource on the wire: `id`, each field of its create body (by its JSON name; an optional
+ * field may be `null`), `created_at`, `updated_at` — exactly what its presenter writes.
+ */
+export function resourceSchema(title: string, create: Shape): JsonSchema {
+  const fields: Record<string, JsonSchema> = {};
+  for (const [key, spec] of Object.entries(create)) {
+    const { schema } = spec.codec;
+    fields[snakeName(key)] = spec.required ? schema : nullableSchema(schema);
+  }
+  return { title, ...closedObject({ id: WIRE.uuid, ...fields, created_at: WIRE.dateTime, updated_at: WIRE.dateTime }) };
+}
+
+/**
+ * The REST operations of a resource (CONTRACT §6 and §13): list, create, search (when it has it),
+ * get, update and delete, each behind a token and the access policy. Every resource has the same
+ * ones, so they are made here once, from the resource's codecs.
+ */
+export function resourceOperations<const B extends Shape, const U extends Shape, const F extends string, const S extends boolean, const L extends Shape = Record<never, never>>(
+  spec: ResourceSpec<B, U, F, S, L>,
+): ResourceOperations<B, U, F, S, L> {
+  const { human, pascal, paths } = spec;
+  const schema = resourceSchema(pascal.singular, spec.create);
+  const tag: Tag = { name: spec.paths.collection.split('/').pop() ?? human.plural, description: `The ${human.plural} resource` };
+  const one = article(human.singular);
+  const filters = spec.filters ? { filters: spec.filters } : {};
+  const notFound = `No ${human.singular} has this id (an id that is not a UUID included)`;
+  const referenced = `The ${human.singular} is still referenced by another resource`;
+  const common = { tag, access: 'policy' } as const;
+  const ops = {
+    list: {
+      ...common,
+      id: `list${pascal.plural}`,
+      method: 'GET',
+      path: paths.collection,
+      summary: `List ${human.plural}`,
+      description: `A page of ${human.plural}, sorted (ties broken by id, so pages never repeat or skip one).`,
+      list: { sortFields: spec.sortFields, search: 'none', ...filters },
+      answers: [page(`A page of ${human.plural}`, schema)],
+    },
+    create: {
+      ...common,
+      id: `create${pascal.singular}`,
+      method: 'POST',
+      path: paths.collection,
+      summary: `Create ${one}`,
+      body: spec.create,
+      answers: [ok(201, `The ${human.singular} created, with its version in ETag`, schema, { etag: true })],
+    },
+    ...(spec.search
+      ? {
+          search: {
+            ...common,
+            id: `search${pascal.plural}`,
+            method: 'GET',
+            path: paths.search,
+            summary: `Search ${human.plural}`,
+            description: `${human.plural.charAt(0).toUpperCase()}${human.plural.slice(1)} whose searchable field contains \`q\`, case-insensitive; paginated like the list.`,
+            list: { sortFields: spec.sortFields, search: 'required', ...filters },
+            answers: [page(`A page of the ${human.plural} found`, schema)],
+          },
+        }
+      : {}),
+    get: {
+      ...common,
+      id: `get${pascal.singular}`,
+      method: 'GET',
+      path: paths.item,
+      summary: `Get ${one}`,
+      answers: [ok(200, `The ${human.singular}, with its version in ETag`, schema, { etag: true })],
+      failures: { 404: notFound },
+    },
+    update: {
+      ...common,
+      id: `update${pascal.singular}`,
+      method: 'PUT',
+      path: paths.item,
+      summary: `Update ${one}`,
+      description: 'Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.',
+      body: spec.update,
+      ifMatch: true,
+      answers: [ok(200, `The ${human.singular} updated, with its new version in ETag`, schema, { etag: true })],
+      failures: { 404: notFound },
+    },
+    remove: {
+      ...common,
+      id: `delete${pascal.singular}`,
+      method: 'DELETE',
+      path: paths.item,
+      summary: `Delete ${one}`,
+      description: 'With `If-Match`, only if the version is still current.',
+      ifMatch: true,
+      answers: [noContent(`The ${human.singular} is deleted`)],
+      failures: { 404: notFound, 409: referenced },
+    },
+  };
+  return ops as unknown as ResourceOperations<B, U, F, S, L>;
+}

@@ -1,0 +1,135 @@
+import type Router from '@koa/router';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { routeNotFound } from '../HttpProblem.js';
+import type { OpenApiDocument } from '../openapi.js';
+import { operation, raw, RestRoutes } from '../operations.js';
+import type { RequestState } from '../state.js';
+
+const require = createRequire(import.meta.url);
+const swaggerDir = (): string => dirname(require.resolve('swagger-ui-dist/package.json'));
+
+export const DOCUMENT_PATH = '/api/v1/openapi.json';
+export const DOCS_PAGE = '/docs';
+const ASSETS_PATH = `${DOCS_PAGE}/assets`;
+
+/**
+ * Starts Swagger UI on the document the page names. Served as a file, not inline: the page's
+ * Content-Security-Policy allows only the service's own scripts.
+ */
+const START_SCRIPT = `window.addEventListener('load', function () {
+  var root = document.getElementById('swagger-ui');
+  var url = root.getAttribute('data-document');
+  root.textContent = '';
+  window.ui = SwaggerUIBundle({ url: url, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, defaultModelsExpandDepth: 0, displayRequestDuration: true });
+});
+`;
+
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+
+/** Every file the page loads, served by the service itself from the installed package (it works offline). */
+const ASSETS: Readonly<Record<string, { read: () => Promise<Buffer>; type: string }>> = {
+  'swagger-ui-bundle.js': { read: () => readFile(join(swaggerDir(), 'swagger-ui-bundle.js')), type: JS },
+  'swagger-ui.css': { read: () => readFile(join(swaggerDir(), 'swagger-ui.css')), type: CSS },
+  'start.js': { read: () => Promise.resolve(Buffer.from(START_SCRIPT)), type: JS },
+};
+
+/** The docs page and its assets: public, never rate limited (CONTRACT §14). */
+export const DOCS_PATHS: readonly string[] = [DOCUMENT_PATH, DOCS_PAGE, ...Object.keys(ASSETS).map((name) => `${ASSETS_PATH}/${name}`)];
+
+/**
+ * What the page may load: its own scripts, styles, images and the document; nothing inline but
+ * styles (Swagger UI sets style attributes), no frames, no forms elsewhere.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const tag = { name: 'docs', description: 'This document' };
+
+export const DOCS_OPERATIONS = [
+  operation({
+    id: 'getApiDocument',
+    method: 'GET',
+    path: DOCUMENT_PATH,
+    tag,
+    summary: 'The API document',
+    description: 'This OpenAPI 3.1 document; the interactive reference for it is at /docs.',
+    access: 'public',
+    rateLimited: false,
+    answers: [
+      raw(200, 'The OpenAPI document', {
+        type: 'object',
+        properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+        required: ['openapi', 'info', 'paths'],
+      }),
+    ],
+  }),
+];
+
+const page = (documentUrl: string): string => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Portico API reference</title>
+  <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui" data-document="${documentUrl}">Loading the API reference…</div>
+  <script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
+  <script src="${ASSETS_PATH}/start.js"></script>
+</body>
+</html>
+`;
+
+const cache = new Map<string, Promise<Buffer>>();
+
+function asset(name: string): { body: Promise<Buffer>; type: string } | undefined {
+  const known = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+  if (!known) return undefined;
+  let body = cache.get(name);
+  if (!body) {
+    body = known.read();
+    cache.set(name, body);
+    body.catch(() => cache.delete(name));
+  }
+  return { body, type: known.type };
+}
+
+/** `GET /api/v1/openapi.json` (the document, serialized once) and `GET /docs` (Swagger UI, offline). */
+export function docsRoutes(document: OpenApiDocument): (router: Router<RequestState>) => void {
+  const json = JSON.stringify(document);
+  const html = page(DOCUMENT_PATH);
+  return (router) => {
+    new RestRoutes(router).on(DOCS_OPERATIONS[0]!, async (ctx) => {
+      ctx.type = 'application/json';
+      ctx.body = json;
+    });
+
+    router.get(DOCS_PAGE, async (ctx) => {
+      ctx.set('Content-Security-Policy', DOCS_CSP);
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+    });
+
+    router.get(`${ASSETS_PATH}/:name`, async (ctx) => {
+      const found = asset(ctx.params.name ?? '');
+      if (!found) throw routeNotFound();
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.type = found.type;
+      ctx.body = await found.body;
+    });
+  };
+}
