@@ -96,15 +96,18 @@ describe('generate: inbound templates', () => {
 
     it('a resource without --search has no search route or use case', () => {
       expect(file('invoiceUseCases.ts')).not.to.include('search');
-      expect(file('routes/invoices.ts')).not.to.include('search');
+      // Its operations say it has none (`search: false`), so neither the router nor the API document has one.
+      expect(file('routes/invoices.ts')).not.to.match(/ops\.search|notSearch|\/search/);
+      expect(squeezed(file('routes/invoices.ts'))).to.include('sortFields: INVOICE_SORT_FIELDS, search: false, filters: InvoiceFilters, });');
       expect(file('invoiceResolvers.ts')).not.to.include('search');
     });
 
     it('lists filter by ref fields; optional fields are nullable on create and update', () => {
-      expect(file('routes/invoices.ts')).to.include('decodeListQuery(ctx.query, INVOICE_SORT_FIELDS, { filters: InvoiceFilters })');
+      expect(squeezed(file('routes/invoices.ts'))).to.include('export const INVOICE_OPERATIONS = resourceOperations({');
+      expect(squeezed(file('routes/invoices.ts'))).to.include('filters: InvoiceFilters, });');
       expect(squeezed(file('invoiceCodecs.ts'))).to.include('export const InvoiceFilters = { customerId: optional(InvoiceCustomerIdField) };');
       expect(squeezed(file('invoiceCodecs.ts'))).to.include('notes: optional(nullable(InvoiceNotesField))');
-      expect(squeezed(file('invoiceCodecs.ts'))).to.include('export const InvoiceTierField = enumField<InvoiceTier>(INVOICE_FIELD_RULES.tier.violation);');
+      expect(squeezed(file('invoiceCodecs.ts'))).to.include('export const InvoiceTierField = enumField<InvoiceTier>(INVOICE_FIELD_RULES.tier);');
     });
 
     it('a multi-word plural gets a kebab-case route file and path', () => {

@@ -33,13 +33,22 @@ export const productModel = (): ResourceModel => modelOf(PRODUCT_ARGS, ['user'],
 
 /** The two related resources of issue 10, as the scratch test generates them. */
 export const CUSTOMER_ARGS = ['customer', 'name:string', 'email:email', 'tier:enum(free|pro)', '--search', 'name'];
-export const INVOICE_ARGS = ['invoice', 'customer_id:ref(customer)', 'number:string', 'total:number', 'due_at:datetime', 'paid:boolean', 'notes:text?'];
+export const INVOICE_ARGS = [
+  'invoice',
+  'customer_id:ref(customer)',
+  'number:string(1..80)',
+  'total:number',
+  'due_at:datetime',
+  'paid:boolean',
+  'notes:text?',
+  'score:integer(0..10)?',
+];
 export const customerModel = (): ResourceModel => modelOf(CUSTOMER_ARGS, ['product', 'user'], 3);
 
 /** An invoice with every field type, optional or not, with bounds, and a ref to `customer`. */
 export const invoiceModel = (): ResourceModel =>
   modelOf(
-    [...INVOICE_ARGS, 'tier:enum(free|pro)', 'score:integer(0..10)?', 'contact:email?', 'ext:uuid?'],
+    [...INVOICE_ARGS, 'tier:enum(free|pro)', 'contact:email?', 'ext:uuid?'],
     ['customer', 'product', 'user'],
     4,
   );

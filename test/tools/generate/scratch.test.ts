@@ -22,6 +22,27 @@ import {
 
 const PASSWORD = 'correct horse battery';
 
+/** What the scratch test reads of the API document. */
+interface Schema {
+  readonly type?: string | string[];
+  readonly format?: string;
+  readonly enum?: unknown[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly properties?: Record<string, Schema>;
+  readonly required?: string[];
+  readonly $ref?: string;
+}
+interface DocumentedOperation {
+  readonly parameters?: { readonly name: string; readonly in: string; readonly required: boolean; readonly schema: Schema }[];
+  readonly requestBody?: { readonly content: Record<string, { readonly schema: Schema }> };
+  readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: Schema }> }>;
+}
+interface OpenApiDocument {
+  readonly paths: Record<string, Record<string, DocumentedOperation>>;
+  readonly components: { readonly schemas: Record<string, Schema> };
+}
+
 /** Asserts a command ended with `code`, showing what it printed when it did not. */
 function expectExit(result: Finished, code: number, what: string): void {
   expect(result.code, `${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`).to.equal(code);
@@ -137,7 +158,7 @@ describe('generate: in a scratch copy of the repository', function () {
   });
 
   const created: string[] = [];
-  step('generates customer (with search) and invoice (a reference to customer, every other type, an optional text)', async () => {
+  step('generates customer (with search) and invoice (a reference to customer, every other type, an optional text and integer)', async () => {
     for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
       const result = await copy.npm('generate', ['resource', ...args]);
       expectExit(result, 0, `generate ${args[0]}`);
@@ -165,6 +186,58 @@ describe('generate: in a scratch copy of the repository', function () {
 
   step('passes the type check untouched', async () => {
     expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');
+  });
+
+  step('lists the new resources in the API document (npm run cli -- openapi): every route, field and list parameter', async () => {
+    const printed = await copy.npm('cli', ['openapi'], {}, 120_000);
+    expectExit(printed, 0, 'npm run cli -- openapi');
+    const document = JSON.parse(printed.stdout) as OpenApiDocument;
+    const methods = (path: string) => Object.keys(document.paths[path] ?? {}).sort();
+    expect(methods('/api/v1/customers')).to.deep.equal(['get', 'post']);
+    expect(methods('/api/v1/customers/search')).to.deep.equal(['get']);
+    expect(methods('/api/v1/customers/{id}')).to.deep.equal(['delete', 'get', 'put']);
+    expect(methods('/api/v1/invoices')).to.deep.equal(['get', 'post']);
+    expect(document.paths, 'invoices have no --search').not.to.have.property('/api/v1/invoices/search');
+    expect(methods('/api/v1/invoices/{id}')).to.deep.equal(['delete', 'get', 'put']);
+
+    // Each field with its type, format, bounds and values, an optional one nullable.
+    const fields = (name: string) => document.components.schemas[name]?.properties ?? {};
+    expect(fields('Customer')).to.deep.include({
+      name: { type: 'string', minLength: 1, maxLength: 200, description: 'Must be 1 to 200 characters' },
+      tier: { type: 'string', enum: ['free', 'pro'], description: 'Must be one of free, pro' },
+    });
+    expect(fields('Customer').email).to.include({ type: 'string', format: 'email' });
+    const invoice = fields('Invoice');
+    expect(Object.keys(invoice)).to.deep.equal(['id', 'customer_id', 'number', 'total', 'due_at', 'paid', 'notes', 'score', 'created_at', 'updated_at']);
+    expect(invoice.customer_id).to.include({ type: 'string', format: 'uuid' });
+    expect(invoice.number).to.include({ type: 'string', minLength: 1, maxLength: 80 });
+    expect(invoice.total).to.include({ type: 'number' });
+    expect(invoice.due_at).to.include({ type: 'string', format: 'date-time' });
+    expect(invoice.paid).to.include({ type: 'boolean' });
+    expect(invoice.notes?.type).to.deep.equal(['string', 'null']);
+    expect(invoice.score).to.deep.include({ type: ['integer', 'null'], minimum: 0, maximum: 10 });
+    const created = document.paths['/api/v1/invoices']?.post?.requestBody?.content['application/json']?.schema;
+    expect(created?.required).to.deep.equal(['customer_id', 'number', 'total', 'due_at', 'paid']);
+    expect(created?.properties?.score).to.deep.equal(invoice.score);
+    const answered = document.paths['/api/v1/invoices/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
+    expect(answered?.properties?.data).to.deep.equal({ $ref: '#/components/schemas/Invoice' });
+
+    // The list's sort lists the sortable fields; the ref field is a filter; search takes q.
+    const parameter = (path: string, name: string) => document.paths[path]?.get?.parameters?.find((p) => p.name === name);
+    expect(parameter('/api/v1/invoices', 'sort')?.schema.enum).to.deep.equal([
+      'customer_id',
+      'number',
+      'total',
+      'due_at',
+      'paid',
+      'score',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(parameter('/api/v1/invoices', 'customer_id')).to.deep.include({ in: 'query', required: false, schema: { type: 'string', format: 'uuid' } });
+    expect(parameter('/api/v1/customers', 'sort')?.schema.enum).to.deep.equal(['name', 'email', 'tier', 'created_at', 'updated_at']);
+    expect(parameter('/api/v1/customers/search', 'q')).to.include({ in: 'query', required: true });
+    expect(parameter('/api/v1/customers/search', 'sort')?.schema.enum).to.deep.equal(['name', 'email', 'tier', 'created_at', 'updated_at']);
   });
 
   step("passes the new resources' own tests, the repository contract on PostgreSQL included", async () => {

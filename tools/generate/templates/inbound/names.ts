@@ -8,10 +8,10 @@ export const fieldPascal = (f: FieldModel): string => pascalOf(f.name);
 /** `purchase_order` → `PURCHASE_ORDER` (the prefix of `<UPPER>_PATHS`, `<UPPER>_SORT_FIELDS`). */
 export const upper = (m: ResourceModel): string => m.names.snake.toUpperCase();
 
-/** The domain rule a field's codec reuses (its messages are the domain's): `productNameViolation`. */
+/** Names the domain rule of a field. */
 export type RuleName = (m: ResourceModel, f: FieldModel) => string;
-/** The domain's rule of a field, which gives its message: `PRODUCT_FIELD_RULES.name.violation`. */
-export const domainRuleName: RuleName = (m, f) => `${fieldRulesName(m)}.${f.name}.violation`;
+/** The domain's rule of a field, which gives its message and its facts: `PRODUCT_FIELD_RULES.name`. */
+export const domainRuleName: RuleName = (m, f) => `${fieldRulesName(m)}.${f.name}`;
 
 /** The domain's map of field rules: `PRODUCT_FIELD_RULES`. */
 export const fieldRulesName = (m: ResourceModel): string => `${upper(m)}_FIELD_RULES`;

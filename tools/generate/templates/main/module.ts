@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { applicationDir, domainDir, importLine, useCaseClasses, useCaseImports } from '../inbound/names.js';
+import { applicationDir, domainDir, importLine, upper, useCaseClasses, useCaseImports } from '../inbound/names.js';
 
 /** `Migration0002Products`: the migration's name and class, as the outbound templates write it. */
 export const migrationName = (m: ResourceModel): string => `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
@@ -22,7 +22,7 @@ export function moduleFile(m: ResourceModel): FileContents {
     "import type { EntitySchema } from '@mikro-orm/core';",
     "import { ContainerModule } from 'inversify';",
     importLine([`${camel}GraphQL`], `../../adapters/inbound/graphql/${camel}Resolvers.js`),
-    importLine([`${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
+    importLine([`${upper(m)}_OPERATIONS`, `${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
     importLine([`${pascal}UseCases`], `../../adapters/inbound/${camel}UseCases.js`, true),
     "import type { Database } from '../../adapters/outbound/mikroorm/database.js';",
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
@@ -66,7 +66,7 @@ ${useCases}
   }),
   entities: [${pascal}Schema] as EntitySchema[],
   migrations: [{ name: '${migration}', class: ${migration} }],
-  rest: { always: false, routes: (container) => ${camel}Routes(container.get(${pascal}Tokens.UseCases)) },
+  rest: { always: false, operations: Object.values(${upper(m)}_OPERATIONS), routes: (container) => ${camel}Routes(container.get(${pascal}Tokens.UseCases)) },
   graphql: (container) => ${camel}GraphQL(container.get(${pascal}Tokens.UseCases)),
 };
 `,
