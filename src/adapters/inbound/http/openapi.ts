@@ -83,8 +83,6 @@ const HEADERS = {
 
 type HeaderName = keyof typeof HEADERS;
 
-const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
-
 /** Statuses every operation of a kind may answer, and why. */
 function failuresOf(op: Operation): Map<number, { description: string; headers?: HeaderName[] }> {
   const failures = new Map<number, { description: string; headers?: HeaderName[] }>();
@@ -128,6 +126,18 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
 /** Puts every titled schema under `components/schemas` (once; two different ones of a name are a mistake) and refers to it. */
 class SchemaRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
+  /** The response headers referred to, so that components list only those (an unused one is a lint warning). */
+  private readonly headers = new Set<HeaderName>();
+
+  header(name: HeaderName): { $ref: string } {
+    this.headers.add(name);
+    return { $ref: `#/components/headers/${name}` };
+  }
+
+  /** The headers referred to so far, in HEADERS' order. */
+  usedHeaders(): Partial<typeof HEADERS> {
+    return Object.fromEntries(Object.entries(HEADERS).filter(([name]) => this.headers.has(name as HeaderName)));
+  }
 
   use(schema: JsonSchema): JsonSchema {
     const inner = this.children(schema);
@@ -210,11 +220,13 @@ function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
 }
 
 function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): Record<string, unknown> {
-  const headers: Record<string, unknown> = { 'X-Request-ID': headerRef('X-Request-ID') };
+  const headers: Record<string, unknown> = { 'X-Request-ID': registry.header('X-Request-ID') };
   if (op.rateLimited !== false) {
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) headers[name] = headerRef(name);
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) {
+      headers[name] = registry.header(name);
+    }
   }
-  if (answer.etag) headers.ETag = headerRef('ETag');
+  if (answer.etag) headers.ETag = registry.header('ETag');
   if (!answer.body) return { description: answer.description, headers };
   const schema = registry.use(answer.body);
   return {
@@ -229,8 +241,8 @@ function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperat
   for (const answer of op.answers) responses[String(answer.status)] = answerObject(answer, op, registry);
   for (const [status, failure] of failuresOf(op)) {
     if (responses[String(status)] !== undefined) continue;
-    const headers: Record<string, unknown> = { 'X-Request-ID': headerRef('X-Request-ID') };
-    for (const name of failure.headers ?? []) headers[name] = headerRef(name);
+    const headers: Record<string, unknown> = { 'X-Request-ID': registry.header('X-Request-ID') };
+    for (const name of failure.headers ?? []) headers[name] = registry.header(name);
     const schema = registry.use({ title: ERROR_STATUSES[status]!.schema, ...errorSchema(status) });
     responses[String(status)] = {
       description: failure.description,
@@ -291,7 +303,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], info: Doc
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(registry.schemas).sort(([a], [b]) => a.localeCompare(b))),
-      headers: HEADERS,
+      headers: registry.usedHeaders(),
       securitySchemes: {
         bearerAuth: {
           type: 'http',
