@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -13,6 +14,8 @@ import { runEntry } from '../support/process.js';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/docs.png';
 const DOCUMENT = '/api/v1/openapi.json';
+/** A host name the browser resolves to the service (not localhost). */
+const DOCS_HOST = 'docs.portico.test';
 
 interface DocumentJson {
   openapi: string;
@@ -159,12 +162,24 @@ describe('API document and docs page (CONTRACT §14)', function () {
         console.log('      (skipped: Chromium is not installed)');
         this.skip();
       }
+      // The page is opened under a name that is not loopback, as a deployed service would be: Swagger UI
+      // skips some off-origin fetches (its online validator badge) for localhost and 127.0.0.1 only.
+      const served = new URL(service.url);
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          `--host-resolver-rules=MAP ${DOCS_HOST} ${served.hostname}`,
+        ],
       });
-      const origin = new URL(service.url).origin;
+      const origin = `http://${DOCS_HOST}:${served.port}`;
       const page: Page = await browser.newPage();
       const offOrigin: string[] = [];
       const pageErrors: string[] = [];
@@ -193,7 +208,7 @@ describe('API document and docs page (CONTRACT §14)', function () {
       });
 
       try {
-        const response = await page.goto(`${service.url}/docs`, { waitUntil: 'load' });
+        const response = await page.goto(`${origin}/docs`, { waitUntil: 'load' });
         expect(response?.status()).to.equal(200);
         await page.waitForSelector('#operations-products-listProducts', { timeout: 20_000 });
         const text = (await page.textContent('#swagger-ui')) ?? '';
@@ -267,15 +282,28 @@ describe('API document and docs page (CONTRACT §14)', function () {
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     it('prints the document as JSON on stdout and exits 0 without starting anything (no database file is created)', async () => {
-      const databaseFile = join(dir, 'never.sqlite');
-      const result = await runEntry('src/main/cli.ts', ['openapi'], { SVC_DATABASE_URL: `sqlite:${databaseFile}`, SVC_SERVER_PORT: '1' });
+      // The port it is configured with is already taken: had it started listening, it would fail; had it
+      // started the service, it would not exit at all (runEntry kills it after 30 s and fails).
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const port = (taken.address() as AddressInfo).port;
+      let result;
+      try {
+        result = await runEntry('src/main/cli.ts', ['openapi'], {
+          SVC_DATABASE_URL: `sqlite:${join(dir, 'never.sqlite')}`,
+          SVC_SERVER_HOST: '127.0.0.1',
+          SVC_SERVER_PORT: String(port),
+        });
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+      }
       expect(result.stderr).to.equal('');
       expect(result.code).to.equal(0);
       const document = JSON.parse(result.stdout) as DocumentJson;
       expect(document.openapi).to.equal('3.1.0');
       expect(document.paths['/api/v1/products']!.get!.operationId).to.equal('listProducts');
       expect(document.paths).to.include.keys('/api/v1/auth/login', '/health/live', DOCUMENT);
-      expect(readdirSync(dir)).to.deep.equal([]);
+      expect(readdirSync(dir), 'files created in the database folder').to.deep.equal([]);
     });
 
     it('prints what the configuration serves: no products paths with api.mode graphql, no document path with docs off', async () => {
