@@ -27,10 +27,14 @@ function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
 }
 
-/** npm keeps the machine's own npm settings (registry, cache) from the environment. */
+/**
+ * npm keeps the machine's own settings (registry, cache, proxy) and nothing else: under `npm test`
+ * the environment also carries npm_config_local_prefix and the like, which point at this repository.
+ */
+const NPM_SETTINGS = /^(npm_config_(cache|userconfig|globalconfig|registry|cafile|proxy|https_proxy|noproxy)|https?_proxy|no_proxy)$/i;
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  for (const [name, value] of Object.entries(process.env)) if (/^npm_config_/i.test(name) && !/^npm_config_(omit|include|production)$/i.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (NPM_SETTINGS.test(name)) env[name] = value;
   return env;
 }
 
