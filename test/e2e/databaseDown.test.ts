@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 
@@ -10,15 +11,15 @@ describe('when the database cannot be reached', () => {
   const dir = mkdtempSync(join(tmpdir(), 'portico-down-'));
   let service: RunningService;
   let token: string;
+  let api: Api;
 
   before(async () => {
     service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_DATABASE_URL: `sqlite:${join(dir, 'down.sqlite')}` }), { logger: silentLogger() });
-    const registered = await fetch(`${service.url}/api/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'down@example.com', password: 'password123', first_name: 'D', last_name: 'Own' }),
+    api = new Api(service.url);
+    const registered = await api.post('/api/v1/auth/register', {
+      json: { email: 'down@example.com', password: 'password123', first_name: 'D', last_name: 'Own' },
     });
-    token = ((await registered.json()) as { data: { access_token: string } }).data.access_token;
+    token = dataOf<{ access_token: string }>(registered, 201).access_token;
     await service.database.orm.close(true); // the connection pool is gone: nothing can reach the database
   });
 
@@ -29,29 +30,25 @@ describe('when the database cannot be reached', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE (never 500) on routes that need it', async () => {
     const answers = [
-      await fetch(`${service.url}/api/v1/products`, { headers: { authorization: `Bearer ${token}` } }),
-      await fetch(`${service.url}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'down@example.com', password: 'password123' }),
-      }),
+      await api.get('/api/v1/products', { token }),
+      await api.post('/api/v1/auth/login', { json: { email: 'down@example.com', password: 'password123' } }),
     ];
     for (const answer of answers) {
       expect(answer.status).to.equal(503);
-      expect(await answer.json()).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
+      expect(answer.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
     }
   });
 
   it('reports the database down on readiness, and readiness down (503): the database is critical', async () => {
-    const answer = await fetch(`${service.url}/health/ready`);
-    const report = (await answer.json()) as { status: string; checks: { database: { status: string } } };
+    const answer = await api.get('/health/ready');
+    const report = answer.body as { status: string; checks: { database: { status: string } } };
     expect(report.checks.database.status).to.equal('down');
     expect(report.status).to.equal('down');
     expect(answer.status).to.equal(503);
   });
 
   it('liveness does not depend on the database', async () => {
-    const answer = await fetch(`${service.url}/health/live`);
+    const answer = await api.get('/health/live');
     expect(answer.status).to.equal(200);
   });
 });
@@ -63,8 +60,8 @@ describe('readiness with HTTP checks (CONTRACT §8: critical per entry)', () => 
     const entry = { name: 'search', url: unreachable, timeout: '500ms', ...(critical === undefined ? {} : { critical }) };
     const service = await startService(testConfig({ SVC_HEALTH_HTTP: JSON.stringify([entry]) }), { logger: silentLogger() });
     try {
-      const answer = await fetch(`${service.url}/health/ready`);
-      return { status: answer.status, report: (await answer.json()) as { status: string; checks: Record<string, { status: string }> } };
+      const answer = await new Api(service.url).get('/health/ready');
+      return { status: answer.status, report: answer.body as { status: string; checks: Record<string, { status: string }> } };
     } finally {
       await service.stop();
     }

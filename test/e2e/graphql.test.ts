@@ -9,6 +9,7 @@ import { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { ProductTokens } from '../../src/main/modules/products.js';
 import { TOKENS } from '../../src/main/tokens.js';
+import { contractFor } from '../support/contract.js';
 import { accountWithRole, Api, dataOf, expectError, rawRequest, register, type Account, type ErrorJson, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import {
@@ -986,10 +987,10 @@ describe('api.mode graphql: no REST products', function () {
   let service: RunningService;
   let api: Api;
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'graphql', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-      logger: silentLogger(),
-    });
-    api = new Api(service.url);
+    const config = testConfig({ SVC_API_MODE: 'graphql', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' });
+    service = await startService(config, { logger: silentLogger() });
+    // This service's own document: it has no product routes, so they are unknown paths here.
+    api = new Api(service.url, contractFor(config));
   });
   after(async () => service.stop());
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { capturingLogger } from '../support/logger.js';
 
@@ -16,12 +17,10 @@ describe('GraphQL request log lines', () => {
   after(async () => service.stop());
 
   it('carry the user id once a resolver has authenticated the caller, like REST lines do', async () => {
-    const registered = await fetch(`${service.url}/api/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'gql-log@example.com', password: 'password123', first_name: 'G', last_name: 'L' }),
+    const registered = await new Api(service.url).post('/api/v1/auth/register', {
+      json: { email: 'gql-log@example.com', password: 'password123', first_name: 'G', last_name: 'L' },
     });
-    const { data } = (await registered.json()) as { data: { access_token: string; user: { id: string } } };
+    const data = dataOf<{ access_token: string; user: { id: string } }>(registered, 201);
     const answer = await fetch(`${service.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${data.access_token}` },

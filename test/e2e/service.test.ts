@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 import { runEntry, startEntry } from '../support/process.js';
@@ -25,19 +26,20 @@ describe('the service (end to end)', () => {
     after(async () => service.stop());
 
     it('is ready, with the database up, and lists every built-in check on /health', async () => {
-      const ready = await fetch(`${service.url}/health/ready`);
+      const api = new Api(service.url);
+      const ready = await api.get('/health/ready');
       expect(ready.status).to.equal(200);
       expect(ready.headers.get('cache-control')).to.equal('no-store');
-      const report = (await ready.json()) as Report;
+      const report = ready.body as Report;
       expect(report.status).to.equal('up');
       expect(report.checks.database!.status).to.equal('up');
       expect(Object.keys(report.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop']);
-      const all = (await (await fetch(`${service.url}/health`)).json()) as Report;
+      const all = (await api.get('/health')).body as Report;
       expect(Object.keys(all.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop']);
     });
 
     it('keeps liveness free of the database', async () => {
-      const live = (await (await fetch(`${service.url}/health/live`)).json()) as Report;
+      const live = (await new Api(service.url).get('/health/live')).body as Report;
       expect(Object.keys(live.checks)).to.deep.equal(['event_loop']);
     });
   });

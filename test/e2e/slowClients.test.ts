@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 
@@ -157,12 +158,13 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
       setTimeout(() => req.end(body.slice(5)), 600);
     });
     await sleep(200);
-    const shed = await fetch(`${service.url}/api/v1/products`);
+    const api = new Api(service.url);
+    const shed = await api.get('/api/v1/products');
     expect(shed.status).to.equal(503);
     expect(shed.headers.get('retry-after')).to.equal('1');
-    expect(await shed.json()).to.deep.equal({ success: false, error: { code: 'OVERLOADED', message: 'service overloaded, retry later' } });
-    expect((await fetch(`${service.url}/health/live`)).status).to.equal(200);
+    expect(shed.body).to.deep.equal({ success: false, error: { code: 'OVERLOADED', message: 'service overloaded, retry later' } });
+    expect((await api.get('/health/live')).status).to.equal(200);
     expect(await upload).to.equal(401);
-    expect((await fetch(`${service.url}/api/v1/products`)).status).to.equal(401);
+    expect((await api.get('/api/v1/products')).status).to.equal(401);
   });
 });

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { RunningService } from '../../src/main/service.js';
 import { UserTokens } from '../../src/main/modules/users.js';
+import { fullContract, type ResponseContract } from './contract.js';
 
 /** A user as the REST API shows it (CONTRACT §5). */
 export interface UserJson {
@@ -57,9 +58,16 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A small typed client for one running service, on Node's global fetch. */
+/**
+ * A small typed client for one running service, on Node's global fetch. Every answer is checked
+ * against the API document (`contract`): a status, body or header the document does not list for
+ * the route throws an AssertionError, so every end-to-end test also tests the document.
+ */
 export class Api {
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly contract: ResponseContract = fullContract(),
+  ) {}
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
@@ -73,6 +81,7 @@ export class Api {
     Object.assign(headers, options.headers);
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
+    this.contract.check(method, path, { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text });
     return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown), text };
   }
 
@@ -205,7 +214,7 @@ export interface RawResponse {
 /**
  * A request whose path goes on the wire exactly as written (fetch would resolve `..` and
  * normalize it), for path-confusion tests. A header given as an array is sent once per value
- * (fetch would join them into one).
+ * (fetch would join them into one). The answer is checked against the API document like `Api`'s.
  */
 export function rawRequest(
   baseUrl: string,
@@ -220,7 +229,20 @@ export function rawRequest(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        const header = (name: string) => {
+          const value = res.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value.join(', ') : value;
+        };
+        try {
+          fullContract().check(method, path, { status, header, text });
+        } catch (error) {
+          reject(error as Error);
+          return;
+        }
+        resolve({ status, headers: res.headers, text });
+      });
     });
     req.on('error', reject);
     if (body !== undefined) req.write(body);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { Api, dataOf, expectError, type ApiResponse } from '../../support/api.js';
+import { servedContract } from '../../support/contract.js';
 import { externalService } from '../../support/env.js';
 import { gqlData, graphql } from '../../support/graphql.js';
 import { CUSTOMER_ARGS, INVOICE_ARGS, PRODUCT_ARGS, productModel, squeezed } from './models.js';
@@ -97,7 +98,8 @@ describe('generate: in a scratch copy of the repository', function () {
     );
     expectExit(created, 0, 'users:create');
     const service = await startServer(copy, env);
-    const api = new Api(service.url);
+    // Its own document: the copy's generated resources are checked against what it says of them.
+    const api = new Api(service.url, await servedContract(service.url));
     const user = dataOf<{ access_token: string }>(
       await api.post('/api/v1/auth/register', { json: { email: `user-${name}@example.com`, password: PASSWORD, first_name: 'Una', last_name: 'User' } }),
       201,

@@ -45,6 +45,13 @@ export interface HttpAppOptions {
   };
 }
 
+const routers = new WeakMap<Koa<RequestState>, Router<RequestState>>();
+
+/** The router of an app `createHttpApp` built (the test that holds it against the API document walks it). */
+export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefined {
+  return routers.get(app);
+}
+
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
  * request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
@@ -72,5 +79,6 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   app.use(bodyParser(options.bodyLimitBytes));
   app.use(routeFallback(router));
   app.use(router.routes());
+  routers.set(app, router);
   return app;
 }

@@ -68,20 +68,31 @@ export function errorSchema(status: number): JsonSchema {
   });
 }
 
-const header = (description: string, schema: JsonSchema = { type: 'integer' }) => ({ description, schema });
+const header = (description: string, schema: JsonSchema = { type: 'integer' }, required = false) => ({
+  description,
+  ...(required ? { required } : {}),
+  schema,
+});
 
-/** Response headers, each described once. */
+/** Response headers, each described once (`required`: every answer that lists it carries it). */
 const HEADERS = {
-  'X-Request-ID': header('The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID', { type: 'string' }),
+  'X-Request-ID': header('The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID', { type: 'string' }, true),
   'X-RateLimit-Limit': header('Requests allowed per window (when rate limiting is on)'),
   'X-RateLimit-Remaining': header('Requests left in this window'),
   'X-RateLimit-Reset': header('Seconds until the window resets'),
   'Retry-After': header('Seconds to wait before trying again'),
-  ETag: header('The version of the resource, as a strong tag (`"3"`); send it back in If-Match', { type: 'string' }),
-  'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }),
+  ETag: header('The version of the resource, as a strong tag (`"3"`); send it back in If-Match', { type: 'string' }, true),
+  'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }, true),
+  /** `Retry-After` on 429, which always has it (503 has it only when it is OVERLOADED). */
+  'Retry-After-429': header('Seconds to wait before trying again', { type: 'integer', minimum: 1 }, true),
+  /** `WWW-Authenticate` on a 401 that may also be about something else than the bearer token (logout's refresh token). */
+  'WWW-Authenticate-if-bearer': header('The challenge `Bearer`, when it is the access token that is refused', { type: 'string', const: 'Bearer' }),
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
+
+/** The header a component describes (`Retry-After-429` is `Retry-After`). */
+const headerName = (name: HeaderName): string => ({ 'Retry-After-429': 'Retry-After', 'WWW-Authenticate-if-bearer': 'WWW-Authenticate' })[name as string] ?? name;
 
 /** Statuses every operation of a kind may answer, and why. */
 function failuresOf(op: Operation): Map<number, { description: string; headers?: HeaderName[] }> {
@@ -96,10 +107,10 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   if (own[400]) bad.push(own[400]);
   if (bad.length > 0) failures.set(400, { description: `Bad request: ${bad.join('; ')}` });
   if (op.access !== 'public' || own[401]) {
-    failures.set(401, {
-      description: own[401] ?? 'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone',
-      ...(op.access !== 'public' ? { headers: ['WWW-Authenticate'] as HeaderName[] } : {}),
-    });
+    const refused = 'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone';
+    const why = op.access === 'public' ? [own[401]] : own[401] ? [`${refused} (with WWW-Authenticate)`, own[401]] : [refused];
+    const challenge: HeaderName | undefined = op.access === 'public' ? undefined : own[401] ? 'WWW-Authenticate-if-bearer' : 'WWW-Authenticate';
+    failures.set(401, { description: why.join('; or '), ...(challenge ? { headers: [challenge] } : {}) });
   }
   if (op.access === 'policy') failures.set(403, { description: "The access policy does not let the caller's role use this route" });
   if (own[404]) failures.set(404, { description: own[404] });
@@ -112,7 +123,7 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   const rateLimited = op.rateLimited !== false;
   if (rateLimited || own[429]) {
     const why = [...(rateLimited ? ["the client's rate limit is spent"] : []), ...(own[429] ? [own[429]] : [])];
-    failures.set(429, { description: `Too many requests: ${why.join('; ')}`, headers: ['Retry-After'] });
+    failures.set(429, { description: `Too many requests: ${why.join('; ')}`, headers: ['Retry-After-429'] });
   }
   failures.set(500, { description: 'An unexpected fault (the body never holds a stack, SQL or a path)' });
   failures.set(503, {
@@ -219,13 +230,22 @@ function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
   return parameters;
 }
 
-function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): Record<string, unknown> {
+/**
+ * The headers on every answer of `op`: the request id, and the rate limiter's on the answers it
+ * counted (when it is on; failures included, 429 too — CONTRACT §9).
+ */
+function answerHeaders(op: Operation, registry: SchemaRegistry): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'X-Request-ID': registry.header('X-Request-ID') };
   if (op.rateLimited !== false) {
     for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) {
       headers[name] = registry.header(name);
     }
   }
+  return headers;
+}
+
+function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): Record<string, unknown> {
+  const headers = answerHeaders(op, registry);
   if (answer.etag) headers.ETag = registry.header('ETag');
   if (!answer.body) return { description: answer.description, headers };
   const schema = registry.use(answer.body);
@@ -241,8 +261,8 @@ function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperat
   for (const answer of op.answers) responses[String(answer.status)] = answerObject(answer, op, registry);
   for (const [status, failure] of failuresOf(op)) {
     if (responses[String(status)] !== undefined) continue;
-    const headers: Record<string, unknown> = { 'X-Request-ID': registry.header('X-Request-ID') };
-    for (const name of failure.headers ?? []) headers[name] = registry.header(name);
+    const headers = answerHeaders(op, registry);
+    for (const name of failure.headers ?? []) headers[headerName(name)] = registry.header(name);
     const schema = registry.use({ title: ERROR_STATUSES[status]!.schema, ...errorSchema(status) });
     responses[String(status)] = {
       description: failure.description,

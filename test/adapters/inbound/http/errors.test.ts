@@ -92,6 +92,9 @@ const echo: RouteModule = (router) => {
   router.patch('/echo', answer);
   router.delete('/echo', answer);
   router.get('/echo', answer);
+  router.get('/things/search', answer);
+  router.get('/things/:id', answer);
+  router.put('/things/:id', answer);
 };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -136,6 +139,17 @@ describe('HTTP adapter: errors and bodies', () => {
       expect(res.status).to.equal(405);
       expect((await errorOf(res)).error.code).to.equal('METHOD_NOT_ALLOWED');
       expect(res.headers.get('allow')).to.include('GET');
+    });
+
+    it('lists only the literal route in Allow where a parameter route matches the path too (/things/search, not /things/:id)', async () => {
+      const post = await fetch(`${app.url}/things/search`, { method: 'POST' });
+      expect(post.status).to.equal(405);
+      expect(post.headers.get('allow')).to.equal('HEAD, GET, OPTIONS');
+      const options = await fetch(`${app.url}/things/search`, { method: 'OPTIONS' });
+      expect(options.status).to.equal(204);
+      expect(options.headers.get('allow')).to.equal('HEAD, GET, OPTIONS');
+      const item = await fetch(`${app.url}/things/1`, { method: 'POST' });
+      expect(item.headers.get('allow')).to.equal('HEAD, GET, PUT, OPTIONS');
     });
   });
 

@@ -6,14 +6,18 @@ import type { RequestState } from '../state.js';
 /**
  * Runs around the router: when nothing answered, a path known under other methods is 405 with
  * `Allow` (OPTIONS is answered 204 with `Allow`), any other path is 404 `route not found`.
+ * A literal route wins over a parameter: `Allow` for `/products/search` lists the methods of
+ * `/products/search` only, not those of `/products/:id` (which never takes `search` for an id).
  */
 export function routeFallback(router: Router): Middleware<RequestState> {
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
     const matched = router.match(ctx.path, ctx.method);
+    const routes = matched.path.filter((layer) => layer.methods.length > 0);
+    const fewestParams = Math.min(...routes.map((layer) => layer.paramNames.length));
     const allow = new Set<string>();
-    for (const layer of matched.path) for (const method of layer.methods) allow.add(method);
+    for (const layer of routes) if (layer.paramNames.length === fewestParams) for (const method of layer.methods) allow.add(method);
     if (allow.size === 0) throw routeNotFound();
     allow.add('OPTIONS');
     if (ctx.method === 'OPTIONS') {

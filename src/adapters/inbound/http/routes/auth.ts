@@ -70,6 +70,7 @@ export const AUTH_OPERATIONS = {
     access: 'token',
     body: RefreshBody,
     answers: [noContent('The session is ended')],
+    failures: { 401: 'the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine)' },
   }),
 };
 
