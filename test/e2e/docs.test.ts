@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DOCS_CSP } from '../../src/adapters/inbound/http/routes/docs.js';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { contractFor } from '../support/contract.js';
 import { Api, expectError } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
@@ -245,8 +246,10 @@ describe('API document and docs page (CONTRACT §14)', function () {
     let api: Api;
 
     before(async () => {
-      service = await startService(testConfig({ SVC_DOCS_ENABLED: 'false', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
-      api = new Api(service.url);
+      const config = testConfig({ SVC_DOCS_ENABLED: 'false', SVC_RATE_LIMIT_ENABLED: 'false' });
+      service = await startService(config, { logger: silentLogger() });
+      // Answers are checked against the document of what this configuration serves.
+      api = new Api(service.url, contractFor(config));
     });
     after(async () => service.stop());
 
@@ -262,8 +265,10 @@ describe('API document and docs page (CONTRACT §14)', function () {
     let api: Api;
 
     before(async () => {
-      service = await startService(testConfig({ SVC_API_MODE: 'graphql', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
-      api = new Api(service.url);
+      const config = testConfig({ SVC_API_MODE: 'graphql', SVC_RATE_LIMIT_ENABLED: 'false' });
+      service = await startService(config, { logger: silentLogger() });
+      // Answers are checked against the document of what this configuration serves.
+      api = new Api(service.url, contractFor(config));
     });
     after(async () => service.stop());
 
