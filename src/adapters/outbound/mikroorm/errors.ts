@@ -32,8 +32,9 @@ function isConnectionFailure(error: unknown): boolean {
   if (CONNECTION_CODES.has(codeOf(error))) return true;
   const message = error instanceof Error ? error.message : '';
   // The pool could not hand out a connection (it is closed, or every connection is stuck), or a
-  // connection was ended under a query (a query past `database.query_timeout` ends its connection).
-  return /Connection terminated|is not queryable|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(
+  // connection was ended under a query (a query past `database.query_timeout` ends its connection),
+  // or pg's connect timeout destroyed the socket (`timeout expired`).
+  return /Connection terminated|is not queryable|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect|^timeout expired$/i.test(
     message,
   );
 }

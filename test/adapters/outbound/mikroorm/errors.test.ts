@@ -40,6 +40,8 @@ describe('MikroORM adapter: classifying driver errors', () => {
     ['a statement canceled by statement_timeout (57014)', driverError('canceling statement due to statement timeout', '57014')],
     ['a pool with no free connection', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
     ['a connect that timed out', driverError('timeout exceeded when trying to connect')],
+    // pg's own connectionTimeoutMillis destroys the socket with this error (seen with a frozen server under load).
+    ['a connect that timed out in the pg client', driverError('timeout expired')],
     ['a query past the query timeout', driverError('database query timed out', 'ETIMEDOUT')],
     ['a query sent on a connection that was ended', driverError('Client has encountered a connection error and is not queryable')],
   ] as const) {
