@@ -15,29 +15,27 @@ export const EmailField = rule(
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
-/** 8 to 72 bytes after trimming: bcrypt ignores bytes past 72, so longer is refused, never cut. */
-export const NewPasswordField = rule(
-  'must be 8 to 72 bytes',
-  (u) => {
-    if (typeof u !== 'string') return undefined;
-    const password = u.trim();
-    const bytes = byteLength(password);
-    return bytes >= 8 && bytes <= 72 ? password : undefined;
-  },
-  { type: 'string', format: 'password', minLength: 8, maxLength: 72, description: '8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)', examples: ['correct horse battery'] },
-);
+/**
+ * A password of `min` to 72 bytes after trimming: bcrypt ignores bytes past 72, so longer is refused,
+ * never cut.
+ */
+const passwordField = (min: number, description: string) =>
+  rule(
+    `must be ${min} to 72 bytes`,
+    (u) => {
+      if (typeof u !== 'string') return undefined;
+      const password = u.trim();
+      const bytes = byteLength(password);
+      return bytes >= min && bytes <= 72 ? password : undefined;
+    },
+    { type: 'string', format: 'password', minLength: min, maxLength: 72, description, examples: ['correct horse battery'] },
+  );
 
-/** Any non-empty password up to bcrypt's 72 bytes (a longer one could never be stored). */
-export const PresentedPasswordField = rule(
-  'must be 1 to 72 bytes',
-  (u) => {
-    if (typeof u !== 'string') return undefined;
-    const password = u.trim();
-    const bytes = byteLength(password);
-    return bytes >= 1 && bytes <= 72 ? password : undefined;
-  },
-  { type: 'string', format: 'password', minLength: 1, maxLength: 72, description: '1 to 72 bytes in UTF-8 once trimmed', examples: ['correct horse battery'] },
-);
+/** A new password: 8 to 72 bytes. */
+export const NewPasswordField = passwordField(8, '8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)');
+
+/** A password presented to be checked: any non-empty one up to bcrypt's 72 bytes (a longer one could never be stored). */
+export const PresentedPasswordField = passwordField(1, '1 to 72 bytes in UTF-8 once trimmed');
 
 export const NameField = visibleText(1, 100, 'Ada');
 
