@@ -11,8 +11,8 @@ const PUBLISH_TIMEOUT_MS = 500;
  * Keeps the user caches of every instance in step through Redis pub/sub (ADR 0021): each write of
  * a user through `cache` is published before it is answered, and a message from another instance
  * makes this one forget that user, so a user deleted or given another role on one instance is
- * seen as such by the next request to any other. After a reconnect this instance forgets every
- * user (it may have missed messages). Without Redis the cache's TTL is the bound.
+ * seen as such by the next request to any other. A message missed while Redis is away is covered
+ * by the cache's TTL (one second), which is then the bound, as it is without Redis.
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
 export function syncUserCache(
@@ -28,14 +28,9 @@ export function syncUserCache(
     const [sender, id] = message.split(' ');
     if (sender !== instance && id) cache.forget(id);
   });
-  let connectedBefore = false;
-  subscriber.on('ready', () => {
-    if (connectedBefore) cache.forgetAll();
-    connectedBefore = true;
-  });
+  // Nothing is cached before the service listens, so nothing read before the subscription is stale.
   const subscribed = subscriber.subscribe(CHANNEL).then(
-    // Users read before the subscription existed may have been written meanwhile.
-    () => cache.forgetAll(),
+    () => undefined,
     (error: unknown) => {
       logger.warn({ err: { message: (error as Error).message } }, 'user changes will not reach this instance');
     },

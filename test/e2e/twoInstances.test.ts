@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
@@ -16,6 +19,7 @@ import {
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
+import { RedisProcess } from '../support/faults.js';
 import { silentLogger } from '../support/logger.js';
 
 const LIMIT = 10;
@@ -235,5 +239,49 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const loser = onA.status === 401 ? onA : onB;
       expectError(loser, 401, 'UNAUTHORIZED', 'refresh token already used');
     });
+  });
+});
+
+/**
+ * The same two instances while their Redis is away (a Redis of this suite's own, killed): user
+ * changes cannot be announced, so writes must not wait for Redis, and the other instance's user
+ * cache still lets go of a deleted user within one second (its TTL).
+ */
+describe('two instances whose Redis is away', function () {
+  this.timeout(60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'portico-two-'));
+  let redis: RedisProcess | undefined;
+  const services: RunningService[] = [];
+
+  before(async function () {
+    if (!process.env.SVC_TEST_REDIS_URL && process.env.CI !== 'true') {
+      console.log('      (skipped: runs with the Redis suites, SVC_TEST_REDIS_URL)');
+      this.skip();
+    }
+    redis = await RedisProcess.create();
+    const env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`, SVC_REDIS_URL: redis.url, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
+    services.push(await startService(testConfig(env), { logger: silentLogger() }));
+    services.push(await startService(testConfig(env), { logger: silentLogger() }));
+  });
+
+  after(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await redis?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('deletes a user on A at once, and B refuses it within one second', async () => {
+    const [a, b] = services as [RunningService, RunningService];
+    const [apiA, apiB] = [new Api(a.url), new Api(b.url)];
+    const admin = await accountWithRole(a, apiA, 'admin');
+    const victim = await register(apiB);
+    dataOf(await apiB.get(PROFILE, { token: victim.access_token }));
+    await redis!.kill();
+
+    const started = Date.now();
+    expect((await apiA.delete(`/api/v1/admin/users/${victim.user.id}`, { token: admin.access_token })).status).to.equal(204);
+    // Publishing gives up after 500 ms at worst; with Redis known to be down it must not even wait.
+    expect(Date.now() - started, 'the delete waited for Redis').to.be.below(400);
+    await eventually('the deleted user refused on B', async () => (await apiB.get(PROFILE, { token: victim.access_token })).status === 401);
   });
 });

@@ -47,12 +47,6 @@ export class CachingUserRepository implements UserRepository {
     this.recent.delete(id);
   }
 
-  /** Drops everything remembered (writes by other instances may have been missed). */
-  forgetAll(): void {
-    this.generation += 1;
-    this.recent.clear();
-  }
-
   /** Sets the one listener told of each write made through this repository; it is awaited. */
   onWrite(listener: UserWriteListener): void {
     this.listener = listener;
