@@ -16,6 +16,7 @@ import {
   register,
   type RequestOptions,
   type TokensJson,
+  type UserJson,
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
@@ -217,6 +218,35 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const pair = dataOf<TokensJson>(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: demoted.refresh_token } }));
       expect(decodeJwt(pair.access_token).payload.role).to.equal('user');
       expectError(await apiB.get('/api/v1/admin/users', { token: pair.access_token }), 403, 'FORBIDDEN', 'forbidden');
+    });
+    it('lets only one of two admins, one on A and one on B, demote or delete the other at the same time', async () => {
+      for (const [method, body, ok] of [
+        ['PUT', { role: 'user' }, 200],
+        ['DELETE', undefined, 204],
+      ] as const) {
+        const first = await accountWithRole(a!, apiA, 'admin');
+        const second = await accountWithRole(a!, apiA, 'admin');
+        // Leave exactly these two admins.
+        const everyone = dataOf<UserJson[]>(await apiA.get('/api/v1/admin/users?per_page=100', { token: first.access_token }));
+        for (const user of everyone.filter((u) => u.role === 'admin' && u.id !== first.user.id && u.id !== second.user.id)) {
+          dataOf(await apiA.put(`/api/v1/admin/users/${user.id}`, { token: first.access_token, json: { role: 'user' } }));
+        }
+        const answers = await Promise.all([
+          apiA.send(method, `/api/v1/admin/users/${second.user.id}`, { token: first.access_token, ...(body ? { json: body } : {}) }),
+          apiB.send(method, `/api/v1/admin/users/${first.user.id}`, { token: second.access_token, ...(body ? { json: body } : {}) }),
+        ]);
+        const statuses = answers.map((r) => r.status);
+        expect(statuses.filter((status) => status === ok), `${method}: ${statuses.join(', ')}`).to.have.length(1);
+        const refused = answers.find((r) => r.status !== ok)!;
+        if (method === 'DELETE' && refused.status === 401) {
+          expectUnauthorized(refused); // deleted before its own request was authenticated: no second success either
+        } else {
+          expectError(refused, 409, 'CONFLICT', method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted');
+        }
+        const survivor = statuses[0] === ok ? first : second;
+        const after = dataOf<UserJson[]>(await apiB.get('/api/v1/admin/users?per_page=100', { token: survivor.access_token }));
+        expect(after.filter((u) => u.role === 'admin').map((u) => u.id), method).to.deep.equal([survivor.user.id]);
+      }
     });
   });
 
