@@ -219,6 +219,18 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       expect(decodeJwt(pair.access_token).payload.role).to.equal('user');
       expectError(await apiB.get('/api/v1/admin/users', { token: pair.access_token }), 403, 'FORBIDDEN', 'forbidden');
     });
+    it('shows on B, at the next request, a profile changed on A (read your own writes behind a balancer)', async () => {
+      const admin = await accountWithRole(a!, apiA, 'admin');
+      const account = await register(apiA);
+      // B has just looked the user up (and may remember it).
+      expect(dataOf<UserJson>(await apiB.get(PROFILE, { token: account.access_token })).first_name).to.equal('Ada');
+
+      dataOf(await apiA.put(PROFILE, { token: account.access_token, json: { first_name: 'Grace' } }));
+      expect(dataOf<UserJson>(await apiB.get(PROFILE, { token: account.access_token })).first_name).to.equal('Grace');
+      const seen = dataOf<UserJson>(await apiB.get(`/api/v1/admin/users/${account.user.id}`, { token: admin.access_token }));
+      expect(seen.first_name).to.equal('Grace');
+    });
+
     it('lets only one of two admins, one on A and one on B, demote or delete the other at the same time', async () => {
       for (const [method, body, ok] of [
         ['PUT', { role: 'user' }, 200],
@@ -257,6 +269,13 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const replay = await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } });
       expectError(replay, 401, 'UNAUTHORIZED', 'refresh token already used');
       expectError(await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: first.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
+    });
+
+    it('refuses on B the refresh token family logged out on A', async () => {
+      const account = await register(apiA);
+      const next = dataOf<TokensJson>(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }));
+      expect((await apiA.post('/api/v1/auth/logout', { token: next.access_token, json: { refresh_token: next.refresh_token } })).status).to.equal(204);
+      expectError(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: next.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
     });
 
     it('gives a new pair to exactly one of A and B when both get the same refresh token at once', async () => {
