@@ -13,8 +13,10 @@ import { openDatabase } from './database.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
+import { UserTokens } from './modules/users.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
+import { syncUserCache } from './userCacheSync.js';
 
 /** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
 const LISTEN_BACKLOG = 4096;
@@ -67,13 +69,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
   const redis = config.redis.url ? createRedis(config.redis.url, logger) : null;
   const policySync = redis ? syncAccessPolicy(accessPolicy, redis, logger) : undefined;
-  // Start in step with the other instances when Redis is there; never hang start-up on it.
-  if (policySync && !(await policySync.ready(2000))) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
   const acceptQueue = new AcceptQueueMonitor();
   const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue };
   const container = buildContainer(infra);
+  const userSync = redis ? syncUserCache(container.get(UserTokens.Cache), redis, logger) : undefined;
+  // Start in step with the other instances when Redis is there; never hang start-up on it.
+  const [policyReady, usersReady] = await Promise.all([policySync?.ready(2000), userSync?.ready(2000)]);
+  if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
+  if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
   const app = container.get(TOKENS.HttpApp);
 
   const handle = app.callback();
@@ -127,6 +132,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       eventLoop.close();
       acceptQueue.close();
       await policySync?.stop();
+      await userSync?.stop();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       logger.info('stopped');

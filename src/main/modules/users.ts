@@ -35,6 +35,8 @@ import type { FeatureModule } from './FeatureModule.js';
  */
 export const UserTokens = {
   Repository: token<UserRepository>('users.Repository'),
+  /** The repository's cache (the same object), which the service keeps in step with other instances. */
+  Cache: token<CachingUserRepository>('users.Cache'),
   PasswordHasher: token<PasswordHasher>('users.PasswordHasher'),
   RefreshTokenStore: token<RefreshTokenStore>('users.RefreshTokenStore'),
   UseCases: token<UserUseCases>('users.UseCases'),
@@ -47,10 +49,11 @@ export const UserTokens = {
 export const users: FeatureModule = {
   name: 'users',
   bindings: new ContainerModule(({ bind }) => {
-    bind(UserTokens.Repository).toResolvedValue(
-      (database: Database): UserRepository => new CachingUserRepository(new MikroOrmUserRepository(database.orm)),
+    bind(UserTokens.Cache).toResolvedValue(
+      (database: Database) => new CachingUserRepository(new MikroOrmUserRepository(database.orm)),
       [TOKENS.Database],
     );
+    bind(UserTokens.Repository).toService(UserTokens.Cache);
     bind(UserTokens.PasswordHasher).toResolvedValue(
       (config: Config): PasswordHasher => new BcryptPasswordHasher(config.auth.bcryptCost),
       [TOKENS.Config],

@@ -2,15 +2,22 @@ import type { Page } from '../../../domain/shared/Page.js';
 import type { User } from '../../../domain/user/User.js';
 import type { KeepingAnAdmin, UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
 
+/** Told of every write of a user through the cache once it is stored (to tell the other instances); never rejects. */
+export type UserWriteListener = (id: string) => Promise<void>;
+
 /**
  * Remembers `findById` answers for a short time — every authenticated request looks its user up,
  * and that read was a third of the database work of a GET. Writes made through this repository
- * forget the user at once, so on one instance a deleted user's token fails immediately; another
- * instance may keep accepting it for at most `ttlMs`. Only found users are remembered, so a new
+ * forget the user at once, so on one instance a deleted user's token fails immediately. Other
+ * instances forget it when told (`forget`, through the write listener: ADR 0021); when they are
+ * not told, they keep the old copy for at most `ttlMs`. Only found users are remembered, so a new
  * user is never reported missing.
  */
 export class CachingUserRepository implements UserRepository {
   private readonly recent = new Map<string, { user: User; until: number }>();
+  /** Bumped by every forget, so a read that overlapped one does not store what it read. */
+  private generation = 0;
+  private listener: UserWriteListener | undefined;
 
   constructor(
     private readonly inner: UserRepository,
@@ -22,14 +29,27 @@ export class CachingUserRepository implements UserRepository {
     const now = Date.now();
     const hit = this.recent.get(id);
     if (hit && hit.until > now) return hit.user;
+    const generation = this.generation;
     const user = await this.inner.findById(id);
-    if (user) {
+    // A forget that came while reading may be about a write the read did not see yet.
+    if (user && generation === this.generation) {
       if (this.recent.size >= this.maxEntries) this.recent.clear();
       this.recent.set(id, { user, until: now + this.ttlMs });
     } else {
       this.recent.delete(id);
     }
     return user;
+  }
+
+  /** Drops what is remembered of user `id` (another instance wrote it). */
+  forget(id: string): void {
+    this.generation += 1;
+    this.recent.delete(id);
+  }
+
+  /** Sets the one listener told of each write made through this repository; it is awaited. */
+  onWrite(listener: UserWriteListener): void {
+    this.listener = listener;
   }
 
   async add(user: User): Promise<void> {
@@ -60,13 +80,17 @@ export class CachingUserRepository implements UserRepository {
     return this.inner.list(query);
   }
 
-  /** A write of user `id`: forgotten before (no reader trusts the old copy) and after (nor one read meanwhile). */
+  /**
+   * A write of user `id`: forgotten before (no reader trusts the old copy) and after (nor one read
+   * meanwhile), then the listener is told before the write is answered.
+   */
   private async forgetting<T>(id: string, write: () => Promise<T>): Promise<T> {
-    this.recent.delete(id);
+    this.forget(id);
     try {
       return await write();
     } finally {
-      this.recent.delete(id);
+      this.forget(id);
+      await this.listener?.(id);
     }
   }
 }

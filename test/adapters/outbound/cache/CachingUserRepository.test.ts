@@ -64,4 +64,46 @@ describe('CachingUserRepository', () => {
     await inner.add(bob);
     expect((await cache.findById(bob.id))?.email).to.equal('bob@example.com');
   });
+
+  it('forgets a user written elsewhere when told', async () => {
+    await cache.findById(ada.id);
+    await inner.update(ada.with({ role: 'moderator' }, now));
+    expect((await cache.findById(ada.id))?.role).to.equal('user');
+    cache.forget(ada.id);
+    expect((await cache.findById(ada.id))?.role).to.equal('moderator');
+    await inner.delete(ada.id);
+    cache.forget(ada.id);
+    expect(await cache.findById(ada.id)).to.equal(undefined);
+  });
+
+  it('does not remember a read that a forget overlapped (it may predate the write)', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = Object.create(inner) as UserRepository;
+    slow.findById = async (id) => {
+      const user = await inner.findById(id);
+      await gate;
+      return user;
+    };
+    const racing = new CachingUserRepository(slow, 10_000);
+    const stale = racing.findById(ada.id);
+    await inner.delete(ada.id);
+    racing.forget(ada.id); // another instance deleted the user while the read was on its way
+    release();
+    expect((await stale)?.id).to.equal(ada.id);
+    expect(await racing.findById(ada.id)).to.equal(undefined);
+  });
+
+  it('tells the write listener of each write through it, once stored, before answering', async () => {
+    const told: string[] = [];
+    cache.onWrite(async (id) => {
+      told.push(`${id} ${(await inner.findById(id))?.role ?? 'gone'}`);
+    });
+    await cache.add(User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000003', email: 'cy@example.com' }, now));
+    await cache.update(ada.with({ role: 'moderator' }, now));
+    expect(told).to.deep.equal([`${ada.id} moderator`]);
+    await cache.updateKeepingAnAdmin(ada.with({ role: 'user' }, now));
+    await cache.deleteKeepingAnAdmin(ada.id);
+    expect(told).to.deep.equal([`${ada.id} moderator`, `${ada.id} user`, `${ada.id} gone`]);
+  });
 });

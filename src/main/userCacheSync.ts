@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { CachingUserRepository } from '../adapters/outbound/cache/CachingUserRepository.js';
+
+const CHANNEL = 'portico:users';
+/** How long a write waits for Redis to take its announcement; past it the other caches' TTL bounds the delay. */
+const PUBLISH_TIMEOUT_MS = 500;
+
+/**
+ * Keeps the user caches of every instance in step through Redis pub/sub (ADR 0021): each write of
+ * a user through `cache` is published before it is answered, and a message from another instance
+ * makes this one forget that user, so a user deleted or given another role on one instance is
+ * seen as such by the next request to any other. A message missed while Redis is away is covered
+ * by the cache's TTL (one second), which is then the bound, as it is without Redis.
+ * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
+ */
+export function syncUserCache(
+  cache: CachingUserRepository,
+  redis: Redis,
+  logger: Logger,
+): { ready(timeoutMs: number): Promise<boolean>; stop(): Promise<void> } {
+  const instance = randomUUID();
+  // Subscriptions wait for the connection (and ioredis re-subscribes after a reconnect).
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+  subscriber.on('error', () => undefined); // the main client already reports connection problems
+  subscriber.on('message', (_channel: string, message: string) => {
+    const [sender, id] = message.split(' ');
+    if (sender !== instance && id) cache.forget(id);
+  });
+  // Nothing is cached before the service listens, so nothing read before the subscription is stale.
+  const subscribed = subscriber.subscribe(CHANNEL).then(
+    () => undefined,
+    (error: unknown) => {
+      logger.warn({ err: { message: (error as Error).message } }, 'user changes will not reach this instance');
+    },
+  );
+  // The main client fails fast while Redis is away (no offline queue): a write is never held up long.
+  let lastWarning = 0;
+  cache.onWrite(async (id) => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        redis.publish(CHANNEL, `${instance} ${id}`),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), PUBLISH_TIMEOUT_MS))),
+      ]);
+    } catch (error) {
+      const now = Date.now();
+      if (now - lastWarning > 10_000) {
+        lastWarning = now;
+        logger.warn({ err: { message: (error as Error).message } }, 'could not tell other instances of a user change');
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  return {
+    ready: (timeoutMs) => Promise.race([subscribed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]),
+    stop: async () => {
+      subscriber.disconnect();
+    },
+  };
+}
