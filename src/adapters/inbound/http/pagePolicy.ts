@@ -17,7 +17,7 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /*
- * No `Cross-Origin-Opener-Policy` on them: over plain HTTP (development, or TLS ended at a proxy
- * that the browser does not see as this origin) Chromium ignores it and logs an error on every load.
+ * No `Cross-Origin-Opener-Policy` on them: served over plain HTTP (development, an internal
+ * address) Chromium ignores it and logs an error on every load.
  * No `Cross-Origin-Resource-Policy` on the API: browser apps on other origins read it.
  */
