@@ -1,11 +1,17 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { existsSync } from 'node:fs';
 import { expect } from 'chai';
+import { chromium } from 'playwright-core';
 import { securityHeaderList } from '../../src/adapters/inbound/http/middleware/securityHeaders.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { testConfig } from '../support/config.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';
 import { silentLogger } from '../support/logger.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Another origin, for a browser app reading the API across origins (mapped to the service's address). */
+const APP_HOST = 'app.portico.test';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -106,6 +112,32 @@ describe('security headers on every answer (CONTRACT §15)', function () {
       const response = await fetch(`${service.url}/health/live`, { headers: { Origin: 'https://app.example' } });
       expect(response.headers.get('access-control-allow-origin')).to.equal('*');
       expect(response.headers.get('cross-origin-resource-policy')).to.equal(null);
+    });
+
+    it('in a browser, a page on another origin still reads the JSON API (CORS), headers and all', async function () {
+      if (!existsSync(CHROMIUM)) {
+        if (process.env.CI === 'true') throw new Error(`Chromium is required in CI (CI=true) but ${CHROMIUM} does not exist`);
+        console.log('      (skipped: Chromium is not installed)');
+        this.skip();
+      }
+      const served = new URL(service.url);
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--host-resolver-rules=MAP ${APP_HOST} ${served.hostname}`],
+      });
+      try {
+        const page = await browser.newPage();
+        // Any page of that origin will do; this one carries no CSP of its own.
+        await page.goto(`http://${APP_HOST}:${served.port}/health/live`);
+        const read = await page.evaluate(`Promise.all(['/health/live', '/api/v1/products'].map((path) =>
+          fetch(${JSON.stringify(service.url)} + path).then(async (r) => ({ status: r.status, body: await r.json() }))))`);
+        const [live, products] = read as { status: number; body: { status?: string; error?: { code: string } } }[];
+        expect([live?.status, live?.body.status]).to.deep.equal([200, 'up']);
+        expect([products?.status, products?.body.error?.code]).to.deep.equal([401, 'UNAUTHORIZED']);
+      } finally {
+        await browser.close();
+      }
     });
 
     it('429 (rate limited)', async () => {
