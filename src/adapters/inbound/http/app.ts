@@ -66,7 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   const headers = options.securityHeaders ?? [];
   if (headers.length > 0) {
     app.use(securityHeaders(headers));
-    keepOnKoaErrors(app as never, headers);
+    keepOnKoaErrors(app, headers);
   }
   app.use(requestId(options.newRequestId));
   app.use(requestLogger(options.logger));

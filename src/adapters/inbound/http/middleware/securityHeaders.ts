@@ -41,11 +41,11 @@ export function securityHeaders(headers: readonly Header[]): Middleware {
 }
 
 /**
- * Koa answers an error that escapes the middleware (or a body stream failing before its headers
- * are sent) itself: it removes every header, then sets the error's `headers`. Those get `headers`
- * first, so even that answer carries them.
+ * Koa answers an error that escapes the middleware (one thrown above recovery: the request logger,
+ * a failing log destination) itself: it removes every header, then sets the error's `headers`.
+ * Those get `headers` first, so even that answer carries them.
  */
-export function keepOnKoaErrors(app: Koa<never>, headers: readonly Header[]): void {
+export function keepOnKoaErrors(app: Pick<Koa, 'context'>, headers: readonly Header[]): void {
   if (headers.length === 0) return;
   const onerror = app.context.onerror;
   app.context.onerror = function (this: Koa.Context, error: unknown) {
