@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
+import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
 import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
@@ -94,6 +95,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         requestTimeoutMs: config.server.requestTimeoutMs,
         bodyLimitBytes: config.server.bodyLimitBytes,
         cors: config.cors,
+        securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
         rateLimiter: limiter,
         newRequestId: randomUUID,
         routes,

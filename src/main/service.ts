@@ -5,6 +5,7 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
+import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
@@ -90,6 +91,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       headersTimeoutMs: config.server.headersTimeoutMs,
       requestTimeoutMs: config.server.requestTimeoutMs,
       maxConnectionsPerIp: config.server.maxConnectionsPerIp,
+      securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
     },
   );
   await new Promise<void>((resolve, reject) => {

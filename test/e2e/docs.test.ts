@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { DOCS_CSP } from '../../src/adapters/inbound/http/routes/docs.js';
+import { PAGE_CSP } from '../../src/adapters/inbound/http/pagePolicy.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { contractFor } from '../support/contract.js';
 import { Api, expectError } from '../support/api.js';
@@ -91,7 +91,7 @@ describe('API document and docs page (CONTRACT §14)', function () {
       const response = await fetch(`${service.url}/docs`);
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.match(/^text\/html\b/);
-      expect(response.headers.get('content-security-policy')).to.equal(DOCS_CSP);
+      expect(response.headers.get('content-security-policy')).to.equal(PAGE_CSP);
       expect(response.headers.get('x-request-id')).to.be.a('string').and.not.equal('');
       const html = await response.text();
       expect(html).to.match(/^<!doctype html>/i);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { PAGE_CSP } from '../../src/adapters/inbound/http/pagePolicy.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { Api, expectError } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -21,6 +22,7 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
   let service: RunningService;
   let api: Api;
   let html: string;
+  let pageHeaders: Headers;
 
   before(async () => {
     service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
@@ -30,15 +32,29 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
     const response = await fetch(`${service.url}/graphql-playground`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.match(/^text\/html/);
+    pageHeaders = response.headers;
     html = await response.text();
   });
   after(async () => service.stop());
 
   describe('the page and its assets', () => {
-    it('is an HTML page that mounts GraphiQL pointed at the general route', () => {
+    it('is an HTML page that mounts GraphiQL pointed at the general route, from its own start script', async () => {
       expect(html).to.match(/^<!doctype html>/i);
-      expect(html).to.include('GraphiQL.createFetcher');
-      expect(html).to.match(/createFetcher\(\{\s*url:\s*"\/graphql"\s*\}\)/);
+      expect(html).to.include('<div id="graphiql" data-url="/graphql">');
+      const start = await fetch(`${service.url}/graphql-playground/assets/start.js`);
+      expect(start.status).to.equal(200);
+      expect(await start.text()).to.include("GraphiQL.createFetcher({ url: root.getAttribute('data-url') })");
+    });
+
+    it("carries the pages' Content-Security-Policy, exactly, and nothing inline the policy would refuse", () => {
+      expect(pageHeaders.get('content-security-policy')).to.equal(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; " +
+          "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
+      expect(pageHeaders.get('content-security-policy')).to.equal(PAGE_CSP);
+      expect(html).not.to.match(/<script\b[^>]*>[^<]+<\/script>/i);
+      expect(html).not.to.match(/<style\b/i);
+      expect(html).not.to.match(/\s(on[a-z]+|style)=/i);
     });
 
     it('references no other host: no http:// or https:// anywhere in the page', () => {
@@ -55,7 +71,8 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
         const response = await fetch(new URL(src, service.url));
         expect(response.status, src).to.equal(200);
         expect(response.headers.get('content-type'), src).to.match(/^(text|application)\/javascript\b/);
-        expect((await response.text()).length, src).to.be.greaterThan(1000);
+        // The libraries are large; the page's own start script is small but not empty.
+        expect((await response.text()).length, src).to.be.greaterThan(src.endsWith('/start.js') ? 100 : 1000);
       }
       for (const href of links) {
         expect(href, href).to.match(/^\/[^/]/);
@@ -103,11 +120,17 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
       const page: Page = await browser.newPage();
       const offOrigin: string[] = [];
       const pageErrors: string[] = [];
+      const violations: string[] = [];
       const graphqlPosts: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('console', (message) => {
-        if (message.type() === 'error') pageErrors.push(message.text());
+        if (message.type() === 'error' || /content security policy/i.test(message.text())) pageErrors.push(message.text());
       });
+      // Collected before any script of the page runs: every refusal the CSP makes.
+      await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
+      await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
+        window.reportCspViolation(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+      });`);
       page.on('request', (request) => {
         if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql') graphqlPosts.push(request.postData() ?? '');
       });
@@ -137,9 +160,11 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
         expect(result).to.include('200');
         expect(graphqlPosts.some((body) => body.includes('queryHealth { status }')), graphqlPosts.join('\n')).to.equal(true);
         expect(offOrigin, `requests to other hosts: ${offOrigin.join(', ')}`).to.deep.equal([]);
+        expect(violations, `CSP violations: ${violations.join(' | ')}`).to.deep.equal([]);
+        expect(pageErrors, `page errors: ${pageErrors.join(' | ')}`).to.deep.equal([]);
       } catch (error) {
         await page.screenshot({ path: SCREENSHOT, fullPage: true }).catch(() => undefined);
-        const detail = `(screenshot: ${SCREENSHOT}; page errors: ${pageErrors.join(' | ') || 'none'}; blocked: ${offOrigin.join(', ') || 'none'})`;
+        const detail = `(screenshot: ${SCREENSHOT}; page errors: ${pageErrors.join(' | ') || 'none'}; CSP violations: ${violations.join(' | ') || 'none'}; blocked: ${offOrigin.join(', ') || 'none'})`;
         if (error instanceof Error) error.message = `${error.message}\n${detail}`;
         throw error;
       }

@@ -41,6 +41,8 @@ const DEFAULTS: Config = {
     maxConnectionsPerIp: 256,
     maxInFlight: 512,
     maxEventLoopDelayMs: 500,
+    securityHeaders: true,
+    hsts: false,
   },
   database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true, queryTimeoutMs: 5000 },
   redis: { url: '' },
@@ -306,6 +308,14 @@ describe('loadConfig', () => {
     it('booleans from YAML', () => {
       const config = valid({}, { 'config/default.yaml': 'server:\n  trust_proxy: true\ndatabase:\n  migrate_on_start: false\n' });
       expect([config.server.trustProxy, config.database.migrateOnStart]).to.deep.equal([true, false]);
+    });
+
+    it('security headers off and HSTS on, from the environment and from YAML', () => {
+      const env = valid({ SVC_SERVER_SECURITY_HEADERS: 'false', SVC_SERVER_HSTS: 'true' });
+      expect([env.server.securityHeaders, env.server.hsts]).to.deep.equal([false, true]);
+      const yaml = valid({}, { 'config/default.yaml': 'server:\n  security_headers: false\n  hsts: true\n' });
+      expect([yaml.server.securityHeaders, yaml.server.hsts]).to.deep.equal([false, true]);
+      expect(problems({ SVC_SERVER_HSTS: 'yes' }).join('\n')).to.match(/server\.hsts/);
     });
 
     it('every api mode', () => {

@@ -106,6 +106,8 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       maxConnectionsPerIp: v('server.max_connections_per_ip'),
       maxInFlight: v('server.max_in_flight'),
       maxEventLoopDelayMs: v('server.max_event_loop_delay'),
+      securityHeaders: v('server.security_headers'),
+      hsts: v('server.hsts'),
     },
     database: { url: v('database.url'), migrateOnStart: v('database.migrate_on_start'), queryTimeoutMs: v('database.query_timeout') },
     redis: { url: v('redis.url') },

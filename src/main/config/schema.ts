@@ -47,6 +47,8 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'server.max_connections_per_ip': key(intIn(1, 1_000_000), 256),
   'server.max_in_flight': key(intIn(1, 1_000_000), 512),
   'server.max_event_loop_delay': key(Duration, '500ms'),
+  'server.security_headers': key(Bool, true),
+  'server.hsts': key(Bool, false),
   'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
   'database.migrate_on_start': key(Bool, true),
   'database.query_timeout': key(Duration, '5s'),
@@ -105,6 +107,10 @@ export interface Config {
     maxConnectionsPerIp: number;
     maxInFlight: number;
     maxEventLoopDelayMs: number;
+    /** `X-Content-Type-Options`, `Referrer-Policy`, `X-Frame-Options` on every answer (CONTRACT §15). */
+    securityHeaders: boolean;
+    /** With `securityHeaders`: `Strict-Transport-Security` too (only behind HTTPS). */
+    hsts: boolean;
   };
   database: { url: string; migrateOnStart: boolean; queryTimeoutMs: number };
   redis: { url: string };

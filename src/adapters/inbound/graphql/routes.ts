@@ -6,6 +6,7 @@ import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { routeNotFound } from '../http/HttpProblem.js';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
+import { PAGE_CSP } from '../http/pagePolicy.js';
 import type { RequestState } from '../http/state.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
@@ -136,6 +137,7 @@ export function graphqlRoutes(
     const page = playgroundPage(options.playgroundRoute, options.generalRoute);
     router.get(options.playgroundRoute, (ctx) => {
       ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = page;
     });

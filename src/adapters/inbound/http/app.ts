@@ -10,6 +10,7 @@ import { rateLimit } from './middleware/rateLimit.js';
 import { recovery } from './middleware/recovery.js';
 import { requestId } from './middleware/requestId.js';
 import { requestLogger } from './middleware/requestLogger.js';
+import { keepOnKoaErrors, securityHeaders, type Header } from './middleware/securityHeaders.js';
 import { routeFallback } from './middleware/routeFallback.js';
 import { timeout } from './middleware/timeout.js';
 import { HEALTH_PATHS } from './routes/health.js';
@@ -29,6 +30,8 @@ export interface HttpAppOptions {
   requestTimeoutMs: number;
   bodyLimitBytes: number;
   cors: CorsOptions;
+  /** Set on every answer, first thing (CONTRACT §15; `securityHeaderList`); absent or empty: none. */
+  securityHeaders?: readonly Header[];
   /** `null` when rate limiting is disabled. */
   rateLimiter: RateLimiterAbstract | null;
   newRequestId: () => string;
@@ -54,7 +57,7 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
- * request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
+ * security headers → request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -67,6 +70,11 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   const router = new Router<RequestState>({ sensitive: true, strict: true });
   for (const addRoutes of options.routes) addRoutes(router);
 
+  const headers = options.securityHeaders ?? [];
+  if (headers.length > 0) {
+    app.use(securityHeaders(headers));
+    keepOnKoaErrors(app, headers);
+  }
   app.use(requestId(options.newRequestId));
   app.use(requestLogger(options.logger));
   app.use(recovery());

@@ -3,6 +3,7 @@ import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { mapError } from './errorTable.js';
 import { HttpProblem } from './HttpProblem.js';
+import type { Header } from './middleware/securityHeaders.js';
 
 export interface HttpServerOptions {
   /** `server.headers_timeout`: how long a client may take to send its request headers. */
@@ -12,6 +13,8 @@ export interface HttpServerOptions {
   /** `server.max_connections_per_ip`: open sockets per client address, past which a new one is closed. */
   maxConnectionsPerIp: number;
   keepAliveTimeoutMs?: number;
+  /** On the answers written on the socket too, as the app sets them on its own (`securityHeaderList`). */
+  securityHeaders?: readonly Header[];
 }
 
 /** The Node HTTP server around the app, with its graceful close. */
@@ -41,7 +44,7 @@ export function createHttpServer(handle: RequestListener, options: HttpServerOpt
     handle,
   );
   limitConnectionsPerIp(server, options.maxConnectionsPerIp);
-  answerClientErrors(server);
+  answerClientErrors(server, options.securityHeaders);
   return { server, drain: new ConnectionDrain(server) };
 }
 
@@ -70,27 +73,28 @@ export function limitConnectionsPerIp(server: Server, max: number): void {
 }
 
 /** A whole HTTP/1.1 answer for a socket the app never saw; the body is the error table's envelope. */
-function rawAnswer(problem?: HttpProblem, status = problem?.status ?? 408): string {
-  const line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`;
-  if (!problem) return `${line}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
+function rawAnswer(headers: readonly Header[], problem?: HttpProblem, status = problem?.status ?? 408): string {
+  const line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}`;
+  if (!problem) return `${line}Connection: close\r\nContent-Length: 0\r\n\r\n`;
   const json = JSON.stringify(mapError(problem).body);
   return (
-    `${line}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `${line}Content-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(json)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${json}`
   );
 }
 
-const HEADERS_TOO_LARGE = rawAnswer(new HttpProblem(431, 'HEADERS_TOO_LARGE', 'request headers too large'));
-const BAD_REQUEST = rawAnswer(new HttpProblem(400, 'BAD_REQUEST', 'malformed request'));
-/** Node's own answer to a client too slow with its headers: the contract has no code for it. */
-const REQUEST_TIMEOUT = rawAnswer(undefined, 408);
-
-/** What to write for a request Node refused before the app saw it; `undefined`: just close. */
-function clientErrorAnswer(code: string | undefined): string | undefined {
-  if (code === 'HPE_HEADER_OVERFLOW') return HEADERS_TOO_LARGE;
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return REQUEST_TIMEOUT;
-  if (code?.startsWith('HPE_')) return BAD_REQUEST;
-  return undefined;
+/** What to write for each request Node refuses before the app sees it; `undefined`: just close. */
+function clientErrorAnswers(headers: readonly Header[]): (code: string | undefined) => string | undefined {
+  const headersTooLarge = rawAnswer(headers, new HttpProblem(431, 'HEADERS_TOO_LARGE', 'request headers too large'));
+  const badRequest = rawAnswer(headers, new HttpProblem(400, 'BAD_REQUEST', 'malformed request'));
+  /** Node's own answer to a client too slow with its headers: the contract has no code for it. */
+  const requestTimeout = rawAnswer(headers, undefined, 408);
+  return (code) => {
+    if (code === 'HPE_HEADER_OVERFLOW') return headersTooLarge;
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout;
+    if (code?.startsWith('HPE_')) return badRequest;
+    return undefined;
+  };
 }
 
 const answered = new WeakSet<Duplex>();
@@ -99,9 +103,10 @@ const answered = new WeakSet<Duplex>();
  * Answers what Node's parser refuses in the error envelope: headers or URL past Node's
  * `maxHeaderSize` (16 KiB) → 431 `HEADERS_TOO_LARGE`, a malformed request → 400 `BAD_REQUEST`,
  * headers not received within `headersTimeout` → 408 (as Node does). Written on the socket,
- * half-closed, and destroyed once the client has read it (or after a second).
+ * half-closed, and destroyed once the client has read it (or after a second). Each carries `headers`.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, headers: readonly Header[] = []): void {
+  const clientErrorAnswer = clientErrorAnswers(headers);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (answered.has(socket)) return;
     answered.add(socket);

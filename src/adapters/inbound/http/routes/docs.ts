@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { routeNotFound } from '../HttpProblem.js';
 import type { OpenApiDocument } from '../openapi.js';
+import { PAGE_CSP } from '../pagePolicy.js';
 import { operation, raw, RestRoutes } from '../operations.js';
 import type { RequestState } from '../state.js';
 
@@ -38,22 +39,6 @@ const ASSETS: Readonly<Record<string, { read: () => Promise<Buffer>; type: strin
 
 /** The docs page and its assets: public, never rate limited (CONTRACT §14). */
 export const DOCS_PATHS: readonly string[] = [DOCUMENT_PATH, DOCS_PAGE, ...Object.keys(ASSETS).map((name) => `${ASSETS_PATH}/${name}`)];
-
-/**
- * What the page may load: its own scripts, styles, images and the document; nothing inline (Swagger
- * UI sets styles through the DOM, which CSP allows), no frames, no forms elsewhere.
- */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const tag = { name: 'docs', description: 'This document' };
 
@@ -118,7 +103,7 @@ export function docsRoutes(document: OpenApiDocument): (router: Router<RequestSt
     });
 
     router.get(DOCS_PAGE, async (ctx) => {
-      ctx.set('Content-Security-Policy', DOCS_CSP);
+      ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = html;
