@@ -1,10 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-
-const require = createRequire(import.meta.url);
-const JS = 'text/javascript; charset=utf-8';
-const CSS = 'text/css; charset=utf-8';
+import { ownFile, packageFile, type PageAsset } from '../http/pageAssets.js';
 
 /**
  * Mounts GraphiQL on the route the page names. Served as a file, not inline: the page's
@@ -23,32 +17,15 @@ const START_SCRIPT = `window.addEventListener('load', function () {
 /** The page's own layout, as a file for the same reason (no inline style). */
 const PAGE_STYLE = 'html, body, #graphiql { height: 100%; margin: 0; }\n';
 
-const packageDir = (name: string): string => dirname(require.resolve(`${name}/package.json`));
-
 /** Every file the explorer needs, served by the service itself (no CDN: it works offline). */
-const ASSETS: Readonly<Record<string, { read: () => Promise<Buffer>; type: string }>> = {
-  'react.production.min.js': { read: () => readFile(join(packageDir('react'), 'umd', 'react.production.min.js')), type: JS },
-  'react-dom.production.min.js': { read: () => readFile(join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js')), type: JS },
-  'graphiql.min.js': { read: () => readFile(join(packageDir('graphiql'), 'graphiql.min.js')), type: JS },
-  'graphiql.min.css': { read: () => readFile(join(packageDir('graphiql'), 'graphiql.min.css')), type: CSS },
-  'start.js': { read: () => Promise.resolve(Buffer.from(START_SCRIPT)), type: JS },
-  'playground.css': { read: () => Promise.resolve(Buffer.from(PAGE_STYLE)), type: CSS },
+export const PLAYGROUND_ASSETS: Readonly<Record<string, PageAsset>> = {
+  'react.production.min.js': packageFile('react', 'umd', 'react.production.min.js'),
+  'react-dom.production.min.js': packageFile('react-dom', 'umd', 'react-dom.production.min.js'),
+  'graphiql.min.js': packageFile('graphiql', 'graphiql.min.js'),
+  'graphiql.min.css': packageFile('graphiql', 'graphiql.min.css'),
+  'start.js': ownFile('start.js', START_SCRIPT),
+  'playground.css': ownFile('playground.css', PAGE_STYLE),
 };
-
-const cache = new Map<string, Promise<Buffer>>();
-
-/** An explorer asset by name, read once from the installed package; `undefined` if unknown. */
-export async function playgroundAsset(name: string): Promise<{ body: Buffer; type: string } | undefined> {
-  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!asset) return undefined;
-  let body = cache.get(name);
-  if (!body) {
-    body = asset.read();
-    cache.set(name, body);
-    body.catch(() => cache.delete(name));
-  }
-  return { body: await body, type: asset.type };
-}
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

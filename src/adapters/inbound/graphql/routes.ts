@@ -4,13 +4,12 @@ import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
 import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import { routeNotFound } from '../http/HttpProblem.js';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
-import { PAGE_CSP } from '../http/pagePolicy.js';
 import type { RequestState } from '../http/state.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
-import { playgroundAsset, playgroundPage } from './playground.js';
+import { PLAYGROUND_ASSETS, playgroundPage } from './playground.js';
+import { servePage } from '../http/pageAssets.js';
 import type { GraphQLAccess, GraphQLContext, GraphQLFragment } from './resolverKit.js';
 import { createSchema } from './schema.js';
 
@@ -134,20 +133,6 @@ export function graphqlRoutes(
     router.post(options.generalRoute, serve);
 
     if (!options.playground) return;
-    const page = playgroundPage(options.playgroundRoute, options.generalRoute);
-    router.get(options.playgroundRoute, (ctx) => {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', PAGE_CSP);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = page;
-    });
-    router.get(`${options.playgroundRoute.replace(/\/$/, '')}/assets/:name`, async (ctx) => {
-      const asset = await playgroundAsset(ctx.params.name ?? '');
-      // Thrown, not left unanswered: the route fallback would call an unanswered GET on a known path 405.
-      if (!asset) throw routeNotFound();
-      ctx.type = asset.type;
-      ctx.set('Cache-Control', 'public, max-age=86400');
-      ctx.body = asset.body;
-    });
+    servePage(router, options.playgroundRoute, playgroundPage(options.playgroundRoute, options.generalRoute), PLAYGROUND_ASSETS);
   };
 }

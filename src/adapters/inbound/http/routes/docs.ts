@@ -1,19 +1,12 @@
 import type Router from '@koa/router';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { routeNotFound } from '../HttpProblem.js';
 import type { OpenApiDocument } from '../openapi.js';
-import { PAGE_CSP } from '../pagePolicy.js';
+import { assetsPath, ownFile, packageFile, servePage, type PageAsset } from '../pageAssets.js';
 import { operation, raw, RestRoutes } from '../operations.js';
 import type { RequestState } from '../state.js';
 
-const require = createRequire(import.meta.url);
-const swaggerDir = (): string => dirname(require.resolve('swagger-ui-dist/package.json'));
-
 export const DOCUMENT_PATH = '/api/v1/openapi.json';
 export const DOCS_PAGE = '/docs';
-const ASSETS_PATH = `${DOCS_PAGE}/assets`;
+const ASSETS_PATH = assetsPath(DOCS_PAGE);
 
 /**
  * Starts Swagger UI on the document the page names. Served as a file, not inline: the page's
@@ -27,14 +20,11 @@ const START_SCRIPT = `window.addEventListener('load', function () {
 });
 `;
 
-const JS = 'text/javascript; charset=utf-8';
-const CSS = 'text/css; charset=utf-8';
-
 /** Every file the page loads, served by the service itself from the installed package (it works offline). */
-const ASSETS: Readonly<Record<string, { read: () => Promise<Buffer>; type: string }>> = {
-  'swagger-ui-bundle.js': { read: () => readFile(join(swaggerDir(), 'swagger-ui-bundle.js')), type: JS },
-  'swagger-ui.css': { read: () => readFile(join(swaggerDir(), 'swagger-ui.css')), type: CSS },
-  'start.js': { read: () => Promise.resolve(Buffer.from(START_SCRIPT)), type: JS },
+const ASSETS: Readonly<Record<string, PageAsset>> = {
+  'swagger-ui-bundle.js': packageFile('swagger-ui-dist', 'swagger-ui-bundle.js'),
+  'swagger-ui.css': packageFile('swagger-ui-dist', 'swagger-ui.css'),
+  'start.js': ownFile('start.js', START_SCRIPT),
 };
 
 /** The docs page and its assets: public, never rate limited (CONTRACT §14). */
@@ -78,20 +68,6 @@ const page = (documentUrl: string): string => `<!doctype html>
 </html>
 `;
 
-const cache = new Map<string, Promise<Buffer>>();
-
-function asset(name: string): { body: Promise<Buffer>; type: string } | undefined {
-  const known = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!known) return undefined;
-  let body = cache.get(name);
-  if (!body) {
-    body = known.read();
-    cache.set(name, body);
-    body.catch(() => cache.delete(name));
-  }
-  return { body, type: known.type };
-}
-
 /** `GET /api/v1/openapi.json` (the document, serialized once) and `GET /docs` (Swagger UI, offline). */
 export function docsRoutes(document: OpenApiDocument): (router: Router<RequestState>) => void {
   const json = JSON.stringify(document);
@@ -102,19 +78,6 @@ export function docsRoutes(document: OpenApiDocument): (router: Router<RequestSt
       ctx.body = json;
     });
 
-    router.get(DOCS_PAGE, async (ctx) => {
-      ctx.set('Content-Security-Policy', PAGE_CSP);
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = html;
-    });
-
-    router.get(`${ASSETS_PATH}/:name`, async (ctx) => {
-      const found = asset(ctx.params.name ?? '');
-      if (!found) throw routeNotFound();
-      ctx.set('Cache-Control', 'public, max-age=3600');
-      ctx.type = found.type;
-      ctx.body = await found.body;
-    });
+    servePage(router, DOCS_PAGE, html, ASSETS);
   };
 }
