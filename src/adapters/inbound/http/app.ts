@@ -12,6 +12,7 @@ import { requestId } from './middleware/requestId.js';
 import { requestLogger } from './middleware/requestLogger.js';
 import { routeFallback } from './middleware/routeFallback.js';
 import { timeout } from './middleware/timeout.js';
+import { traceRequests, type RequestTracing } from './middleware/tracing.js';
 import { HEALTH_PATHS } from './routes/health.js';
 import type { RequestState } from './state.js';
 
@@ -35,6 +36,8 @@ export interface HttpAppOptions {
   routes: readonly RouteModule[];
   /** Paths the rate limiter does not count (the health probes, the API document); the health probes by default. */
   unmeteredPaths?: readonly string[];
+  /** Tracing (CONTRACT §15); absent: off, and no tracing middleware at all. */
+  tracing?: RequestTracing;
   /** Load shedding (CONTRACT §18); absent: never shed. */
   shedding?: {
     maxInFlight: number;
@@ -47,7 +50,7 @@ export interface HttpAppOptions {
 
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
- * request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
+ * [tracing →] request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -60,6 +63,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   const router = new Router<RequestState>({ sensitive: true, strict: true });
   for (const addRoutes of options.routes) addRoutes(router);
 
+  // Outermost, so every layer (and every log line) of the request runs inside its span.
+  if (options.tracing) app.use(traceRequests(options.tracing));
   app.use(requestId(options.newRequestId));
   app.use(requestLogger(options.logger));
   app.use(recovery());
