@@ -80,7 +80,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
   const acceptQueue = new AcceptQueueMonitor();
-  const tracing = startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
+  const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
   if (tracing) traceQueries(database.orm, tracing.tracer);
   const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing };
   const container = buildContainer(infra);

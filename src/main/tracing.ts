@@ -1,8 +1,5 @@
-import { context, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
+import type { NodeTracerProvider, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Config } from './config/schema.js';
 
 /** Tracing while on (CONTRACT §15): the tracer the adapters make spans with, and how to stop it. */
@@ -24,13 +21,21 @@ export interface TracingOptions {
 
 /**
  * Starts tracing when `tracing.otlp_endpoint` is set, else returns `null` and nothing of
- * OpenTelemetry is set up. Spans are batched to the endpoint (OTLP over HTTP). The provider is
+ * OpenTelemetry is set up — not even loaded: the SDK and the exporter are imported only when on. Spans are batched to the endpoint (OTLP over HTTP). The provider is
  * registered as the process's global one, with an AsyncLocalStorage context manager, unless
  * another is already (two services in one test process); the adapters get the tracer directly.
  */
-export function startTracing(config: Config, options: TracingOptions = {}): Tracing | null {
+export async function startTracing(config: Config, options: TracingOptions = {}): Promise<Tracing | null> {
   const { otlpEndpoint, serviceName } = config.tracing;
   if (otlpEndpoint === '') return null;
+  const [{ context, trace }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] =
+    await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-node'),
+    ]);
   const processor = options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpEndpoint }));
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
