@@ -19,6 +19,7 @@ import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
 import type { Config } from './config/schema.js';
+import type { Tracing } from './tracing.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
 import { MODULES } from './modules/index.js';
 import { TOKENS } from './tokens.js';
@@ -36,6 +37,8 @@ export interface Infrastructure {
   eventLoop: EventLoopDelayMonitor;
   /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
   acceptQueue?: AcceptQueueMonitor;
+  /** Present while tracing is on (`tracing.otlp_endpoint` set). */
+  tracing?: Tracing | null;
 }
 
 function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstract | null {
@@ -52,14 +55,14 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
  * admin); the resources' REST routes when it is `rest`/`both`; one GraphQL API over every
  * resource's fragment when it is `graphql`/`both`.
  */
-function routeModules(container: Container, modules: readonly FeatureModule[], config: Config): RouteModule[] {
+function routeModules(container: Container, modules: readonly FeatureModule[], config: Config, tracing?: Tracing | null): RouteModule[] {
   const { mode } = config.api;
   const routes = restModules(modules, config).flatMap((module) => (module.rest ? [module.rest.routes(container)] : []));
   if (config.docs.enabled) routes.push(docsRoutes(apiDocument(modules, config)));
   if (mode === 'graphql' || mode === 'both') {
     const fragments = modules.flatMap((module) => (module.graphql ? [module.graphql(container)] : []));
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
-    routes.push(graphqlRoutes(fragments, access, config.graphql));
+    routes.push(graphqlRoutes(fragments, access, tracing ? { ...config.graphql, tracer: tracing.tracer } : config.graphql));
   }
   return routes;
 }
@@ -84,8 +87,8 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
     .bind(TOKENS.RateLimiter)
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
   container.load(...modules.map((module) => module.bindings));
-  container.bind(TOKENS.RouteModules).toResolvedValue((config: Config) => routeModules(container, modules, config), [TOKENS.Config]);
-  const { acceptQueue } = infra;
+  container.bind(TOKENS.RouteModules).toResolvedValue((config: Config) => routeModules(container, modules, config, infra.tracing), [TOKENS.Config]);
+  const { acceptQueue, tracing } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
       createHttpApp({
@@ -100,6 +103,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         newRequestId: randomUUID,
         routes,
         unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
+        ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
         shedding: {
           maxInFlight: config.server.maxInFlight,
           maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,

@@ -2,12 +2,14 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Logger } from 'pino';
 import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
+import { traceQueries } from '../adapters/outbound/mikroorm/queryTracing.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { openDatabase } from './database.js';
@@ -17,6 +19,7 @@ import { createLogger } from './logger.js';
 import { UserTokens } from './modules/users.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
+import { startTracing } from './tracing.js';
 import { syncUserCache } from './userCacheSync.js';
 
 /** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
@@ -45,6 +48,11 @@ export interface StopOptions {
 export interface StartOptions {
   /** Defaults to a logger built from `log.level` / `log.format`. */
   logger?: Logger;
+  /**
+   * With `tracing.otlp_endpoint` set: where the spans go instead of the OTLP exporter (tests give
+   * an in-memory exporter's processor). Ignored while tracing is off.
+   */
+  spanProcessor?: SpanProcessor;
 }
 
 /** Opens the database (and Redis), applies migrations when configured, and listens. */
@@ -73,7 +81,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
   const acceptQueue = new AcceptQueueMonitor();
-  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue };
+  const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
+  if (tracing) traceQueries(database.orm, tracing.tracer);
+  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing };
   const container = buildContainer(infra);
   const userSync = redis ? syncUserCache(container.get(UserTokens.Cache), redis, logger) : undefined;
   // Start in step with the other instances when Redis is there; never hang start-up on it.
@@ -137,6 +147,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await userSync?.stop();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
+      // Every request has ended: export the last spans, then let the provider go.
+      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not flushed'));
       logger.info('stopped');
       logger.flush();
     })();

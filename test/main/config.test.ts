@@ -62,6 +62,7 @@ const DEFAULTS: Config = {
   auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000 },
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
+  tracing: { otlpEndpoint: '', serviceName: 'portico' },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
 };
 
@@ -258,6 +259,8 @@ describe('loadConfig', () => {
       [{ SVC_RATE_LIMIT_STORE: 'disk' }, 'rate_limit.store: "disk" is not one of memory, redis'],
       [{ SVC_REDIS_URL: 'http://cache.example' }, 'redis.url: "http://cache.example" is not empty or a redis:// URL'],
       [{ SVC_LOG_FORMAT: 'xml' }, 'log.format: "xml" is not one of json, pretty'],
+      [{ SVC_TRACING_OTLP_ENDPOINT: 'collector:4318' }, 'tracing.otlp_endpoint: "collector:4318" is not empty or an http:// or https:// URL'],
+      [{ SVC_TRACING_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'tracing.otlp_endpoint: "grpc://collector:4317" is not empty or an http:// or https:// URL'],
       [{ SVC_SERVER_BODY_LIMIT: 'lots' }, 'server.body_limit: "lots" is not a size such as 512kb or 1mb'],
     ];
     for (const [env, message] of cases) {
@@ -290,6 +293,11 @@ describe('loadConfig', () => {
   });
 
   describe('accepted values', () => {
+    it('tracing.otlp_endpoint: an http(s) URL turns tracing on', () => {
+      const config = valid({ SVC_TRACING_OTLP_ENDPOINT: 'https://collector:4318/v1/traces', SVC_TRACING_SERVICE_NAME: 'shop' });
+      expect(config.tracing).to.deep.equal({ otlpEndpoint: 'https://collector:4318/v1/traces', serviceName: 'shop' });
+    });
+
     it('ports from 0 to 65535', () => {
       expect(valid({ SVC_SERVER_PORT: '0' }).server.port).to.equal(0);
       expect(valid({ SVC_SERVER_PORT: '65535' }).server.port).to.equal(65535);

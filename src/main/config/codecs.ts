@@ -128,4 +128,9 @@ export const RedisUrl = fromString('empty or a redis:// URL', (u) => {
 
 export const HttpUrl = fromString('an http:// or https:// URL', (u) => urlWithScheme(['http:', 'https:'], u));
 
+export const OptionalHttpUrl = fromString('empty or an http:// or https:// URL', (u) => {
+  if (u === '' || u === null) return '';
+  return urlWithScheme(['http:', 'https:'], u);
+});
+
 export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');

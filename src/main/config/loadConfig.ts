@@ -139,6 +139,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     auth: { bcryptCost: v('auth.bcrypt_cost'), loginMaxFailures: v('auth.login_max_failures'), loginWindowMs: v('auth.login_window') },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
+    tracing: { otlpEndpoint: v('tracing.otlp_endpoint'), serviceName: v('tracing.service_name') },
     health: {
       checkTimeoutMs: v('health.check_timeout'),
       disk: { path: v('health.disk.path'), minFreeBytes: v('health.disk.min_free_bytes') },

@@ -10,6 +10,7 @@ import {
   List,
   LogLevel,
   NonEmptyText,
+  OptionalHttpUrl,
   OptionalBool,
   oneOf,
   RateText,
@@ -81,6 +82,8 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'access.policy': key(NonEmptyText, 'policy/policy.csv'),
   'log.level': key(LogLevel, 'info'),
   'log.format': key(oneOf('json', 'pretty'), 'json'),
+  'tracing.otlp_endpoint': key(OptionalHttpUrl, ''),
+  'tracing.service_name': key(NonEmptyText, 'portico'),
   'health.check_timeout': key(Duration, '2s'),
   'health.disk.path': key(Text, ''),
   'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
@@ -124,6 +127,8 @@ export interface Config {
   auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
+  /** OpenTelemetry tracing (CONTRACT §15): off while `otlpEndpoint` is empty. */
+  tracing: { otlpEndpoint: string; serviceName: string };
   health: {
     checkTimeoutMs: number;
     /** `path` empty: the SQLite file's directory, or `.` on PostgreSQL. */

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, validate, type DocumentNode, type ParseOptions } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
+import type { Tracer } from '@opentelemetry/api';
 import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
@@ -12,6 +13,7 @@ import { PLAYGROUND_ASSETS, playgroundPage } from './playground.js';
 import { servePage } from '../http/pageAssets.js';
 import type { GraphQLAccess, GraphQLContext, GraphQLFragment } from './resolverKit.js';
 import { createSchema } from './schema.js';
+import { tracedExecute } from './tracing.js';
 
 export interface GraphQLOptions {
   generalRoute: string;
@@ -21,6 +23,8 @@ export interface GraphQLOptions {
   maxDepth: number;
   /** Most lexical tokens a document may have; parsing stops at the first one past it. */
   maxTokens: number;
+  /** When tracing is on: a span per operation (graphql-js's own `execute` otherwise). */
+  tracer?: Tracer;
 }
 
 /** What the parse cache holds at most by default, in estimated heap bytes (see documentWeight). */
@@ -85,6 +89,7 @@ export function graphqlRoutes(
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
     schema,
     validationRules: rules,
+    ...(options.tracer ? { execute: tracedExecute(options.tracer) } : {}),
     parse: (source, parseOptions) => {
       if (typeof source !== 'string' || parseOptions !== undefined) return parseBounded(source, options.maxTokens, parseOptions);
       const cached = cache.get(source);

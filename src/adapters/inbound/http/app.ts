@@ -13,6 +13,7 @@ import { requestLogger } from './middleware/requestLogger.js';
 import { keepOnKoaErrors, securityHeaders, type Header } from './middleware/securityHeaders.js';
 import { routeFallback } from './middleware/routeFallback.js';
 import { timeout } from './middleware/timeout.js';
+import { traceRequests, type RequestTracing } from './middleware/tracing.js';
 import { HEALTH_PATHS } from './routes/health.js';
 import type { RequestState } from './state.js';
 
@@ -38,6 +39,8 @@ export interface HttpAppOptions {
   routes: readonly RouteModule[];
   /** Paths the rate limiter does not count (the health probes, the API document); the health probes by default. */
   unmeteredPaths?: readonly string[];
+  /** Tracing (CONTRACT §15); absent: off, and no tracing middleware at all. */
+  tracing?: RequestTracing;
   /** Load shedding (CONTRACT §18); absent: never shed. */
   shedding?: {
     maxInFlight: number;
@@ -57,7 +60,8 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
- * security headers → request id → logger → recovery → CORS → rate limit → timeout → body parser → router.
+ * [tracing →] security headers → request id → logger → recovery → CORS → rate limit → timeout → body
+ * parser → router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -70,6 +74,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   const router = new Router<RequestState>({ sensitive: true, strict: true });
   for (const addRoutes of options.routes) addRoutes(router);
 
+  // Outermost, so every layer (and every log line) of the request runs inside its span.
+  if (options.tracing) app.use(traceRequests(options.tracing));
   const headers = options.securityHeaders ?? [];
   if (headers.length > 0) {
     app.use(securityHeaders(headers));

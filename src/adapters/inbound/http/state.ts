@@ -16,11 +16,13 @@ export class RequestState {
   constructor(
     private readonly root: Logger,
     readonly requestId: string,
+    /** The request's trace id while tracing is on (its span is active), else undefined. */
+    readonly traceId?: string,
   ) {}
 
-  /** The service logger with this request's id on every line. */
+  /** The service logger with this request's id (and trace id, when traced) on every line. */
   get log(): Logger {
-    return (this.child ??= this.root.child({ request_id: this.requestId }));
+    return (this.child ??= this.root.child(this.traceId === undefined ? { request_id: this.requestId } : { request_id: this.requestId, trace_id: this.traceId }));
   }
 
   /** Aborted when the request times out; handlers may pass it to slow work. */

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { inQuerySpan } from './queryTracing.js';
 
 /** The part of a libsql statement this module uses. */
 export interface Statement {
@@ -40,12 +41,14 @@ async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) 
     releaseConnection(connection: LibSqlConnection): Promise<void>;
   };
   if (client.driverName !== 'libsql') return undefined;
-  const raw = await client.acquireConnection();
-  try {
-    return { result: await run(preparedOn(raw, sql)) };
-  } finally {
-    await client.releaseConnection(raw);
-  }
+  return inQuerySpan(orm, sql, async () => {
+    const raw = await client.acquireConnection();
+    try {
+      return { result: await run(preparedOn(raw, sql)) };
+    } finally {
+      await client.releaseConnection(raw);
+    }
+  });
 }
 
 /**

@@ -4,13 +4,13 @@ import { RequestState } from '../state.js';
 
 /**
  * One structured line per request: method, path, status, duration, request id, client IP and,
- * once authenticated, the user id. Never a body, token or Authorization header. Also gives the
+ * once authenticated, the user id; the trace id when the request is traced. Never a body, token or Authorization header. Also gives the
  * layers inside it their RequestState (request id, lazily built child logger and signal).
  */
 export function requestLogger(logger: Logger): Middleware<RequestState> {
   return async (ctx, next) => {
     const started = performance.now();
-    ctx.state = new RequestState(logger, ctx.state.requestId);
+    ctx.state = new RequestState(logger, ctx.state.requestId, ctx.state.traceId);
     try {
       await next();
     } finally {
@@ -23,6 +23,7 @@ export function requestLogger(logger: Logger): Middleware<RequestState> {
           status,
           duration_ms: performance.now() - started,
           request_id: ctx.state.requestId,
+          ...(ctx.state.traceId === undefined ? {} : { trace_id: ctx.state.traceId }),
           ip: ctx.ip,
           ...(ctx.state.principal ? { user_id: ctx.state.principal.userId } : {}),
         };
