@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
+import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
@@ -35,6 +36,8 @@ export interface Infrastructure {
   eventLoop: EventLoopDelayMonitor;
   /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
   acceptQueue?: AcceptQueueMonitor;
+  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false). */
+  metrics?: ServiceMetrics | null;
 }
 
 function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstract | null {
@@ -51,14 +54,15 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
  * admin); the resources' REST routes when it is `rest`/`both`; one GraphQL API over every
  * resource's fragment when it is `graphql`/`both`.
  */
-function routeModules(container: Container, modules: readonly FeatureModule[], config: Config): RouteModule[] {
+function routeModules(container: Container, modules: readonly FeatureModule[], config: Config, metrics: ServiceMetrics | null): RouteModule[] {
   const { mode } = config.api;
   const routes = restModules(modules, config).flatMap((module) => (module.rest ? [module.rest.routes(container)] : []));
   if (config.docs.enabled) routes.push(docsRoutes(apiDocument(modules, config)));
   if (mode === 'graphql' || mode === 'both') {
     const fragments = modules.flatMap((module) => (module.graphql ? [module.graphql(container)] : []));
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
-    routes.push(graphqlRoutes(fragments, access, config.graphql));
+    const onOperation = metrics ? metrics.graphqlOperation.bind(metrics) : undefined;
+    routes.push(graphqlRoutes(fragments, access, { ...config.graphql, ...(onOperation ? { onOperation } : {}) }));
   }
   return routes;
 }
@@ -77,17 +81,21 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.StartedAt).toConstantValue(infra.startedAt);
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
+  container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());
   container
     .bind(TOKENS.RateLimiter)
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
   container.load(...modules.map((module) => module.bindings));
-  container.bind(TOKENS.RouteModules).toResolvedValue((config: Config) => routeModules(container, modules, config), [TOKENS.Config]);
+  container
+    .bind(TOKENS.RouteModules)
+    .toResolvedValue((config: Config, metrics: ServiceMetrics | null) => routeModules(container, modules, config, metrics), [TOKENS.Config, TOKENS.Metrics]);
   const { acceptQueue } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
-    (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
+    (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[], metrics: ServiceMetrics | null) =>
       createHttpApp({
+        ...(metrics ? { metrics } : {}),
         logger,
         trustProxy: config.server.trustProxy,
         trustProxyHops: config.server.trustProxyHops,
@@ -105,7 +113,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           ...(acceptQueue ? { acceptQueue: () => acceptQueue.snapshot() } : {}),
         },
       }),
-    [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],
+    [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules, TOKENS.Metrics],
   );
   return container;
 }

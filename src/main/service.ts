@@ -5,6 +5,8 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
+import { startMetricsServer, type MetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
+import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
@@ -22,6 +24,8 @@ const LISTEN_BACKLOG = 4096;
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
   readonly url: string;
+  /** `http://host:port/metrics` on the metrics listener; `undefined` when `metrics.enabled` is false. */
+  readonly metricsUrl: string | undefined;
   readonly server: Server;
   readonly container: Container;
   readonly database: Database;
@@ -72,9 +76,23 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
   const acceptQueue = new AcceptQueueMonitor();
-  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue };
+  const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
+  if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
+  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, metrics };
   const container = buildContainer(infra);
   const app = container.get(TOKENS.HttpApp);
+  let metricsServer: MetricsServer | undefined;
+  if (metrics) {
+    try {
+      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port);
+    } catch (error) {
+      eventLoop.close();
+      await policySync?.stop();
+      await database.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      throw error;
+    }
+  }
 
   const handle = app.callback();
   const { server, drain } = createHttpServer(
@@ -124,6 +142,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         });
       }
       await drain.close(config.server.shutdownTimeoutMs);
+      // Scraped until the last request is answered; closed before the dependencies.
+      await metricsServer?.close();
       eventLoop.close();
       acceptQueue.close();
       await policySync?.stop();
@@ -134,5 +154,5 @@ export async function startService(config: Config, options: StartOptions = {}): 
     })();
     return stopping;
   };
-  return { url, server, container, database, stop };
+  return { url, metricsUrl: metricsServer?.url, server, container, database, stop };
 }
