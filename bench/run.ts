@@ -5,7 +5,10 @@
  *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
- *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload]
+ *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload] [--skip-cost]
+ *
+ * Then the cost of metrics and security headers (CONTRACT §15): authenticated GET by id on the
+ * service as configured and on a second one with both off, in alternating rounds (target ≤ 5%).
  *
  * Then the overload scenario (CONTRACT §18): 1,000 connections on the 100-row list for 20 s,
  * driven from a child process, while `/health/live` is probed on a new connection every 200 ms.
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     'overload-connections': { type: 'string', default: '1000' },
     'overload-duration': { type: 'string', default: '20' },
     only: { type: 'string' },
+    'skip-cost': { type: 'boolean', default: false },
   },
 });
 if (values.only !== undefined && !['table', 'overload'].includes(values.only)) throw new Error('--only takes table or overload');
@@ -48,6 +52,10 @@ const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
 const PIPELINING = Number(values.pipelining);
 const BCRYPT_COST = 10;
+/** CONTRACT §15: metrics and security headers cost at most this share of authenticated GET-by-id throughput. */
+const COST_TARGET = 0.05;
+/** Both off: an unknown `SVC_` key is ignored by the configuration, so this works before either key exists. */
+const OBSERVABILITY_OFF = { SVC_METRICS_ENABLED: 'false', SVC_SERVER_SECURITY_HEADERS: 'false' };
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -249,6 +257,8 @@ async function main(): Promise<void> {
     SVC_SERVER_MAX_CONNECTIONS_PER_IP: '100000',
     // The bench stops the service with SIGTERM; no balancer to wait for.
     SVC_SERVER_SHUTDOWN_DELAY: '0s',
+    SVC_METRICS_HOST: '127.0.0.1',
+    SVC_METRICS_PORT: '0',
   };
   const children: ChildProcess[] = [];
   try {
@@ -318,6 +328,39 @@ async function main(): Promise<void> {
     }
 
     const peakRss = peakRssBytes(service.pid!);
+
+    // Metrics and security headers: the same request on a second service with both off, alternating.
+    let costRow: Record<string, unknown> | undefined;
+    if (RUN_TABLE && !values['skip-cost']) {
+      const plain = spawn(process.execPath, ['dist/src/main/server.js'], { env: { ...env, ...OBSERVABILITY_OFF }, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(plain);
+      const plainUrl = (await waitForLine(plain, /listening on (http:\/\/[^\s]+)/))[1]!;
+      const request = SCENARIOS.find((s) => s.name === 'product')!.request(context);
+      const on: Figures[] = [];
+      const off: Figures[] = [];
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        say(`bench: metrics and headers cost — round ${round}/${ROUNDS}: on (default)…`);
+        on.push(await drive(serviceUrl, request));
+        say(`bench: metrics and headers cost — round ${round}/${ROUNDS}: off…`);
+        off.push(await drive(plainUrl, request));
+      }
+      const onRps = median(on.map((f) => f.rps));
+      const offRps = median(off.map((f) => f.rps));
+      const cost = 1 - onRps / offRps;
+      costRow = {
+        scenario: 'GET /api/v1/products/{id} (auth)',
+        rps_on: Math.round(onRps),
+        rps_off: Math.round(offRps),
+        rounds_on: on.map((f) => Math.round(f.rps)),
+        rounds_off: off.map((f) => Math.round(f.rps)),
+        p50_ms_on: median(on.map((f) => f.p50)),
+        p50_ms_off: median(off.map((f) => f.p50)),
+        errors: [...on, ...off].reduce((n, f) => n + f.errors + f.non2xx, 0),
+        cost_percent: Number((cost * 100).toFixed(1)),
+        within_target: cost <= COST_TARGET,
+      };
+      await stop(plain);
+    }
     const overloadRow = RUN_OVERLOAD ? await overload(serviceUrl, token) : undefined;
     const ceiling = (threads * 1000) / hashMs;
     const loginRow = rows.find((r) => r.scenario === 'POST /api/v1/auth/login');
@@ -330,6 +373,7 @@ async function main(): Promise<void> {
       peak_rss_mib: Math.round(peakRss / 2 ** 20),
       bcrypt: { ms_per_hash: Number(hashMs.toFixed(1)), hash_threads: threads, ceiling_rps: Math.round(ceiling), login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null },
       scenarios: rows,
+      ...(costRow ? { metrics_and_headers_cost: costRow } : {}),
       ...(overloadRow ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } } : {}),
     };
 
@@ -338,6 +382,13 @@ async function main(): Promise<void> {
       console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio |');
       console.log('|---|---:|---:|---:|---:|---:|---:|');
       for (const r of rows) console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} |`);
+      console.log('');
+    }
+    if (costRow) {
+      const c = costRow;
+      console.log(
+        `metrics + security headers on ${c.scenario}: ${c.rps_on} req/s on, ${c.rps_off} req/s off (medians of ${ROUNDS} alternating rounds) — cost ${c.cost_percent}% (target ≤ ${COST_TARGET * 100}%)${c.within_target ? '' : ' — TARGET MISSED'}`,
+      );
       console.log('');
     }
     if (overloadRow) {

@@ -7,6 +7,7 @@ import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
+import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
@@ -39,6 +40,8 @@ export interface Infrastructure {
   acceptQueue?: AcceptQueueMonitor;
   /** Present while tracing is on (`tracing.otlp_endpoint` set). */
   tracing?: Tracing | null;
+  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false). */
+  metrics?: ServiceMetrics | null;
 }
 
 function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstract | null {
@@ -55,14 +58,23 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
  * admin); the resources' REST routes when it is `rest`/`both`; one GraphQL API over every
  * resource's fragment when it is `graphql`/`both`.
  */
-function routeModules(container: Container, modules: readonly FeatureModule[], config: Config, tracing?: Tracing | null): RouteModule[] {
+function routeModules(
+  container: Container,
+  modules: readonly FeatureModule[],
+  config: Config,
+  metrics: ServiceMetrics | null,
+  tracing?: Tracing | null,
+): RouteModule[] {
   const { mode } = config.api;
   const routes = restModules(modules, config).flatMap((module) => (module.rest ? [module.rest.routes(container)] : []));
   if (config.docs.enabled) routes.push(docsRoutes(apiDocument(modules, config)));
   if (mode === 'graphql' || mode === 'both') {
     const fragments = modules.flatMap((module) => (module.graphql ? [module.graphql(container)] : []));
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
-    routes.push(graphqlRoutes(fragments, access, tracing ? { ...config.graphql, tracer: tracing.tracer } : config.graphql));
+    const onOperation = metrics ? metrics.graphqlOperation.bind(metrics) : undefined;
+    routes.push(
+      graphqlRoutes(fragments, access, { ...config.graphql, ...(onOperation ? { onOperation } : {}), ...(tracing ? { tracer: tracing.tracer } : {}) }),
+    );
   }
   return routes;
 }
@@ -81,17 +93,24 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.StartedAt).toConstantValue(infra.startedAt);
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
+  container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());
   container
     .bind(TOKENS.RateLimiter)
     .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
   container.load(...modules.map((module) => module.bindings));
-  container.bind(TOKENS.RouteModules).toResolvedValue((config: Config) => routeModules(container, modules, config, infra.tracing), [TOKENS.Config]);
+  container
+    .bind(TOKENS.RouteModules)
+    .toResolvedValue(
+      (config: Config, metrics: ServiceMetrics | null) => routeModules(container, modules, config, metrics, infra.tracing),
+      [TOKENS.Config, TOKENS.Metrics],
+    );
   const { acceptQueue, tracing } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
-    (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[]) =>
+    (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[], metrics: ServiceMetrics | null) =>
       createHttpApp({
+        ...(metrics ? { metrics } : {}),
         logger,
         trustProxy: config.server.trustProxy,
         trustProxyHops: config.server.trustProxyHops,
@@ -111,7 +130,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           ...(acceptQueue ? { acceptQueue: () => acceptQueue.snapshot() } : {}),
         },
       }),
-    [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules],
+    [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules, TOKENS.Metrics],
   );
   return container;
 }

@@ -1,3 +1,4 @@
+import { MetricsListenError } from '../adapters/inbound/metrics/metricsServer.js';
 import { DatabaseConnectionError, databaseTarget } from '../adapters/outbound/mikroorm/database.js';
 import { StartupError } from './accessPolicy.js';
 import { readConfig } from './readConfig.js';
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     const message =
       error instanceof DatabaseConnectionError
         ? `database: ${error.message}`
-        : error instanceof StartupError
+        : error instanceof StartupError || error instanceof MetricsListenError
           ? error.message
         : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? `server.port: ${config.server.host}:${config.server.port} is already in use`
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Portico listening on ${service.url} (api: ${config.api.mode}, database: ${databaseTarget(config.database.url).display}, env: ${config.env})\n`,
   );
+  if (service.metricsUrl) process.stdout.write(`Portico metrics at ${service.metricsUrl}\n`);
   // SIGTERM (an orchestrator): readiness down, keep answering with `Connection: close` for
   // server.shutdown_delay so balancers and keep-alive clients move away, then close. SIGINT skips the delay.
   const shutdown = (signal: 'SIGTERM' | 'SIGINT'): void => {

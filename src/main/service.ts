@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
+import { startMetricsServer, type MetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
+import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { traceQueries } from '../adapters/outbound/mikroorm/queryTracing.js';
@@ -28,6 +30,8 @@ const LISTEN_BACKLOG = 4096;
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
   readonly url: string;
+  /** `http://host:port/metrics` on the metrics listener; `undefined` when `metrics.enabled` is false. */
+  readonly metricsUrl: string | undefined;
   readonly server: Server;
   readonly container: Container;
   readonly database: Database;
@@ -83,7 +87,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const acceptQueue = new AcceptQueueMonitor();
   const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
   if (tracing) traceQueries(database.orm, tracing.tracer);
-  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing };
+  const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
+  if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
+  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing, metrics };
   const container = buildContainer(infra);
   const userSync = redis ? syncUserCache(container.get(UserTokens.Cache), redis, logger) : undefined;
   // Start in step with the other instances when Redis is there; never hang start-up on it.
@@ -91,6 +97,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
   const app = container.get(TOKENS.HttpApp);
+  let metricsServer: MetricsServer | undefined;
+  if (metrics) {
+    try {
+      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port);
+    } catch (error) {
+      eventLoop.close();
+      await policySync?.stop();
+      await database.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      throw error;
+    }
+  }
 
   const handle = app.callback();
   const { server, drain } = createHttpServer(
@@ -141,6 +159,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
         });
       }
       await drain.close(config.server.shutdownTimeoutMs);
+      // Scraped until the last request is answered; closed before the dependencies.
+      await metricsServer?.close();
       eventLoop.close();
       acceptQueue.close();
       await policySync?.stop();
@@ -154,5 +174,5 @@ export async function startService(config: Config, options: StartOptions = {}): 
     })();
     return stopping;
   };
-  return { url, server, container, database, stop };
+  return { url, metricsUrl: metricsServer?.url, server, container, database, stop };
 }

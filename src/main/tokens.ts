@@ -9,6 +9,7 @@ import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
 import type { RouteModule } from '../adapters/inbound/http/app.js';
+import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import type { RequestState } from '../adapters/inbound/http/state.js';
 import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
@@ -35,6 +36,8 @@ export const TOKENS = {
   Authenticate: token<Authenticate>('Authenticate'),
   AccessPolicy: token<AccessPolicy>('AccessPolicy'),
   RateLimiter: token<RateLimiterAbstract | null>('RateLimiter'),
+  /** The service's Prometheus series; `null` when `metrics.enabled` is false. */
+  Metrics: token<ServiceMetrics | null>('Metrics'),
   RouteModules: token<RouteModule[]>('RouteModules'),
   HttpApp: token<Koa<RequestState>>('HttpApp'),
 } as const;

@@ -4,6 +4,7 @@ import { accountWithRole, Api, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { PgCluster, postgresBin, waitFor } from '../support/faults.js';
 import { capturingLogger } from '../support/logger.js';
+import { scrape, valueOf } from '../support/metrics.js';
 
 /**
  * The fault suite, PostgreSQL part: the service's own database server stopped and started
@@ -66,8 +67,11 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
     expect((await createProduct('before the outage')).status).to.equal(201);
     await cluster!.stop();
 
+    const unavailableBefore = valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'unavailable' });
     await expectUnavailable(await listProducts());
     await expectUnavailable(await createProduct('during the outage'));
+    // Each failed call is counted once, as the database being unavailable.
+    expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'unavailable' }) - unavailableBefore).to.equal(2);
     const ready = await api.get('/health/ready');
     expect(ready.status).to.equal(503);
     expect(ready.body).to.have.nested.property('checks.database.status', 'down');
@@ -90,6 +94,7 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
       await expectUnavailable(read);
       await expectUnavailable(write);
       expect(waited).to.be.below(5000); // bounded by the 1 s query timeout (plus the pool's), far below 30 s
+      expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'timeout' })).to.be.at.least(2);
 
       const ready = await api.get('/health/ready');
       expect(ready.status).to.equal(503);

@@ -6,6 +6,7 @@ import { accountWithRole, Api, type Account, type ApiResponse } from '../support
 import { testConfig } from '../support/config.js';
 import { SmallFileSystem, waitFor } from '../support/faults.js';
 import { silentLogger } from '../support/logger.js';
+import { scrape, valueOf } from '../support/metrics.js';
 
 /** Writes zeros into `file` until the file system has no room left. */
 function fillUp(file: string): void {
@@ -95,6 +96,7 @@ describe('faults: the database volume is full', function () {
     expect(answers.every((a) => a.status === 201 || a.status === 503), answers.map((a) => a.status).join(',')).to.equal(true);
     expect(refused.status).to.equal(503);
     expect(refused.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'storage is full' } });
+    expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'storage_full' })).to.be.at.least(1);
     const acknowledged = answers.filter((a) => a.status === 201).length + 1;
 
     const list = await api.get('/api/v1/products?per_page=100', { token: moderator.access_token });

@@ -50,6 +50,7 @@ const DEFAULTS: Config = {
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
   graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15, maxTokens: 5000 },
   docs: { enabled: true },
+  metrics: { enabled: true, host: '0.0.0.0', port: 9464 },
   cors: {
     allowedOrigins: ['*'],
     allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
@@ -431,6 +432,19 @@ describe('loadConfig', () => {
 
     it('rate_limit.store redis without redis.url is an error', () => {
       expect(problems({ SVC_RATE_LIMIT_STORE: 'redis' })).to.deep.equal(['rate_limit.store: "redis" needs redis.url to be set']);
+    });
+
+    it('metrics.port equal to server.port is an error, unless the metrics are off or both ports are 0', () => {
+      expect(problems({ SVC_METRICS_PORT: '8080' })).to.deep.equal([
+        'metrics.port: must differ from server.port (the public port never serves the metrics)',
+      ]);
+      expect(valid({ SVC_METRICS_PORT: '8080', SVC_METRICS_ENABLED: 'false' }).metrics).to.deep.equal({ enabled: false, host: '0.0.0.0', port: 8080 });
+      expect(valid({ SVC_METRICS_PORT: '0', SVC_SERVER_PORT: '0' }).metrics.port).to.equal(0);
+    });
+
+    it('metrics.host and metrics.port are read from the environment and checked like server.*', () => {
+      expect(valid({ SVC_METRICS_HOST: '127.0.0.1', SVC_METRICS_PORT: '9100' }).metrics).to.deep.equal({ enabled: true, host: '127.0.0.1', port: 9100 });
+      expect(problems({ SVC_METRICS_PORT: '70000' })[0]).to.match(/^metrics\.port: /);
     });
 
     it('rate_limit.store redis with redis.url is fine', () => {

@@ -3,13 +3,13 @@ import type { Config } from '../../src/main/config/schema.js';
 
 /**
  * A validated Config from defaults plus `SVC_*` overrides (no files read), for tests that start
- * the whole service. Defaults for tests: in-memory SQLite, ephemeral port, logs off, and load
+ * the whole service. Defaults for tests: in-memory SQLite, ephemeral ports (the API's and the metrics'), logs off, and load
  * shedding by event-loop delay out of reach — a test machine busy with other work must not turn
  * a test's request into 503 OVERLOADED; the shedding tests set their own limits.
  */
 export function testConfig(env: Record<string, string> = {}): Config {
   const loaded = loadConfig({
-    env: { SVC_DATABASE_URL: 'sqlite::memory:', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h', ...env },
+    env: { SVC_DATABASE_URL: 'sqlite::memory:', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_METRICS_PORT: '0', SVC_METRICS_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h', ...env },
     readFile: () => undefined,
   });
   if (!loaded.ok) throw new Error(`test config invalid:\n${loaded.errors.join('\n')}`);

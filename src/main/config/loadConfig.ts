@@ -127,6 +127,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       maxTokens: v('graphql.max_tokens'),
     },
     docs: { enabled: v('docs.enabled') },
+    metrics: { enabled: v('metrics.enabled'), host: v('metrics.host'), port: v('metrics.port') },
     cors: {
       allowedOrigins: v('cors.allowed_origins'),
       allowedMethods: v<string[]>('cors.allowed_methods').map((m) => m.toUpperCase()),
@@ -197,6 +198,9 @@ function crossChecks(config: Config, production: boolean): string[] {
   }
   if (config.graphql.generalRoute === config.graphql.playgroundRoute) {
     errors.push('graphql.playground_route: must differ from graphql.general_route');
+  }
+  if (config.metrics.enabled && config.metrics.port !== 0 && config.metrics.port === config.server.port) {
+    errors.push('metrics.port: must differ from server.port (the public port never serves the metrics)');
   }
   if (production) {
     if (config.jwt.secret === PLACEHOLDER_SECRET) {

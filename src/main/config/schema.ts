@@ -66,6 +66,9 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'graphql.max_depth': key(intIn(1, 100), 15),
   'graphql.max_tokens': key(intIn(1, 1_000_000), 5000),
   'docs.enabled': key(Bool, true),
+  'metrics.enabled': key(Bool, true),
+  'metrics.host': key(NonEmptyText, '0.0.0.0'),
+  'metrics.port': key(intIn(0, 65535), 9464),
   'cors.allowed_origins': key(List, ['*']),
   'cors.allowed_methods': key(List, ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
   'cors.allowed_headers': key(List, ['Authorization', 'Content-Type', 'X-Request-ID']),
@@ -122,6 +125,8 @@ export interface Config {
   graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number; maxTokens: number };
   /** The API document at /api/v1/openapi.json and its reference at /docs (CONTRACT §14). */
   docs: { enabled: boolean };
+  /** Prometheus metrics at `GET /metrics` on their own listener, never the public port (CONTRACT §15). */
+  metrics: { enabled: boolean; host: string; port: number };
   cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
   rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
   auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };

@@ -2,7 +2,9 @@ import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH_OPERATIONS, authRoutes, type AuthUseCases } from '../../adapters/inbound/http/routes/auth.js';
+import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js';
+import { MeteredLoginThrottle } from '../../adapters/outbound/metrics/MeteredLoginThrottle.js';
 import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
 import { Authenticate } from '../../application/auth/Authenticate.js';
 import { LoginUser } from '../../application/auth/LoginUser.js';
@@ -49,8 +51,11 @@ export const auth: FeatureModule = {
       [TOKENS.Config],
     );
     bind(AuthTokens.LoginThrottle).toResolvedValue(
-      (config: Config, redis: Redis | null): LoginThrottle => new RateLimiterLoginThrottle(buildLoginLimiter(config, redis)),
-      [TOKENS.Config, TOKENS.Redis],
+      (config: Config, redis: Redis | null, metrics: ServiceMetrics | null): LoginThrottle => {
+        const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
+        return metrics ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled }) : throttle;
+      },
+      [TOKENS.Config, TOKENS.Redis, TOKENS.Metrics],
     );
     bind(AuthTokens.SessionIssuer).toResolvedValue(
       (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator) => new SessionIssuer(tokens, store, ids),

@@ -6,6 +6,8 @@ import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPassw
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/Migration0001Users.js';
 import { MikroOrmRefreshTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
+import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
+import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { MikroOrmUserRepository } from '../../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { AccessRuleSchema, AppMetaSchema } from '../../adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { RefreshTokenSchema } from '../../adapters/outbound/mikroorm/schemas/RefreshTokenSchema.js';
@@ -59,8 +61,11 @@ export const users: FeatureModule = {
       [TOKENS.Config],
     );
     bind(UserTokens.RefreshTokenStore).toResolvedValue(
-      (database: Database): RefreshTokenStore => new MikroOrmRefreshTokenStore(database.orm),
-      [TOKENS.Database],
+      (database: Database, metrics: ServiceMetrics | null): RefreshTokenStore => {
+        const store = new MikroOrmRefreshTokenStore(database.orm);
+        return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
+      },
+      [TOKENS.Database, TOKENS.Metrics],
     );
     bind(UserTokens.UseCases).toResolvedValue(
       (

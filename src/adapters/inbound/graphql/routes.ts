@@ -1,5 +1,13 @@
 import type Router from '@koa/router';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, validate, type DocumentNode, type ParseOptions } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  validate,
+  type DocumentNode,
+  type ParseOptions,
+} from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
 import type { Tracer } from '@opentelemetry/api';
@@ -25,6 +33,28 @@ export interface GraphQLOptions {
   maxTokens: number;
   /** When tracing is on: a span per operation (graphql-js's own `execute` otherwise). */
   tracer?: Tracer;
+  /** Told of every operation requested, once it is answered (the operations metric); absent: nobody. */
+  onOperation?: OperationListener;
+}
+
+/** One answered GraphQL operation: its name (absent: anonymous), kind and outcome (errors in the answer: `error`). */
+export type OperationListener = (name: string | undefined, kind: OperationKind, outcome: 'success' | 'error') => void;
+type OperationKind = 'query' | 'mutation' | 'subscription';
+
+/** What one request's operation turned out to be: executed (from its AST) or refused before (from its text). */
+interface OperationSeen {
+  name: string | undefined;
+  kind: OperationKind;
+  outcome: 'success' | 'error';
+}
+
+/** The kind and name a document's first operation declares, read from its text (for documents refused unparsed). */
+const DECLARED = /^(?:\s|,|#[^\n\r]*)*(query|mutation|subscription)\b(?:\s|,|#[^\n\r]*)*([_A-Za-z][_0-9A-Za-z]*)?/;
+
+function refusedOperation(query: unknown, operationName: string | null | undefined): OperationSeen {
+  const declared = typeof query === 'string' ? DECLARED.exec(query) : null;
+  const kind = (declared?.[1] as OperationKind | undefined) ?? 'query';
+  return { name: operationName ?? declared?.[2], kind, outcome: 'error' };
 }
 
 /** What the parse cache holds at most by default, in estimated heap bytes (see documentWeight). */
@@ -62,7 +92,7 @@ function suggestionFree(error: GraphQLError): GraphQLError {
 }
 
 /** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
-const requestState = new WeakMap<IncomingMessage, { authorization: string; state: RequestState }>();
+const requestState = new WeakMap<IncomingMessage, { authorization: string; state: RequestState; operation?: OperationSeen }>();
 
 /**
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
@@ -86,8 +116,26 @@ export function graphqlRoutes(
   // that parsed and validated are kept, so a refused document costs its parse and nothing after.
   const valid = new WeakSet<DocumentNode>();
   const sources = new WeakMap<DocumentNode, string>();
+  const { onOperation } = options;
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
     schema,
+    ...(onOperation
+      ? {
+          // Noted when the request's parameters are read; replaced once the operation executes.
+          onSubscribe: (req, params) => {
+            const seen = requestState.get(req.raw);
+            if (seen) seen.operation = refusedOperation(params.query, params.operationName);
+          },
+          onOperation: (req, args, result) => {
+            const seen = requestState.get(req.raw);
+            const ast = getOperationAST(args.document, args.operationName);
+            if (seen && ast) {
+              const failed = 'errors' in result && result.errors !== undefined && result.errors.length > 0;
+              seen.operation = { name: args.operationName ?? ast.name?.value, kind: ast.operation, outcome: failed ? 'error' : 'success' };
+            }
+          },
+        }
+      : {}),
     validationRules: rules,
     ...(options.tracer ? { execute: tracedExecute(options.tracer) } : {}),
     parse: (source, parseOptions) => {
@@ -131,8 +179,17 @@ export function graphqlRoutes(
   return (router) => {
     const serve = async (ctx: ParameterizedContext<RequestState>, next: Next) => {
       // Two Authorization headers are a malformed request: 400 in the REST envelope, before graphql-http.
-      requestState.set(ctx.req, { authorization: authorizationHeader(ctx), state: ctx.state });
-      await handler(ctx as never, next);
+      const seen: { authorization: string; state: RequestState; operation?: OperationSeen } = {
+        authorization: authorizationHeader(ctx),
+        state: ctx.state,
+      };
+      requestState.set(ctx.req, seen);
+      try {
+        await handler(ctx as never, next);
+      } finally {
+        const { operation } = seen;
+        if (onOperation && operation) onOperation(operation.name, operation.kind, operation.outcome);
+      }
     };
     router.get(options.generalRoute, serve);
     router.post(options.generalRoute, serve);

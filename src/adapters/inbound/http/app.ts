@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import type { AcceptQueueSnapshot } from './acceptQueue.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bodyParser } from './middleware/bodyParser.js';
+import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
 import { cors, type CorsOptions } from './middleware/cors.js';
+import { httpMetrics } from './middleware/httpMetrics.js';
 import { loadShedding } from './middleware/loadShedding.js';
 import { rateLimit } from './middleware/rateLimit.js';
 import { recovery } from './middleware/recovery.js';
@@ -41,6 +43,8 @@ export interface HttpAppOptions {
   unmeteredPaths?: readonly string[];
   /** Tracing (CONTRACT §15); absent: off, and no tracing middleware at all. */
   tracing?: RequestTracing;
+  /** Where answers and limiter refusals are counted (CONTRACT §15); absent: no metrics middleware at all. */
+  metrics?: ServiceMetrics;
   /** Load shedding (CONTRACT §18); absent: never shed. */
   shedding?: {
     maxInFlight: number;
@@ -60,8 +64,8 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 
 /**
  * Builds the Koa application with the whole middleware chain, outermost first:
- * [tracing →] security headers → request id → logger → recovery → CORS → rate limit → timeout → body
- * parser → router.
+ * [tracing →] security headers → request id → metrics → logger → recovery → CORS → rate limit →
+ * timeout → body parser → router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -82,12 +86,22 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
     keepOnKoaErrors(app, headers);
   }
   app.use(requestId(options.newRequestId));
+  // Outside recovery, so it sees every answer's final status, 429 and 503 included.
+  if (options.metrics) app.use(httpMetrics(options.metrics, router));
   app.use(requestLogger(options.logger));
   app.use(recovery());
   app.use(cors(options.cors));
   if (options.shedding) app.use(loadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }));
   if (options.rateLimiter) {
-    app.use(rateLimit({ limiter: options.rateLimiter, exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS, logger: options.logger }));
+    const { metrics } = options;
+    app.use(
+      rateLimit({
+        limiter: options.rateLimiter,
+        exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS,
+        logger: options.logger,
+        ...(metrics ? { onRejected: () => metrics.rateLimitRejections.inc() } : {}),
+      }),
+    );
   }
   app.use(timeout(options.requestTimeoutMs));
   app.use(bodyParser(options.bodyLimitBytes));

@@ -4,7 +4,7 @@ import { MikroORM, type EntitySchema, type MigrationObject, type Options } from 
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { guarded, storageFullOf, storageWritable } from './errors.js';
+import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
 /** Which engine a `database.url` names, and how to reach it. */
 export type DatabaseTarget =
@@ -200,6 +200,11 @@ export class Database {
       ),
     );
     storageWritable(this.orm);
+  }
+
+  /** Tells `listener` the kind of every failed operation of the repositories on this database. */
+  onFailure(listener: (kind: DatabaseFailure) => void): void {
+    onDatabaseFailure(this.orm, listener);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import { ConnectionException, type MikroORM } from '@mikro-orm/core';
-import { ServiceUnavailableError, StorageFullError } from '../../../domain/shared/DomainError.js';
+import { DomainError, ServiceUnavailableError, StorageFullError } from '../../../domain/shared/DomainError.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -60,16 +60,45 @@ export function storageWritable(orm: MikroORM): void {
   storageFull.delete(orm);
 }
 
+/** What kind of failure a database operation met (the database errors metric). */
+export type DatabaseFailure = 'timeout' | 'unavailable' | 'storage_full' | 'other';
+
+/** Who is told of each failed operation on a database (at most one listener per database). */
+const failureListeners = new WeakMap<MikroORM, (kind: DatabaseFailure) => void>();
+
+/** Tells `listener` the kind of every database operation on `orm` that fails from here on. */
+export function onDatabaseFailure(orm: MikroORM, listener: (kind: DatabaseFailure) => void): void {
+  failureListeners.set(orm, listener);
+}
+
+/** A query past `database.query_timeout` (ours, or PostgreSQL's statement_timeout), or no pooled connection in time. */
+function isTimeout(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = codeOf(error);
+  if (code === '57014' || code === 'ETIMEDOUT') return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Knex: Timeout acquiring a connection|timeout exceeded when trying to connect/i.test(message);
+}
+
+function failureOf(error: unknown): DatabaseFailure {
+  if (isStorageFull(error)) return 'storage_full';
+  if (isTimeout(error)) return 'timeout';
+  if (isConnectionFailure(error)) return 'unavailable';
+  return 'other';
+}
+
 /**
  * Runs a database operation, turning "database unreachable" (or a query past the query timeout)
  * into ServiceUnavailableError `database unavailable`, and "storage full" into
  * StorageFullError (`storage is full`) — both 503, never 500 — and remembering the latter
- * for the database health check.
+ * for the database health check. Every failure but a domain error the operation chose to throw
+ * (a taken e-mail, a stale version) is told to the database's failure listener, if any.
  */
 export async function guarded<T>(orm: MikroORM, operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
+    if (!(error instanceof DomainError)) failureListeners.get(orm)?.(failureOf(error));
     if (isStorageFull(error)) {
       storageFull.add(orm);
       throw new StorageFullError();

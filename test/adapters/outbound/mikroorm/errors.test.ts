@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { guarded, isStorageFull, storageFullOf, storageWritable } from '../../../../src/adapters/outbound/mikroorm/errors.js';
+import { guarded, isStorageFull, onDatabaseFailure, storageFullOf, storageWritable } from '../../../../src/adapters/outbound/mikroorm/errors.js';
 import { ServiceUnavailableError, StorageFullError } from '../../../../src/domain/shared/DomainError.js';
+import { EmailAlreadyRegisteredError } from '../../../../src/domain/user/UserErrors.js';
 
 /** A driver error as the drivers throw them: a message and a `code`. */
 const driverError = (message: string, code?: string): Error => Object.assign(new Error(message), code === undefined ? {} : { code });
@@ -64,5 +65,34 @@ describe('MikroORM adapter: classifying driver errors', () => {
     await outcome(driverError('database or disk is full', 'SQLITE_FULL'), full);
     expect(storageFullOf(full)).to.equal(true);
     expect(storageFullOf(other)).to.equal(false);
+  });
+});
+
+describe('MikroORM adapter: telling the failure listener (the database errors metric)', () => {
+  for (const [kind, error] of [
+    ['timeout', driverError('database query timed out', 'ETIMEDOUT')],
+    ['timeout', driverError('canceling statement due to statement timeout', '57014')],
+    ['timeout', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
+    ['unavailable', driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['unavailable', driverError('terminating connection due to administrator command', '57P01')],
+    ['storage_full', driverError('SQLITE_FULL: database or disk is full', 'SQLITE_FULL')],
+    ['other', driverError('syntax error at or near "selec"', '42601')],
+  ] as const) {
+    it(`${(error as Error).message} is told as ${kind}`, async () => {
+      const orm = {} as MikroORM;
+      const told: string[] = [];
+      onDatabaseFailure(orm, (failure) => told.push(failure));
+      await outcome(error, orm);
+      expect(told).to.deep.equal([kind]);
+    });
+  }
+
+  it('a domain error the operation chose to throw (e-mail taken) is not a database failure', async () => {
+    const orm = {} as MikroORM;
+    const told: string[] = [];
+    onDatabaseFailure(orm, (failure) => told.push(failure));
+    await outcome(new EmailAlreadyRegisteredError(), orm);
+    expect(await guarded(orm, () => Promise.resolve(1))).to.equal(1);
+    expect(told).to.deep.equal([]);
   });
 });

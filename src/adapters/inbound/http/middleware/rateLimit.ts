@@ -9,6 +9,8 @@ export interface RateLimitOptions {
   /** Paths never counted (the health probes). */
   exemptPaths: readonly string[];
   logger: Logger;
+  /** Told of each request refused with 429 (the rejections metric). */
+  onRejected?: () => void;
 }
 
 function setHeaders(ctx: { set(name: string, value: string): void }, limit: number, res: RateLimiterRes): void {
@@ -35,6 +37,7 @@ export function rateLimit(options: RateLimitOptions): Middleware<RequestState> {
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         setHeaders(ctx, limit, rejection);
+        options.onRejected?.();
         throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
       }
       const now = Date.now();

@@ -1,0 +1,159 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The database failures counted apart (CONTRACT §15): what an operator pages on differs for each. */
+export type DatabaseErrorKind = 'timeout' | 'unavailable' | 'storage_full' | 'other';
+
+export type GraphQLOperationKind = 'query' | 'mutation' | 'subscription';
+
+/** Most distinct GraphQL operation names given their own series; later names are counted as `other`. */
+export const MAX_OPERATION_NAMES = 100;
+
+/** A GraphQL Name (the spec's grammar): anything else a client sends as `operationName` is `other`. */
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+interface HttpSeries {
+  count: ReturnType<Counter<'method' | 'route' | 'status'>['labels']>;
+  duration: ReturnType<Histogram<'method' | 'route' | 'status'>['labels']>;
+}
+
+/**
+ * The process-wide metrics (CPU, memory, event loop, GC, handles), registered once per process: they
+ * describe the process, not a service, and prom-client's collectors cannot be stopped, so a test
+ * process starting many services must not start them many times.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+    // Gauges named like counters, which `promtool check metrics` refuses; each is the sum of the
+    // same name without `_total` (by type), which stays.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      processRegistry.removeSingleMetric(name);
+    }
+  }
+  return processRegistry;
+}
+
+/**
+ * One service's Prometheus series, in a registry of its own (never prom-client's global one, so
+ * several services in one process never share or clash), plus the process metrics. Labels are
+ * bounded: `route` is a router pattern or `unmatched`, GraphQL operation names are capped at
+ * MAX_OPERATION_NAMES, database error kinds and outcomes are fixed sets.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, matched route pattern (or "unmatched") and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request reaching the app to its answer, by method, matched route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  /** Kept in a plain number, read at scrape time: the request path pays one addition, no label hashing. */
+  private inFlight = 0;
+  readonly httpInFlight: Gauge = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests being processed now.',
+    registers: [this.registry],
+    collect: (): void => this.httpInFlight.set(this.inFlight),
+  });
+  readonly graphqlOperations = new Counter({
+    name: 'graphql_operations_total',
+    help: `GraphQL operations by name ("anonymous"; "other" past the first ${MAX_OPERATION_NAMES} names), kind and outcome.`,
+    labelNames: ['operation', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 RATE_LIMITED by the per-client rate limit.',
+    registers: [this.registry],
+  });
+  readonly loginFailures = new Counter({
+    name: 'login_failures_total',
+    help: 'Failed logins (unknown e-mail or wrong password).',
+    registers: [this.registry],
+  });
+  readonly loginThrottled = new Counter({
+    name: 'login_throttled_total',
+    help: 'Logins refused because the e-mail and address used up their failures.',
+    registers: [this.registry],
+  });
+  readonly refreshTokenReuse = new Counter({
+    name: 'refresh_token_reuse_total',
+    help: 'Spent refresh tokens presented again (their whole family is then revoked).',
+    registers: [this.registry],
+  });
+  readonly databaseErrors = new Counter({
+    name: 'database_errors_total',
+    help: 'Database operations that failed, by kind: timeout, unavailable, storage_full, other.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly operationNames = new Set<string>();
+  /** route → method → status → its counter and histogram children, so an answer costs three map reads. */
+  private readonly httpSeries = new Map<string, Map<string, Map<number, HttpSeries>>>();
+
+  constructor() {
+    // Every fixed-label series exists from the start, so a rate() over them never misses its first increment.
+    for (const kind of ['timeout', 'unavailable', 'storage_full', 'other'] as const) this.databaseErrors.labels(kind);
+  }
+
+  /** A request entered the app. */
+  requestStarted(): void {
+    this.inFlight += 1;
+  }
+
+  /** A request was answered: counts it and observes its duration under its labels. */
+  requestEnded(method: string, route: string, status: number, seconds: number): void {
+    this.inFlight -= 1;
+    let byMethod = this.httpSeries.get(route);
+    if (!byMethod) this.httpSeries.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) {
+      const labels = [method, route, String(status)] as const;
+      series = { count: this.httpRequests.labels(...labels), duration: this.httpDuration.labels(...labels) };
+      byStatus.set(status, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
+  }
+
+  /** Counts one GraphQL operation; its name is bounded (see MAX_OPERATION_NAMES). */
+  graphqlOperation(name: string | null | undefined, kind: GraphQLOperationKind, outcome: 'success' | 'error'): void {
+    this.graphqlOperations.labels(this.operationLabel(name), kind, outcome).inc();
+  }
+
+  private operationLabel(name: string | null | undefined): string {
+    if (name === undefined || name === null || name === '') return 'anonymous';
+    if (this.operationNames.has(name)) return name;
+    if (!GRAPHQL_NAME.test(name) || this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    this.operationNames.add(name);
+    return name;
+  }
+
+  /** Counts one database failure. */
+  databaseError(kind: DatabaseErrorKind): void {
+    this.databaseErrors.labels(kind).inc();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The scrape: this service's series, then the process's. */
+  async text(): Promise<string> {
+    const own = await this.registry.metrics();
+    const process = await processMetrics().metrics();
+    return `${own}${own.endsWith('\n') ? '' : '\n'}${process}`;
+  }
+}
