@@ -79,7 +79,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   for (const addRoutes of options.routes) addRoutes(router);
 
   // Outermost, so every layer (and every log line) of the request runs inside its span.
-  if (options.tracing) app.use(traceRequests(options.tracing));
+  if (options.tracing) app.use(traceRequests(options.tracing, router));
   const headers = options.securityHeaders ?? [];
   if (headers.length > 0) {
     app.use(securityHeaders(headers));

@@ -1,5 +1,7 @@
 import { context, defaultTextMapGetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
-import type { Context, Middleware } from 'koa';
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { routePatterns } from '../routePattern.js';
 import type { RequestState } from '../state.js';
 
 export interface RequestTracing {
@@ -9,21 +11,13 @@ export interface RequestTracing {
 }
 
 /**
- * The matched route pattern (`/api/v1/products/:id`), or `unmatched`: never the raw path, so
- * span names stay few whatever paths clients send.
- */
-export function routeOf(ctx: Context): string {
-  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-  return typeof route === 'string' ? route : 'unmatched';
-}
-
-/**
  * A SERVER span per request, the child of the caller's span when it sent a `traceparent`, named
  * `<METHOD> <route pattern>` once the router has matched, with status ERROR on a 5xx. The span is
  * the active context for every layer inside (GraphQL and database spans are its children), and its
  * trace id is on `ctx.state.traceId` for the request's log lines. Installed only when tracing is on.
  */
-export function traceRequests({ tracer, propagator }: RequestTracing): Middleware<RequestState> {
+export function traceRequests({ tracer, propagator }: RequestTracing, router: Router<RequestState>): Middleware<RequestState> {
+  const routeOf = routePatterns(router);
   return async function traceRequest(ctx, next) {
     const parent = propagator.extract(ROOT_CONTEXT, ctx.headers, defaultTextMapGetter);
     const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
@@ -31,8 +25,8 @@ export function traceRequests({ tracer, propagator }: RequestTracing): Middlewar
     try {
       await context.with(trace.setSpan(parent, span), next);
     } finally {
-      const route = routeOf(ctx);
       const status = ctx.status;
+      const route = routeOf(ctx, status);
       span.updateName(`${ctx.method} ${route}`);
       span.setAttributes({ 'http.route': route, 'http.response.status_code': status, 'http.request.id': ctx.state.requestId });
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -1,0 +1,26 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { RequestState } from './state.js';
+
+/** The route of a request no route pattern matched: never the raw path, so metric series and span names stay few. */
+export const UNMATCHED = 'unmatched';
+
+/** The pattern koa-router matched (it sets `_matchedRoute` when a route's path and method match). */
+const matchedRoute = (ctx: object): string | undefined => (ctx as { _matchedRoute?: string | RegExp })._matchedRoute?.toString();
+
+/**
+ * The route pattern of a request once it is answered (`/api/v1/products/:id`), or `unmatched`.
+ * Answers given before routing (429 rate limited, 503 shed) have the pattern their path would
+ * have matched, looked up only for them and only when the answer is not 404/405, so a flood of
+ * random paths stays `unmatched`.
+ */
+export function routePatterns(router: Router<RequestState>): (ctx: Context, status: number) => string {
+  return (ctx, status) => {
+    const matched = matchedRoute(ctx);
+    if (matched !== undefined) return matched;
+    if (status === 404 || status === 405) return UNMATCHED;
+    const layers = router.match(ctx.path, ctx.method).pathAndMethod;
+    for (let i = layers.length - 1; i >= 0; i -= 1) if (layers[i]!.methods.length > 0) return String(layers[i]!.path);
+    return UNMATCHED;
+  };
+}
