@@ -7,6 +7,7 @@ import { parsePolicyCsv, type Replacement, type StoredRule } from '../adapters/o
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { MikroOrmPolicyRuleStore } from '../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { Config } from './config/schema.js';
+import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 
 /** A start-up problem whose message is one clear line naming the key at fault. */
 export class StartupError extends Error {}
@@ -78,11 +79,9 @@ export function syncAccessPolicy(
   policy: CasbinAccessPolicy,
   redis: Redis,
   logger: Logger,
-): { ready(timeoutMs: number): Promise<boolean>; stop(): Promise<void> } {
+): InstanceSync {
   const instance = randomUUID();
-  // Subscriptions wait for the connection (and ioredis re-subscribes after a reconnect).
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-  subscriber.on('error', () => undefined); // the main client already reports connection problems
+  const subscriber = ownConnection(redis);
   const reload = (why: string) =>
     policy.reload().catch((error: unknown) => logger.error({ err: error, why }, 'access policy reload failed'));
   subscriber.on('message', (_channel: string, sender: string) => {
@@ -103,13 +102,12 @@ export function syncAccessPolicy(
     },
   );
   // Publishing queues while Redis reconnects, so a change made during a short outage still goes out.
-  const publisher = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-  publisher.on('error', () => undefined);
+  const publisher = ownConnection(redis);
   policy.subscribe(() => {
     publisher.publish(CHANNEL, instance).catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'could not publish an access policy change'));
   });
   return {
-    ready: (timeoutMs) => Promise.race([subscribed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]),
+    ready: readyOnce(subscribed),
     stop: async () => {
       subscriber.disconnect();
       publisher.disconnect();

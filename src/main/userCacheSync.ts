@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CachingUserRepository } from '../adapters/outbound/cache/CachingUserRepository.js';
+import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 
 const CHANNEL = 'portico:users';
 /** How long a write waits for Redis to take its announcement; past it the other caches' TTL bounds the delay. */
@@ -19,11 +20,9 @@ export function syncUserCache(
   cache: CachingUserRepository,
   redis: Redis,
   logger: Logger,
-): { ready(timeoutMs: number): Promise<boolean>; stop(): Promise<void> } {
+): InstanceSync {
   const instance = randomUUID();
-  // Subscriptions wait for the connection (and ioredis re-subscribes after a reconnect).
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-  subscriber.on('error', () => undefined); // the main client already reports connection problems
+  const subscriber = ownConnection(redis);
   subscriber.on('message', (_channel: string, message: string) => {
     const [sender, id] = message.split(' ');
     if (sender !== instance && id) cache.forget(id);
@@ -55,7 +54,7 @@ export function syncUserCache(
     }
   });
   return {
-    ready: (timeoutMs) => Promise.race([subscribed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]),
+    ready: readyOnce(subscribed),
     stop: async () => {
       subscriber.disconnect();
     },

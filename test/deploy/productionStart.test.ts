@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runCommand, type Finished } from '../support/process.js';
 import { copies, parseDockerfile, readRepoFile, type Stage } from './dockerfile.js';
 
 /**
@@ -15,12 +16,6 @@ import { copies, parseDockerfile, readRepoFile, type Stage } from './dockerfile.
 
 const root = process.cwd();
 const SECRET = 'prod-start-test-secret-0123456789abcdef';
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** The environment a container gets: PATH and HOME, plus what the test passes — nothing inherited (no NODE_OPTIONS, no SVC_). */
 function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -38,24 +33,9 @@ function npmEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function run(cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs to its end with exactly `env` (the container's environment, or npm's own settings). */
+const run = (cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished> =>
+  runCommand(cwd, command, args, env, timeoutMs, { exactEnv: true });
 
 /** Copies a stage's COPY sources from the repository into `target` (as `COPY src dest` does with WORKDIR `target`). */
 function copyFromContext(stage: Stage, target: string): void {

@@ -21,10 +21,21 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
   return runCommand(process.cwd(), process.execPath, ['--import', 'tsx', entry, ...args], env, timeoutMs);
 }
 
-/** Runs `command args` in `cwd` to its end, with the test's environment less its SVC_ settings plus `env` (killed after `timeoutMs`). */
-export function runCommand(cwd: string, command: string, args: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<Finished> {
+/**
+ * Runs `command args` in `cwd` to its end, with the test's environment less its SVC_ settings plus
+ * `env` — or, with `exactEnv`, with `env` and nothing else (killed after `timeoutMs`).
+ */
+export function runCommand(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  options: { exactEnv?: boolean } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const childEnvironment = options.exactEnv ? env : childEnv(env as Record<string, string>);
+    const child = spawn(command, args, { cwd, env: childEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
