@@ -40,8 +40,7 @@ Every answer carries \`X-Request-ID\`; answers counted by the rate limiter carry
 
 Besides what each operation lists, any request may be answered by the HTTP layer itself: 404 \`NOT_FOUND\`
 (\`route not found\`) on an unknown path, 405 \`METHOD_NOT_ALLOWED\` with \`Allow\` on a known path with another
-method (OPTIONS answers 204 with \`Allow\`), 431 \`HEADERS_TOO_LARGE\` when headers or URL pass 16 KiB, and
-408 when headers take longer than \`server.headers_timeout\`.
+method (OPTIONS answers 204 with \`Allow\`), and 408 (no body) when headers take longer than \`server.headers_timeout\`.
 
 Authentication: \`POST /api/v1/auth/login\` (or register) gives an \`access_token\`; send it as
 \`Authorization: Bearer <access_token>\`. Which roles may use which route is the access policy's to say

@@ -97,10 +97,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
   const app = container.get(TOKENS.HttpApp);
+  const securityHeaders = securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts });
   let metricsServer: MetricsServer | undefined;
   if (metrics) {
     try {
-      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port);
+      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port, securityHeaders);
     } catch (error) {
       eventLoop.close();
       await policySync?.stop();
@@ -119,7 +120,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       headersTimeoutMs: config.server.headersTimeoutMs,
       requestTimeoutMs: config.server.requestTimeoutMs,
       maxConnectionsPerIp: config.server.maxConnectionsPerIp,
-      securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
+      securityHeaders,
     },
   );
   await new Promise<void>((resolve, reject) => {

@@ -70,6 +70,16 @@ describe('metrics (end to end)', function () {
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).to.equal(404);
   });
 
+  it('its answers carry the security headers, as every answer of the service does (CONTRACT §15)', async () => {
+    const base = service.metricsUrl!.replace(/\/metrics$/, '');
+    for (const answer of [await fetch(service.metricsUrl!), await fetch(`${base}/nope`)]) {
+      expect(answer.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(answer.headers.get('referrer-policy')).to.equal('no-referrer');
+      expect(answer.headers.get('x-frame-options')).to.equal('DENY');
+      await answer.arrayBuffer();
+    }
+  });
+
   it('counts answers by method, matched route pattern and status, with their durations', async () => {
     const before = await scrapeIt();
     const ok = { method: 'GET', route: PRODUCT_ROUTE, status: '200' };
@@ -203,6 +213,11 @@ describe('metrics: rate limiting, start-up and metrics.enabled', function () {
       const text = await scrape(service.metricsUrl);
       expect(valueOf(text, 'rate_limit_rejections_total')).to.equal(2);
       expect(valueOf(text, 'http_requests_total', { method: 'GET', route: PRODUCT_ROUTE, status: '429' })).to.equal(2);
+      // `/search` matches the `:id` pattern too, but the router answers it with its own route: so does the label.
+      expect((await api.get('/api/v1/products/search?q=x')).status).to.equal(429);
+      const after = await scrape(service.metricsUrl);
+      expect(valueOf(after, 'http_requests_total', { method: 'GET', route: '/api/v1/products/search', status: '429' })).to.equal(1);
+      expect(valueOf(after, 'http_requests_total', { method: 'GET', route: PRODUCT_ROUTE, status: '429' })).to.equal(2);
     } finally {
       await service.stop();
     }

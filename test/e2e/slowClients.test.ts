@@ -133,6 +133,8 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
       expect(answer?.status, raw.slice(0, 40)).to.equal(status);
       expect(answer!.head).to.match(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
       expect(answer!.head).to.match(/\r\nconnection: close(\r\n|$)/i);
+      // CONTRACT §9: X-Request-ID on every response, these included (a new one each time).
+      expect(answer!.head).to.match(/\r\nx-request-id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\r\n|$)/i);
       expect(JSON.parse(answer!.body)).to.deep.equal({ success: false, error: { code, message } });
       await Promise.race([client.closed, sleep(2000)]);
       expect(client.closedAt, 'closed after the answer').to.be.a('number');

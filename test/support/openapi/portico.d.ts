@@ -370,6 +370,23 @@ export interface components {
                 }[];
             };
         };
+        HeadersTooLargeError: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "HEADERS_TOO_LARGE";
+                /** @description What went wrong, for people */
+                message: string;
+                /** @description More about it, when there is more (`id: <id>`) */
+                detail?: string;
+                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+                fields?: {
+                    field: string;
+                    message: string;
+                }[];
+            };
+        };
         HealthReport: {
             /**
              * @description up; degraded (a check is down or degraded but the service works); down (a critical check is down)
@@ -718,6 +735,58 @@ export interface operations {
                     "application/json": components["schemas"]["HealthReport"];
                 };
             };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -791,6 +860,58 @@ export interface operations {
                     "application/json": components["schemas"]["HealthReport"];
                 };
             };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -862,6 +983,58 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HealthReport"];
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
                 };
             };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
@@ -991,7 +1164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1137,6 +1310,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -1267,7 +1469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1413,6 +1615,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -1526,7 +1757,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1672,6 +1903,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -1768,7 +2028,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1915,6 +2175,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -2016,7 +2305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2103,6 +2392,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
                 };
             };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
@@ -2248,7 +2566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2424,6 +2742,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -2545,7 +2892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2663,6 +3010,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -2767,7 +3143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2914,6 +3290,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -3033,7 +3438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3267,6 +3672,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -3351,7 +3785,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3585,6 +4019,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -3692,7 +4155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3808,6 +4271,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
                 };
             };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
@@ -3934,7 +4426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4139,6 +4631,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -4247,7 +4768,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4481,6 +5002,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -4598,7 +5148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4716,6 +5266,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -4831,7 +5410,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5007,6 +5586,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -5126,7 +5734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5244,6 +5852,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -5347,7 +5984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: two Authorization headers (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5494,6 +6131,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -5618,7 +6284,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5852,6 +6518,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -5942,7 +6637,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -6205,6 +6900,35 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
             500: {
                 headers: {
@@ -6295,6 +7019,58 @@ export interface operations {
                         info: Record<string, never>;
                         paths: Record<string, never>;
                     };
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
                 };
             };
             /** @description An unexpected fault (the body never holds a stack, SQL or a path) */

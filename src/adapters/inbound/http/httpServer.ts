@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -83,16 +84,20 @@ function rawAnswer(headers: readonly Header[], problem?: HttpProblem, status = p
   );
 }
 
-/** What to write for each request Node refuses before the app sees it; `undefined`: just close. */
+/**
+ * What to write for each request Node refuses before the app sees it; `undefined`: just close. Each
+ * answer carries a new `X-Request-ID` (CONTRACT §9: every response has one; the request's own is
+ * not readable here).
+ */
 function clientErrorAnswers(headers: readonly Header[]): (code: string | undefined) => string | undefined {
-  const headersTooLarge = rawAnswer(headers, new HttpProblem(431, 'HEADERS_TOO_LARGE', 'request headers too large'));
-  const badRequest = rawAnswer(headers, new HttpProblem(400, 'BAD_REQUEST', 'malformed request'));
-  /** Node's own answer to a client too slow with its headers: the contract has no code for it. */
-  const requestTimeout = rawAnswer(headers, undefined, 408);
+  const withId = (): Header[] => [...headers, ['X-Request-ID', randomUUID()]];
+  const headersTooLarge = new HttpProblem(431, 'HEADERS_TOO_LARGE', 'request headers too large');
+  const badRequest = new HttpProblem(400, 'BAD_REQUEST', 'malformed request');
   return (code) => {
-    if (code === 'HPE_HEADER_OVERFLOW') return headersTooLarge;
-    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout;
-    if (code?.startsWith('HPE_')) return badRequest;
+    if (code === 'HPE_HEADER_OVERFLOW') return rawAnswer(withId(), headersTooLarge);
+    // Node's own answer to a client too slow with its headers: the contract has no code for it.
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawAnswer(withId(), undefined, 408);
+    if (code?.startsWith('HPE_')) return rawAnswer(withId(), badRequest);
     return undefined;
   };
 }

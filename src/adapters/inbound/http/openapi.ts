@@ -99,13 +99,14 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   const failures = new Map<number, { description: string; headers?: HeaderName[] }>();
   const own = op.failures ?? {};
   const readsBody = op.method !== 'GET';
-  const bad: string[] = [];
+  // Answered by the HTTP layer on any route, before the app sees the request (connection closed).
+  const bad: string[] = ['the request is not well-formed HTTP (BAD_REQUEST)'];
   if (readsBody) bad.push('the body is not JSON (BAD_REQUEST)');
   if (op.body || op.list) bad.push('a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`)');
   if (op.access !== 'public') bad.push('two Authorization headers (BAD_REQUEST)');
   if (op.ifMatch) bad.push('If-Match is not `*` or a list of quoted versions (BAD_REQUEST)');
   if (own[400]) bad.push(own[400]);
-  if (bad.length > 0) failures.set(400, { description: `Bad request: ${bad.join('; ')}` });
+  failures.set(400, { description: `Bad request: ${bad.join('; ')}` });
   if (op.access !== 'public' || own[401]) {
     const refused = 'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone';
     const why = op.access === 'public' ? [own[401]] : own[401] ? [`${refused} (with WWW-Authenticate)`, own[401]] : [refused];
@@ -125,6 +126,7 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
     const why = [...(rateLimited ? ["the client's rate limit is spent"] : []), ...(own[429] ? [own[429]] : [])];
     failures.set(429, { description: `Too many requests: ${why.join('; ')}`, headers: ['Retry-After-429'] });
   }
+  failures.set(431, { description: 'The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed)' });
   failures.set(500, { description: 'An unexpected fault (the body never holds a stack, SQL or a path)' });
   failures.set(503, {
     description:

@@ -19,8 +19,8 @@ export function routePatterns(router: Router<RequestState>): (ctx: Context, stat
     const matched = matchedRoute(ctx);
     if (matched !== undefined) return matched;
     if (status === 404 || status === 405) return UNMATCHED;
-    const layers = router.match(ctx.path, ctx.method).pathAndMethod;
-    for (let i = layers.length - 1; i >= 0; i -= 1) if (layers[i]!.methods.length > 0) return String(layers[i]!.path);
-    return UNMATCHED;
+    // The router answers with the first route registered for the path and method (`/search` before `/:id`).
+    const route = router.match(ctx.path, ctx.method).pathAndMethod.find((layer) => layer.methods.length > 0);
+    return route ? String(route.path) : UNMATCHED;
   };
 }

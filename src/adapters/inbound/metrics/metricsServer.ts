@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Header } from '../http/middleware/securityHeaders.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 
 /** The metrics listener, listening. */
@@ -14,10 +15,12 @@ export class MetricsListenError extends Error {}
 
 /**
  * Serves `GET /metrics` (and HEAD) in the Prometheus text format on a listener of its own, apart
- * from the public app, so the API port never exposes them. Anything else there is 404.
+ * from the public app, so the API port never exposes them. Anything else there is 404. Every
+ * answer carries the service's security headers (`headers`), as the API's do.
  */
-export async function startMetricsServer(metrics: ServiceMetrics, host: string, port: number): Promise<MetricsServer> {
+export async function startMetricsServer(metrics: ServiceMetrics, host: string, port: number, headers: readonly Header[] = []): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
     const path = req.url?.split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
