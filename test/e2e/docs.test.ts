@@ -1,18 +1,18 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PAGE_CSP } from '../../src/adapters/inbound/http/pagePolicy.js';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { contractFor } from '../support/contract.js';
 import { Api, expectError } from '../support/api.js';
+import { launchChromium, requireChromium, watchedPage } from '../support/browser.js';
+import { contractFor } from '../support/contract.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 import { runEntry } from '../support/process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/docs.png';
 const DOCUMENT = '/api/v1/openapi.json';
 /** A host name the browser resolves to the service (not localhost). */
@@ -158,54 +158,16 @@ describe('API document and docs page (CONTRACT §14)', function () {
 
 
     it('in a browser with no internet access: renders the operations under its CSP and "try it" on GET /health/live shows 200', async function () {
-      if (!existsSync(CHROMIUM)) {
-        if (process.env.CI === 'true') throw new Error(`Chromium is required in CI (CI=true) but ${CHROMIUM} does not exist`);
-        console.log('      (skipped: Chromium is not installed)');
-        this.skip();
-      }
+      requireChromium(this);
       // The page is opened under a name that is not loopback, as a deployed service would be: Swagger UI
       // skips some off-origin fetches (its online validator badge) for localhost and 127.0.0.1 only.
       const served = new URL(service.url);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          `--host-resolver-rules=MAP ${DOCS_HOST} ${served.hostname}`,
-        ],
-      });
+      browser = await launchChromium([`--host-resolver-rules=MAP ${DOCS_HOST} ${served.hostname}`]);
       const origin = `http://${DOCS_HOST}:${served.port}`;
-      const page: Page = await browser.newPage();
-      const offOrigin: string[] = [];
-      const pageErrors: string[] = [];
-      const consoleMessages: string[] = [];
-      const violations: string[] = [];
+      const { page, pageErrors, violations, offOrigin, consoleMessages } = await watchedPage(browser, origin);
       const healthRequests: string[] = [];
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      page.on('console', (message) => {
-        consoleMessages.push(`${message.type()}: ${message.text()}`);
-        if (message.type() === 'error' || /content security policy/i.test(message.text())) pageErrors.push(message.text());
-      });
       page.on('request', (request) => {
         if (new URL(request.url()).pathname === '/health/live') healthRequests.push(`${request.method()} ${request.url()}`);
-      });
-      // Collected before any script of the page runs: every refusal the CSP makes.
-      await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
-      await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
-        window.reportCspViolation(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
-      });`);
-      // Everything that is not the service itself is cut off: the page must work without it.
-      await page.route('**', async (route) => {
-        const target = route.request().url();
-        if (target.startsWith('data:') || new URL(target).origin === origin) return route.continue();
-        offOrigin.push(target);
-        return route.abort();
       });
 
       try {

@@ -1,15 +1,13 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { existsSync } from 'node:fs';
 import { expect } from 'chai';
-import { chromium } from 'playwright-core';
 import { securityHeaderList } from '../../src/adapters/inbound/http/middleware/securityHeaders.js';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { launchChromium, requireChromium } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';
 import { silentLogger } from '../support/logger.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Another origin, for a browser app reading the API across origins (mapped to the service's address). */
 const APP_HOST = 'app.portico.test';
 
@@ -115,17 +113,9 @@ describe('security headers on every answer (CONTRACT §15)', function () {
     });
 
     it('in a browser, a page on another origin still reads the JSON API (CORS), headers and all', async function () {
-      if (!existsSync(CHROMIUM)) {
-        if (process.env.CI === 'true') throw new Error(`Chromium is required in CI (CI=true) but ${CHROMIUM} does not exist`);
-        console.log('      (skipped: Chromium is not installed)');
-        this.skip();
-      }
+      requireChromium(this);
       const served = new URL(service.url);
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--host-resolver-rules=MAP ${APP_HOST} ${served.hostname}`],
-      });
+      const browser = await launchChromium([`--host-resolver-rules=MAP ${APP_HOST} ${served.hostname}`]);
       try {
         const page = await browser.newPage();
         // Any page of that origin will do; this one carries no CSP of its own.
