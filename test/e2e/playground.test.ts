@@ -3,18 +3,11 @@ import type { Browser } from 'playwright-core';
 import { PAGE_CSP } from '../../src/adapters/inbound/http/pagePolicy.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { Api, expectError } from '../support/api.js';
-import { launchChromium, requireChromium, watchedPage } from '../support/browser.js';
+import { launchChromium, references, requireChromium, watchedPage } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 
 const SCREENSHOT = '/tmp/playground.png';
-
-/** The `<script src>` and `<link href>` references of a page. */
-function references(html: string): { scripts: string[]; links: string[] } {
-  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/gi)].map((m) => m[1]!);
-  const links = [...html.matchAll(/<link\b[^>]*\bhref="([^"]+)"/gi)].map((m) => m[1]!);
-  return { scripts, links };
-}
 
 describe('GraphQL playground (GraphiQL, offline)', function () {
   this.timeout(60_000);

@@ -12,6 +12,13 @@ export function requireChromium(test: Mocha.Context): void {
   test.skip();
 }
 
+/** The `<script src>` and `<link href>` references of a page. */
+export function references(html: string): { scripts: string[]; links: string[] } {
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/gi)].map((m) => m[1]!);
+  const links = [...html.matchAll(/<link\b[^>]*\bhref="([^"]+)"/gi)].map((m) => m[1]!);
+  return { scripts, links };
+}
+
 /** Headless Chromium with no background traffic (this machine has no internet); `args` are added. */
 export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   return chromium.launch({

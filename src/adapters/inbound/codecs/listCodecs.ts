@@ -1,5 +1,5 @@
-import type { PageRequest, SortOrder } from '../../../domain/shared/Page.js';
-import { decodeFields, optional, rule, snakeName, trimmedText, type Decoded, type Shape } from './fields.js';
+import type { ListQuery, SortOrder } from '../../../domain/shared/Page.js';
+import { decodeFields, optional, rule, snakeName, trimmedText, type Shape } from './fields.js';
 
 /** Every list's defaults (CONTRACT §6), for REST and GraphQL alike: page 1, 20 per page, newest first. */
 export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 'desc' } as const;
@@ -77,31 +77,21 @@ export function listQueryShape(spec: ListQuerySpec): Shape {
 }
 
 /**
- * List query parameters (`page`, `per_page`, `sort`, `order`, and `q` when searchable) with the
- * defaults of CONTRACT §6 (LIST_DEFAULTS); `sortFields` are the resource's sortable fields, `filters`
- * its optional filters (`?customer_id=<uuid>`: keyed by the domain's name, read by its snake case).
+ * The decoder of a list's query parameters (`page`, `per_page`, `sort`, `order`, `q` when
+ * searchable, filters), built once per route, with the defaults of CONTRACT §6 (LIST_DEFAULTS).
  * Every bad parameter is named in one VALIDATION_ERROR.
  */
-export function decodeListQuery<F extends string, S extends Shape = Record<never, never>>(
-  query: Record<string, unknown>,
-  sortFields: readonly (F | DefaultSort)[],
-  options: { search?: 'none' | 'optional' | 'required'; filters?: S } = {},
-): PageRequest<F | DefaultSort> & { q?: string } & ListFilters {
-  const shape = listQueryShape({ sortFields, ...options });
-  const decoded = decodeFields(shape, query, 'query') as {
-    page?: number;
-    per_page?: number;
-    sort?: F;
-    order?: SortOrder;
-    q?: string;
-  } & Decoded<S>;
-  const { page, per_page, sort, order, q, ...filters } = decoded;
-  return {
-    ...listFilters(filters),
-    page: page ?? LIST_DEFAULTS.page,
-    perPage: per_page ?? LIST_DEFAULTS.perPage,
-    sort: sort ?? LIST_DEFAULTS.sort,
-    order: order ?? LIST_DEFAULTS.order,
-    ...(q !== undefined ? { q } : {}),
+export function listQueryDecoder(spec: ListQuerySpec): (query: Record<string, unknown>) => ListQuery<string> {
+  const shape = listQueryShape(spec);
+  return (query) => {
+    const { page, per_page, sort, order, q, ...filters } = decodeFields(shape, query, 'query') as Record<string, unknown>;
+    return {
+      ...listFilters(filters),
+      page: (page as number | undefined) ?? LIST_DEFAULTS.page,
+      perPage: (per_page as number | undefined) ?? LIST_DEFAULTS.perPage,
+      sort: (sort as string | undefined) ?? LIST_DEFAULTS.sort,
+      order: (order as SortOrder | undefined) ?? LIST_DEFAULTS.order,
+      ...(q !== undefined ? { q: q as string } : {}),
+    };
   };
 }

@@ -1,4 +1,4 @@
-import { ownFile, packageFile, type PageAsset } from '../http/pageAssets.js';
+import { ownFile, packageFile, pageHtml, type PageAsset } from '../http/pageAssets.js';
 
 /**
  * Mounts GraphiQL on the route the page names. Served as a file, not inline: the page's
@@ -27,30 +27,15 @@ export const PLAYGROUND_ASSETS: Readonly<Record<string, PageAsset>> = {
   'playground.css': ownFile('playground.css', PAGE_STYLE),
 };
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
- * The GraphiQL page, pointed at the general route; assets come from `<playground route>/assets/`.
- * Nothing inline: it is served under PAGE_CSP.
+ * The GraphiQL page at the playground route, pointed at the general route; assets come from
+ * `<playground route>/assets/`. Nothing inline: it is served under PAGE_CSP.
  */
 export function playgroundPage(playgroundRoute: string, generalRoute: string): string {
-  const assets = `${playgroundRoute.replace(/\/$/, '')}/assets`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Portico GraphQL explorer</title>
-  <link rel="stylesheet" href="${escapeHtml(assets)}/graphiql.min.css">
-  <link rel="stylesheet" href="${escapeHtml(assets)}/playground.css">
-</head>
-<body>
-  <div id="graphiql" data-url="${escapeHtml(generalRoute)}">Loading the GraphQL explorer…</div>
-  <script src="${escapeHtml(assets)}/react.production.min.js"></script>
-  <script src="${escapeHtml(assets)}/react-dom.production.min.js"></script>
-  <script src="${escapeHtml(assets)}/graphiql.min.js"></script>
-  <script src="${escapeHtml(assets)}/start.js"></script>
-</body>
-</html>
-`;
+  return pageHtml(playgroundRoute, {
+    title: 'Portico GraphQL explorer',
+    styles: ['graphiql.min.css', 'playground.css'],
+    scripts: ['react.production.min.js', 'react-dom.production.min.js', 'graphiql.min.js', 'start.js'],
+    root: { id: 'graphiql', data: { url: generalRoute }, loading: 'Loading the GraphQL explorer…' },
+  });
 }

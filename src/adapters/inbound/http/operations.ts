@@ -2,10 +2,10 @@ import type Router from '@koa/router';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Authenticate } from '../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
-import type { PageRequest } from '../../../domain/shared/Page.js';
-import { decodeBody, decodeFields, type Decoded, type Shape } from '../codecs/fields.js';
+import { decodeBody, type Decoded, type Shape } from '../codecs/fields.js';
 import { arrayOf, closedObject, type JsonSchema } from '../codecs/jsonSchema.js';
-import { LIST_DEFAULTS, listFilters, listQueryShape, type DefaultSort, type ListFilters, type ListQuerySpec } from '../codecs/listCodecs.js';
+import type { ListQuery } from '../../../domain/shared/Page.js';
+import { LIST_DEFAULTS, listQueryDecoder, type DefaultSort, type ListQuerySpec } from '../codecs/listCodecs.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import type { RequestState } from './state.js';
@@ -98,9 +98,6 @@ export const noContent = (description: string): Answer => ({ status: 204, descri
 /** A body that is not the envelope (health reports, the API document). */
 export const raw = (status: number, description: string, body: JsonSchema): Answer => ({ status, description, body });
 
-/** A decoded list query. */
-export type ListQuery<F extends string> = PageRequest<F> & { q?: string } & ListFilters;
-
 /** What a handler gets, decoded per its operation (after the guards): its body and its list query. */
 export interface Input<O extends Operation> {
   readonly body: O['body'] extends Shape ? Decoded<O['body']> : undefined;
@@ -108,22 +105,6 @@ export interface Input<O extends Operation> {
 }
 
 export type Handler<O extends Operation> = (ctx: RouterContext<RequestState>, input: Input<O>) => Promise<void>;
-
-/** A list query decoder built once per route (its codecs are not rebuilt per request). */
-function listDecoder(spec: ListQuerySpec): (query: Record<string, unknown>) => ListQuery<string> {
-  const shape = listQueryShape(spec);
-  return (query) => {
-    const { page, per_page, sort, order, q, ...filters } = decodeFields(shape, query, 'query') as Record<string, unknown>;
-    return {
-      ...listFilters(filters),
-      page: (page as number | undefined) ?? LIST_DEFAULTS.page,
-      perPage: (per_page as number | undefined) ?? LIST_DEFAULTS.perPage,
-      sort: (sort as string | undefined) ?? LIST_DEFAULTS.sort,
-      order: (order as 'asc' | 'desc' | undefined) ?? LIST_DEFAULTS.order,
-      ...(q !== undefined ? { q: q as string } : {}),
-    };
-  };
-}
 
 /** What the guards of `token` and `policy` operations ask. */
 export interface Guards {
@@ -149,7 +130,7 @@ export class RestRoutes {
    */
   on<O extends Operation>(op: O, handler: Handler<O>, ...before: RouterMiddleware<RequestState>[]): void {
     const body = op.body;
-    const list = op.list ? listDecoder(op.list) : undefined;
+    const list = op.list ? listQueryDecoder(op.list) : undefined;
     const run: RouterMiddleware<RequestState> = (ctx) =>
       handler(ctx, {
         body: body ? decodeBody(body, ctx.request.body) : undefined,

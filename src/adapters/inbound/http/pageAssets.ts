@@ -61,5 +61,39 @@ export function servePage(router: Router<RequestState>, path: string, html: stri
   });
 }
 
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** What one of the service's pages holds: its assets (by name, in order) and the element its start script fills. */
+export interface PageSpec {
+  readonly title: string;
+  readonly styles: readonly string[];
+  readonly scripts: readonly string[];
+  /** The element the start script mounts the UI in, its `data-*` attributes (the script's settings) and its text until then. */
+  readonly root: { readonly id: string; readonly data: Readonly<Record<string, string>>; readonly loading: string };
+}
+
+/**
+ * The HTML of a page served at `path` by `servePage`: its styles and scripts from `<path>/assets/`,
+ * nothing inline (it is served under PAGE_CSP), every value escaped.
+ */
+export function pageHtml(path: string, page: PageSpec): string {
+  const assets = escapeHtml(assetsPath(path));
+  const data = Object.entries(page.root.data)
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(page.title)}</title>
+${page.styles.map((name) => `  <link rel="stylesheet" href="${assets}/${escapeHtml(name)}">\n`).join('')}</head>
+<body>
+  <div id="${escapeHtml(page.root.id)}"${data}>${escapeHtml(page.root.loading)}</div>
+${page.scripts.map((name) => `  <script src="${assets}/${escapeHtml(name)}"></script>\n`).join('')}</body>
+</html>
+`;
+}
+
 /** Where a page's assets are: `<page path>/assets`. */
 export const assetsPath = (pagePath: string): string => `${pagePath.replace(/\/$/, '')}/assets`;

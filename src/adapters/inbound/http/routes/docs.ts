@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { OpenApiDocument } from '../openapi.js';
-import { assetsPath, ownFile, packageFile, servePage, type PageAsset } from '../pageAssets.js';
+import { assetsPath, ownFile, packageFile, pageHtml, servePage, type PageAsset } from '../pageAssets.js';
 import { operation, raw, RestRoutes } from '../operations.js';
 import type { RequestState } from '../state.js';
 
@@ -52,21 +52,13 @@ export const DOCS_OPERATIONS = [
   }),
 ];
 
-const page = (documentUrl: string): string => `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Portico API reference</title>
-  <link rel="stylesheet" href="${ASSETS_PATH}/swagger-ui.css">
-</head>
-<body>
-  <div id="swagger-ui" data-document="${documentUrl}">Loading the API reference…</div>
-  <script src="${ASSETS_PATH}/swagger-ui-bundle.js"></script>
-  <script src="${ASSETS_PATH}/start.js"></script>
-</body>
-</html>
-`;
+const page = (documentUrl: string): string =>
+  pageHtml(DOCS_PAGE, {
+    title: 'Portico API reference',
+    styles: ['swagger-ui.css'],
+    scripts: ['swagger-ui-bundle.js', 'start.js'],
+    root: { id: 'swagger-ui', data: { document: documentUrl }, loading: 'Loading the API reference…' },
+  });
 
 /** `GET /api/v1/openapi.json` (the document, serialized once) and `GET /docs` (Swagger UI, offline). */
 export function docsRoutes(document: OpenApiDocument): (router: Router<RequestState>) => void {
