@@ -11,6 +11,8 @@ export interface FakeTokenEntry {
   readonly role: string;
   /** The refresh token's own id (`jti`); undefined for access tokens. */
   readonly tokenId: string | undefined;
+  /** The access token's session (`sid`); undefined for refresh tokens. */
+  readonly sessionId: string | undefined;
   readonly issuedAt: Date;
   readonly expiresAt: Date;
 }
@@ -39,17 +41,17 @@ export class FakeTokenIssuer implements TokenIssuer {
   }
 
   async issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
-    return this.sign('access', claims.userId, claims.role, undefined, this.accessTokenTtlSeconds);
+    return this.sign('access', claims.userId, claims.role, { sessionId: claims.sessionId }, this.accessTokenTtlSeconds);
   }
 
   async issueRefreshToken(claims: RefreshClaims & { readonly role: string }): Promise<IssuedToken> {
-    return this.sign('refresh', claims.userId, claims.role, claims.tokenId, this.refreshTokenTtlSeconds);
+    return this.sign('refresh', claims.userId, claims.role, { tokenId: claims.tokenId }, this.refreshTokenTtlSeconds);
   }
 
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     await Promise.resolve();
     const entry = this.live(token, 'access');
-    return entry ? { userId: entry.userId, role: entry.role } : undefined;
+    return entry?.sessionId !== undefined ? { userId: entry.userId, role: entry.role, sessionId: entry.sessionId } : undefined;
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
@@ -68,12 +70,18 @@ export class FakeTokenIssuer implements TokenIssuer {
     return this.signed.size;
   }
 
-  private async sign(type: FakeTokenType, userId: string, role: string, tokenId: string | undefined, ttlSeconds: number): Promise<IssuedToken> {
+  private async sign(
+    type: FakeTokenType,
+    userId: string,
+    role: string,
+    ids: { tokenId?: string; sessionId?: string },
+    ttlSeconds: number,
+  ): Promise<IssuedToken> {
     await Promise.resolve();
     const issuedAt = this.clock.now();
     const expiresAt = new Date(issuedAt.getTime() + ttlSeconds * 1000);
     const token = `${type}.${randomBytes(12).toString('base64url')}`;
-    this.signed.set(token, { type, userId, role, tokenId, issuedAt, expiresAt });
+    this.signed.set(token, { type, userId, role, tokenId: ids.tokenId, sessionId: ids.sessionId, issuedAt, expiresAt });
     return { token, expiresAt };
   }
 

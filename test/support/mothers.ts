@@ -18,6 +18,7 @@ export class UserBuilder {
   private lastName = 'Lovelace';
   private role = DEFAULT_ROLE;
   private passwordHash = fakeHashOf(DEFAULT_PASSWORD);
+  private emailVerified = false;
 
   constructor() {
     serial += 1;
@@ -60,11 +61,15 @@ export class UserBuilder {
   }
 
   /** A user registered (created and updated) at `now`. */
+  /** The user has followed a verification link. */
+  verified(): this {
+    this.emailVerified = true;
+    return this;
+  }
+
   build(now: Date): User {
-    return User.register(
-      { id: this.id, email: this.email, firstName: this.firstName, lastName: this.lastName, role: this.role, passwordHash: this.passwordHash },
-      now,
-    );
+    const { id, email, firstName, lastName, role, passwordHash, emailVerified } = this;
+    return User.register({ id, email, firstName, lastName, role, passwordHash, emailVerified }, now);
   }
 }
 

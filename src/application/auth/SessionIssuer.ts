@@ -26,7 +26,7 @@ export class SessionIssuer {
   async issue(user: User, familyId: string = this.ids.newId()): Promise<TokenPair> {
     const tokenId = this.ids.newId();
     const [access, refresh] = await Promise.all([
-      this.tokens.issueAccessToken({ userId: user.id, role: user.role }),
+      this.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId: familyId }),
       this.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
     ]);
     await this.refreshTokens.add({ id: tokenId, familyId, userId: user.id, expiresAt: refresh.expiresAt });

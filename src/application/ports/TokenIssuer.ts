@@ -2,6 +2,8 @@
 export interface AccessClaims {
   readonly userId: string;
   readonly role: string;
+  /** The session the token was issued to (`sid`): ending the session refuses the token (CONTRACT §17). */
+  readonly sessionId: string;
 }
 
 /** What a verified refresh token names: its user and its own id (to look up its family). */

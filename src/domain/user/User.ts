@@ -6,6 +6,8 @@ export interface UserProps {
   readonly lastName: string;
   readonly role: string;
   readonly passwordHash: string;
+  /** Whether the user followed a link sent to `email` (CONTRACT §17); cleared when the e-mail changes. */
+  readonly emailVerified: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -17,9 +19,9 @@ export interface UserProps {
 export class User {
   private constructor(private readonly props: UserProps) {}
 
-  /** A new user, created and updated at `now`. */
-  static register(input: Omit<UserProps, 'createdAt' | 'updatedAt'>, now: Date): User {
-    return new User({ ...input, createdAt: now, updatedAt: now });
+  /** A new user, created and updated at `now`; its e-mail is unverified unless said otherwise. */
+  static register(input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified'> & { readonly emailVerified?: boolean }, now: Date): User {
+    return new User({ ...input, emailVerified: input.emailVerified ?? false, createdAt: now, updatedAt: now });
   }
 
   /** A user read back from storage. */
@@ -45,6 +47,9 @@ export class User {
   get passwordHash(): string {
     return this.props.passwordHash;
   }
+  get emailVerified(): boolean {
+    return this.props.emailVerified;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
   }
@@ -52,9 +57,18 @@ export class User {
     return this.props.updatedAt;
   }
 
-  /** Applies the given changes; absent fields stay as they are. */
+  /**
+   * Applies the given changes; absent fields stay as they are. A new e-mail is unverified: a
+   * verification was of the old address, so it never carries over.
+   */
   with(changes: Partial<Pick<UserProps, 'email' | 'firstName' | 'lastName' | 'role' | 'passwordHash'>>, now: Date): User {
-    return new User({ ...this.props, ...changes, updatedAt: now });
+    const emailChanged = changes.email !== undefined && changes.email !== this.props.email;
+    return new User({ ...this.props, ...changes, ...(emailChanged ? { emailVerified: false } : {}), updatedAt: now });
+  }
+
+  /** The user having proved it reads `email` (it followed a link sent there). */
+  withVerifiedEmail(now: Date): User {
+    return new User({ ...this.props, emailVerified: true, updatedAt: now });
   }
 
   toProps(): UserProps {

@@ -14,6 +14,8 @@ type TokenType = 'access' | 'refresh';
 interface Payload {
   sub: string;
   role: string;
+  /** Access tokens: the session they were issued to. */
+  sid?: string;
   typ: TokenType;
   jti: string;
   iss: string;
@@ -24,7 +26,8 @@ interface Payload {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * HS256 JWTs. Claims: `sub`, `role`, `iss`, `iat`, `exp`, `jti`, `typ`. Verification pins the
+ * HS256 JWTs. Claims: `sub`, `role`, `iss`, `iat`, `exp`, `jti`, `typ`, and on access tokens
+ * `sid` (the session; an access token without one is refused). Verification pins the
  * algorithm (so `alg: none` and every other algorithm are refused), checks the issuer and the
  * type, so an access token is never taken for a refresh token or the reverse.
  */
@@ -47,7 +50,7 @@ export class JwtTokenIssuer implements TokenIssuer {
   }
 
   issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
-    return this.sign({ sub: claims.userId, role: claims.role, typ: 'access', jti: randomUUID() }, this.options.accessTtlMs);
+    return this.sign({ sub: claims.userId, role: claims.role, sid: claims.sessionId, typ: 'access', jti: randomUUID() }, this.options.accessTtlMs);
   }
 
   issueRefreshToken(claims: RefreshClaims & { role: string }): Promise<IssuedToken> {
@@ -56,7 +59,7 @@ export class JwtTokenIssuer implements TokenIssuer {
 
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     const payload = this.verify(token, 'access');
-    return payload ? { userId: payload.sub, role: payload.role } : undefined;
+    return payload?.sid !== undefined ? { userId: payload.sub, role: payload.role, sessionId: payload.sid } : undefined;
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
@@ -64,7 +67,7 @@ export class JwtTokenIssuer implements TokenIssuer {
     return payload ? { userId: payload.sub, tokenId: payload.jti } : undefined;
   }
 
-  private async sign(claims: Pick<Payload, 'sub' | 'role' | 'typ' | 'jti'>, ttlMs: number): Promise<IssuedToken> {
+  private async sign(claims: Pick<Payload, 'sub' | 'role' | 'sid' | 'typ' | 'jti'>, ttlMs: number): Promise<IssuedToken> {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + Math.floor(ttlMs / 1000);
     const payload: Payload = { ...claims, iss: this.options.issuer, iat, exp };
@@ -97,6 +100,7 @@ export class JwtTokenIssuer implements TokenIssuer {
       typeof p.sub === 'string' &&
       UUID.test(p.sub) &&
       typeof p.role === 'string' &&
+      (p.sid === undefined || (typeof p.sid === 'string' && UUID.test(p.sid))) &&
       typeof p.jti === 'string' &&
       typeof p.exp === 'number' &&
       typeof p.iat === 'number';

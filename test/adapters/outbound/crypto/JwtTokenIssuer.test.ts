@@ -10,6 +10,7 @@ const REFRESH_TTL_MS = 7 * 24 * 3_600_000;
 
 const USER_ID = '7d0c5f1e-1b2a-4c3d-8e4f-5a6b7c8d9e0f';
 const TOKEN_ID = '0f9e8d7c-6b5a-4f3e-9d2c-1b0a9f8e7d6c';
+const SESSION_ID = '5e551011-0000-4000-8000-00000000beef';
 
 const issuer = (overrides: Partial<ConstructorParameters<typeof JwtTokenIssuer>[0]> = {}): JwtTokenIssuer =>
   new JwtTokenIssuer({ secret: SECRET, issuer: ISSUER, accessTtlMs: ACCESS_TTL_MS, refreshTtlMs: REFRESH_TTL_MS, ...overrides });
@@ -20,6 +21,7 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 const accessPayload = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   sub: USER_ID,
   role: 'admin',
+  sid: SESSION_ID,
   typ: 'access',
   jti: randomUUID(),
   iss: ISSUER,
@@ -41,7 +43,7 @@ describe('JwtTokenIssuer', () => {
   describe('issuing', () => {
     it('issues an HS256 access token carrying sub, role, iss, iat, exp, jti and typ', async () => {
       const before = nowSeconds();
-      const { token } = await issuer().issueAccessToken({ userId: USER_ID, role: 'moderator' });
+      const { token } = await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'moderator' });
       const after = nowSeconds();
 
       const decoded = jwt.decode(token, { complete: true });
@@ -56,8 +58,8 @@ describe('JwtTokenIssuer', () => {
     });
 
     it('gives every access token its own jti', async () => {
-      const a = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, role: 'user' })).token) as jwt.JwtPayload;
-      const b = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, role: 'user' })).token) as jwt.JwtPayload;
+      const a = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token) as jwt.JwtPayload;
+      const b = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token) as jwt.JwtPayload;
       expect(a.jti).not.to.equal(b.jti);
     });
 
@@ -78,7 +80,7 @@ describe('JwtTokenIssuer', () => {
         const start = Date.now();
         const issued =
           kind === 'access'
-            ? await issuer().issueAccessToken({ userId: USER_ID, role: 'user' })
+            ? await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })
             : await issuer().issueRefreshToken({ userId: USER_ID, tokenId: TOKEN_ID, role: 'user' });
         const { exp } = jwt.decode(issued.token) as jwt.JwtPayload;
         expect(issued.expiresAt.getTime(), kind).to.equal(exp! * 1000);
@@ -95,8 +97,8 @@ describe('JwtTokenIssuer', () => {
 
   describe('verifying what it issued', () => {
     it('verifies its access token', async () => {
-      const { token } = await issuer().issueAccessToken({ userId: USER_ID, role: 'moderator' });
-      expect(await issuer().verifyAccessToken(token)).to.deep.equal({ userId: USER_ID, role: 'moderator' });
+      const { token } = await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'moderator' });
+      expect(await issuer().verifyAccessToken(token)).to.deep.equal({ userId: USER_ID, role: 'moderator', sessionId: SESSION_ID });
     });
 
     it('verifies its refresh token', async () => {
@@ -105,11 +107,11 @@ describe('JwtTokenIssuer', () => {
     });
 
     it('accepts a hand-built token with the same claims (access tokens are stateless)', async () => {
-      expect(await issuer().verifyAccessToken(signed(accessPayload()))).to.deep.equal({ userId: USER_ID, role: 'admin' });
+      expect(await issuer().verifyAccessToken(signed(accessPayload()))).to.deep.equal({ userId: USER_ID, role: 'admin', sessionId: SESSION_ID });
     });
 
     it('refuses a refresh token where an access token is expected, and the reverse', async () => {
-      const access = (await issuer().issueAccessToken({ userId: USER_ID, role: 'user' })).token;
+      const access = (await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token;
       const refresh = (await issuer().issueRefreshToken({ userId: USER_ID, tokenId: TOKEN_ID, role: 'user' })).token;
       expect(await issuer().verifyAccessToken(refresh)).to.equal(undefined);
       expect(await issuer().verifyRefreshToken(access)).to.equal(undefined);
@@ -143,7 +145,7 @@ describe('JwtTokenIssuer', () => {
     it('a token signed with another secret', async () => {
       await refusedAsAccess(signed(accessPayload(), { secret: `${SECRET}-other` }));
       const other = issuer({ secret: 'another-secret-that-is-also-32-bytes-long' });
-      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, role: 'admin' })).token);
+      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token);
     });
 
     it('an expired token', async () => {
@@ -154,7 +156,7 @@ describe('JwtTokenIssuer', () => {
 
     it('a token already expired when issued (zero TTL)', async () => {
       const zero = issuer({ accessTtlMs: 0 });
-      const { token } = await zero.issueAccessToken({ userId: USER_ID, role: 'user' });
+      const { token } = await zero.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' });
       expect(await zero.verifyAccessToken(token)).to.equal(undefined);
     });
 
@@ -164,7 +166,7 @@ describe('JwtTokenIssuer', () => {
       const { iss: _iss, ...withoutIssuer } = accessPayload();
       await refusedAsAccess(signed(withoutIssuer));
       const other = issuer({ issuer: 'other-service' });
-      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, role: 'admin' })).token);
+      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token);
     });
 
     it('a token with no typ, or a typ that is neither access nor refresh', async () => {
@@ -181,13 +183,19 @@ describe('JwtTokenIssuer', () => {
       expect(await issuer().verifyAccessToken(signed(accessPayload({ sub: 42 })))).to.equal(undefined);
     });
 
-    it('a token missing role, jti, iat or exp', async () => {
-      for (const claim of ['role', 'jti', 'iat', 'exp']) {
+    it('a token missing role, sid, jti, iat or exp (an access token from before sessions had ids included)', async () => {
+      for (const claim of ['role', 'sid', 'jti', 'iat', 'exp']) {
         const payload = accessPayload();
         delete payload[claim];
         const token = signed(payload);
         expect(jwt.decode(token), `without ${claim}`).not.to.have.property(claim);
         expect(await issuer().verifyAccessToken(token), `without ${claim}`).to.equal(undefined);
+      }
+    });
+
+    it('a session id that is not a UUID', async () => {
+      for (const sid of ['', 'not-a-uuid', 42, null]) {
+        expect(await issuer().verifyAccessToken(signed(accessPayload({ sid }))), String(sid)).to.equal(undefined);
       }
     });
 
@@ -226,8 +234,8 @@ describe('JwtTokenIssuer verification cache', () => {
   it('still refuses a token once it expires, after it was verified (and remembered) while valid', async function () {
     this.timeout(5000);
     const issuer = new JwtTokenIssuer({ secret: 'a-secret-for-the-cache-test-0123456789', issuer: 'portico', accessTtlMs: 1000, refreshTtlMs: 1000 });
-    const { token } = await issuer.issueAccessToken({ userId: '00000000-0000-4000-8000-000000000001', role: 'user' });
-    expect(await issuer.verifyAccessToken(token)).to.deep.equal({ userId: '00000000-0000-4000-8000-000000000001', role: 'user' });
+    const { token } = await issuer.issueAccessToken({ userId: '00000000-0000-4000-8000-000000000001', role: 'user', sessionId: SESSION_ID });
+    expect(await issuer.verifyAccessToken(token)).to.deep.equal({ userId: '00000000-0000-4000-8000-000000000001', role: 'user', sessionId: SESSION_ID });
     expect(await issuer.verifyRefreshToken(token)).to.equal(undefined);
     await new Promise((r) => setTimeout(r, 2100));
     expect(await issuer.verifyAccessToken(token)).to.equal(undefined);
