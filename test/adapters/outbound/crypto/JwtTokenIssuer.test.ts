@@ -41,7 +41,7 @@ const base64url = (value: unknown): string => Buffer.from(JSON.stringify(value))
 
 describe('JwtTokenIssuer', () => {
   describe('issuing', () => {
-    it('issues an HS256 access token carrying sub, role, iss, iat, exp, jti and typ', async () => {
+    it('issues an HS256 access token carrying sub, role, sid, iss, iat, exp, jti and typ', async () => {
       const before = nowSeconds();
       const { token } = await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'moderator' });
       const after = nowSeconds();
@@ -50,8 +50,8 @@ describe('JwtTokenIssuer', () => {
       expect(decoded?.header.alg).to.equal('HS256');
       expect(decoded?.header.typ).to.equal('JWT');
       const payload = decoded?.payload as Record<string, unknown>;
-      expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sub', 'typ']);
-      expect(payload).to.include({ sub: USER_ID, role: 'moderator', iss: ISSUER, typ: 'access' });
+      expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sid', 'sub', 'typ']);
+      expect(payload).to.include({ sub: USER_ID, role: 'moderator', sid: SESSION_ID, iss: ISSUER, typ: 'access' });
       expect(payload.jti).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(payload.iat).to.be.within(before, after);
       expect(payload.exp).to.equal((payload.iat as number) + ACCESS_TTL_MS / 1000);
