@@ -30,6 +30,8 @@ interface RawUserRow {
   last_name: string;
   role: string;
   password_hash: string;
+  /** 0/1 on SQLite. */
+  email_verified: boolean | number;
   created_at: Date | number | string;
   updated_at: Date | number | string;
 }
@@ -52,6 +54,8 @@ const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Tim
     lastName: row.lastName,
     role: row.role,
     passwordHash: row.passwordHash,
+    // SQLite has no boolean: it answers 0 or 1.
+    emailVerified: row.emailVerified === true || row.emailVerified === 1,
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
   });
@@ -94,7 +98,7 @@ export class MikroOrmUserRepository implements UserRepository {
     return guarded(this.orm, async () => {
       const row = await readOne<RawUserRow>(
         this.orm,
-        'select id, email, first_name, last_name, role, password_hash, created_at, updated_at from users where id = ?',
+        'select id, email, first_name, last_name, role, password_hash, email_verified, created_at, updated_at from users where id = ?',
         [id],
       );
       return row
@@ -105,6 +109,7 @@ export class MikroOrmUserRepository implements UserRepository {
             lastName: row.last_name,
             role: row.role,
             passwordHash: row.password_hash,
+            emailVerified: row.email_verified,
             createdAt: row.created_at,
             updatedAt: row.updated_at,
           })

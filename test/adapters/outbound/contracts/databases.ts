@@ -79,6 +79,14 @@ export class SqlDatabaseFixture {
   }
 }
 
+/** What a store of per-user records claims beyond the promises of every call. */
+export interface StoreClaims {
+  /** Its data outlives the process (its subject can `restart`). */
+  readonly survivesRestart: boolean;
+  /** Deleting the user deletes the user's records (its subject can `deleteUser`): the SQL foreign keys. */
+  readonly followsUser: boolean;
+}
+
 /** A contract suite's view of one implementation of a port. */
 export interface ContractSubject<T> {
   /** Once before the suite; a string means "skip the suite, for this reason". */

@@ -17,6 +17,7 @@ function aUser(overrides: Partial<UserProps> & Pick<UserProps, 'id' | 'email'>):
     lastName: 'Lovelace',
     role: 'user',
     passwordHash: '$2b$04$abcdefghijklmnopqrstuu5Yx0m0kS4jA1XvJt9qgM3b0yVh2b5yW',
+    emailVerified: false,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
@@ -120,6 +121,28 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
           expect(read?.createdAt.getTime()).to.equal(createdAt.getTime());
           expect(read?.updatedAt.getTime()).to.equal(updatedAt.getTime());
         }
+      });
+
+      it('round-trips emailVerified, true and false, through add, update and every read path', async () => {
+        const verified = aUser({ id: id('1'), email: 'ada@example.com', emailVerified: true });
+        const unverified = aUser({ id: id('2'), email: 'bob@example.com', emailVerified: false });
+        await repository().add(verified);
+        await repository().add(unverified);
+        const flags = async (userId: string, email: string): Promise<boolean[]> => {
+          const listed = (await list()).items.find((u) => u.id === userId);
+          return [(await repository().findById(userId))!, (await repository().findByEmail(email))!, listed!].map((u) => u.emailVerified);
+        };
+        expect(await flags(id('1'), 'ada@example.com')).to.deep.equal([true, true, true]);
+        expect(await flags(id('2'), 'bob@example.com')).to.deep.equal([false, false, false]);
+
+        await repository().update(verified.with({ email: 'countess@example.com' }, at(1)));
+        await repository().update(unverified.withVerifiedEmail(at(1)));
+        expect(await flags(id('1'), 'countess@example.com')).to.deep.equal([false, false, false]);
+        expect(await flags(id('2'), 'bob@example.com')).to.deep.equal([true, true, true]);
+
+        const reverified = (await repository().findById(id('1')))!.withVerifiedEmail(at(2));
+        expect(await repository().updateKeepingAnAdmin(reverified)).to.equal('done');
+        expect(await flags(id('1'), 'countess@example.com')).to.deep.equal([true, true, true]);
       });
 
       it('rejects a second user with a registered e-mail and keeps the first', async () => {

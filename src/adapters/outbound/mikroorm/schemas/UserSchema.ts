@@ -8,6 +8,8 @@ export interface UserRow {
   lastName: string;
   role: string;
   passwordHash: string;
+  /** 0/1 as SQLite gives it back raw; a boolean elsewhere. */
+  emailVerified?: boolean | number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +24,7 @@ export const UserSchema = new EntitySchema<UserRow>({
     lastName: { type: 'string', length: 100 },
     role: { type: 'string', length: 50 },
     passwordHash: { type: 'string', length: 100 },
+    emailVerified: { type: 'boolean', default: false },
     createdAt: { type: 'Date' },
     updatedAt: { type: 'Date' },
   },

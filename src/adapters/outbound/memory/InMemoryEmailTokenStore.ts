@@ -1,0 +1,40 @@
+import type { EmailTokenRecord, EmailTokenStore } from '../../../application/ports/EmailTokenStore.js';
+import type { AccountMailKind } from '../../../application/ports/Mailer.js';
+
+interface Row {
+  readonly record: EmailTokenRecord;
+  spentAt?: Date;
+}
+
+/** E-mailed tokens in a Map. No await inside a method, so `spend` and `addWithinLimit` are atomic by construction. */
+export class InMemoryEmailTokenStore implements EmailTokenStore {
+  private readonly rows = new Map<string, Row>();
+
+  async addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+    let made = 0;
+    for (const { record: other } of this.rows.values()) {
+      if (other.userId === record.userId && other.purpose === record.purpose && other.createdAt.getTime() >= limit.since.getTime()) made += 1;
+    }
+    if (made >= limit.count) return false;
+    this.rows.set(record.selector, { record: { ...record } });
+    return true;
+  }
+
+  async find(selector: string): Promise<EmailTokenRecord | undefined> {
+    const row = this.rows.get(selector);
+    return row && row.spentAt === undefined ? { ...row.record } : undefined;
+  }
+
+  async spend(selector: string, now: Date): Promise<boolean> {
+    const row = this.rows.get(selector);
+    if (!row || row.spentAt !== undefined) return false;
+    row.spentAt = now;
+    return true;
+  }
+
+  async spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {
+    for (const row of this.rows.values()) {
+      if (row.record.userId === userId && row.record.purpose === purpose && row.spentAt === undefined) row.spentAt = now;
+    }
+  }
+}
