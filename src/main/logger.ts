@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Keys whose values never reach a log line, wherever they appear. */
 const REDACT = [
@@ -33,8 +33,8 @@ export function safeError(error: unknown): unknown {
   return serialized;
 }
 
-/** The service logger: JSON lines on stdout, or `pino-pretty` for humans. */
-export function createLogger(level: string, format: 'json' | 'pretty'): Logger {
+/** The service logger: JSON lines on stdout (or `destination`), or `pino-pretty` for humans. */
+export function createLogger(level: string, format: 'json' | 'pretty', destination?: DestinationStream): Logger {
   const options = {
     level,
     base: { service: 'portico' },
@@ -45,5 +45,5 @@ export function createLogger(level: string, format: 'json' | 'pretty'): Logger {
   if (format === 'pretty') {
     return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });
   }
-  return pino(options, pino.destination({ dest: 1, sync: false, minLength: 0 }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 0 }));
 }
