@@ -91,7 +91,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
   const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing, metrics };
   const container = buildContainer(infra);
-  const userSync = redis ? syncUserCache(container.get(UserTokens.Cache), redis, logger) : undefined;
+  const userSync = redis ? syncUserCache(container.get(UserTokens.Changes), redis, logger) : undefined;
   // Start in step with the other instances when Redis is there; never hang start-up on it.
   const [policyReady, usersReady] = await Promise.all([policySync?.ready(2000), userSync?.ready(2000)]);
   if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');

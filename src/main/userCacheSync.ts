@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { CachingUserRepository } from '../adapters/outbound/cache/CachingUserRepository.js';
+import type { UserChanges } from '../adapters/outbound/cache/UserChanges.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 
 const CHANNEL = 'portico:users';
@@ -9,15 +9,16 @@ const CHANNEL = 'portico:users';
 const PUBLISH_TIMEOUT_MS = 500;
 
 /**
- * Keeps the user caches of every instance in step through Redis pub/sub (ADR 0021): each write of
- * a user through `cache` is published before it is answered, and a message from another instance
- * makes this one forget that user, so a user deleted or given another role on one instance is
- * seen as such by the next request to any other. A message missed while Redis is away is covered
+ * Keeps the user caches of every instance in step through Redis pub/sub (ADR 0021, 0024): each
+ * change of a user (a write through the user cache, an ended session) is published before it is
+ * answered, and a message from another instance makes this one forget that user, so a user deleted
+ * or given another role, or a session ended, on one instance is seen as such by the next request to
+ * any other. A message missed while Redis is away is covered
  * by the cache's TTL (one second), which is then the bound, as it is without Redis.
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
 export function syncUserCache(
-  cache: CachingUserRepository,
+  changes: UserChanges,
   redis: Redis,
   logger: Logger,
 ): InstanceSync {
@@ -25,7 +26,7 @@ export function syncUserCache(
   const subscriber = ownConnection(redis);
   subscriber.on('message', (_channel: string, message: string) => {
     const [sender, id] = message.split(' ');
-    if (sender !== instance && id) cache.forget(id);
+    if (sender !== instance && id) changes.forget(id);
   });
   // Nothing is cached before the service listens, so nothing read before the subscription is stale.
   const subscribed = subscriber.subscribe(CHANNEL).then(
@@ -36,7 +37,7 @@ export function syncUserCache(
   );
   // The main client fails fast while Redis is away (no offline queue): a write is never held up long.
   let lastWarning = 0;
-  cache.onWrite(async (id) => {
+  changes.publishTo(async (id) => {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

@@ -4,7 +4,15 @@ import { parsePolicyCsv, type StoredRule } from '../../src/adapters/outbound/acc
 import { InMemoryPolicyRuleStore } from '../../src/adapters/outbound/memory/InMemoryPolicyRuleStore.js';
 import { InMemoryRefreshTokenStore } from '../../src/adapters/outbound/memory/InMemoryRefreshTokenStore.js';
 import { InMemoryUserRepository } from '../../src/adapters/outbound/memory/InMemoryUserRepository.js';
-import { SessionIssuer } from '../../src/application/auth/SessionIssuer.js';
+import { InMemoryCallerLookup } from '../../src/adapters/outbound/memory/InMemoryCallerLookup.js';
+import { InMemoryEmailTokenStore } from '../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
+import { InMemorySessionStore } from '../../src/adapters/outbound/memory/InMemorySessionStore.js';
+import { RandomOneTimeSecrets } from '../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { AccountLinks } from '../../src/application/account/AccountLinks.js';
+import { BackgroundWork } from '../../src/application/account/BackgroundWork.js';
+import { SessionEnder } from '../../src/application/account/SessionEnder.js';
+import { SessionIssuer, type ClientInfo } from '../../src/application/auth/SessionIssuer.js';
+import { RecordingMailer } from '../support/RecordingMailer.js';
 import type { User } from '../../src/domain/user/User.js';
 import { CountingPasswordHasher } from '../support/CountingPasswordHasher.js';
 import { FakeLoginThrottle } from '../support/FakeLoginThrottle.js';
@@ -25,9 +33,21 @@ export interface World {
   readonly tokens: FakeTokenIssuer;
   readonly throttle: FakeLoginThrottle;
   readonly sessions: SessionIssuer;
+  readonly sessionStore: InMemorySessionStore;
+  readonly callers: InMemoryCallerLookup;
+  readonly ender: SessionEnder;
+  readonly emailTokens: InMemoryEmailTokenStore;
+  readonly mailer: RecordingMailer;
+  /** Failures of background work (mail sent after an answer), as reported. */
+  readonly backgroundFailures: { what: string; error: unknown }[];
+  readonly background: BackgroundWork;
+  readonly links: AccountLinks;
   /** Builds the user at the clock's now and stores it. */
   given(builder: UserBuilder): Promise<User>;
 }
+
+/** The client every test session starts from unless told otherwise. */
+export const A_CLIENT: ClientInfo = { userAgent: 'test-agent/1.0', ip: '203.0.113.7' };
 
 export function newWorld(): World {
   const clock = new FixedClock(START);
@@ -35,6 +55,11 @@ export function newWorld(): World {
   const users = new InMemoryUserRepository();
   const refreshTokens = new InMemoryRefreshTokenStore();
   const tokens = new FakeTokenIssuer(clock);
+  const sessionStore = new InMemorySessionStore();
+  const emailTokens = new InMemoryEmailTokenStore();
+  const mailer = new RecordingMailer();
+  const backgroundFailures: { what: string; error: unknown }[] = [];
+  const background = new BackgroundWork((what, error) => backgroundFailures.push({ what, error }));
   return {
     clock,
     ids,
@@ -43,7 +68,15 @@ export function newWorld(): World {
     hasher: new CountingPasswordHasher(),
     tokens,
     throttle: new FakeLoginThrottle(clock),
-    sessions: new SessionIssuer(tokens, refreshTokens, ids),
+    sessions: new SessionIssuer(tokens, refreshTokens, sessionStore, ids, clock),
+    sessionStore,
+    callers: new InMemoryCallerLookup(users, sessionStore),
+    ender: new SessionEnder(sessionStore, refreshTokens, clock),
+    emailTokens,
+    mailer,
+    backgroundFailures,
+    background,
+    links: new AccountLinks(emailTokens, new RandomOneTimeSecrets(), mailer, clock, background),
     async given(builder) {
       const user = builder.build(clock.now());
       await users.add(user);

@@ -1,8 +1,10 @@
 import { RateLimitedError, UnauthorizedError } from '../../domain/shared/DomainError.js';
 import type { User } from '../../domain/user/User.js';
+import { EmailNotVerifiedError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
+import type { AccountLinks } from '../account/AccountLinks.js';
 import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
 
 export interface LoginUserInput {
@@ -10,6 +12,13 @@ export interface LoginUserInput {
   readonly password: string;
   /** The client's address: failures are counted per e-mail and address. */
   readonly clientIp: string;
+  /** The client's `User-Agent`, for the sessions list. */
+  readonly userAgent: string | null;
+}
+
+/** Login refused to unverified e-mails (`auth.require_verified_email`), which are sent a new link instead. */
+export interface VerifiedEmailRequirement {
+  readonly links: AccountLinks;
 }
 
 /** A password no one has: unknown e-mails are compared against its hash to spend the same time. */
@@ -20,7 +29,9 @@ const DECOY_PASSWORD = 'portico-decoy-password-never-valid';
  * after the same work (one hash comparison). Failures count against the e-mail and address; once
  * the pair has used up its failures it is refused with RateLimitedError until the window passes,
  * even with the right password. A success resets the count. Concurrent attempts cannot overrun
- * the limit (see `admit`).
+ * the limit (see `admit`). With a VerifiedEmailRequirement, the right password of a user whose
+ * e-mail is not verified is answered EmailNotVerifiedError (after the password check, so it reveals
+ * nothing to a guesser), and a new verification link goes out (within the mail limit).
  */
 export class LoginUser {
   /** Password checks running per key, and who waits for one to finish. */
@@ -33,6 +44,7 @@ export class LoginUser {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly sessions: SessionIssuer,
+    private readonly requirement?: VerifiedEmailRequirement,
   ) {
     this.decoyHash = hasher.hash(DECOY_PASSWORD);
     void this.decoyHash.catch(() => undefined); // a failure surfaces at the first unknown-e-mail login
@@ -51,7 +63,11 @@ export class LoginUser {
         throw new UnauthorizedError('invalid credentials');
       }
       await this.throttle.reset(key);
-      return { user, tokens: await this.sessions.issue(user) };
+      if (this.requirement && !user.emailVerified) {
+        this.requirement.links.sendLater(user, 'email-verification');
+        throw new EmailNotVerifiedError('a verification link has been sent to the address (at most 3 an hour)');
+      }
+      return { user, tokens: await this.sessions.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };
     } finally {
       this.release(key);
     }

@@ -1,17 +1,17 @@
 import { UnauthorizedError } from '../../domain/shared/DomainError.js';
-import type { Clock } from '../ports/Clock.js';
+import type { SessionEnder } from '../account/SessionEnder.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
 
 /**
- * Ends a session: the caller's refresh token and its whole family stop working.
- * The token must be the caller's own.
+ * Ends the session of a refresh token: it and its whole family stop working, and so do the access
+ * tokens issued to the session. The token must be the caller's own.
  */
 export class Logout {
   constructor(
     private readonly tokens: TokenIssuer,
     private readonly refreshTokens: RefreshTokenStore,
-    private readonly clock: Clock,
+    private readonly ender: SessionEnder,
   ) {}
 
   async execute(input: { readonly userId: string; readonly refreshToken: string }): Promise<void> {
@@ -19,6 +19,7 @@ export class Logout {
     if (!claims || claims.userId !== input.userId) throw new UnauthorizedError('invalid token');
     const record = await this.refreshTokens.find(claims.tokenId);
     if (!record) throw new UnauthorizedError('invalid token');
-    await this.refreshTokens.revokeFamily(record.familyId, this.clock.now());
+    // An already ended session ends again as a no-op: logout stays idempotent for its own token.
+    await this.ender.endOne(record.userId, record.familyId);
   }
 }

@@ -2,20 +2,23 @@ import { UnauthorizedError } from '../../domain/shared/DomainError.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
+import type { SessionStore } from '../ports/SessionStore.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
 import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
 
 /**
  * Exchanges a refresh token for a new pair. Each refresh token works once: presenting a spent
  * one again revokes its whole family (every token descended from the same login) and fails.
- * The new access token carries the user's current role. A deleted user's tokens fail.
+ * The new access token carries the user's current role. A deleted user's tokens fail, and so do
+ * the tokens of an ended session.
  */
 export class RefreshSession {
   constructor(
     private readonly tokens: TokenIssuer,
     private readonly refreshTokens: RefreshTokenStore,
     private readonly users: UserRepository,
-    private readonly sessions: SessionIssuer,
+    private readonly sessions: SessionStore,
+    private readonly issuer: SessionIssuer,
     private readonly clock: Clock,
   ) {}
 
@@ -29,8 +32,8 @@ export class RefreshSession {
       throw new UnauthorizedError('refresh token already used');
     }
     if (outcome !== 'consumed' || !record || record.userId !== claims.userId) throw new UnauthorizedError('invalid token');
-    const user = await this.users.findById(record.userId);
-    if (!user) throw new UnauthorizedError('invalid token');
-    return this.sessions.issue(user, record.familyId);
+    const [user, active] = await Promise.all([this.users.findById(record.userId), this.sessions.isActive(record.userId, record.familyId, now)]);
+    if (!user || !active) throw new UnauthorizedError('invalid token');
+    return this.issuer.continue(user, record.familyId);
   }
 }

@@ -5,7 +5,8 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
-import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+import type { AccountLinks } from '../account/AccountLinks.js';
+import type { ClientInfo, SessionIssuer, TokenPair } from './SessionIssuer.js';
 
 /** Validated, normalized registration data (e-mail lower-cased, names trimmed). */
 export interface RegisterUserInput {
@@ -13,11 +14,15 @@ export interface RegisterUserInput {
   readonly password: string;
   readonly firstName: string;
   readonly lastName: string;
+  readonly client: ClientInfo;
 }
 
 /**
  * Registers a user with role `user` (never anything else, whatever the client sends), storing
- * only a hash of the password, and starts a session. Rejects with EmailAlreadyRegisteredError.
+ * only a hash of the password, starts a session and mails a verification link (in the background:
+ * registration never fails because of the mail server). Rejects with EmailAlreadyRegisteredError.
+ * With `sessionOnRegister` false (`auth.require_verified_email`), no session starts: the user logs
+ * in once verified.
  */
 export class RegisterUser {
   constructor(
@@ -26,9 +31,11 @@ export class RegisterUser {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly sessions: SessionIssuer,
+    private readonly links: AccountLinks,
+    private readonly sessionOnRegister = true,
   ) {}
 
-  async execute(input: RegisterUserInput): Promise<{ user: User; tokens: TokenPair }> {
+  async execute(input: RegisterUserInput): Promise<{ user: User; tokens: TokenPair | undefined }> {
     if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
     const passwordHash = await this.hasher.hash(input.password);
     const user = User.register(
@@ -36,6 +43,7 @@ export class RegisterUser {
       this.clock.now(),
     );
     await this.users.add(user); // the repository still guards the race on the unique e-mail
-    return { user, tokens: await this.sessions.issue(user) };
+    this.links.sendLater(user, 'email-verification');
+    return { user, tokens: this.sessionOnRegister ? await this.sessions.start(user, input.client) : undefined };
   }
 }

@@ -1,6 +1,8 @@
 import type { User } from '../../domain/user/User.js';
+import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
+import type { SessionStore } from '../ports/SessionStore.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
 
 /** An access and refresh token pair, as handed to a client. */
@@ -11,25 +13,53 @@ export interface TokenPair {
   readonly expiresIn: number;
 }
 
+/** Who started a session, as the sessions list shows it. */
+export interface ClientInfo {
+  readonly userAgent: string | null;
+  readonly ip: string | null;
+}
+
+/** The longest `User-Agent` a session keeps. */
+export const USER_AGENT_MAX_LENGTH = 500;
+
 /**
- * Issues token pairs and remembers each refresh token in its family. Shared by register,
- * login (each starts a new family) and refresh (continues one).
+ * Issues token pairs. A new pair either starts a session (register, login: a new refresh family,
+ * recorded with the client that started it) or continues one (refresh: the session's last use and
+ * expiry move). Every access token carries its session's id, so ending the session refuses it.
  */
 export class SessionIssuer {
   constructor(
     private readonly tokens: TokenIssuer,
     private readonly refreshTokens: RefreshTokenStore,
+    private readonly sessions: SessionStore,
     private readonly ids: IdGenerator,
+    private readonly clock: Clock,
   ) {}
 
-  /** A pair for `user`; a new family unless `familyId` continues one. */
-  async issue(user: User, familyId: string = this.ids.newId()): Promise<TokenPair> {
+  /** A pair for `user` in a new session started by `client`. */
+  async start(user: User, client: ClientInfo): Promise<TokenPair> {
+    const sessionId = this.ids.newId();
+    return this.pair(user, sessionId, async (expiresAt) => {
+      const now = this.clock.now();
+      const userAgent = client.userAgent === null ? null : client.userAgent.slice(0, USER_AGENT_MAX_LENGTH);
+      await this.sessions.start({ id: sessionId, userId: user.id, createdAt: now, lastUsedAt: now, expiresAt, userAgent, ip: client.ip });
+    });
+  }
+
+  /** A pair for `user` continuing session `sessionId` (a refresh). */
+  continue(user: User, sessionId: string): Promise<TokenPair> {
+    return this.pair(user, sessionId, (expiresAt) => this.sessions.touch(sessionId, this.clock.now(), expiresAt));
+  }
+
+  /** Signs the pair, records the session (`record`, given the refresh token's expiry), then remembers the refresh token. */
+  private async pair(user: User, sessionId: string, record: (expiresAt: Date) => Promise<void>): Promise<TokenPair> {
     const tokenId = this.ids.newId();
     const [access, refresh] = await Promise.all([
-      this.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId: familyId }),
+      this.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId }),
       this.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
     ]);
-    await this.refreshTokens.add({ id: tokenId, familyId, userId: user.id, expiresAt: refresh.expiresAt });
+    await record(refresh.expiresAt);
+    await this.refreshTokens.add({ id: tokenId, familyId: sessionId, userId: user.id, expiresAt: refresh.expiresAt });
     // The access token's lifetime (`exp - iat`), as the TokenIssuer port defines `expires_in`. Measuring
     // `exp - now` instead loses a second whenever `iat` was rounded down (86399 for a 24h token).
     const expiresIn = this.tokens.accessTokenTtlSeconds;

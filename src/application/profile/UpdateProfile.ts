@@ -2,12 +2,16 @@ import { ValidationError } from '../../domain/shared/DomainError.js';
 import type { User } from '../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { AccountLinks } from '../account/AccountLinks.js';
+import type { SessionEnder } from '../account/SessionEnder.js';
 import type { Clock } from '../ports/Clock.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 
 /** Validated changes; absent fields stay unchanged. The role is never among them. */
 export interface UpdateProfileInput {
   readonly userId: string;
+  /** The caller's session: a new password ends every other one. */
+  readonly sessionId: string;
   readonly firstName?: string;
   readonly lastName?: string;
   readonly email?: string;
@@ -17,13 +21,16 @@ export interface UpdateProfileInput {
 
 /**
  * Updates the caller's names, e-mail and password. A new password needs the right current
- * password (else a validation error on `current_password`); a taken e-mail is a conflict.
+ * password (else a validation error on `current_password`) and ends every other session of the
+ * user; a taken e-mail is a conflict; a new e-mail is unverified and is mailed a verification link.
  */
 export class UpdateProfile {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
+    private readonly ender: SessionEnder,
+    private readonly links: AccountLinks,
   ) {}
 
   async execute(input: UpdateProfileInput): Promise<User> {
@@ -53,6 +60,8 @@ export class UpdateProfile {
       this.clock.now(),
     );
     await this.users.update(updated);
+    if (passwordHash !== undefined) await this.ender.endAll(updated.id, input.sessionId);
+    if (updated.email !== user.email) this.links.sendLater(updated, 'email-verification');
     return updated;
   }
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../shared/DomainError.js';
+import { ConflictError, DomainError, NotFoundError } from '../shared/DomainError.js';
 
 export class UserNotFoundError extends NotFoundError {
   constructor(id: string) {
@@ -9,5 +9,31 @@ export class UserNotFoundError extends NotFoundError {
 export class EmailAlreadyRegisteredError extends ConflictError {
   constructor() {
     super('email already registered');
+  }
+}
+
+/** No active session of the caller has this id (CONTRACT §17). */
+export class SessionNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('Session', id);
+  }
+}
+
+/**
+ * An e-mailed token that is malformed, unknown, spent, expired, or made for another purpose; one
+ * error for all, so a client learns nothing about which (CONTRACT §17).
+ */
+export class InvalidAccountTokenError extends DomainError {
+  readonly code = 'INVALID_TOKEN';
+  constructor() {
+    super('invalid or expired token');
+  }
+}
+
+/** Login refused until the user follows a verification link (`auth.require_verified_email`). */
+export class EmailNotVerifiedError extends DomainError {
+  readonly code = 'EMAIL_NOT_VERIFIED';
+  constructor(detail?: string) {
+    super('email not verified', detail);
   }
 }

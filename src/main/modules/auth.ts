@@ -19,6 +19,10 @@ import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
 import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { AccountLinks } from '../../application/account/AccountLinks.js';
+import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { CallerLookup } from '../../application/ports/CallerLookup.js';
+import type { SessionStore } from '../../application/ports/SessionStore.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -58,12 +62,13 @@ export const auth: FeatureModule = {
       [TOKENS.Config, TOKENS.Redis, TOKENS.Metrics],
     );
     bind(AuthTokens.SessionIssuer).toResolvedValue(
-      (tokens: TokenIssuer, store: RefreshTokenStore, ids: IdGenerator) => new SessionIssuer(tokens, store, ids),
-      [AuthTokens.TokenIssuer, UserTokens.RefreshTokenStore, TOKENS.IdGenerator],
+      (tokens: TokenIssuer, store: RefreshTokenStore, sessions: SessionStore, ids: IdGenerator, clock: Clock) =>
+        new SessionIssuer(tokens, store, sessions, ids, clock),
+      [AuthTokens.TokenIssuer, UserTokens.RefreshTokenStore, UserTokens.Sessions, TOKENS.IdGenerator, TOKENS.Clock],
     );
     bind(TOKENS.Authenticate).toResolvedValue(
-      (tokens: TokenIssuer, users: UserRepository) => new Authenticate(tokens, users),
-      [AuthTokens.TokenIssuer, UserTokens.Repository],
+      (tokens: TokenIssuer, callers: CallerLookup, clock: Clock) => new Authenticate(tokens, callers, clock),
+      [AuthTokens.TokenIssuer, UserTokens.Callers, TOKENS.Clock],
     );
     bind(AuthTokens.UseCases).toResolvedValue(
       (
@@ -76,13 +81,20 @@ export const auth: FeatureModule = {
         ids: IdGenerator,
         clock: Clock,
         authenticate: Authenticate,
-      ): AuthUseCases => ({
-        register: new RegisterUser(users, hasher, ids, clock, sessions),
-        login: new LoginUser(users, hasher, throttle, sessions),
-        refresh: new RefreshSession(tokens, store, users, sessions, clock),
-        logout: new Logout(tokens, store, clock),
-        authenticate,
-      }),
+        sessionStore: SessionStore,
+        ender: SessionEnder,
+        links: AccountLinks,
+        config: Config,
+      ): AuthUseCases => {
+        const requireVerified = config.auth.requireVerifiedEmail;
+        return {
+          register: new RegisterUser(users, hasher, ids, clock, sessions, links, !requireVerified),
+          login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
+          refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock),
+          logout: new Logout(tokens, store, ender),
+          authenticate,
+        };
+      },
       [
         UserTokens.Repository,
         UserTokens.PasswordHasher,
@@ -93,6 +105,10 @@ export const auth: FeatureModule = {
         TOKENS.IdGenerator,
         TOKENS.Clock,
         TOKENS.Authenticate,
+        UserTokens.Sessions,
+        UserTokens.SessionEnder,
+        UserTokens.AccountLinks,
+        TOKENS.Config,
       ],
     );
   }),

@@ -1,7 +1,25 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
 import { USER_OPERATIONS, userRoutes, type UserUseCases } from '../../adapters/inbound/http/routes/users.js';
+import { AnnouncingSessionStore } from '../../adapters/outbound/cache/AnnouncingSessionStore.js';
+import { CachingCallerLookup } from '../../adapters/outbound/cache/CachingCallerLookup.js';
 import { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
+import { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
+import { RandomOneTimeSecrets } from '../../adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
+import { MikroOrmCallerLookup } from '../../adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
+import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
+import { MikroOrmSessionStore } from '../../adapters/outbound/mikroorm/MikroOrmSessionStore.js';
+import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
+import { SessionSchema } from '../../adapters/outbound/mikroorm/schemas/SessionSchema.js';
+import { AccountLinks } from '../../application/account/AccountLinks.js';
+import { BackgroundWork } from '../../application/account/BackgroundWork.js';
+import { EndAllSessions } from '../../application/account/EndAllSessions.js';
+import { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { CallerLookup } from '../../application/ports/CallerLookup.js';
+import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
+import type { Mailer } from '../../application/ports/Mailer.js';
+import type { SessionStore } from '../../application/ports/SessionStore.js';
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/Migration0001Users.js';
@@ -27,20 +45,32 @@ import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStor
 import { GetProfile } from '../../application/profile/GetProfile.js';
 import { UpdateProfile } from '../../application/profile/UpdateProfile.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 
 /**
- * The users feature's tokens. A user's credentials (the password hasher) and sessions (refresh
- * tokens, deleted with the user) belong to it; the auth module builds on them.
+ * The users feature's tokens. A user's credentials (the password hasher), sessions (refresh tokens
+ * and session records, gone with the user) and e-mailed links belong to it; the auth and account
+ * modules build on them.
  */
 export const UserTokens = {
   Repository: token<UserRepository>('users.Repository'),
-  /** The repository's cache (the same object), which the service keeps in step with other instances. */
+  /** The repository's cache (the same object). */
   Cache: token<CachingUserRepository>('users.Cache'),
+  /** Where changes of a user meet the caches that must forget it; the service keeps it in step with other instances. */
+  Changes: token<UserChanges>('users.Changes'),
   PasswordHasher: token<PasswordHasher>('users.PasswordHasher'),
   RefreshTokenStore: token<RefreshTokenStore>('users.RefreshTokenStore'),
+  Sessions: token<SessionStore>('users.Sessions'),
+  /** The one lookup of every authenticated request: the user, if its session is active (remembered for a second). */
+  Callers: token<CallerLookup>('users.Callers'),
+  SessionEnder: token<SessionEnder>('users.SessionEnder'),
+  EmailTokens: token<EmailTokenStore>('users.EmailTokens'),
+  /** Mail sent after an answer (verification and reset links); shutdown waits for it. */
+  Background: token<BackgroundWork>('users.Background'),
+  AccountLinks: token<AccountLinks>('users.AccountLinks'),
   UseCases: token<UserUseCases>('users.UseCases'),
 } as const;
 
@@ -51,9 +81,42 @@ export const UserTokens = {
 export const users: FeatureModule = {
   name: 'users',
   bindings: new ContainerModule(({ bind }) => {
+    bind(UserTokens.Changes).toResolvedValue(() => new UserChanges());
     bind(UserTokens.Cache).toResolvedValue(
-      (database: Database) => new CachingUserRepository(new MikroOrmUserRepository(database.orm)),
-      [TOKENS.Database],
+      (database: Database, changes: UserChanges) => {
+        const cache = new CachingUserRepository(new MikroOrmUserRepository(database.orm));
+        changes.register((id) => cache.forget(id));
+        cache.onWrite((id) => changes.changed(id));
+        return cache;
+      },
+      [TOKENS.Database, UserTokens.Changes],
+    );
+    bind(UserTokens.Callers).toResolvedValue(
+      (database: Database, changes: UserChanges): CallerLookup => {
+        const callers = new CachingCallerLookup(new MikroOrmCallerLookup(database.orm));
+        changes.register((id) => callers.forgetUser(id));
+        return callers;
+      },
+      [TOKENS.Database, UserTokens.Changes],
+    );
+    bind(UserTokens.Sessions).toResolvedValue(
+      (database: Database, changes: UserChanges): SessionStore =>
+        new AnnouncingSessionStore(new MikroOrmSessionStore(database.orm), (userId) => changes.changed(userId)),
+      [TOKENS.Database, UserTokens.Changes],
+    );
+    bind(UserTokens.SessionEnder).toResolvedValue(
+      (sessions: SessionStore, refreshTokens: RefreshTokenStore, clock: Clock) => new SessionEnder(sessions, refreshTokens, clock),
+      [UserTokens.Sessions, UserTokens.RefreshTokenStore, TOKENS.Clock],
+    );
+    bind(UserTokens.EmailTokens).toResolvedValue((database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database.orm), [TOKENS.Database]);
+    bind(UserTokens.Background).toResolvedValue(
+      (logger: Logger) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
+      [TOKENS.Logger],
+    );
+    bind(UserTokens.AccountLinks).toResolvedValue(
+      (tokens: EmailTokenStore, mailer: Mailer, clock: Clock, background: BackgroundWork) =>
+        new AccountLinks(tokens, new RandomOneTimeSecrets(), mailer, clock, background),
+      [UserTokens.EmailTokens, TOKENS.Mailer, TOKENS.Clock, UserTokens.Background],
     );
     bind(UserTokens.Repository).toService(UserTokens.Cache);
     bind(UserTokens.PasswordHasher).toResolvedValue(
@@ -75,11 +138,14 @@ export const users: FeatureModule = {
         store: RefreshTokenStore,
         policy: AccessPolicy,
         clock: Clock,
+        ender: SessionEnder,
+        links: AccountLinks,
       ): UserUseCases => ({
         authenticate,
         policy,
         getProfile: new GetProfile(users),
-        updateProfile: new UpdateProfile(users, hasher, clock),
+        updateProfile: new UpdateProfile(users, hasher, clock, ender, links),
+        endUserSessions: new EndAllSessions(users, ender),
         listUsers: new ListUsers(users),
         getUser: new GetUser(users),
         changeUserRole: new ChangeUserRole(users, policy, clock),
@@ -88,10 +154,22 @@ export const users: FeatureModule = {
         addPolicy: new AddPolicy(policy),
         removePolicy: new RemovePolicy(policy),
       }),
-      [TOKENS.Authenticate, UserTokens.Repository, UserTokens.PasswordHasher, UserTokens.RefreshTokenStore, TOKENS.AccessPolicy, TOKENS.Clock],
+      [
+        TOKENS.Authenticate,
+        UserTokens.Repository,
+        UserTokens.PasswordHasher,
+        UserTokens.RefreshTokenStore,
+        TOKENS.AccessPolicy,
+        TOKENS.Clock,
+        UserTokens.SessionEnder,
+        UserTokens.AccountLinks,
+      ],
     );
   }),
-  entities: [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
-  migrations: [{ name: 'Migration0001Users', class: Migration0001Users }],
+  entities: [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema, SessionSchema, EmailTokenSchema] as EntitySchema[],
+  migrations: [
+    { name: 'Migration0001Users', class: Migration0001Users },
+    { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
+  ],
   rest: { always: true, operations: Object.values(USER_OPERATIONS), routes: (container) => userRoutes(container.get(UserTokens.UseCases)) },
 };

@@ -46,6 +46,19 @@ export const TokenField = rule('must be a non-empty string', (u) => (typeof u ==
   examples: ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl'],
 });
 
+/** A token from an e-mailed link: its shape is checked where it is redeemed (INVALID_TOKEN), only its type and size here. */
+export const EmailedTokenField = rule(
+  'must be a token of 1 to 200 characters',
+  (u) => (typeof u === 'string' && u.trim() !== '' && u.trim().length <= 200 ? u.trim() : undefined),
+  {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'The `token` parameter of the link in the e-mail, as it is',
+    examples: ['Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl'],
+  },
+);
+
 export const RoleField = rule(
   'must be a role name (lower-case letters, digits, _ and -)',
   (u) => {
@@ -69,6 +82,12 @@ export const LoginBody = {
 };
 
 export const RefreshBody = { refresh_token: required(TokenField) };
+
+export const ForgotPasswordBody = { email: required(EmailField) };
+
+export const ResetPasswordBody = { token: required(EmailedTokenField), password: required(NewPasswordField) };
+
+export const VerifyEmailBody = { token: required(EmailedTokenField) };
 
 export const ProfileUpdateBody = {
   first_name: optional(NameField),

@@ -169,7 +169,7 @@ export function graphqlRoutes(
           return state!.state.log;
         },
         onAuthenticated: (claims) => {
-          state!.state.principal = { userId: claims.userId, role: claims.role };
+          state!.state.principal = { userId: claims.userId, role: claims.role, sessionId: claims.sessionId };
         },
       };
     },

@@ -30,9 +30,9 @@ export interface DocumentInfo {
  * The end-to-end tests validate every answer against these, so a code added without its line here fails them.
  */
 export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; readonly codes: readonly string[] }>> = {
-  400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR'] },
+  400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_TOKEN'] },
   401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
-  403: { schema: 'ForbiddenError', codes: ['FORBIDDEN'] },
+  403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED'] },
   404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
   405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
   409: { schema: 'ConflictError', codes: ['CONFLICT'] },
@@ -113,7 +113,11 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
     const challenge: HeaderName | undefined = op.access === 'public' ? undefined : own[401] ? 'WWW-Authenticate-if-bearer' : 'WWW-Authenticate';
     failures.set(401, { description: why.join('; or '), ...(challenge ? { headers: [challenge] } : {}) });
   }
-  if (op.access === 'policy') failures.set(403, { description: "The access policy does not let the caller's role use this route" });
+  const forbidden = [
+    ...(op.access === 'policy' ? ["The access policy does not let the caller's role use this route"] : []),
+    ...(own[403] ? [own[403]] : []),
+  ];
+  if (forbidden.length > 0) failures.set(403, { description: forbidden.join('; or ') });
   if (own[404]) failures.set(404, { description: own[404] });
   if (own[409]) failures.set(409, { description: own[409] });
   if (op.ifMatch) failures.set(412, { description: 'If-Match names a version that is no longer current' });
@@ -130,7 +134,8 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   failures.set(500, { description: 'An unexpected fault (the body never holds a stack, SQL or a path)' });
   failures.set(503, {
     description:
-      'Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE)',
+      'Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE)' +
+      (own[503] ? `; ${own[503]}` : ''),
     headers: ['Retry-After'],
   });
   return failures;

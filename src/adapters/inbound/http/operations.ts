@@ -40,7 +40,7 @@ export interface Operation {
   /** What it answers when it succeeds (and, for health probes, when it reports `down`). */
   readonly answers: readonly Answer[];
   /** When it answers these failures, in its own words (the document adds the ones every route shares). */
-  readonly failures?: Readonly<Partial<Record<400 | 401 | 404 | 409 | 429, string>>>;
+  readonly failures?: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 429 | 503, string>>>;
 }
 
 /** A group of operations in the document. */

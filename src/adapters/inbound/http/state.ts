@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
  */
 export class RequestState {
   /** Set by authentication once the bearer token is verified. */
-  principal?: { userId: string; role: string };
+  principal?: { userId: string; role: string; sessionId: string };
   private child: Logger | undefined;
   private controller: AbortController | undefined;
   private expired = false;

@@ -7,7 +7,7 @@ import type { RegisterUser } from '../../../../application/auth/RegisterUser.js'
 import { LoginBody, RefreshBody, RegisterBody } from '../../codecs/userCodecs.js';
 import { success } from '../envelope.js';
 import { noContent, ok, operation, RestRoutes } from '../operations.js';
-import { presentTokens, presentUser, SESSION_SCHEMA, TOKENS_SCHEMA } from '../presenters.js';
+import { presentTokens, presentUser, REGISTERED_SCHEMA, SESSION_SCHEMA, TOKENS_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
 export interface AuthUseCases {
@@ -28,10 +28,16 @@ export const AUTH_OPERATIONS = {
     path: '/api/v1/auth/register',
     tag,
     summary: 'Register',
-    description: 'Creates a user with the role `user` (a `role` in the body is ignored) and logs it in.',
+    description:
+      'Creates a user with the role `user` (a `role` in the body is ignored), mails it a verification link and logs it in. ' +
+      'With `auth.require_verified_email` on, it is not logged in: it logs in once its e-mail is verified.',
     access: 'public',
     body: RegisterBody,
-    answers: [ok(201, 'The new user and its first token pair', SESSION_SCHEMA)],
+    answers: [
+      ok(201, 'The new user and its first token pair (only the user when `auth.require_verified_email` is on)', {
+        oneOf: [SESSION_SCHEMA, REGISTERED_SCHEMA],
+      }),
+    ],
     failures: { 409: 'The e-mail is already registered' },
   }),
   login: operation({
@@ -45,6 +51,7 @@ export const AUTH_OPERATIONS = {
     answers: [ok(200, 'The user and a new token pair', SESSION_SCHEMA)],
     failures: {
       401: 'Unknown e-mail or wrong password (`invalid credentials`, the same for both)',
+      403: 'With `auth.require_verified_email` on, the e-mail is not verified yet (EMAIL_NOT_VERIFIED); a new link is mailed',
       429: 'Too many failed logins for this e-mail from this client; `Retry-After` says when to try again',
     },
   }),
@@ -66,13 +73,19 @@ export const AUTH_OPERATIONS = {
     path: '/api/v1/auth/logout',
     tag,
     summary: 'Log out',
-    description: 'Revokes the refresh token and every token descended from the same login.',
+    description: 'Ends the session of the refresh token: it and every token descended from the same login stop working, and so do the session\'s access tokens.',
     access: 'token',
     body: RefreshBody,
     answers: [noContent('The session is ended')],
     failures: { 401: 'the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine)' },
   }),
 };
+
+/** Who is starting a session: the client address (as `server.trust_proxy` decides it) and its User-Agent. */
+function clientOf(ctx: { ip: string; get(name: string): string }): { ip: string; userAgent: string | null } {
+  const userAgent = ctx.get('User-Agent');
+  return { ip: ctx.ip, userAgent: userAgent === '' ? null : userAgent };
+}
 
 /** `/api/v1/auth/*`: register (201), login, refresh (public), logout (bearer token, 204). */
 export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState>) => void {
@@ -86,13 +99,15 @@ export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState
         password: body.password,
         firstName: body.first_name,
         lastName: body.last_name,
+        client: clientOf(ctx),
       });
       ctx.status = 201;
-      ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
+      ctx.body = success({ user: presentUser(user), ...(tokens ? presentTokens(tokens) : {}) });
     });
 
     api.on(ops.login, async (ctx, { body }) => {
-      const { user, tokens } = await useCases.login.execute({ email: body.email, password: body.password, clientIp: ctx.ip });
+      const { ip, userAgent } = clientOf(ctx);
+      const { user, tokens } = await useCases.login.execute({ email: body.email, password: body.password, clientIp: ip, userAgent });
       ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
     });
 

@@ -6,6 +6,7 @@ import type { GetUser } from '../../../../application/admin/GetUser.js';
 import type { ListPolicies } from '../../../../application/admin/ListPolicies.js';
 import type { ListUsers } from '../../../../application/admin/ListUsers.js';
 import type { RemovePolicy } from '../../../../application/admin/RemovePolicy.js';
+import type { EndAllSessions } from '../../../../application/account/EndAllSessions.js';
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
 import type { GetProfile } from '../../../../application/profile/GetProfile.js';
@@ -22,6 +23,7 @@ import { pageMeta, presentUser, USER_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
 export interface UserUseCases {
+  endUserSessions: EndAllSessions;
   authenticate: Authenticate;
   policy: AccessPolicy;
   getProfile: GetProfile;
@@ -73,7 +75,9 @@ export const USER_OPERATIONS = {
     path: '/api/v1/profile',
     tag: profileTag,
     summary: 'Update my profile',
-    description: 'Any of the fields; a new `password` needs the right `current_password`. A `role` in the body is ignored.',
+    description:
+      'Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. ' +
+      'A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.',
     access: 'token',
     body: ProfileUpdateBody,
     answers: [ok(200, 'The caller, updated', USER_SCHEMA)],
@@ -123,6 +127,17 @@ export const USER_OPERATIONS = {
     answers: [noContent('The user is deleted')],
     failures: { 404: userNotFound, 409: 'The caller would delete itself, or no admin would be left' },
   }),
+  endUserSessions: operation({
+    id: 'endUserSessions',
+    method: 'POST',
+    path: `${USER_PATH}/logout`,
+    tag: adminTag,
+    summary: "End all of a user's sessions",
+    description: "Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).",
+    access: 'policy',
+    answers: [noContent('Every session of the user is ended')],
+    failures: { 404: userNotFound },
+  }),
   listPolicies: operation({
     id: 'listPolicies',
     method: 'GET',
@@ -170,6 +185,7 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
     api.on(ops.updateProfile, async (ctx, { body }) => {
       const user = await useCases.updateProfile.execute({
         userId: ctx.state.principal!.userId,
+        sessionId: ctx.state.principal!.sessionId,
         ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
         ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),
@@ -195,6 +211,11 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
 
     api.on(ops.deleteUser, async (ctx) => {
       await useCases.deleteUser.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id) });
+      ctx.status = 204;
+    });
+
+    api.on(ops.endUserSessions, async (ctx) => {
+      await useCases.endUserSessions.execute({ userId: userId(ctx.params.id) });
       ctx.status = 204;
     });
 

@@ -1,0 +1,82 @@
+import { InvalidAccountTokenError } from '../../domain/user/UserErrors.js';
+import type { User } from '../../domain/user/User.js';
+import type { Clock } from '../ports/Clock.js';
+import type { EmailTokenRecord, EmailTokenStore } from '../ports/EmailTokenStore.js';
+import type { AccountMailKind, Mailer } from '../ports/Mailer.js';
+import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
+import type { BackgroundWork } from './BackgroundWork.js';
+
+/** How long each kind of link works (CONTRACT §17). */
+export const LINK_LIFETIME_MS: Readonly<Record<AccountMailKind, number>> = {
+  'password-reset': 3_600_000,
+  'email-verification': 24 * 3_600_000,
+};
+
+/** At most this many mails of one kind to one user per hour (CONTRACT §17: 3 reset mails per address per hour). */
+export const MAILS_PER_HOUR = 3;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The e-mailed links of account recovery and verification: makes a single-use token, stores only
+ * its hash, mails the link; and redeems a presented token exactly once. Every way a token can be
+ * wrong (malformed, unknown, spent, expired, another purpose, another address) is the same
+ * InvalidAccountTokenError.
+ */
+export class AccountLinks {
+  constructor(
+    private readonly tokens: EmailTokenStore,
+    private readonly secrets: OneTimeSecrets,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly background: BackgroundWork,
+  ) {}
+
+  /**
+   * Like `send`, started in the background: the caller's answer neither waits for the mail server
+   * nor depends on it (a failure is reported, not thrown), and takes the same time whether or not
+   * a mail goes out.
+   */
+  sendLater(user: User, kind: AccountMailKind): void {
+    this.background.start(`sending a ${kind} mail`, () => this.send(user, kind));
+  }
+
+  /**
+   * Mails `user` a link of `kind` to its current address, unless MAILS_PER_HOUR of that kind went
+   * to it within the hour; answers whether one was sent.
+   */
+  async send(user: User, kind: AccountMailKind): Promise<boolean> {
+    const now = this.clock.now();
+    const secret = this.secrets.create();
+    const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS[kind]);
+    const stored = await this.tokens.addWithinLimit(
+      { selector: secret.selector, verifierHash: secret.verifierHash, userId: user.id, purpose: kind, email: user.email, createdAt: now, expiresAt },
+      { count: MAILS_PER_HOUR, since: new Date(now.getTime() - HOUR_MS) },
+    );
+    if (!stored) return false;
+    await this.mailer.send({ kind, to: user.email, firstName: user.firstName, token: secret.token, expiresAt });
+    return true;
+  }
+
+  /**
+   * Spends a presented token of `kind` and answers what it was issued for. Of any number of
+   * concurrent redemptions of one token, one succeeds.
+   */
+  async redeem(token: string, kind: AccountMailKind): Promise<EmailTokenRecord> {
+    const parts = this.secrets.parse(token);
+    if (!parts) throw new InvalidAccountTokenError();
+    const record = await this.tokens.find(parts.selector);
+    const now = this.clock.now();
+    const valid =
+      record !== undefined &&
+      record.purpose === kind &&
+      record.expiresAt.getTime() > now.getTime() &&
+      this.secrets.matches(parts.verifier, record.verifierHash);
+    if (!valid || !(await this.tokens.spend(parts.selector, now))) throw new InvalidAccountTokenError();
+    return record;
+  }
+
+  /** Spends every outstanding link of `kind` of the user (once one of them has done its work). */
+  spendAll(userId: string, kind: AccountMailKind): Promise<void> {
+    return this.tokens.spendAll(userId, kind, this.clock.now());
+  }
+}

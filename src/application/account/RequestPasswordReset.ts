@@ -1,0 +1,19 @@
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import type { AccountLinks } from './AccountLinks.js';
+
+/**
+ * "Forgot password" (CONTRACT §17): when the e-mail belongs to a user, a reset link valid for an
+ * hour is mailed (at most 3 an hour). The caller learns nothing either way: the same answer after
+ * the same work (one lookup), the mail going out in the background.
+ */
+export class RequestPasswordReset {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly links: AccountLinks,
+  ) {}
+
+  async execute(input: { readonly email: string }): Promise<void> {
+    const user = await this.users.findByEmail(input.email);
+    if (user) this.links.sendLater(user, 'password-reset');
+  }
+}

@@ -1,0 +1,68 @@
+import { ContainerModule } from 'inversify';
+import { ACCOUNT_OPERATIONS, accountRoutes, type AccountUseCases } from '../../adapters/inbound/http/routes/account.js';
+import type { AccountLinks } from '../../application/account/AccountLinks.js';
+import { ConfirmEmail } from '../../application/account/ConfirmEmail.js';
+import { EndAllSessions } from '../../application/account/EndAllSessions.js';
+import { EndSession } from '../../application/account/EndSession.js';
+import { ListSessions } from '../../application/account/ListSessions.js';
+import { RequestEmailVerification } from '../../application/account/RequestEmailVerification.js';
+import { RequestPasswordReset } from '../../application/account/RequestPasswordReset.js';
+import { ResetPassword } from '../../application/account/ResetPassword.js';
+import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { Authenticate } from '../../application/auth/Authenticate.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
+import type { SessionStore } from '../../application/ports/SessionStore.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import { token, TOKENS } from '../tokens.js';
+import type { FeatureModule } from './FeatureModule.js';
+import { UserTokens } from './users.js';
+
+export const AccountTokens = {
+  UseCases: token<AccountUseCases>('account.UseCases'),
+} as const;
+
+/**
+ * The account lifecycle (CONTRACT §17), always served: password reset and e-mail verification by
+ * e-mailed links, and the sessions a user can see and end. Its storage (sessions, e-mailed tokens)
+ * and the links belong to the users module, which profile changes share.
+ */
+export const account: FeatureModule = {
+  name: 'account',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(AccountTokens.UseCases).toResolvedValue(
+      (
+        authenticate: Authenticate,
+        users: UserRepository,
+        hasher: PasswordHasher,
+        sessions: SessionStore,
+        ender: SessionEnder,
+        links: AccountLinks,
+        clock: Clock,
+      ): AccountUseCases => ({
+        authenticate,
+        requestPasswordReset: new RequestPasswordReset(users, links),
+        resetPassword: new ResetPassword(users, hasher, links, ender, clock),
+        requestEmailVerification: new RequestEmailVerification(users, links),
+        confirmEmail: new ConfirmEmail(users, links, clock),
+        listSessions: new ListSessions(sessions, clock),
+        endSession: new EndSession(ender),
+        endAllSessions: new EndAllSessions(users, ender),
+      }),
+      [
+        TOKENS.Authenticate,
+        UserTokens.Repository,
+        UserTokens.PasswordHasher,
+        UserTokens.Sessions,
+        UserTokens.SessionEnder,
+        UserTokens.AccountLinks,
+        TOKENS.Clock,
+      ],
+    );
+  }),
+  rest: {
+    always: true,
+    operations: Object.values(ACCOUNT_OPERATIONS),
+    routes: (container) => accountRoutes(container.get(AccountTokens.UseCases)),
+  },
+};
