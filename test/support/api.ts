@@ -12,6 +12,7 @@ export interface UserJson {
   first_name: string;
   last_name: string;
   role: string;
+  email_verified: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -1,0 +1,357 @@
+import { expect } from 'chai';
+import { startService, type RunningService } from '../../src/main/service.js';
+import {
+  Api,
+  accountWithRole,
+  dataOf,
+  expectError,
+  expectInvalidFields,
+  expectUnauthorized,
+  expectValidation,
+  login,
+  register,
+  uniqueEmail,
+  type Account,
+  type ApiResponse,
+  type SessionJson,
+  type TokensJson,
+  type UserJson,
+} from '../support/api.js';
+import { testConfig } from '../support/config.js';
+import { silentLogger } from '../support/logger.js';
+import { linkToken, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';
+
+const LINK_BASE = 'https://app.example.com/account';
+const NEW_PASSWORD = 'a brand new passphrase';
+
+/** Sessions as `GET /api/v1/auth/sessions` lists them. */
+interface SessionInfoJson {
+  id: string;
+  created_at: string;
+  last_used_at: string;
+  user_agent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+const expectInvalidToken = (response: ApiResponse): void => expectError(response, 400, 'INVALID_TOKEN', 'invalid or expired token');
+
+/** Polls `probe` until it answers `status`, for at most `withinMs`; answers how long it took. */
+async function until(probe: () => Promise<ApiResponse>, status: number, withinMs = 1000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const response = await probe();
+    const elapsed = Date.now() - started;
+    if (response.status === status) return elapsed;
+    if (elapsed > withinMs) throw new Error(`still ${response.status} after ${elapsed} ms: ${response.text}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+describe('account lifecycle (end to end, real SMTP server)', function () {
+  this.timeout(60_000);
+  let smtp: TestSmtpServer;
+  let service: RunningService;
+  let api: Api;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    service = await startService(
+      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_MAIL_SMTP_URL: smtp.url, SVC_MAIL_LINK_BASE_URL: LINK_BASE }),
+      { logger: silentLogger() },
+    );
+    api = new Api(service.url);
+  });
+  after(async () => {
+    await service?.stop();
+    await smtp?.close();
+  });
+
+  const mailTo = (email: string, subject: RegExp): Promise<ReceivedMail> => smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
+  const verificationMail = (email: string) => mailTo(email, /verif/i);
+  const resetMail = (email: string) => mailTo(email, /reset|password/i);
+  const profile = (token: string) => api.get('/api/v1/profile', { token });
+  const refresh = (refreshToken: string) => api.post('/api/v1/auth/refresh', { json: { refresh_token: refreshToken } });
+  const forgot = (email: string) => api.post('/api/v1/auth/password/forgot', { json: { email } });
+  const reset = (token: string, password = NEW_PASSWORD) => api.post('/api/v1/auth/password/reset', { json: { token, password } });
+  const verify = (token: string) => api.post('/api/v1/auth/email/verify', { json: { token } });
+  const listSessions = async (token: string) => dataOf<SessionInfoJson[]>(await api.get('/api/v1/auth/sessions', { token }));
+  const loginFrom = (account: Account, userAgent: string) => login(api, account.user.email, account.password, { 'User-Agent': userAgent });
+
+  describe('e-mail verification', () => {
+    it('registration mails a link; following it answers the user with email_verified: true, once', async () => {
+      const account = await register(api);
+      expect(account.user.email_verified).to.equal(false);
+      const mail = await verificationMail(account.user.email);
+      expect(mail.text).to.include(`${LINK_BASE}/verify-email?token=`);
+      const token = linkToken(mail);
+      expect(token.length * 6, 'at least 128 random bits in the token').to.be.at.least(128);
+
+      const verified = dataOf<UserJson>(await verify(token));
+      expect(verified).to.include({ id: account.user.id, email: account.user.email, email_verified: true });
+      expect(dataOf<UserJson>(await profile(account.access_token)).email_verified).to.equal(true);
+      expectInvalidToken(await verify(token));
+    });
+
+    it('a verified user asking for a link gets 202 and no mail; an unverified one gets a new link', async () => {
+      const account = await register(api);
+      const first = linkToken(await verificationMail(account.user.email));
+      smtp.clear();
+      const asked = await api.post('/api/v1/auth/email/verify/request', { token: account.access_token });
+      expect(asked.status, asked.text).to.equal(202);
+      expect(asked.body).to.include({ success: true, data: null });
+      const second = linkToken(await verificationMail(account.user.email));
+      expect(second).not.to.equal(first);
+      dataOf<UserJson>(await verify(second));
+      smtp.clear();
+      expect((await api.post('/api/v1/auth/email/verify/request', { token: account.access_token })).status).to.equal(202);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(smtp.messages.filter((m) => m.to.includes(account.user.email))).to.have.length(0);
+    });
+
+    it('asking for a link needs a token', async () => {
+      expectUnauthorized(await api.post('/api/v1/auth/email/verify/request'), 'missing bearer token');
+    });
+
+    it('changing the e-mail clears the flag and mails the new address; the old link no longer works', async () => {
+      const account = await register(api);
+      const oldLink = linkToken(await verificationMail(account.user.email));
+      const newEmail = uniqueEmail('moved');
+      const updated = dataOf<UserJson>(await api.put('/api/v1/profile', { token: account.access_token, json: { email: newEmail } }));
+      expect(updated).to.include({ email: newEmail, email_verified: false });
+      expectInvalidToken(await verify(oldLink));
+      const newLink = linkToken(await verificationMail(newEmail));
+      expect(dataOf<UserJson>(await verify(newLink))).to.include({ email: newEmail, email_verified: true });
+    });
+  });
+
+  describe('password reset', () => {
+    it('forgot → mail → reset: every old session ends (refresh now, access within a second), the new password logs in', async () => {
+      const account = await register(api);
+      const other = await loginFrom(account, 'second-device/1.0');
+      const asked = await forgot(account.user.email);
+      expect(asked.status, asked.text).to.equal(202);
+      expect(asked.body).to.deep.equal({ success: true, data: null, message: 'if the address is registered, a reset link has been sent to it' });
+      const mail = await resetMail(account.user.email);
+      expect(mail.text).to.include(`${LINK_BASE}/reset-password?token=`);
+      expect(mail.from).to.match(/no-reply@localhost/);
+
+      const done = await reset(linkToken(mail));
+      expect(done.status, done.text).to.equal(204);
+      expect(done.text).to.equal('');
+
+      expectUnauthorized(await refresh(account.refresh_token));
+      expectUnauthorized(await refresh(other.refresh_token));
+      expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
+      expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
+      expectError(await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }), 401, 'UNAUTHORIZED', 'invalid credentials');
+      const fresh = await login(api, account.user.email, NEW_PASSWORD);
+      expect(dataOf<UserJson>(await profile(fresh.access_token)).id).to.equal(account.user.id);
+      expectInvalidToken(await reset(linkToken(mail), 'yet another passphrase'));
+    });
+
+    it('a token issued right after a reset works at once (no whole-second iat problem)', async () => {
+      const account = await register(api);
+      await forgot(account.user.email);
+      expect((await reset(linkToken(await resetMail(account.user.email)))).status).to.equal(204);
+      const fresh = await login(api, account.user.email, NEW_PASSWORD);
+      expect((await profile(fresh.access_token)).status).to.equal(200);
+      expect((await refresh(fresh.refresh_token)).status).to.equal(200);
+    });
+
+    it('an unknown e-mail gets the same 202 and no mail', async () => {
+      const unknown = uniqueEmail('nobody');
+      const known = await register(api);
+      const answer = await forgot(unknown);
+      expect(answer.status).to.equal(202);
+      expect(answer.body).to.deep.equal((await forgot(known.user.email)).body);
+      await resetMail(known.user.email); // sent after the unknown one's request was answered
+      await new Promise((r) => setTimeout(r, 200));
+      expect(smtp.messages.filter((m) => m.to.includes(unknown))).to.have.length(0);
+    });
+
+    it('answers known and unknown e-mails in the same time (medians of 20 each)', async () => {
+      const known = await register(api);
+      const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+      for (let i = 0; i < 20; i += 1) {
+        for (const kind of i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const)) {
+          const email = kind === 'known' ? known.user.email : uniqueEmail('ghost');
+          const started = process.hrtime.bigint();
+          expect((await forgot(email)).status).to.equal(202);
+          timings[kind].push(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+      }
+      const [k, u] = [median(timings.known), median(timings.unknown)];
+      expect(Math.abs(k - u), `medians ${k.toFixed(2)} ms (known) and ${u.toFixed(2)} ms (unknown)`).to.be.below(Math.max(5, 0.5 * Math.min(k, u)));
+    });
+
+    it('sends at most 3 reset mails per address per hour', async () => {
+      const account = await register(api);
+      await verificationMail(account.user.email);
+      for (let i = 0; i < 5; i += 1) expect((await forgot(account.user.email)).status).to.equal(202);
+      await smtp.waitFor(() => smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset|password/i.test(m.subject)).length >= 3);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset|password/i.test(m.subject))).to.have.length(3);
+    });
+
+    it('bad tokens: malformed, missing, spent, and a verification token used to reset — each a clear 400', async () => {
+      const account = await register(api);
+      const verification = linkToken(await verificationMail(account.user.email));
+      expectInvalidToken(await reset('not-a-token'));
+      expectInvalidToken(await reset('A'.repeat(22) + '.' + 'B'.repeat(43)));
+      expectInvalidToken(await reset(verification));
+      expectValidation(await api.post('/api/v1/auth/password/reset', { json: { password: NEW_PASSWORD } }), [
+        { field: 'token', message: 'is required' },
+      ]);
+      expectInvalidFields(await reset('x'.repeat(201)), ['token']);
+      expectInvalidFields(await reset(verification, 'short'), ['password']);
+      // The refused attempts did not spend the verification token.
+      expect(dataOf<UserJson>(await verify(verification)).email_verified).to.equal(true);
+      expectInvalidToken(await verify(verification));
+    });
+  });
+
+  describe('sessions', () => {
+    it('lists the active sessions newest first, with user agent, IP and the current one marked', async () => {
+      const account = await register(api);
+      const second = await loginFrom(account, 'agent-two/2.0');
+      const listed = await listSessions(second.access_token);
+      expect(listed).to.have.length(2);
+      expect(listed.map((s) => s.current)).to.deep.equal([true, false]);
+      expect(listed[0]!.user_agent).to.equal('agent-two/2.0');
+      expect(listed[1]!.user_agent).to.equal('node');
+      for (const session of listed) {
+        expect(session.ip).to.match(/127\.0\.0\.1$/);
+        expect(Date.parse(session.created_at)).to.be.at.most(Date.parse(session.last_used_at));
+      }
+      expect(Date.parse(listed[0]!.created_at)).to.be.at.least(Date.parse(listed[1]!.created_at));
+    });
+
+    it('ending one session refuses its tokens (access within a second) and leaves the others working', async () => {
+      const account = await register(api);
+      const second = await loginFrom(account, 'agent-two/2.0');
+      const [, first] = await listSessions(second.access_token);
+      const ended = await api.delete(`/api/v1/auth/sessions/${first!.id}`, { token: second.access_token });
+      expect(ended.status, ended.text).to.equal(204);
+      expectUnauthorized(await refresh(account.refresh_token));
+      expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
+      expect((await profile(second.access_token)).status).to.equal(200);
+      const renewed = dataOf<TokensJson>(await refresh(second.refresh_token));
+      expect((await listSessions(renewed.access_token)).map((s) => s.id)).to.have.length(1);
+    });
+
+    it('another user’s session, an unknown id and a malformed id are all 404, and end nothing', async () => {
+      const ada = await register(api);
+      const bob = await register(api);
+      const [bobSession] = await listSessions(bob.access_token);
+      expectError(await api.delete(`/api/v1/auth/sessions/${bobSession!.id}`, { token: ada.access_token }), 404, 'NOT_FOUND', 'Session not found', {
+        detail: `id: ${bobSession!.id}`,
+      });
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      expectError(await api.delete(`/api/v1/auth/sessions/${unknown}`, { token: ada.access_token }), 404, 'NOT_FOUND', 'Session not found', {
+        detail: `id: ${unknown}`,
+      });
+      expect((await api.delete('/api/v1/auth/sessions/not-a-uuid', { token: ada.access_token })).status).to.equal(404);
+      expect((await profile(bob.access_token)).status).to.equal(200);
+      expect((await refresh(bob.refresh_token)).status).to.equal(200);
+    });
+
+    it('logout-all ends every session, this one included; a login right after works at once', async () => {
+      const account = await register(api);
+      const second = await loginFrom(account, 'agent-two/2.0');
+      const done = await api.post('/api/v1/auth/logout-all', { token: account.access_token });
+      expect(done.status, done.text).to.equal(204);
+      for (const session of [account, second]) {
+        expectUnauthorized(await refresh(session.refresh_token));
+        expect(await until(() => profile(session.access_token), 401)).to.be.below(1000);
+      }
+      const fresh = await login(api, account.user.email, account.password);
+      expect((await profile(fresh.access_token)).status).to.equal(200);
+      expect(await listSessions(fresh.access_token)).to.have.length(1);
+    });
+
+    it('changing the password ends every other session and keeps this one', async () => {
+      const account = await register(api);
+      const other = await loginFrom(account, 'agent-two/2.0');
+      const changed = await api.put('/api/v1/profile', { token: account.access_token, json: { password: NEW_PASSWORD, current_password: account.password } });
+      expect(changed.status, changed.text).to.equal(200);
+      expectUnauthorized(await refresh(other.refresh_token));
+      expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
+      expect((await profile(account.access_token)).status).to.equal(200);
+      expect((await refresh(account.refresh_token)).status).to.equal(200);
+    });
+
+    it('logout ends the session’s access tokens too', async () => {
+      const account = await register(api);
+      expect((await api.post('/api/v1/auth/logout', { token: account.access_token, json: { refresh_token: account.refresh_token } })).status).to.equal(204);
+      expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
+    });
+  });
+
+  describe('admin', () => {
+    it('sees email_verified and ends all of a user’s sessions; others get 403, unknown users 404', async () => {
+      const admin = await accountWithRole(service, api, 'admin');
+      const user = await register(api);
+      expect(dataOf<UserJson>(await api.get(`/api/v1/admin/users/${user.user.id}`, { token: admin.access_token }))).to.include({ email_verified: false });
+      expectError(await api.post(`/api/v1/admin/users/${admin.user.id}/logout`, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
+      const done = await api.post(`/api/v1/admin/users/${user.user.id}/logout`, { token: admin.access_token });
+      expect(done.status, done.text).to.equal(204);
+      expectUnauthorized(await refresh(user.refresh_token));
+      expect(await until(() => profile(user.access_token), 401)).to.be.below(1000);
+      expect((await profile(admin.access_token)).status).to.equal(200);
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      expectError(await api.post(`/api/v1/admin/users/${unknown}/logout`, { token: admin.access_token }), 404, 'NOT_FOUND', 'User not found', {
+        detail: `id: ${unknown}`,
+      });
+    });
+  });
+});
+
+describe('auth.require_verified_email (end to end)', function () {
+  this.timeout(60_000);
+  let smtp: TestSmtpServer;
+  let service: RunningService;
+  let api: Api;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    service = await startService(
+      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_MAIL_SMTP_URL: smtp.url, SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'true' }),
+      { logger: silentLogger() },
+    );
+    api = new Api(service.url);
+  });
+  after(async () => {
+    await service?.stop();
+    await smtp?.close();
+  });
+
+  it('register starts no session; login is 403 EMAIL_NOT_VERIFIED (and mails a new link) until the link is followed', async () => {
+    const email = uniqueEmail('strict');
+    const password = 'correct horse battery';
+    const registered = dataOf<{ user: UserJson } & Partial<SessionJson>>(
+      await api.post('/api/v1/auth/register', { json: { email, password, first_name: 'Grace', last_name: 'Hopper' } }),
+      201,
+    );
+    expect(Object.keys(registered)).to.deep.equal(['user']);
+    const first = await smtp.waitFor((m) => m.to.includes(email));
+    smtp.clear();
+
+    const wrong = await api.post('/api/v1/auth/login', { json: { email, password: 'not the password' } });
+    expectError(wrong, 401, 'UNAUTHORIZED', 'invalid credentials');
+    const refused = await api.post('/api/v1/auth/login', { json: { email, password } });
+    expect(refused.status, refused.text).to.equal(403);
+    expect((refused.body as { error: { code: string } }).error.code).to.equal('EMAIL_NOT_VERIFIED');
+    const second = await smtp.waitFor((m) => m.to.includes(email));
+    expect(linkToken(second)).not.to.equal(linkToken(first));
+
+    dataOf<UserJson>(await api.post('/api/v1/auth/email/verify', { json: { token: linkToken(second) } }));
+    const session = await login(api, email, password);
+    expect(session.user.email_verified).to.equal(true);
+  });
+});
