@@ -19,6 +19,7 @@ import type { Lifecycle } from '../application/health/CheckHealth.js';
 import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
+import type { Mailer } from '../application/ports/Mailer.js';
 import type { Config } from './config/schema.js';
 import type { Tracing } from './tracing.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
@@ -34,6 +35,8 @@ export interface Infrastructure {
   lifecycle: Lifecycle;
   startedAt: Date;
   accessPolicy: AccessPolicy;
+  /** Account e-mails (built by `buildMailer`, which also closes it at shutdown). */
+  mailer: Mailer;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
   /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
@@ -93,6 +96,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.StartedAt).toConstantValue(infra.startedAt);
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
+  container.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
   container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());

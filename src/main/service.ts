@@ -18,6 +18,7 @@ import { openDatabase } from './database.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
+import { buildMailer } from './mailer.js';
 import { UserTokens } from './modules/users.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
@@ -57,12 +58,16 @@ export interface StartOptions {
    * an in-memory exporter's processor). Ignored while tracing is off.
    */
   spanProcessor?: SpanProcessor;
+  /** Bound on each SMTP phase (connect, greeting, socket silence); default 5000 ms (tests shorten it). */
+  smtpTimeoutMs?: number;
 }
 
 /** Opens the database (and Redis), applies migrations when configured, and listens. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const logger = options.logger ?? createLogger(config.log.level, config.log.format);
+  // The templates are checked before anything is opened: a broken one stops the start at once.
+  const mail = buildMailer(config, logger, options.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: options.smtpTimeoutMs });
   const database = await openDatabase(config, { warn: (message) => logger.warn({ database: message }, 'database driver warning') });
   try {
     if (config.database.migrateOnStart) {
@@ -70,6 +75,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     }
   } catch (error) {
+    mail.close();
     await database.close();
     throw error;
   }
@@ -77,6 +83,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   try {
     accessPolicy = await loadAccessPolicy(config, database);
   } catch (error) {
+    mail.close();
     await database.close();
     throw error;
   }
@@ -89,7 +96,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (tracing) traceQueries(database.orm, tracing.tracer);
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
-  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, eventLoop, acceptQueue, tracing, metrics };
+  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, mailer: mail.mailer, eventLoop, acceptQueue, tracing, metrics };
   const container = buildContainer(infra);
   const userSync = redis ? syncUserCache(container.get(UserTokens.Changes), redis, logger) : undefined;
   // Start in step with the other instances when Redis is there; never hang start-up on it.
@@ -105,6 +112,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     } catch (error) {
       eventLoop.close();
       await policySync?.stop();
+      mail.close();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       throw error;
@@ -166,6 +174,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       acceptQueue.close();
       await policySync?.stop();
       await userSync?.stop();
+      mail.close();
       await database.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       // Every request has ended: export the last spans, then let the provider go.

@@ -24,6 +24,9 @@ function problems(env: Env = {}, files: Files = {}): string[] {
 
 const H = 3_600_000;
 const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
+const SMTP_URL = 'smtp://mail.internal:25';
+/** Production with SMTP set (refused without it), so each test sees only the problem it is about. */
+const PRODUCTION = { SVC_ENV: 'production', SVC_MAIL_SMTP_URL: SMTP_URL };
 
 /** CONTRACT §2's defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
 const DEFAULTS: Config = {
@@ -60,7 +63,8 @@ const DEFAULTS: Config = {
     maxAgeMs: 12 * H,
   },
   rateLimit: { enabled: true, rate: { points: 100, windowSeconds: 60 }, store: 'memory' },
-  auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000 },
+  auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000, requireVerifiedEmail: false },
+  mail: { smtpUrl: '', from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080', templates: 'mail/templates' },
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
   tracing: { otlpEndpoint: '', serviceName: 'portico' },
@@ -263,6 +267,23 @@ describe('loadConfig', () => {
       [{ SVC_TRACING_OTLP_ENDPOINT: 'collector:4318' }, 'tracing.otlp_endpoint: "collector:4318" is not empty or an http:// or https:// URL'],
       [{ SVC_TRACING_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'tracing.otlp_endpoint: "grpc://collector:4317" is not empty or an http:// or https:// URL'],
       [{ SVC_SERVER_BODY_LIMIT: 'lots' }, 'server.body_limit: "lots" is not a size such as 512kb or 1mb'],
+      [{ SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'yes' }, 'auth.require_verified_email: "yes" is not a boolean'],
+      [{ SVC_MAIL_SMTP_URL: 'mail.example.com:25' }, 'mail.smtp_url: "mail.example.com:25" is not empty or an smtp:// or smtps:// URL'],
+      [{ SVC_MAIL_SMTP_URL: 'http://mail.example.com' }, 'mail.smtp_url: "http://mail.example.com" is not empty or an smtp:// or smtps:// URL'],
+      [{ SVC_MAIL_SMTP_URL: 'smtp://' }, 'mail.smtp_url: "smtp://" is not empty or an smtp:// or smtps:// URL'],
+      [{ SVC_MAIL_SMTP_URL: 'smtp://mail example.com' }, 'mail.smtp_url: "smtp://mail example.com" is not empty or an smtp:// or smtps:// URL'],
+      [{ SVC_MAIL_FROM: 'no-reply' }, 'mail.from: "no-reply" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_FROM: 'Portico <no-reply>' }, 'mail.from: "Portico <no-reply>" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_FROM: 'Portico no-reply@example.com' }, 'mail.from: "Portico no-reply@example.com" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_FROM: '<no-reply@example.com>' }, 'mail.from: "<no-reply@example.com>" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_FROM: 'a@example.com, b@example.com' }, 'mail.from: "a@example.com, b@example.com" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_FROM: 'Portico <a@example.com>\nBcc: x@example.com' }, 'mail.from: "Portico <a@example.com>\\nBcc: x@example.com" is not an e-mail address or "Name <address>"'],
+      [{ SVC_MAIL_LINK_BASE_URL: 'app.example.com' }, 'mail.link_base_url: "app.example.com" is not an absolute http:// or https:// URL without query or fragment'],
+      [{ SVC_MAIL_LINK_BASE_URL: '/reset' }, 'mail.link_base_url: "/reset" is not an absolute http:// or https:// URL without query or fragment'],
+      [{ SVC_MAIL_LINK_BASE_URL: 'ftp://app.example.com' }, 'mail.link_base_url: "ftp://app.example.com" is not an absolute http:// or https:// URL without query or fragment'],
+      [{ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/?x=1' }, 'mail.link_base_url: "https://app.example.com/?x=1" is not an absolute http:// or https:// URL without query or fragment'],
+      [{ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/#/' }, 'mail.link_base_url: "https://app.example.com/#/" is not an absolute http:// or https:// URL without query or fragment'],
+      [{ SVC_MAIL_TEMPLATES: ' ' }, 'mail.templates: " " is not a non-empty string'],
     ];
     for (const [env, message] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${message}`, () => {
@@ -294,6 +315,26 @@ describe('loadConfig', () => {
   });
 
   describe('accepted values', () => {
+    it('mail: smtp:// and smtps:// URLs with or without credentials, a plain or named sender, a base URL with a path', () => {
+      for (const url of ['smtp://127.0.0.1:2525', 'smtps://user:p%40ss@smtp.example.com:465', 'smtp://mailer@relay.internal']) {
+        expect(valid({ SVC_MAIL_SMTP_URL: url }).mail.smtpUrl).to.equal(url);
+      }
+      for (const from of ['no-reply@example.com', 'Portico <no-reply@example.com>', '"Portico, Inc." <no-reply@example.com>', 'Zoë <z@localhost>']) {
+        expect(valid({ SVC_MAIL_FROM: from }).mail.from).to.equal(from);
+      }
+      expect(valid({ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/portal/' }).mail.linkBaseUrl).to.equal('https://app.example.com/portal/');
+      expect(valid({ SVC_MAIL_TEMPLATES: '/etc/portico/mail' }).mail.templates).to.equal('/etc/portico/mail');
+      expect(valid({ SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'true' }).auth.requireVerifiedEmail).to.equal(true);
+      expect(valid({}, { 'config/default.yaml': 'auth:\n  require_verified_email: true\nmail:\n  from: a@b.example\n' }).mail.from).to.equal('a@b.example');
+    });
+
+    it("mail.smtp_url: an invalid value's password is not echoed", () => {
+      expect(problems({ SVC_MAIL_SMTP_URL: 'smtpx://user:s3cret@mail.example.com' })).to.deep.equal([
+        'mail.smtp_url: "smtpx://user:***@mail.example.com" is not empty or an smtp:// or smtps:// URL',
+      ]);
+      expect(problems({ SVC_MAIL_SMTP_URL: 'http://u:se/cr@t@mail.example.com' })[0]).to.not.match(/se\/cr|cr@t/);
+    });
+
     it('tracing.otlp_endpoint: an http(s) URL turns tracing on', () => {
       const config = valid({ SVC_TRACING_OTLP_ENDPOINT: 'https://collector:4318/v1/traces', SVC_TRACING_SERVICE_NAME: 'shop' });
       expect(config.tracing).to.deep.equal({ otlpEndpoint: 'https://collector:4318/v1/traces', serviceName: 'shop' });
@@ -456,53 +497,54 @@ describe('loadConfig', () => {
 
   describe('production (SVC_ENV=production)', () => {
     it('refuses the shipped placeholder secret', () => {
-      expect(problems({ SVC_ENV: 'production' })).to.deep.equal([
+      expect(problems(PRODUCTION)).to.deep.equal([
         'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
       ]);
     });
 
     it('refuses the placeholder coming from the shipped default.yaml too', () => {
-      expect(problems({ SVC_ENV: 'production' }, { 'config/default.yaml': defaultYaml })).to.deep.equal([
+      expect(problems(PRODUCTION, { 'config/default.yaml': defaultYaml })).to.deep.equal([
         'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
       ]);
     });
 
     it('refuses a secret shorter than 32 bytes', () => {
-      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32.slice(0, 31) })).to.deep.equal([
+      expect(problems({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32.slice(0, 31) })).to.deep.equal([
         'jwt.secret: must be at least 32 bytes in production',
       ]);
     });
 
     it('counts bytes, not characters', () => {
-      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: 'é'.repeat(15) })).to.deep.equal([
+      expect(problems({ ...PRODUCTION, SVC_JWT_SECRET: 'é'.repeat(15) })).to.deep.equal([
         'jwt.secret: must be at least 32 bytes in production',
       ]);
-      expect(valid({ SVC_ENV: 'production', SVC_JWT_SECRET: 'é'.repeat(16) }).jwt.secret).to.equal('é'.repeat(16));
+      expect(valid({ ...PRODUCTION, SVC_JWT_SECRET: 'é'.repeat(16) }).jwt.secret).to.equal('é'.repeat(16));
     });
 
     it('accepts a 32-byte secret, with the playground, introspection and the API docs off by default', () => {
-      const config = valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 }, { 'config/default.yaml': defaultYaml });
+      const config = valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32 }, { 'config/default.yaml': defaultYaml });
       expect(config).to.deep.equal({
         ...DEFAULTS,
         env: 'production',
         jwt: { ...DEFAULTS.jwt, secret: SECRET_32 },
         graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
         docs: { enabled: false },
+        mail: { ...DEFAULTS.mail, smtpUrl: SMTP_URL },
       });
     });
 
     it('the API docs can be turned on explicitly in production', () => {
-      expect(valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_DOCS_ENABLED: 'true' }).docs.enabled).to.equal(true);
+      expect(valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32, SVC_DOCS_ENABLED: 'true' }).docs.enabled).to.equal(true);
     });
 
     it('the playground and introspection can be turned on explicitly from the environment', () => {
-      const config = valid({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_GRAPHQL_PLAYGROUND: 'true', SVC_GRAPHQL_INTROSPECTION: 'true' });
+      const config = valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32, SVC_GRAPHQL_PLAYGROUND: 'true', SVC_GRAPHQL_INTROSPECTION: 'true' });
       expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, true]);
     });
 
     it('the playground and introspection can be turned on explicitly from config/production.yaml', () => {
       const config = valid(
-        { SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 },
+        { ...PRODUCTION, SVC_JWT_SECRET: SECRET_32 },
         { 'config/default.yaml': defaultYaml, 'config/production.yaml': 'graphql:\n  playground: true\n' },
       );
       expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, false]);
@@ -510,6 +552,20 @@ describe('loadConfig', () => {
 
     it('outside production the short placeholder-free secret is accepted', () => {
       expect(valid({ SVC_JWT_SECRET: 'short' }).jwt.secret).to.equal('short');
+    });
+
+    it('refuses to start without mail.smtp_url: the log mailer is for development only', () => {
+      const refusal =
+        'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only';
+      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([refusal]);
+      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_MAIL_SMTP_URL: '' }, { 'config/default.yaml': defaultYaml })).to.deep.equal([
+        refusal,
+      ]);
+      expect(problems({ SVC_ENV: 'production' })).to.deep.equal([
+        'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
+        refusal,
+      ]);
+      expect(valid({ SVC_ENV: 'staging' }).mail.smtpUrl).to.equal('');
     });
   });
 });

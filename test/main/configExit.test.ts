@@ -15,4 +15,16 @@ describe('starting the server with a bad configuration', function () {
     expect(stderr).to.not.include('Error:');
     expect(stdout).to.not.include('listening');
   });
+
+  it('in production without mail.smtp_url: exits 1 with one line saying why', async () => {
+    const secret = 'a-production-secret-of-32-bytes!';
+    const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], { SVC_ENV: 'production', SVC_JWT_SECRET: secret });
+    expect(code, stderr).to.equal(1);
+    const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    expect(lines).to.deep.equal([
+      'portico: invalid configuration',
+      'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only',
+    ]);
+    expect(stdout).to.not.include('listening');
+  });
 });

@@ -133,4 +133,35 @@ export const OptionalHttpUrl = fromString('empty or an http:// or https:// URL',
   return urlWithScheme(['http:', 'https:'], u);
 });
 
+/** Empty (no SMTP: the development log mailer) or an `smtp://` / `smtps://` URL, `user:pass@` optional. */
+export const SmtpUrl = fromString('empty or an smtp:// or smtps:// URL', (u) => {
+  if (u === '' || u === null) return '';
+  if (typeof u !== 'string' || /\s/.test(u)) return undefined;
+  const url = urlWithScheme(['smtp:', 'smtps:'], u.trim());
+  return url !== undefined && new URL(url).hostname !== '' ? url : undefined;
+});
+
+/** An address without display name: `local@domain`, no spaces, quotes or brackets. */
+const ADDRESS = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+$/;
+
+/** `no-reply@example.com` or `Name <no-reply@example.com>` (the name may be quoted); one line. */
+export const MailAddress = fromString('an e-mail address or "Name <address>"', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const text = u.trim();
+  if ([...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return undefined;
+  if (ADDRESS.test(text)) return text;
+  const named = /^(?:"([^"\\]+)"|([^"<>@]+?))\s*<([^<>]+)>$/.exec(text);
+  const name = (named?.[1] ?? named?.[2])?.trim();
+  return named && name && ADDRESS.test(named[3] ?? '') ? text : undefined;
+});
+
+/** The base of the links in account e-mails: absolute http(s), a path allowed, no query or fragment. */
+export const LinkBaseUrl = fromString('an absolute http:// or https:// URL without query or fragment', (u) => {
+  if (typeof u !== 'string' || /\s/.test(u.trim())) return undefined;
+  const url = urlWithScheme(['http:', 'https:'], u.trim());
+  if (url === undefined) return undefined;
+  const parsed = new URL(url);
+  return parsed.hostname !== '' && parsed.search === '' && parsed.hash === '' && !url.includes('?') && !url.includes('#') ? url : undefined;
+});
+
 export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');

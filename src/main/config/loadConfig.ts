@@ -22,6 +22,10 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
 }
 
+/** Keys whose URL may carry a password, never echoed in an error line. */
+const CREDENTIAL_URLS = new Set(['mail.smtp_url']);
+const hidePassword = (value: unknown): unknown => (typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value);
+
 const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS;
 const isSection = (path: string): boolean => Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
 
@@ -83,7 +87,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     const raw =
       fromEnv !== undefined ? fromEnv : fileValues.has(path) ? fileValues.get(path) : production && PRODUCTION_OFF.has(path) ? false : spec.default;
     const decoded = spec.codec.decode(raw);
-    if (isLeft(decoded)) errors.push(`${path}: ${show(raw)} is not ${spec.codec.name}`);
+    if (isLeft(decoded)) errors.push(`${path}: ${show(CREDENTIAL_URLS.has(path) ? hidePassword(raw) : raw)} is not ${spec.codec.name}`);
     else values.set(path, decoded.right);
   }
 
@@ -137,7 +141,13 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       maxAgeMs: v('cors.max_age'),
     },
     rateLimit: { enabled: v('rate_limit.enabled'), rate: v<Rate>('rate_limit.rate'), store: v('rate_limit.store') },
-    auth: { bcryptCost: v('auth.bcrypt_cost'), loginMaxFailures: v('auth.login_max_failures'), loginWindowMs: v('auth.login_window') },
+    auth: {
+      bcryptCost: v('auth.bcrypt_cost'),
+      loginMaxFailures: v('auth.login_max_failures'),
+      loginWindowMs: v('auth.login_window'),
+      requireVerifiedEmail: v('auth.require_verified_email'),
+    },
+    mail: { smtpUrl: v('mail.smtp_url'), from: v('mail.from'), linkBaseUrl: v('mail.link_base_url'), templates: v('mail.templates') },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
     tracing: { otlpEndpoint: v('tracing.otlp_endpoint'), serviceName: v('tracing.service_name') },
@@ -207,6 +217,9 @@ function crossChecks(config: Config, production: boolean): string[] {
       errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
     } else if (Buffer.byteLength(config.jwt.secret, 'utf8') < 32) {
       errors.push('jwt.secret: must be at least 32 bytes in production');
+    }
+    if (config.mail.smtpUrl === '') {
+      errors.push('mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only');
     }
   }
   return errors;

@@ -8,7 +8,9 @@ import {
   HttpUrl,
   intIn,
   List,
+  LinkBaseUrl,
   LogLevel,
+  MailAddress,
   NonEmptyText,
   OptionalHttpUrl,
   OptionalBool,
@@ -16,6 +18,7 @@ import {
   RateText,
   RedisUrl,
   RoutePath,
+  SmtpUrl,
   Text,
   type Rate,
 } from './codecs.js';
@@ -81,6 +84,11 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.bcrypt_cost': key(intIn(4, 15), 10),
   'auth.login_max_failures': key(intIn(1, 1000), 5),
   'auth.login_window': key(Duration, '15m'),
+  'auth.require_verified_email': key(Bool, false),
+  'mail.smtp_url': key(SmtpUrl, ''),
+  'mail.from': key(MailAddress, 'Portico <no-reply@localhost>'),
+  'mail.link_base_url': key(LinkBaseUrl, 'http://localhost:8080'),
+  'mail.templates': key(NonEmptyText, 'mail/templates'),
   'access.model': key(NonEmptyText, 'policy/model.conf'),
   'access.policy': key(NonEmptyText, 'policy/policy.csv'),
   'log.level': key(LogLevel, 'info'),
@@ -129,7 +137,18 @@ export interface Config {
   metrics: { enabled: boolean; host: string; port: number };
   cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
   rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
-  auth: { bcryptCost: number; loginMaxFailures: number; loginWindowMs: number };
+  auth: {
+    bcryptCost: number;
+    loginMaxFailures: number;
+    loginWindowMs: number;
+    /** Login answers 403 `EMAIL_NOT_VERIFIED` until the user's e-mail is verified (CONTRACT §17). */
+    requireVerifiedEmail: boolean;
+  };
+  /**
+   * Account e-mails (CONTRACT §17). `smtpUrl` empty: the development log mailer (refused in
+   * production). `linkBaseUrl` is where the links in the mails point (the web front end).
+   */
+  mail: { smtpUrl: string; from: string; linkBaseUrl: string; templates: string };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
   /** OpenTelemetry tracing (CONTRACT §15): off while `otlpEndpoint` is empty. */
