@@ -19,6 +19,7 @@ import { ProcessLifecycle } from './lifecycle.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
 import { buildMailer } from './mailer.js';
+import type { BackgroundWork } from '../application/account/BackgroundWork.js';
 import { UserTokens } from './modules/users.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
@@ -27,6 +28,15 @@ import { syncUserCache } from './userCacheSync.js';
 
 /** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
 const LISTEN_BACKLOG = 4096;
+
+/** Waits for background work (mail after an answer) for at most `timeoutMs`; what is left is logged, not waited for. */
+async function settleBackground(background: BackgroundWork, timeoutMs: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
+  const timedOut = await Promise.race([background.idle().then(() => false), late]);
+  clearTimeout(timer);
+  if (timedOut) logger.warn('shutting down with mail still being sent');
+}
 
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
@@ -168,6 +178,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
         });
       }
       await drain.close(config.server.shutdownTimeoutMs);
+      // Mail started after an answer (reset and verification links) goes out before its transport
+      // and the database close, within the shutdown timeout.
+      await settleBackground(container.get(UserTokens.Background), config.server.shutdownTimeoutMs, logger);
       // Scraped until the last request is answered; closed before the dependencies.
       await metricsServer?.close();
       eventLoop.close();

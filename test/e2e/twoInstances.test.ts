@@ -278,6 +278,23 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       expectError(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: next.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
     });
 
+    it('refuses on B, within one second, the access token of a session ended on A (CONTRACT §17)', async () => {
+      const account = await register(apiA);
+      const other = dataOf<TokensJson>(await apiB.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }));
+      // B has just looked both sessions up (and may remember them).
+      dataOf(await apiB.get(PROFILE, { token: account.access_token }));
+      dataOf(await apiB.get(PROFILE, { token: other.access_token }));
+
+      const [, first] = dataOf<{ id: string }[]>(await apiA.get('/api/v1/auth/sessions', { token: other.access_token }));
+      expect((await apiA.delete(`/api/v1/auth/sessions/${first!.id}`, { token: other.access_token })).status).to.equal(204);
+      await eventually('the ended session refused on B', async () => (await apiB.get(PROFILE, { token: account.access_token })).status === 401);
+      expectUnauthorized(await apiB.get(PROFILE, { token: account.access_token }));
+      dataOf(await apiB.get(PROFILE, { token: other.access_token }));
+
+      expect((await apiB.post('/api/v1/auth/logout-all', { token: other.access_token })).status).to.equal(204);
+      await eventually('logout-all on B reaching A', async () => (await apiA.get(PROFILE, { token: other.access_token })).status === 401);
+    });
+
     it('gives a new pair to exactly one of A and B when both get the same refresh token at once', async () => {
       const account = await register(apiA);
       const [onA, onB] = await Promise.all([
