@@ -29,7 +29,7 @@ describe('LoginUser', () => {
   let ada: User;
   let lookups: { email: string; found: User | undefined }[];
 
-  const attempt = (password: string, clientIp = IP, email = EMAIL) => login.execute({ email, password, clientIp });
+  const attempt = (password: string, clientIp = IP, email = EMAIL) => login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' });
   const failTimes = async (n: number, clientIp = IP, email = EMAIL): Promise<void> => {
     for (let i = 0; i < n; i++) {
       expect(await rejectionOf(attempt('wrong password', clientIp, email)), `failure ${i + 1}`).to.be.instanceOf(UnauthorizedError);
@@ -73,7 +73,7 @@ describe('LoginUser', () => {
     it('logs in with the right password: the user and a token pair carrying their role', async () => {
       const { user, tokens } = await attempt(DEFAULT_PASSWORD);
       expect(user.id).to.equal(ada.id);
-      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: ada.id, role: 'moderator' });
+      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.include({ userId: ada.id, role: 'moderator' });
       const refresh = await world.tokens.verifyRefreshToken(tokens.refreshToken);
       expect(await world.refreshTokens.find(refresh!.tokenId)).to.include({ userId: ada.id });
       expect(tokens.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);

@@ -15,7 +15,7 @@ describe('RefreshSession', () => {
 
   const loginAda = async (): Promise<TokenPair> => {
     const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-    return (await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7' })).tokens;
+    return (await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })).tokens;
   };
   const use = (refreshToken: string) => refresh.execute({ refreshToken });
   const expectUnauthorized = async (promise: Promise<unknown>): Promise<void> => {
@@ -26,7 +26,7 @@ describe('RefreshSession', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessions, world.clock);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     session = await loginAda();
   });
@@ -36,7 +36,7 @@ describe('RefreshSession', () => {
     expect(next.accessToken).to.not.equal(session.accessToken);
     expect(next.refreshToken).to.not.equal(session.refreshToken);
     expect(next.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
-    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.equal({ userId: ada.id, role: 'user' });
+    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.include({ userId: ada.id, role: 'user' });
     expect((await world.tokens.verifyRefreshToken(next.refreshToken))?.userId).to.equal(ada.id);
   });
 
@@ -50,7 +50,7 @@ describe('RefreshSession', () => {
   it('lets each new refresh token be used in turn', async () => {
     let current = session;
     for (let i = 0; i < 3; i++) current = await use(current.refreshToken);
-    expect(await world.tokens.verifyAccessToken(current.accessToken)).to.deep.equal({ userId: ada.id, role: 'user' });
+    expect(await world.tokens.verifyAccessToken(current.accessToken)).to.deep.include({ userId: ada.id, role: 'user' });
   });
 
   it('spends the refresh token: a second use fails with UnauthorizedError', async () => {
@@ -92,8 +92,8 @@ describe('RefreshSession', () => {
   it('gives the access token the user’s current role, not the one at login', async () => {
     await world.users.update(ada.with({ role: 'moderator' }, world.clock.now()));
     const next = await use(session.refreshToken);
-    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.equal({ userId: ada.id, role: 'moderator' });
-    expect(await world.tokens.verifyAccessToken(session.accessToken), 'the old token keeps its role').to.deep.equal({
+    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.include({ userId: ada.id, role: 'moderator' });
+    expect(await world.tokens.verifyAccessToken(session.accessToken), 'the old token keeps its role').to.deep.include({
       userId: ada.id,
       role: 'user',
     });
