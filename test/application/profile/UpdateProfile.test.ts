@@ -5,7 +5,7 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../../../src/
 import type { User } from '../../../src/domain/user/User.js';
 import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, START, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
 
 describe('UpdateProfile', () => {
   let world: World;
@@ -27,7 +27,7 @@ describe('UpdateProfile', () => {
     world = newWorld();
     update = new UpdateProfile(world.users, world.hasher, world.clock, world.ender, world.links);
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
-    sessionId = world.tokens.inspect((await world.sessions.start(ada, A_CLIENT)).accessToken)!.sessionId!;
+    sessionId = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
   });
 
   describe('partial changes', () => {
