@@ -1,11 +1,12 @@
 import { expect } from 'chai';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, type World } from '../world.js';
+import { newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
 
 describe('RefreshSession', () => {
   let world: World;
@@ -130,5 +131,38 @@ describe('RefreshSession', () => {
   it('refuses a refresh token whose record is gone (tokens of the user deleted)', async () => {
     await world.refreshTokens.deleteForUser(ada.id);
     await expectUnauthorized(use(session.refreshToken));
+  });
+
+  describe('sessions (CONTRACT §17)', () => {
+    const sessionOf = (pair: TokenPair) => sessionIdOf(world, pair);
+
+    it('refuses the refresh token of an ended session', async () => {
+      await world.ender.endOne(ada.id, sessionOf(session));
+      await expectUnauthorized(use(session.refreshToken));
+    });
+
+    it('refuses the refresh token of an ended session even when its family was not revoked', async () => {
+      await world.sessionStore.end(ada.id, sessionOf(session), world.clock.now());
+      await expectUnauthorized(use(session.refreshToken));
+      expect(world.tokens.issuedCount).to.equal(2); // only the login's pair
+    });
+
+    it('continues the same session: the new access token carries its id, and its last use moves', async () => {
+      world.clock.advance(60_000);
+      const next = await use(session.refreshToken);
+      expect(sessionOf(next)).to.equal(sessionOf(session));
+      const [record] = await world.sessionStore.listActive(ada.id, world.clock.now());
+      expect(record).to.deep.include({ id: sessionOf(session), lastUsedAt: world.clock.now(), createdAt: START });
+      expect(record?.expiresAt).to.deep.equal(world.tokens.inspect(next.refreshToken)?.expiresAt);
+    });
+
+    it('keeps the session alive past the first refresh token’s expiry as long as it is refreshed', async () => {
+      world.clock.advance(world.tokens.refreshTokenTtlSeconds * 1000 - 1000);
+      const next = await use(session.refreshToken);
+      world.clock.advance(2000);
+      const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+      expect(await authenticate.execute({ accessToken: next.accessToken })).to.include({ userId: ada.id });
+      await use(next.refreshToken);
+    });
   });
 });
