@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { ConfirmEmail } from '../../../src/application/account/ConfirmEmail.js';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
+import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UpdateProfile } from '../../../src/application/profile/UpdateProfile.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
@@ -149,5 +153,80 @@ describe('UpdateProfile', () => {
     const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' }));
     expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${ada.id}` });
+  });
+
+  describe('sessions and verification (CONTRACT §17)', () => {
+    let authenticate: Authenticate;
+    let refresh: RefreshSession;
+    const accepted = async (pair: TokenPair): Promise<void> => {
+      await authenticate.execute({ accessToken: pair.accessToken });
+    };
+    const refused = async (pair: TokenPair): Promise<void> => {
+      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+    };
+
+    beforeEach(() => {
+      authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+      refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    });
+
+    it('ends every other session on a password change, and keeps the current one', async () => {
+      const current = await world.sessions.start(ada, A_CLIENT);
+      const others = [await world.sessions.start(ada, A_CLIENT), await world.sessions.start(ada, A_CLIENT)];
+      await update.execute({ userId: ada.id, sessionId: sessionIdOf(world, current), password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      for (const other of others) await refused(other);
+      await accepted(current);
+      const next = await refresh.execute({ refreshToken: current.refreshToken });
+      await accepted(next);
+      const active = await world.sessionStore.listActive(ada.id, world.clock.now());
+      expect(active.map((s) => s.id)).to.deep.equal([sessionIdOf(world, current)]);
+    });
+
+    it('ends no session when the password change is refused', async () => {
+      const other = await world.sessions.start(ada, A_CLIENT);
+      await rejectionOf(update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password' }));
+      await accepted(other);
+    });
+
+    it('ends no session on a change of names or e-mail', async () => {
+      const other = await world.sessions.start(ada, A_CLIENT);
+      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
+      await accepted(other);
+    });
+
+    it('leaves other users’ sessions alone on a password change', async () => {
+      const bob = await world.given(aUser().withEmail('bob@example.com'));
+      const bobs = await world.sessions.start(bob, A_CLIENT);
+      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await accepted(bobs);
+    });
+
+    it('marks a new e-mail unverified and mails it a verification link', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      const result = await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      expect(result.emailVerified).to.equal(false);
+      expect((await stored()).emailVerified).to.equal(false);
+      await world.background.idle();
+      expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([['email-verification', 'countess@example.com']]);
+      const confirmed = await new ConfirmEmail(world.users, world.links, world.clock).execute({ token: world.mailer.sent[0]!.token });
+      expect(confirmed.toProps()).to.include({ email: 'countess@example.com', emailVerified: true });
+    });
+
+    it('keeps a verified e-mail verified and mails nothing when the e-mail does not change', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      const result = await update.execute({ userId: ada.id, sessionId, email: 'ada@example.com', firstName: 'Augusta' });
+      expect(result.emailVerified).to.equal(true);
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('changes the e-mail even when the mail cannot be sent (the failure is reported)', async () => {
+      world.mailer.failWith = new Error('smtp down');
+      await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      expect((await stored()).email).to.equal('countess@example.com');
+      await world.background.idle();
+      expect(world.backgroundFailures).to.have.length(1);
+    });
   });
 });
