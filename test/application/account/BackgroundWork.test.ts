@@ -37,6 +37,17 @@ describe('BackgroundWork', () => {
     expect(ran).to.equal(false);
   });
 
+  it('starts the task only once the work already queued has run, so the caller’s answer goes out first', async () => {
+    let ran = false;
+    work.start('a task', async () => {
+      ran = true;
+    });
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(ran, 'not within the microtasks of the current answer').to.equal(false);
+    await work.idle();
+    expect(ran).to.equal(true);
+  });
+
   it('reports a rejecting task with what was being done, never to the caller', async () => {
     const error = new Error('smtp down');
     expect(() => work.start('sending a mail', () => Promise.reject(error))).to.not.throw();

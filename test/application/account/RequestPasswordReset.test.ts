@@ -91,6 +91,28 @@ describe('RequestPasswordReset', () => {
     expect(held.delivered).to.have.length(1);
   });
 
+  it('does no token work before answering: for a known e-mail, nothing is stored until after the answer', async () => {
+    const touched: string[] = [];
+    const tokens = new Proxy(world.emailTokens, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          touched.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const links = new AccountLinks(tokens, new RandomOneTimeSecrets(), world.mailer, world.clock, world.background);
+    const answer = new RequestPasswordReset(world.users, links).execute({ email: 'ada@example.com' });
+    // What the caller does with the answer (write the 202) runs in the microtasks right after it.
+    const seenAtAnswer = answer.then(() => [...touched]);
+    expect(await seenAtAnswer).to.deep.equal([]);
+    await world.background.idle();
+    expect(touched).to.deep.equal(['addWithinLimit']);
+    expect(world.mailer.sent).to.have.length(1);
+  });
+
   it('sends nothing for a 4th request within the hour, and answers the same', async () => {
     for (let i = 0; i < 4; i++) expect(await request.execute({ email: 'ada@example.com' })).to.equal(undefined);
     await world.background.idle();
