@@ -11,7 +11,7 @@ import { RandomOneTimeSecrets } from '../../src/adapters/outbound/crypto/RandomO
 import { AccountLinks } from '../../src/application/account/AccountLinks.js';
 import { BackgroundWork } from '../../src/application/account/BackgroundWork.js';
 import { SessionEnder } from '../../src/application/account/SessionEnder.js';
-import { SessionIssuer, type ClientInfo } from '../../src/application/auth/SessionIssuer.js';
+import { SessionIssuer, type ClientInfo, type TokenPair } from '../../src/application/auth/SessionIssuer.js';
 import { RecordingMailer } from '../support/RecordingMailer.js';
 import type { User } from '../../src/domain/user/User.js';
 import { CountingPasswordHasher } from '../support/CountingPasswordHasher.js';
@@ -105,6 +105,13 @@ export function readPolicyFiles(): Promise<PolicyFiles> {
 export async function newAccessPolicy(files: PolicyFiles): Promise<{ policy: CasbinAccessPolicy; store: InMemoryPolicyRuleStore }> {
   const store = new InMemoryPolicyRuleStore();
   return { policy: await CasbinAccessPolicy.create(files.model, store, files.rules), store };
+}
+
+/** The session a token pair belongs to (the `sid` its access token carries). */
+export function sessionIdOf(world: World, pair: TokenPair): string {
+  const sessionId = world.tokens.inspect(pair.accessToken)?.sessionId;
+  if (sessionId === undefined) throw new Error('not an access token of this world');
+  return sessionId;
 }
 
 /** The error `promise` rejects with; fails the test when it resolves. */

@@ -8,9 +8,13 @@ export class BackgroundWork {
   /** `report` is told of every failure, with what was being done; it must not throw. */
   constructor(private readonly report: (what: string, error: unknown) => void) {}
 
-  /** Starts `task` now; its failure goes to the reporter, never to the caller. */
+  /**
+   * Starts `task` once the work already queued has run (the next turn of the event loop), so none
+   * of it — not even its first synchronous step — delays the caller's answer; its failure goes to
+   * the reporter, never to the caller.
+   */
   start(what: string, task: () => Promise<unknown>): void {
-    const done: Promise<void> = Promise.resolve()
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(task)
       .then(
         () => undefined,

@@ -6,7 +6,7 @@ import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser } from '../../support/mothers.js';
-import { newWorld, rejectionOf, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, type World } from '../world.js';
 
 describe('DeleteUser', () => {
   let world: World;
@@ -19,10 +19,10 @@ describe('DeleteUser', () => {
   beforeEach(async () => {
     world = newWorld();
     deleteUser = new DeleteUser(world.users, world.refreshTokens);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessions, world.clock);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
     admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
-    bobsSession = await world.sessions.issue(bob);
+    bobsSession = await world.sessions.start(bob, A_CLIENT);
   });
 
   it('deletes the user', async () => {
@@ -41,19 +41,19 @@ describe('DeleteUser', () => {
 
   it('makes the user’s still-unexpired access token fail authentication', async () => {
     await deleteUser.execute({ actorId: admin.id, userId: bob.id });
-    const error = await rejectionOf(new Authenticate(world.tokens, world.users).execute({ accessToken: bobsSession.accessToken }));
+    const error = await rejectionOf(new Authenticate(world.tokens, world.callers, world.clock).execute({ accessToken: bobsSession.accessToken }));
     expect(error).to.be.instanceOf(UnauthorizedError);
   });
 
   it('leaves other users and their sessions alone', async () => {
-    const adminSession = await world.sessions.issue(admin);
+    const adminSession = await world.sessions.start(admin, A_CLIENT);
     await deleteUser.execute({ actorId: admin.id, userId: bob.id });
     expect(await world.users.findById(admin.id)).to.not.equal(undefined);
     await refresh.execute({ refreshToken: adminSession.refreshToken });
   });
 
   it('refuses an admin deleting themselves with a ConflictError, keeping them and their tokens', async () => {
-    const adminSession = await world.sessions.issue(admin);
+    const adminSession = await world.sessions.start(admin, A_CLIENT);
     const error = await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: admin.id }));
     expect(error).to.be.instanceOf(ConflictError);
     expect(error).to.have.property('code', 'CONFLICT');
@@ -65,7 +65,7 @@ describe('DeleteUser', () => {
     // Two admins: root deletes eve; eve, whose access token lives on in the test, tries to delete root.
     const eve = await world.given(aUser().withEmail('eve@example.com').withRole('admin'));
     await deleteUser.execute({ actorId: admin.id, userId: eve.id });
-    const adminSession = await world.sessions.issue(admin);
+    const adminSession = await world.sessions.start(admin, A_CLIENT);
 
     const error = await rejectionOf(deleteUser.execute({ actorId: eve.id, userId: admin.id }));
 

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import { ConfirmEmail } from '../../../src/application/account/ConfirmEmail.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
+import { EmailNotVerifiedError } from '../../../src/domain/user/UserErrors.js';
 import type { UserRepository } from '../../../src/domain/user/UserRepository.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, type World } from '../world.js';
+import { newWorld, rejectionOf, sessionIdOf, type World } from '../world.js';
 
 const EMAIL = 'ada@example.com';
 const IP = '203.0.113.7';
@@ -29,7 +31,7 @@ describe('LoginUser', () => {
   let ada: User;
   let lookups: { email: string; found: User | undefined }[];
 
-  const attempt = (password: string, clientIp = IP, email = EMAIL) => login.execute({ email, password, clientIp });
+  const attempt = (password: string, clientIp = IP, email = EMAIL) => login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' });
   const failTimes = async (n: number, clientIp = IP, email = EMAIL): Promise<void> => {
     for (let i = 0; i < n; i++) {
       expect(await rejectionOf(attempt('wrong password', clientIp, email)), `failure ${i + 1}`).to.be.instanceOf(UnauthorizedError);
@@ -73,7 +75,7 @@ describe('LoginUser', () => {
     it('logs in with the right password: the user and a token pair carrying their role', async () => {
       const { user, tokens } = await attempt(DEFAULT_PASSWORD);
       expect(user.id).to.equal(ada.id);
-      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: ada.id, role: 'moderator' });
+      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.include({ userId: ada.id, role: 'moderator' });
       const refresh = await world.tokens.verifyRefreshToken(tokens.refreshToken);
       expect(await world.refreshTokens.find(refresh!.tokenId)).to.include({ userId: ada.id });
       expect(tokens.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
@@ -189,6 +191,84 @@ describe('LoginUser', () => {
       await failTimes(5);
       world.clock.advance(WINDOW_MS);
       expect(await rejectionOf(attempt('wrong password'))).to.include({ code: 'UNAUTHORIZED', message: 'invalid credentials' });
+    });
+  });
+
+  describe('sessions', () => {
+    it('records the session with the client’s user agent and address', async () => {
+      const { tokens } = await login.execute({ email: EMAIL, password: DEFAULT_PASSWORD, clientIp: OTHER_IP, userAgent: 'Firefox/140' });
+      const sessions = await world.sessionStore.listActive(ada.id, world.clock.now());
+      expect(sessions).to.have.length(1);
+      expect(sessions[0]).to.include({ id: sessionIdOf(world, tokens), userAgent: 'Firefox/140', ip: OTHER_IP });
+    });
+
+    it('starts no session on a failed login', async () => {
+      await failTimes(1);
+      expect(await world.sessionStore.listActive(ada.id, world.clock.now())).to.deep.equal([]);
+    });
+  });
+
+  describe('with the verified-e-mail requirement (auth.require_verified_email)', () => {
+    let strict: LoginUser;
+    const strictAttempt = (password: string, email = EMAIL) =>
+      strict.execute({ email, password, clientIp: IP, userAgent: 'test-agent/1.0' });
+
+    beforeEach(() => {
+      strict = new LoginUser(world.users, world.hasher, world.throttle, world.sessions, { links: world.links });
+    });
+
+    it('answers a wrong password with 401 invalid credentials, and mails nothing', async () => {
+      const error = await rejectionOf(strictAttempt('wrong password'));
+      expect(error).to.be.instanceOf(UnauthorizedError);
+      expect(error).to.include({ message: 'invalid credentials' });
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('answers an unknown e-mail with 401 invalid credentials, and mails nothing', async () => {
+      expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD, 'nobody@example.com'))).to.be.instanceOf(UnauthorizedError);
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('answers the right password of an unverified user with EmailNotVerifiedError, and mails a verification link', async () => {
+      const error = await rejectionOf(strictAttempt(DEFAULT_PASSWORD));
+      expect(error).to.be.instanceOf(EmailNotVerifiedError);
+      expect(error).to.include({ code: 'EMAIL_NOT_VERIFIED', message: 'email not verified' });
+      expect(world.tokens.issuedCount).to.equal(0);
+      expect(await world.sessionStore.listActive(ada.id, world.clock.now())).to.deep.equal([]);
+      await world.background.idle();
+      expect(world.mailer.to(EMAIL, 'email-verification')).to.have.length(1);
+    });
+
+    it('mails at most 3 links an hour however often the unverified user tries', async () => {
+      for (let i = 0; i < 5; i++) expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD))).to.be.instanceOf(EmailNotVerifiedError);
+      await world.background.idle();
+      expect(world.mailer.to(EMAIL, 'email-verification')).to.have.length(3);
+      expect(world.backgroundFailures).to.deep.equal([]);
+    });
+
+    it('logs a verified user in', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      const { user, tokens } = await strictAttempt(DEFAULT_PASSWORD);
+      expect(user.id).to.equal(ada.id);
+      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.include({ userId: ada.id });
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('logs the user in once the mailed link is followed', async () => {
+      await rejectionOf(strictAttempt(DEFAULT_PASSWORD));
+      await world.background.idle();
+      await new ConfirmEmail(world.users, world.links, world.clock).execute({ token: world.mailer.last(EMAIL).token });
+      expect((await strictAttempt(DEFAULT_PASSWORD)).user.id).to.equal(ada.id);
+    });
+
+    it('without the requirement, an unverified user logs in', async () => {
+      expect(ada.emailVerified).to.equal(false);
+      expect((await attempt(DEFAULT_PASSWORD)).user.id).to.equal(ada.id);
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
     });
   });
 });

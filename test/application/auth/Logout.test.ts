@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { Logout } from '../../../src/application/auth/Logout.js';
 import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
@@ -17,7 +18,7 @@ describe('Logout', () => {
 
   const loginAs = async (user: User): Promise<TokenPair> => {
     const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-    return (await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7' })).tokens;
+    return (await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })).tokens;
   };
   const expectUnauthorized = async (promise: Promise<unknown>): Promise<void> => {
     const error = await rejectionOf(promise);
@@ -27,8 +28,8 @@ describe('Logout', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    logout = new Logout(world.tokens, world.refreshTokens, world.clock);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessions, world.clock);
+    logout = new Logout(world.tokens, world.refreshTokens, world.ender);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
   });
@@ -82,5 +83,30 @@ describe('Logout', () => {
     const session = await loginAs(ada);
     await world.refreshTokens.deleteForUser(ada.id);
     await expectUnauthorized(logout.execute({ userId: ada.id, refreshToken: session.refreshToken }));
+  });
+
+  describe('sessions (CONTRACT §17)', () => {
+    it('ends the session: its access tokens are refused at once and it is no longer listed', async () => {
+      const session = await loginAs(ada);
+      const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+      await authenticate.execute({ accessToken: session.accessToken });
+      await logout.execute({ userId: ada.id, refreshToken: session.refreshToken });
+      await expectUnauthorized(authenticate.execute({ accessToken: session.accessToken }));
+      expect(await world.sessionStore.listActive(ada.id, world.clock.now())).to.deep.equal([]);
+    });
+
+    it('refuses the access tokens of every refresh of the session', async () => {
+      const session = await loginAs(ada);
+      const next = await refresh.execute({ refreshToken: session.refreshToken });
+      await logout.execute({ userId: ada.id, refreshToken: session.refreshToken });
+      const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+      await expectUnauthorized(authenticate.execute({ accessToken: next.accessToken }));
+    });
+
+    it('stays idempotent: logging out twice with the same token succeeds', async () => {
+      const session = await loginAs(ada);
+      await logout.execute({ userId: ada.id, refreshToken: session.refreshToken });
+      await logout.execute({ userId: ada.id, refreshToken: session.refreshToken });
+    });
   });
 });

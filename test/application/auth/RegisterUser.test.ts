@@ -1,18 +1,19 @@
 import { expect } from 'chai';
+import { ConfirmEmail } from '../../../src/application/account/ConfirmEmail.js';
 import { RegisterUser } from '../../../src/application/auth/RegisterUser.js';
 import { ConflictError } from '../../../src/domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
 import { aUser } from '../../support/mothers.js';
-import { newWorld, rejectionOf, START, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
 
 describe('RegisterUser', () => {
   let world: World;
   let register: RegisterUser;
-  const input = { email: 'grace@example.com', password: 's3cret-passw0rd', firstName: 'Grace', lastName: 'Hopper' };
+  const input = { email: 'grace@example.com', password: 's3cret-passw0rd', firstName: 'Grace', lastName: 'Hopper', client: A_CLIENT };
 
   beforeEach(() => {
     world = newWorld();
-    register = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions);
+    register = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions, world.links);
   });
 
   it('stores the user with the given names and e-mail, created and updated now', async () => {
@@ -48,14 +49,14 @@ describe('RegisterUser', () => {
     const smuggled = { ...input, role: 'admin' };
     const { user, tokens } = await register.execute(smuggled);
     expect((await world.users.findById(user.id))?.role).to.equal('user');
-    expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: user.id, role: 'user' });
+    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({ userId: user.id, role: 'user' });
   });
 
   it('starts a session: an access token for the new user and a remembered refresh token', async () => {
     const { user, tokens } = await register.execute(input);
-    expect(tokens.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
-    expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.equal({ userId: user.id, role: 'user' });
-    const refresh = await world.tokens.verifyRefreshToken(tokens.refreshToken);
+    expect(tokens!.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
+    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({ userId: user.id, role: 'user' });
+    const refresh = await world.tokens.verifyRefreshToken(tokens!.refreshToken);
     expect(refresh?.userId).to.equal(user.id);
     expect((await world.refreshTokens.find(refresh!.tokenId))?.userId).to.equal(user.id);
   });
@@ -80,5 +81,51 @@ describe('RegisterUser', () => {
     expect(lost[0]!.reason).to.be.instanceOf(EmailAlreadyRegisteredError);
     const page = await world.users.list({ page: 1, perPage: 10, sort: 'email', order: 'asc' });
     expect(page.total).to.equal(1);
+  });
+
+  describe('account lifecycle (CONTRACT §17)', () => {
+    it('mails one verification link to the new address, which verifies it', async () => {
+      const { user } = await register.execute(input);
+      expect(user.emailVerified).to.equal(false);
+      await world.background.idle();
+      expect(world.mailer.sent).to.have.length(1);
+      const mail = world.mailer.last('grace@example.com', 'email-verification');
+      expect(mail.firstName).to.equal('Grace');
+      const verified = await new ConfirmEmail(world.users, world.links, world.clock).execute({ token: mail.token });
+      expect(verified).to.include({ id: user.id, emailVerified: true });
+    });
+
+    it('records the session with the client that registered', async () => {
+      const { user, tokens } = await register.execute({ ...input, client: { userAgent: 'Firefox/140', ip: '198.51.100.9' } });
+      const sessions = await world.sessionStore.listActive(user.id, world.clock.now());
+      expect(sessions).to.have.length(1);
+      expect(sessions[0]).to.include({ id: sessionIdOf(world, tokens!), userAgent: 'Firefox/140', ip: '198.51.100.9' });
+    });
+
+    it('succeeds when the mail cannot be sent: the failure is reported', async () => {
+      world.mailer.failWith = new Error('smtp down');
+      const { user, tokens } = await register.execute(input);
+      expect(tokens).to.not.equal(undefined);
+      expect(await world.users.findById(user.id)).to.not.equal(undefined);
+      await world.background.idle();
+      expect(world.backgroundFailures).to.have.length(1);
+    });
+
+    it('sends no mail for a refused registration', async () => {
+      await world.given(aUser().withEmail('grace@example.com'));
+      await rejectionOf(register.execute(input));
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('without a session on registration: no tokens, no session, still the verification mail', async () => {
+      const withoutSession = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions, world.links, false);
+      const { user, tokens } = await withoutSession.execute(input);
+      expect(tokens).to.equal(undefined);
+      expect(world.tokens.issuedCount).to.equal(0);
+      expect(await world.sessionStore.listActive(user.id, world.clock.now())).to.deep.equal([]);
+      await world.background.idle();
+      expect(world.mailer.to('grace@example.com', 'email-verification')).to.have.length(1);
+    });
   });
 });

@@ -1,16 +1,21 @@
 import { expect } from 'chai';
+import { ConfirmEmail } from '../../../src/application/account/ConfirmEmail.js';
+import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
+import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UpdateProfile } from '../../../src/application/profile/UpdateProfile.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, START, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
 
 describe('UpdateProfile', () => {
   let world: World;
   let update: UpdateProfile;
   let ada: User;
+  let sessionId: string;
 
   const stored = async (id = ada.id) => (await world.users.findById(id))!.toProps();
   const expectCurrentPasswordError = async (promise: Promise<unknown>): Promise<void> => {
@@ -24,30 +29,31 @@ describe('UpdateProfile', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    update = new UpdateProfile(world.users, world.hasher, world.clock);
+    update = new UpdateProfile(world.users, world.hasher, world.clock, world.ender, world.links);
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
+    sessionId = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
   });
 
   describe('partial changes', () => {
     it('changes only the first name when only it is given', async () => {
-      const result = await update.execute({ userId: ada.id, firstName: 'Augusta' });
+      const result = await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
       expect(result.toProps()).to.deep.include({ firstName: 'Augusta', lastName: 'Lovelace', email: 'ada@example.com', role: 'moderator' });
       expect(await stored()).to.deep.equal(result.toProps());
     });
 
     it('changes only the last name when only it is given', async () => {
-      await update.execute({ userId: ada.id, lastName: 'King' });
+      await update.execute({ userId: ada.id, sessionId, lastName: 'King' });
       expect(await stored()).to.deep.include({ firstName: 'Ada', lastName: 'King', email: 'ada@example.com' });
     });
 
     it('changes several fields at once', async () => {
-      await update.execute({ userId: ada.id, firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
+      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
       expect(await stored()).to.deep.include({ firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
     });
 
     it('changes no field when given nothing', async () => {
       world.clock.advance(1000);
-      await update.execute({ userId: ada.id });
+      await update.execute({ userId: ada.id, sessionId });
       const { updatedAt: _after, ...after } = await stored();
       const { updatedAt: _before, ...before } = ada.toProps();
       expect(after).to.deep.equal(before);
@@ -55,7 +61,7 @@ describe('UpdateProfile', () => {
 
     it('moves updatedAt with the clock and keeps createdAt', async () => {
       world.clock.advance(90_000);
-      const result = await update.execute({ userId: ada.id, firstName: 'Augusta' });
+      const result = await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
       expect(result.updatedAt).to.deep.equal(new Date(START.getTime() + 90_000));
       expect(result.createdAt).to.deep.equal(START);
       expect((await stored()).updatedAt).to.deep.equal(new Date(START.getTime() + 90_000));
@@ -64,21 +70,21 @@ describe('UpdateProfile', () => {
 
   describe('e-mail', () => {
     it('moves the user to a free e-mail', async () => {
-      await update.execute({ userId: ada.id, email: 'countess@example.com' });
+      await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
       expect((await world.users.findByEmail('countess@example.com'))?.id).to.equal(ada.id);
       expect(await world.users.findByEmail('ada@example.com')).to.equal(undefined);
     });
 
     it('refuses an e-mail another user has with EmailAlreadyRegisteredError, changing nothing', async () => {
       await world.given(aUser().withEmail('bob@example.com'));
-      const error = await rejectionOf(update.execute({ userId: ada.id, email: 'bob@example.com', firstName: 'Augusta' }));
+      const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, email: 'bob@example.com', firstName: 'Augusta' }));
       expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
       expect(error).to.include({ code: 'CONFLICT', message: 'email already registered' });
       expect(await stored()).to.deep.equal(ada.toProps());
     });
 
     it('accepts the user’s own e-mail unchanged', async () => {
-      const result = await update.execute({ userId: ada.id, email: 'ada@example.com', lastName: 'King' });
+      const result = await update.execute({ userId: ada.id, sessionId, email: 'ada@example.com', lastName: 'King' });
       expect(result.toProps()).to.deep.include({ email: 'ada@example.com', lastName: 'King' });
       expect(await stored()).to.deep.include({ email: 'ada@example.com', lastName: 'King' });
     });
@@ -86,7 +92,7 @@ describe('UpdateProfile', () => {
 
   describe('password', () => {
     it('stores the hash of the new password when the current password is right', async () => {
-      await update.execute({ userId: ada.id, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
       const hash = (await stored()).passwordHash;
       expect(hash).to.equal('hashed:a brand new one');
       expect(await world.hasher.verify('a brand new one', hash)).to.equal(true);
@@ -94,29 +100,29 @@ describe('UpdateProfile', () => {
     });
 
     it('lets the user log in with the new password and not the old one', async () => {
-      await update.execute({ userId: ada.id, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
       const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-      const attempt = (password: string) => login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7' });
+      const attempt = (password: string) => login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7', userAgent: null });
       expect((await attempt('a brand new one')).user.id).to.equal(ada.id);
       expect(await rejectionOf(attempt(DEFAULT_PASSWORD))).to.be.instanceOf(UnauthorizedError);
     });
 
     it('refuses a new password without current_password (ValidationError on current_password), changing nothing', async () => {
-      await expectCurrentPasswordError(update.execute({ userId: ada.id, password: 'a brand new one', firstName: 'Augusta' }));
+      await expectCurrentPasswordError(update.execute({ userId: ada.id, sessionId, password: 'a brand new one', firstName: 'Augusta' }));
       expect(await stored()).to.deep.equal(ada.toProps());
       expect(world.hasher.hashCalls).to.equal(0);
     });
 
     it('refuses a new password with a wrong current_password (ValidationError on current_password), changing nothing', async () => {
       await expectCurrentPasswordError(
-        update.execute({ userId: ada.id, password: 'a brand new one', currentPassword: 'not my password', firstName: 'Augusta' }),
+        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password', firstName: 'Augusta' }),
       );
       expect(await stored()).to.deep.equal(ada.toProps());
       expect(world.hasher.hashCalls).to.equal(0);
     });
 
     it('leaves the hash alone when no new password is given', async () => {
-      await update.execute({ userId: ada.id, firstName: 'Augusta' });
+      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
       expect((await stored()).passwordHash).to.equal(ada.passwordHash);
       expect(world.hasher.hashCalls).to.equal(0);
     });
@@ -125,18 +131,18 @@ describe('UpdateProfile', () => {
   describe('role', () => {
     it('has no role in its input type', () => {
       // @ts-expect-error -- UpdateProfileInput has no `role`: the profile can never change it
-      const input: Parameters<UpdateProfile['execute']>[0] = { userId: 'x', role: 'admin' };
+      const input: Parameters<UpdateProfile['execute']>[0] = { userId: 'x', sessionId: 'y', role: 'admin' };
       expect(input).to.be.an('object');
     });
 
     it('keeps the stored role through every kind of update', async () => {
-      await update.execute({ userId: ada.id, firstName: 'Augusta', email: 'augusta@example.com' });
-      await update.execute({ userId: ada.id, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
+      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
       expect((await stored()).role).to.equal('moderator');
     });
 
     it('keeps the stored role when the input smuggles one', async () => {
-      const smuggled = { userId: ada.id, lastName: 'King', role: 'admin' };
+      const smuggled = { userId: ada.id, sessionId, lastName: 'King', role: 'admin' };
       await update.execute(smuggled);
       expect(await stored()).to.deep.include({ lastName: 'King', role: 'moderator' });
     });
@@ -144,8 +150,83 @@ describe('UpdateProfile', () => {
 
   it('answers NOT_FOUND for a user that no longer exists', async () => {
     await world.users.delete(ada.id);
-    const error = await rejectionOf(update.execute({ userId: ada.id, firstName: 'Augusta' }));
+    const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' }));
     expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${ada.id}` });
+  });
+
+  describe('sessions and verification (CONTRACT §17)', () => {
+    let authenticate: Authenticate;
+    let refresh: RefreshSession;
+    const accepted = async (pair: TokenPair): Promise<void> => {
+      await authenticate.execute({ accessToken: pair.accessToken });
+    };
+    const refused = async (pair: TokenPair): Promise<void> => {
+      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+    };
+
+    beforeEach(() => {
+      authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+      refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    });
+
+    it('ends every other session on a password change, and keeps the current one', async () => {
+      const current = await world.sessions.start(ada, A_CLIENT);
+      const others = [await world.sessions.start(ada, A_CLIENT), await world.sessions.start(ada, A_CLIENT)];
+      await update.execute({ userId: ada.id, sessionId: sessionIdOf(world, current), password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      for (const other of others) await refused(other);
+      await accepted(current);
+      const next = await refresh.execute({ refreshToken: current.refreshToken });
+      await accepted(next);
+      const active = await world.sessionStore.listActive(ada.id, world.clock.now());
+      expect(active.map((s) => s.id)).to.deep.equal([sessionIdOf(world, current)]);
+    });
+
+    it('ends no session when the password change is refused', async () => {
+      const other = await world.sessions.start(ada, A_CLIENT);
+      await rejectionOf(update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password' }));
+      await accepted(other);
+    });
+
+    it('ends no session on a change of names or e-mail', async () => {
+      const other = await world.sessions.start(ada, A_CLIENT);
+      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
+      await accepted(other);
+    });
+
+    it('leaves other users’ sessions alone on a password change', async () => {
+      const bob = await world.given(aUser().withEmail('bob@example.com'));
+      const bobs = await world.sessions.start(bob, A_CLIENT);
+      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await accepted(bobs);
+    });
+
+    it('marks a new e-mail unverified and mails it a verification link', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      const result = await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      expect(result.emailVerified).to.equal(false);
+      expect((await stored()).emailVerified).to.equal(false);
+      await world.background.idle();
+      expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([['email-verification', 'countess@example.com']]);
+      const confirmed = await new ConfirmEmail(world.users, world.links, world.clock).execute({ token: world.mailer.sent[0]!.token });
+      expect(confirmed.toProps()).to.include({ email: 'countess@example.com', emailVerified: true });
+    });
+
+    it('keeps a verified e-mail verified and mails nothing when the e-mail does not change', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      const result = await update.execute({ userId: ada.id, sessionId, email: 'ada@example.com', firstName: 'Augusta' });
+      expect(result.emailVerified).to.equal(true);
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('changes the e-mail even when the mail cannot be sent (the failure is reported)', async () => {
+      world.mailer.failWith = new Error('smtp down');
+      await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      expect((await stored()).email).to.equal('countess@example.com');
+      await world.background.idle();
+      expect(world.backgroundFailures).to.have.length(1);
+    });
   });
 });

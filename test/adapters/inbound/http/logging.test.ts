@@ -11,7 +11,7 @@ const routes: RouteModule = (router) => {
     ctx.body = { success: true, data: { received: Object.keys(ctx.request.body as object) } };
   });
   router.get('/me', (ctx) => {
-    ctx.state.principal = { userId: 'user-42', role: 'user' };
+    ctx.state.principal = { userId: 'user-42', role: 'user', sessionId: 'session-7' };
     ctx.body = { success: true, data: {} };
   });
   router.get('/boom', () => {

@@ -1,0 +1,214 @@
+import { expect } from 'chai';
+import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
+import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { AccountLinks, LINK_LIFETIME_MS, MAILS_PER_HOUR } from '../../../src/application/account/AccountLinks.js';
+import type { EmailTokenRecord } from '../../../src/application/ports/EmailTokenStore.js';
+import type { AccountMailKind } from '../../../src/application/ports/Mailer.js';
+import type { User } from '../../../src/domain/user/User.js';
+import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
+import { aUser } from '../../support/mothers.js';
+import { newWorld, rejectionOf, START, type World } from '../world.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The in-memory store, keeping a copy of every record it was given to store. */
+class WatchedEmailTokenStore extends InMemoryEmailTokenStore {
+  readonly stored: EmailTokenRecord[] = [];
+
+  override async addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+    const added = await super.addWithinLimit(record, limit);
+    if (added) this.stored.push({ ...record });
+    return added;
+  }
+}
+
+/** `token` with the first character of its verifier changed (still a well-formed token). */
+const tampered = (token: string): string => {
+  const [selector, verifier] = token.split('.') as [string, string];
+  return `${selector}.${verifier[0] === 'A' ? 'B' : 'A'}${verifier.slice(1)}`;
+};
+
+describe('AccountLinks', () => {
+  let world: World;
+  let store: WatchedEmailTokenStore;
+  let links: AccountLinks;
+  let ada: User;
+
+  /** Sends a link of `kind` to ada and answers the token its mail carries. */
+  const mailed = async (kind: AccountMailKind, user = ada): Promise<string> => {
+    expect(await links.send(user, kind), 'the mail went out').to.equal(true);
+    return world.mailer.last(user.email, kind).token;
+  };
+  const expectInvalid = async (promise: Promise<unknown>): Promise<void> => {
+    const error = await rejectionOf(promise);
+    expect(error).to.be.instanceOf(InvalidAccountTokenError);
+    expect(error).to.include({ code: 'INVALID_TOKEN', message: 'invalid or expired token' });
+  };
+
+  beforeEach(async () => {
+    world = newWorld();
+    store = new WatchedEmailTokenStore();
+    links = new AccountLinks(store, new RandomOneTimeSecrets(), world.mailer, world.clock, world.background);
+    ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace'));
+  });
+
+  describe('send', () => {
+    it('mails the user a link of the kind, to its current address, with its first name', async () => {
+      await mailed('password-reset');
+      expect(world.mailer.sent).to.have.length(1);
+      expect(world.mailer.sent[0]).to.include({ kind: 'password-reset', to: 'ada@example.com', firstName: 'Ada' });
+    });
+
+    it('makes a reset link expire an hour after now, a verification link 24 hours after now', async () => {
+      world.clock.advance(5000);
+      await mailed('password-reset');
+      await mailed('email-verification');
+      const now = world.clock.now().getTime();
+      expect(world.mailer.last(ada.email, 'password-reset').expiresAt).to.deep.equal(new Date(now + HOUR_MS));
+      expect(world.mailer.last(ada.email, 'email-verification').expiresAt).to.deep.equal(new Date(now + 24 * HOUR_MS));
+      expect(LINK_LIFETIME_MS).to.deep.equal({ 'password-reset': HOUR_MS, 'email-verification': 24 * HOUR_MS });
+    });
+
+    it('stores only a hash of the token: no stored record contains the token or its verifier', async () => {
+      const token = await mailed('password-reset');
+      const [selector, verifier] = token.split('.') as [string, string];
+      expect(store.stored).to.have.length(1);
+      const record = store.stored[0]!;
+      expect(record).to.include({ selector, userId: ada.id, purpose: 'password-reset', email: 'ada@example.com' });
+      expect(record.verifierHash).to.match(/^[0-9a-f]{64}$/);
+      const text = JSON.stringify(record);
+      expect(text).to.not.include(verifier);
+      expect(text).to.not.include(token);
+    });
+
+    it('makes a different token for every mail, of at least 128 random bits', async () => {
+      const tokens = [await mailed('password-reset'), await mailed('password-reset'), await mailed('email-verification')];
+      expect(new Set(tokens).size).to.equal(3);
+      for (const token of tokens) expect(Buffer.from(token.split('.')[1]!, 'base64url').length).to.be.at.least(16);
+    });
+
+    it(`sends at most ${MAILS_PER_HOUR} mails of a kind to a user within an hour: the next is neither sent nor stored`, async () => {
+      for (let i = 0; i < MAILS_PER_HOUR; i++) await mailed('password-reset');
+      world.clock.advance(HOUR_MS - 1);
+      expect(await links.send(ada, 'password-reset')).to.equal(false);
+      expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(MAILS_PER_HOUR);
+      expect(store.stored).to.have.length(MAILS_PER_HOUR);
+    });
+
+    it('sends again once the hour since the earlier mails has passed', async () => {
+      for (let i = 0; i < MAILS_PER_HOUR; i++) await mailed('password-reset');
+      world.clock.advance(HOUR_MS);
+      expect(await links.send(ada, 'password-reset'), 'exactly an hour later: still within the hour').to.equal(false);
+      world.clock.advance(1);
+      expect(await links.send(ada, 'password-reset')).to.equal(true);
+      expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(MAILS_PER_HOUR + 1);
+    });
+
+    it('counts the limit per kind and per user', async () => {
+      const bob = await world.given(aUser().withEmail('bob@example.com'));
+      for (let i = 0; i < MAILS_PER_HOUR; i++) await mailed('password-reset');
+      expect(await links.send(ada, 'email-verification')).to.equal(true);
+      expect(await links.send(bob, 'password-reset')).to.equal(true);
+    });
+
+    it('rejects when the mailer does', async () => {
+      world.mailer.failWith = new Error('smtp down');
+      expect(await rejectionOf(links.send(ada, 'password-reset'))).to.have.property('message', 'smtp down');
+    });
+  });
+
+  describe('sendLater', () => {
+    it('sends in the background: the mail is out once the background work is idle', async () => {
+      links.sendLater(ada, 'email-verification');
+      await world.background.idle();
+      expect(world.mailer.to(ada.email, 'email-verification')).to.have.length(1);
+      expect(world.backgroundFailures).to.deep.equal([]);
+    });
+
+    it('reports a failing mail instead of throwing it', async () => {
+      world.mailer.failWith = new Error('smtp down');
+      links.sendLater(ada, 'password-reset');
+      await world.background.idle();
+      expect(world.backgroundFailures).to.have.length(1);
+      expect(world.backgroundFailures[0]?.what).to.include('password-reset');
+      expect(world.backgroundFailures[0]?.error).to.have.property('message', 'smtp down');
+    });
+  });
+
+  describe('redeem', () => {
+    it('accepts a mailed token once, answering what it was issued for', async () => {
+      const token = await mailed('password-reset');
+      const record = await links.redeem(token, 'password-reset');
+      expect(record).to.include({ userId: ada.id, purpose: 'password-reset', email: 'ada@example.com' });
+      expect(record.expiresAt).to.deep.equal(new Date(START.getTime() + HOUR_MS));
+      await expectInvalid(links.redeem(token, 'password-reset'));
+    });
+
+    it('refuses a token of the other kind, without spending it', async () => {
+      const reset = await mailed('password-reset');
+      const verification = await mailed('email-verification');
+      await expectInvalid(links.redeem(reset, 'email-verification'));
+      await expectInvalid(links.redeem(verification, 'password-reset'));
+      await links.redeem(reset, 'password-reset');
+      await links.redeem(verification, 'email-verification');
+    });
+
+    it('refuses a reset token from its expiry on (an hour), and accepts it just before', async () => {
+      const early = await mailed('password-reset');
+      const late = await mailed('password-reset');
+      world.clock.advance(HOUR_MS - 1);
+      await links.redeem(early, 'password-reset');
+      world.clock.advance(1);
+      await expectInvalid(links.redeem(late, 'password-reset'));
+    });
+
+    it('refuses a verification token from its expiry on (24 hours), and accepts it just before', async () => {
+      const early = await mailed('email-verification');
+      const late = await mailed('email-verification');
+      world.clock.advance(24 * HOUR_MS - 1);
+      await links.redeem(early, 'email-verification');
+      world.clock.advance(1);
+      await expectInvalid(links.redeem(late, 'email-verification'));
+    });
+
+    it('refuses malformed and made-up tokens alike', async () => {
+      const token = await mailed('password-reset');
+      const [selector, verifier] = token.split('.') as [string, string];
+      const garbage = ['', 'garbage', '.', token + 'A', token.slice(1), `${selector}`, `${selector}.`, `.${verifier}`, `${verifier}.${selector}`];
+      for (const bad of garbage) await expectInvalid(links.redeem(bad, 'password-reset'));
+      await expectInvalid(links.redeem(`${'A'.repeat(22)}.${verifier}`, 'password-reset'));
+      await links.redeem(token, 'password-reset');
+    });
+
+    it('refuses a token whose verifier was tampered with, and leaves the real one working', async () => {
+      const token = await mailed('password-reset');
+      await expectInvalid(links.redeem(tampered(token), 'password-reset'));
+      await links.redeem(token, 'password-reset');
+    });
+
+    it('lets exactly one of 10 concurrent redemptions of one token succeed', async () => {
+      const token = await mailed('password-reset');
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => links.redeem(token, 'password-reset')));
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(won).to.have.length(1);
+      expect(lost).to.have.length(9);
+      for (const { reason } of lost) expect(reason).to.be.instanceOf(InvalidAccountTokenError);
+    });
+  });
+
+  describe('spendAll', () => {
+    it('spends every outstanding link of the kind of the user, and nothing else', async () => {
+      const bob = await world.given(aUser().withEmail('bob@example.com'));
+      const first = await mailed('password-reset');
+      const second = await mailed('password-reset');
+      const verification = await mailed('email-verification');
+      const bobs = await mailed('password-reset', bob);
+      await links.spendAll(ada.id, 'password-reset');
+      await expectInvalid(links.redeem(first, 'password-reset'));
+      await expectInvalid(links.redeem(second, 'password-reset'));
+      await links.redeem(verification, 'email-verification');
+      await links.redeem(bobs, 'password-reset');
+    });
+  });
+});

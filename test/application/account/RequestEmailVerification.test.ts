@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { RequestEmailVerification } from '../../../src/application/account/RequestEmailVerification.js';
+import { NotFoundError, ServiceUnavailableError } from '../../../src/domain/shared/DomainError.js';
+import type { User } from '../../../src/domain/user/User.js';
+import { aUser } from '../../support/mothers.js';
+import { newWorld, rejectionOf, type World } from '../world.js';
+
+describe('RequestEmailVerification', () => {
+  let world: World;
+  let request: RequestEmailVerification;
+  let ada: User;
+
+  beforeEach(async () => {
+    world = newWorld();
+    request = new RequestEmailVerification(world.users, world.links);
+    ada = await world.given(aUser().withEmail('ada@example.com'));
+  });
+
+  it('mails a verification link valid 24 hours to the user’s address before answering', async () => {
+    await request.execute({ userId: ada.id });
+    expect(world.mailer.sent).to.have.length(1);
+    const mail = world.mailer.sent[0]!;
+    expect(mail).to.include({ kind: 'email-verification', to: 'ada@example.com' });
+    expect(mail.expiresAt).to.deep.equal(new Date(world.clock.now().getTime() + 24 * 3_600_000));
+    expect(await world.links.redeem(mail.token, 'email-verification')).to.include({ userId: ada.id, email: 'ada@example.com' });
+  });
+
+  it('mails the current address after an e-mail change', async () => {
+    await world.users.update(ada.with({ email: 'countess@example.com' }, world.clock.now()));
+    await request.execute({ userId: ada.id });
+    expect(world.mailer.sent.map((m) => m.to)).to.deep.equal(['countess@example.com']);
+  });
+
+  it('mails nothing to a user whose e-mail is verified already, and answers the same', async () => {
+    const grace = await world.given(aUser().withEmail('grace@example.com').verified());
+    expect(await request.execute({ userId: grace.id })).to.equal(undefined);
+    expect(world.mailer.sent).to.deep.equal([]);
+  });
+
+  it('mails nothing for a 4th request within the hour, and answers the same', async () => {
+    for (let i = 0; i < 4; i++) expect(await request.execute({ userId: ada.id })).to.equal(undefined);
+    expect(world.mailer.to('ada@example.com', 'email-verification')).to.have.length(3);
+  });
+
+  it('answers ServiceUnavailableError (503) when the mail cannot be handed over', async () => {
+    world.mailer.failWith = new Error('connect ECONNREFUSED 127.0.0.1:25');
+    const error = await rejectionOf(request.execute({ userId: ada.id }));
+    expect(error).to.be.instanceOf(ServiceUnavailableError);
+    expect(error).to.have.property('code', 'SERVICE_UNAVAILABLE');
+    expect((error as Error).message, 'the transport’s message stays inside').to.not.include('ECONNREFUSED');
+  });
+
+  it('answers NOT_FOUND for a user that no longer exists', async () => {
+    await world.users.delete(ada.id);
+    expect(await rejectionOf(request.execute({ userId: ada.id }))).to.be.instanceOf(NotFoundError);
+    expect(world.mailer.sent).to.deep.equal([]);
+  });
+});
