@@ -5,12 +5,15 @@ import { CachingUserRepository } from '../../adapters/outbound/cache/CachingUser
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/Migration0001Users.js';
+import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
 import { MikroOrmRefreshTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { MikroOrmUserRepository } from '../../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { AccessRuleSchema, AppMetaSchema } from '../../adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
+import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
 import { RefreshTokenSchema } from '../../adapters/outbound/mikroorm/schemas/RefreshTokenSchema.js';
+import { SessionSchema } from '../../adapters/outbound/mikroorm/schemas/SessionSchema.js';
 import { UserSchema } from '../../adapters/outbound/mikroorm/schemas/UserSchema.js';
 import { AddPolicy } from '../../application/admin/AddPolicy.js';
 import { ChangeUserRole } from '../../application/admin/ChangeUserRole.js';
@@ -91,7 +94,10 @@ export const users: FeatureModule = {
       [TOKENS.Authenticate, UserTokens.Repository, UserTokens.PasswordHasher, UserTokens.RefreshTokenStore, TOKENS.AccessPolicy, TOKENS.Clock],
     );
   }),
-  entities: [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
-  migrations: [{ name: 'Migration0001Users', class: Migration0001Users }],
+  entities: [UserSchema, RefreshTokenSchema, SessionSchema, EmailTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
+  migrations: [
+    { name: 'Migration0001Users', class: Migration0001Users },
+    { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
+  ],
   rest: { always: true, operations: Object.values(USER_OPERATIONS), routes: (container) => userRoutes(container.get(UserTokens.UseCases)) },
 };
