@@ -8,12 +8,17 @@ describe('the feature modules (src/main/modules)', () => {
   });
 
   it('give the database the migrations existing databases already recorded, by the same names, in the same order', () => {
-    expect(moduleMigrations().map((migration) => migration.name)).to.deep.equal(['Migration0001Users', 'Migration0002Products']);
+    // Module-list order, not number order: a migration runs after its own module's earlier ones.
+    expect(moduleMigrations().map((migration) => migration.name)).to.deep.equal([
+      'Migration0001Users',
+      'Migration0003AccountLifecycle',
+      'Migration0002Products',
+    ]);
   });
 
   it('give the database every table the service uses, each mapped once', () => {
     const tables = moduleEntities().map((schema) => schema.meta.tableName ?? schema.meta.className);
-    expect([...tables].sort()).to.deep.equal(['access_rules', 'app_meta', 'products', 'refresh_tokens', 'users']);
+    expect([...tables].sort()).to.deep.equal(['access_rules', 'app_meta', 'email_tokens', 'products', 'refresh_tokens', 'sessions', 'users']);
   });
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {

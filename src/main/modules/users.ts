@@ -166,7 +166,7 @@ export const users: FeatureModule = {
       ],
     );
   }),
-  entities: [UserSchema, RefreshTokenSchema, AccessRuleSchema, AppMetaSchema, SessionSchema, EmailTokenSchema] as EntitySchema[],
+  entities: [UserSchema, RefreshTokenSchema, SessionSchema, EmailTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
   migrations: [
     { name: 'Migration0001Users', class: Migration0001Users },
     { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { InMemoryCallerLookup } from '../../../src/adapters/outbound/memory/InMemoryCallerLookup.js';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { InMemoryUserRepository } from '../../../src/adapters/outbound/memory/InMemoryUserRepository.js';
+import { MikroOrmCallerLookup } from '../../../src/adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
+import { MikroOrmSessionStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmSessionStore.js';
+import { MikroOrmUserRepository } from '../../../src/adapters/outbound/mikroorm/MikroOrmUserRepository.js';
+import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { callerLookupContract } from './contracts/callerLookup.contract.js';
 
 describe('CallerLookup implementations', () => {
@@ -25,4 +29,24 @@ describe('CallerLookup implementations', () => {
     },
     tearDown: async () => undefined,
   });
+
+  for (const target of sqlTargets(dir, 'callers.sqlite')) {
+    const database = new SqlDatabaseFixture(target);
+    callerLookupContract(`MikroOrmCallerLookup on ${target.name}`, {
+      setUp: () => database.open(),
+      fresh: async () => {
+        await database.clear();
+        const users = new MikroOrmUserRepository(database.db.orm);
+        const sessions = new MikroOrmSessionStore(database.db.orm);
+        return {
+          lookup: new MikroOrmCallerLookup(database.db.orm),
+          addUser: (user) => users.add(user),
+          deleteUser: async (userId) => void (await users.delete(userId)),
+          startSession: (record) => sessions.start(record),
+          endSession: async (userId, id, now) => void (await sessions.end(userId, id, now)),
+        };
+      },
+      tearDown: () => database.close(),
+    });
+  }
 });

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
+import { MikroOrmSessionStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmSessionStore.js';
+import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { sessionStoreContract } from './contracts/sessionStore.contract.js';
+import { deleteUserIn, registerUserIn } from './sqlUsers.js';
 
 describe('SessionStore implementations', () => {
   const dir = mkdtempSync(join(tmpdir(), 'portico-sessions-'));
@@ -17,4 +20,25 @@ describe('SessionStore implementations', () => {
     },
     { survivesRestart: false, followsUser: false },
   );
+
+  for (const target of sqlTargets(dir, 'sessions.sqlite')) {
+    const database = new SqlDatabaseFixture(target);
+    sessionStoreContract(
+      `MikroOrmSessionStore on ${target.name}`,
+      {
+        setUp: () => database.open(),
+        fresh: async () => {
+          await database.clear();
+          return {
+            store: new MikroOrmSessionStore(database.db.orm),
+            registerUser: (userId) => registerUserIn(database.db, userId),
+            deleteUser: (userId) => deleteUserIn(database.db, userId),
+            restart: async () => new MikroOrmSessionStore((await database.restart()).orm),
+          };
+        },
+        tearDown: () => database.close(),
+      },
+      { survivesRestart: target.persistent, followsUser: true },
+    );
+  }
 });

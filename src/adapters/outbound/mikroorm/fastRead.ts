@@ -88,3 +88,8 @@ export async function readAllWalkingIndex<T>(orm: MikroORM, sql: string, params:
     return result.rows;
   });
 }
+
+/** `date` as a raw query's parameter, the way the engine stores timestamps (SQLite: milliseconds since the epoch). */
+export function timestampParam(orm: MikroORM, date: Date): string | number {
+  return isPostgres(orm) ? date.toISOString() : date.getTime();
+}

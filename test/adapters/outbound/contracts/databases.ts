@@ -22,7 +22,7 @@ export function sqlTargets(dir: string, fileName: string): SqlTarget[] {
 }
 
 /** Tables the outbound adapters write, children first (foreign keys). */
-const TABLES = ['refresh_tokens', 'users', 'access_rules', 'app_meta', 'products'] as const;
+const TABLES = ['email_tokens', 'sessions', 'refresh_tokens', 'users', 'access_rules', 'app_meta', 'products'] as const;
 
 /**
  * One migrated database for a suite. PostgreSQL's test database is shared with other suites,

@@ -1,0 +1,78 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import type { EmailTokenRecord, EmailTokenStore } from '../../../application/ports/EmailTokenStore.js';
+import type { AccountMailKind } from '../../../application/ports/Mailer.js';
+import { guarded } from './errors.js';
+import { isPostgres, timestampParam } from './fastRead.js';
+import { EmailTokenSchema, type EmailTokenRow } from './schemas/EmailTokenSchema.js';
+
+const toRecord = (row: EmailTokenRow): EmailTokenRecord => ({
+  selector: row.selector,
+  verifierHash: row.verifierHash,
+  userId: row.userId,
+  purpose: row.purpose as AccountMailKind,
+  email: row.email,
+  createdAt: new Date(row.createdAt),
+  expiresAt: new Date(row.expiresAt),
+});
+
+/**
+ * E-mailed tokens in the database. `spend` is one conditional UPDATE (`spent_at is null`), so of
+ * any number of concurrent spenders exactly one wins; `addWithinLimit` is one INSERT … SELECT whose
+ * WHERE counts the user's recent tokens of that purpose. Rows go with their user (foreign key).
+ */
+export class MikroOrmEmailTokenStore implements EmailTokenStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  /**
+   * One statement. Two concurrent adds of one user may both count below the limit (on PostgreSQL's
+   * READ COMMITTED; SQLite runs writes one at a time): the limit can be passed by the number of
+   * such racing requests, never more.
+   */
+  addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+    return guarded(this.orm, async () => {
+      // PostgreSQL types a bare parameter in a select list as text: the timestamps say what they are.
+      const stamp = isPostgres(this.orm) ? 'cast(? as timestamptz)' : '?';
+      const sql =
+        'insert into email_tokens (selector, verifier_hash, user_id, purpose, email, created_at, expires_at, spent_at) ' +
+        `select ?, ?, ?, ?, ?, ${stamp}, ${stamp}, null ` +
+        `where (select count(*) from email_tokens where user_id = ? and purpose = ? and created_at >= ${stamp}) < ?`;
+      const params = [
+        record.selector,
+        record.verifierHash,
+        record.userId,
+        record.purpose,
+        record.email,
+        timestampParam(this.orm, record.createdAt),
+        timestampParam(this.orm, record.expiresAt),
+        record.userId,
+        record.purpose,
+        timestampParam(this.orm, limit.since),
+        limit.count,
+      ];
+      const result = (await this.em().getConnection().execute(sql, params, 'run')) as { affectedRows: number };
+      return result.affectedRows === 1;
+    });
+  }
+
+  find(selector: string): Promise<EmailTokenRecord | undefined> {
+    return guarded(this.orm, async () => {
+      const row = await this.em().findOne(EmailTokenSchema, { selector, spentAt: null }, { disableIdentityMap: true });
+      return row ? toRecord(row) : undefined;
+    });
+  }
+
+  spend(selector: string, now: Date): Promise<boolean> {
+    return guarded(this.orm, async () => (await this.em().nativeUpdate(EmailTokenSchema, { selector, spentAt: null }, { spentAt: now })) === 1);
+  }
+
+  spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {
+    return guarded(this.orm, async () => {
+      await this.em().nativeUpdate(EmailTokenSchema, { userId, purpose, spentAt: null }, { spentAt: now });
+    });
+  }
+}

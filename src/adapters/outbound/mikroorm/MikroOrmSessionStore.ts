@@ -1,0 +1,77 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import type { SessionRecord, SessionStore } from '../../../application/ports/SessionStore.js';
+import { guarded } from './errors.js';
+import { timestampParam } from './fastRead.js';
+import { SessionSchema, type SessionRow } from './schemas/SessionSchema.js';
+
+const toRecord = (row: SessionRow): SessionRecord => ({
+  id: row.id,
+  userId: row.userId,
+  createdAt: new Date(row.createdAt),
+  lastUsedAt: new Date(row.lastUsedAt),
+  expiresAt: new Date(row.expiresAt),
+  userAgent: row.userAgent ?? null,
+  ip: row.ip ?? null,
+});
+
+/**
+ * Sessions in the database. Every change is one conditional statement on rows still active
+ * (`ended_at is null`, and for ending, not expired), so ending is final and each session is
+ * reported ended by exactly one caller. Rows go with their user (foreign key, on delete cascade).
+ */
+export class MikroOrmSessionStore implements SessionStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  start(session: SessionRecord): Promise<void> {
+    return guarded(this.orm, async () => {
+      await this.em().insert(SessionSchema, { ...session, endedAt: null });
+    });
+  }
+
+  touch(id: string, now: Date, expiresAt: Date): Promise<void> {
+    return guarded(this.orm, async () => {
+      await this.em().nativeUpdate(SessionSchema, { id, endedAt: null }, { lastUsedAt: now, expiresAt });
+    });
+  }
+
+  listActive(userId: string, now: Date): Promise<SessionRecord[]> {
+    return guarded(this.orm, async () => {
+      const rows = await this.em().find(
+        SessionSchema,
+        { userId, endedAt: null, expiresAt: { $gt: now } },
+        { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], disableIdentityMap: true },
+      );
+      return rows.map(toRecord);
+    });
+  }
+
+  isActive(userId: string, id: string, now: Date): Promise<boolean> {
+    return guarded(this.orm, async () => (await this.em().count(SessionSchema, { id, userId, endedAt: null, expiresAt: { $gt: now } })) > 0);
+  }
+
+  end(userId: string, id: string, now: Date): Promise<boolean> {
+    return guarded(this.orm, async () => {
+      const ended = await this.em().nativeUpdate(SessionSchema, { id, userId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now });
+      return ended === 1;
+    });
+  }
+
+  /** One `update … returning id`: the ids are exactly the rows this statement ended, whoever else ends them meanwhile. */
+  endAll(userId: string, now: Date, keep?: string): Promise<string[]> {
+    return guarded(this.orm, async () => {
+      const at = timestampParam(this.orm, now);
+      const sql =
+        'update sessions set ended_at = ? where user_id = ? and ended_at is null and expires_at > ?' +
+        (keep === undefined ? '' : ' and id <> ?') +
+        ' returning id';
+      const params = keep === undefined ? [at, userId, at] : [at, userId, at, keep];
+      const rows = (await this.em().getConnection().execute(sql, params, 'all')) as { id: string }[];
+      return rows.map((row) => row.id);
+    });
+  }
+}
