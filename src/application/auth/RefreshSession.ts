@@ -3,12 +3,14 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
+import type { SessionEnder } from '../account/SessionEnder.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
 import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
 
 /**
  * Exchanges a refresh token for a new pair. Each refresh token works once: presenting a spent
- * one again revokes its whole family (every token descended from the same login) and fails.
+ * one again ends its whole session (every token descended from the same login, access tokens
+ * included) and fails.
  * The new access token carries the user's current role. A deleted user's tokens fail, and so do
  * the tokens of an ended session.
  */
@@ -20,6 +22,7 @@ export class RefreshSession {
     private readonly sessions: SessionStore,
     private readonly issuer: SessionIssuer,
     private readonly clock: Clock,
+    private readonly ender: SessionEnder,
   ) {}
 
   async execute(input: { readonly refreshToken: string }): Promise<TokenPair> {
@@ -28,7 +31,8 @@ export class RefreshSession {
     const now = this.clock.now();
     const { outcome, record } = await this.refreshTokens.consume(claims.tokenId, now);
     if (outcome === 'reused' && record) {
-      await this.refreshTokens.revokeFamily(record.familyId, now);
+      // A replayed token means it leaked: the whole session ends, its access tokens with it.
+      if (!(await this.ender.endOne(record.userId, record.familyId))) await this.refreshTokens.revokeFamily(record.familyId, now);
       throw new UnauthorizedError('refresh token already used');
     }
     if (outcome !== 'consumed' || !record || record.userId !== claims.userId) throw new UnauthorizedError('invalid token');

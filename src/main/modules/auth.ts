@@ -90,7 +90,7 @@ export const auth: FeatureModule = {
         return {
           register: new RegisterUser(users, hasher, ids, clock, sessions, links, !requireVerified),
           login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
-          refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock),
+          refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock, ender),
           logout: new Logout(tokens, store, ender),
           authenticate,
         };

@@ -20,7 +20,7 @@ describe('EndAllSessions', () => {
     world = newWorld();
     endAll = new EndAllSessions(world.users, world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 

@@ -76,7 +76,7 @@ describe('ResetPassword', () => {
     const phone = await world.sessions.start(ada, A_CLIENT);
     const laptop = await world.sessions.start(ada, { userAgent: 'laptop', ip: '198.51.100.9' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
 
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
 

@@ -111,7 +111,7 @@ describe('ChangeUserRole', () => {
     await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'moderator' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
     expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.include({ userId: bob.id, role: 'user' });
-    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
     const next = await refresh.execute({ refreshToken: session.refreshToken });
     expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.include({ userId: bob.id, role: 'moderator' });
   });

@@ -29,7 +29,7 @@ describe('Logout', () => {
   beforeEach(async () => {
     world = newWorld();
     logout = new Logout(world.tokens, world.refreshTokens, world.ender);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
   });

@@ -27,7 +27,7 @@ describe('RefreshSession', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     session = await loginAda();
   });
@@ -63,6 +63,16 @@ describe('RefreshSession', () => {
     const next = await use(session.refreshToken);
     await expectUnauthorized(use(session.refreshToken));
     await expectUnauthorized(use(next.refreshToken));
+  });
+
+  it('ends the session on reuse: its access tokens are refused and it leaves the sessions list', async () => {
+    const next = await use(session.refreshToken);
+    const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
+    await authenticate.execute({ accessToken: next.accessToken });
+    await expectUnauthorized(use(session.refreshToken));
+    await expectUnauthorized(authenticate.execute({ accessToken: next.accessToken }));
+    await expectUnauthorized(authenticate.execute({ accessToken: session.accessToken }));
+    expect(await world.sessionStore.listActive(ada.id, world.clock.now())).to.deep.equal([]);
   });
 
   it('revokes descendants further down the family on reuse of an older token', async () => {

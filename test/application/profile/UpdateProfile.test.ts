@@ -168,7 +168,7 @@ describe('UpdateProfile', () => {
 
     beforeEach(() => {
       authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-      refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock);
+      refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
     });
 
     it('ends every other session on a password change, and keeps the current one', async () => {
