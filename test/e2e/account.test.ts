@@ -73,14 +73,16 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
   });
 
   const mailTo = (email: string, subject: RegExp): Promise<ReceivedMail> => smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
-  const verificationMail = (email: string) => mailTo(email, /verif/i);
-  const resetMail = (email: string) => mailTo(email, /reset|password/i);
+  const verificationMail = (email: string) => mailTo(email, /confirm your e-mail/i);
+  const resetMail = (email: string) => mailTo(email, /reset your .*password/i);
   const profile = (token: string) => api.get('/api/v1/profile', { token });
   const refresh = (refreshToken: string) => api.post('/api/v1/auth/refresh', { json: { refresh_token: refreshToken } });
   const forgot = (email: string) => api.post('/api/v1/auth/password/forgot', { json: { email } });
   const reset = (token: string, password = NEW_PASSWORD) => api.post('/api/v1/auth/password/reset', { json: { token, password } });
   const verify = (token: string) => api.post('/api/v1/auth/email/verify', { json: { token } });
   const listSessions = async (token: string) => dataOf<SessionInfoJson[]>(await api.get('/api/v1/auth/sessions', { token }));
+  /** 401 for a refresh token (a public route: no challenge). */
+  const expectRefused = (response: ApiResponse) => expectError(response, 401, 'UNAUTHORIZED', 'invalid token');
   const loginFrom = (account: Account, userAgent: string) => login(api, account.user.email, account.password, { 'User-Agent': userAgent });
 
   describe('e-mail verification', () => {
@@ -145,8 +147,8 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       expect(done.status, done.text).to.equal(204);
       expect(done.text).to.equal('');
 
-      expectUnauthorized(await refresh(account.refresh_token));
-      expectUnauthorized(await refresh(other.refresh_token));
+      expectRefused(await refresh(account.refresh_token));
+      expectRefused(await refresh(other.refresh_token));
       expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
       expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
       expectError(await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }), 401, 'UNAUTHORIZED', 'invalid credentials');
@@ -194,9 +196,10 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const account = await register(api);
       await verificationMail(account.user.email);
       for (let i = 0; i < 5; i += 1) expect((await forgot(account.user.email)).status).to.equal(202);
-      await smtp.waitFor(() => smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset|password/i.test(m.subject)).length >= 3);
+      const resets = () => smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset your .*password/i.test(m.subject));
+      await smtp.waitFor(() => resets().length >= 3);
       await new Promise((r) => setTimeout(r, 400));
-      expect(smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset|password/i.test(m.subject))).to.have.length(3);
+      expect(resets()).to.have.length(3);
     });
 
     it('bad tokens: malformed, missing, spent, and a verification token used to reset — each a clear 400', async () => {
@@ -238,7 +241,7 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const [, first] = await listSessions(second.access_token);
       const ended = await api.delete(`/api/v1/auth/sessions/${first!.id}`, { token: second.access_token });
       expect(ended.status, ended.text).to.equal(204);
-      expectUnauthorized(await refresh(account.refresh_token));
+      expectRefused(await refresh(account.refresh_token));
       expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
       expect((await profile(second.access_token)).status).to.equal(200);
       const renewed = dataOf<TokensJson>(await refresh(second.refresh_token));
@@ -267,7 +270,7 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const done = await api.post('/api/v1/auth/logout-all', { token: account.access_token });
       expect(done.status, done.text).to.equal(204);
       for (const session of [account, second]) {
-        expectUnauthorized(await refresh(session.refresh_token));
+        expectRefused(await refresh(session.refresh_token));
         expect(await until(() => profile(session.access_token), 401)).to.be.below(1000);
       }
       const fresh = await login(api, account.user.email, account.password);
@@ -280,7 +283,7 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const other = await loginFrom(account, 'agent-two/2.0');
       const changed = await api.put('/api/v1/profile', { token: account.access_token, json: { password: NEW_PASSWORD, current_password: account.password } });
       expect(changed.status, changed.text).to.equal(200);
-      expectUnauthorized(await refresh(other.refresh_token));
+      expectRefused(await refresh(other.refresh_token));
       expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
       expect((await profile(account.access_token)).status).to.equal(200);
       expect((await refresh(account.refresh_token)).status).to.equal(200);
@@ -301,7 +304,7 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       expectError(await api.post(`/api/v1/admin/users/${admin.user.id}/logout`, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
       const done = await api.post(`/api/v1/admin/users/${user.user.id}/logout`, { token: admin.access_token });
       expect(done.status, done.text).to.equal(204);
-      expectUnauthorized(await refresh(user.refresh_token));
+      expectRefused(await refresh(user.refresh_token));
       expect(await until(() => profile(user.access_token), 401)).to.be.below(1000);
       expect((await profile(admin.access_token)).status).to.equal(200);
       const unknown = '00000000-0000-4000-8000-000000000000';
