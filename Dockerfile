@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
 # Portico's image: a build stage compiles TypeScript to dist/, the runtime stage holds dist/, the
-# production dependencies, the access policy and the configuration defaults, and runs as a non-root
+# production dependencies, the access policy, the configuration defaults and the mail templates, and runs as a non-root
 # user. test/deploy/dockerfile.test.ts checks this file; test/deploy/productionStart.test.ts runs its
 # start path (npm ci --omit=dev, migrate, users:create, server) without a container engine.
 #
 #   docker build -t portico:0.1.0 .
-#   docker run --rm -p 8080:8080 -e SVC_ENV=production -e SVC_JWT_SECRET=… portico:0.1.0
+#   docker run --rm -p 8080:8080 -e SVC_ENV=production -e SVC_JWT_SECRET=… -e SVC_MAIL_SMTP_URL=smtp://… portico:0.1.0
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -29,6 +29,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /app/dist dist
 COPY policy policy
 COPY config config
+# The account e-mails' templates (mail.templates); mount another folder over it to change the wording.
+COPY mail mail
 # data/ holds the SQLite file when database.url is left at its default; the service user owns it.
 RUN mkdir -p data && chown 1000:1000 data
 # The official image's `node` user, by number so Kubernetes' runAsNonRoot can verify it.

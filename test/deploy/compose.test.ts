@@ -25,12 +25,13 @@ function interpolate(text: string, env: Record<string, string | undefined>): str
 }
 
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
+const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
 
 describe('compose.yaml (CONTRACT §16)', () => {
   const text = readRepoFile(process.cwd(), 'compose.yaml');
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const services = compose.services;
-  const resolved = (parse(interpolate(text, { SVC_JWT_SECRET: SECRET }), { merge: true }) as { services: Record<string, Service> }).services;
+  const resolved = (parse(interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL }), { merge: true }) as { services: Record<string, Service> }).services;
 
   it('runs the service from this repository with PostgreSQL 15 and Redis 7, each with a health check', () => {
     expect(Object.keys(services)).to.include.members(['portico', 'postgres', 'redis', 'migrate']);
@@ -89,6 +90,7 @@ describe('compose.yaml (CONTRACT §16)', () => {
       expect(loaded.config.env).to.equal('production');
       expect(loaded.config.rateLimit.store).to.equal('redis');
       expect(loaded.config.database.migrateOnStart).to.be.false;
+      expect(loaded.config.mail).to.deep.include({ smtpUrl: SMTP_URL, from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080' });
     }
     expect(unknownSettings(['SVC_DATABASE_URL', 'SVC_JWT_SECRET', 'SVC_HEALTH_HTTP', 'SVC_DATABSE_URL'])).to.deep.equal(['SVC_DATABSE_URL']);
   });
@@ -97,5 +99,14 @@ describe('compose.yaml (CONTRACT §16)', () => {
     expect(services.portico!.environment!.SVC_JWT_SECRET).to.match(/^\$\{SVC_JWT_SECRET:\?.*32 bytes.*\}$/);
     expect(() => interpolate(text, {})).to.throw(/SVC_JWT_SECRET.*32 bytes/);
     expect(() => interpolate(text, { SVC_JWT_SECRET: '' })).to.throw(/SVC_JWT_SECRET/);
+  });
+
+  it('refuses to start without SVC_MAIL_SMTP_URL (production sends real mail), saying what to set', () => {
+    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET })).to.throw(/SVC_MAIL_SMTP_URL.*smtp:\/\//);
+    const env = { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL, SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com', SVC_MAIL_FROM: 'Shop <shop@example.com>' };
+    const custom = (parse(interpolate(text, env), { merge: true }) as { services: Record<string, Service> }).services.portico!.environment!;
+    const loaded = configUnder(custom);
+    expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
+    if (loaded.ok) expect(loaded.config.mail).to.deep.include({ from: 'Shop <shop@example.com>', linkBaseUrl: 'https://shop.example.com' });
   });
 });

@@ -18,6 +18,8 @@ describe('the Dockerfile (CONTRACT §16)', () => {
     expect(all(build, 'RUN').map((r) => r.text)).to.include('npm run build');
     expect(all(build, 'RUN').some((r) => /^npm ci\b/.test(r.text) && !r.text.includes('--omit=dev')), 'the build stage installs dev dependencies').to.be.true;
     expect(copies(runtime).filter((c) => c.from === build.name).map((c) => c.sources)).to.deep.include(['/app/dist']);
+    const fromContext = copies(runtime).filter((c) => c.from === undefined).flatMap((c) => c.sources);
+    expect(fromContext, 'the runtime stage holds the policy, the configuration defaults and the mail templates').to.include.members(['policy', 'config', 'mail']);
     expect(runtime.image).to.match(/^node:20/);
   });
 
@@ -47,7 +49,7 @@ describe('the Dockerfile (CONTRACT §16)', () => {
 
   it('copies only files that exist in the repository and that .dockerignore lets into the build context', () => {
     const sources = stages.flatMap((s) => copies(s).filter((c) => c.from === undefined).flatMap((c) => c.sources));
-    expect(sources).to.include.members(['package.json', 'package-lock.json', 'src', 'policy', 'config']);
+    expect(sources).to.include.members(['package.json', 'package-lock.json', 'src', 'policy', 'config', 'mail']);
     for (const source of sources) {
       expect(existsSync(join(root, source)), `${source} exists`).to.be.true;
       const files = trackedFiles(root, source);
@@ -56,6 +58,8 @@ describe('the Dockerfile (CONTRACT §16)', () => {
     }
     expect(ignored('config/default.yaml')).to.be.false;
     expect(ignored('policy/policy.csv')).to.be.false;
+    expect(ignored('mail/templates/password-reset.txt')).to.be.false;
+    expect(ignored('mail/templates/email-verification.txt')).to.be.false;
   });
 
   it('keeps local state and secrets out of the build context', () => {

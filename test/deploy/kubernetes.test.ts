@@ -141,7 +141,15 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
       expect(loaded.config.database.migrateOnStart).to.be.false;
       expect(loaded.config.database.url).to.match(/^postgres:\/\//);
       expect(loaded.config.rateLimit.store).to.equal('redis');
+      expect(loaded.config.mail.smtpUrl).to.equal(secret.stringData!.SVC_MAIL_SMTP_URL);
+      expect(loaded.config.mail.linkBaseUrl).to.equal(configMap.data!.SVC_MAIL_LINK_BASE_URL);
+      expect(loaded.config.mail.from).to.equal(configMap.data!.SVC_MAIL_FROM);
     }
+    const withoutSmtp = podEnv({ SVC_JWT_SECRET: 'k8s-test-secret-0123456789abcdef01' });
+    delete withoutSmtp.SVC_MAIL_SMTP_URL;
+    const refused = configUnder(withoutSmtp);
+    expect(refused.ok, 'production without mail.smtp_url').to.be.false;
+    if (!refused.ok) expect(refused.errors.join('\n')).to.match(/mail\.smtp_url/);
   });
 
   it('ships a Secret example the service refuses to start with', () => {

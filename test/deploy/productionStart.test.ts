@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCommand, type Finished } from '../support/process.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { copies, parseDockerfile, readRepoFile, type Stage } from './dockerfile.js';
 
 /**
@@ -57,8 +58,10 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
   let scratch: string;
   let app: string;
   let server: ChildProcess | undefined;
+  let smtp: TestSmtpServer;
 
   before(async function () {
+    smtp = await startSmtpServer();
     scratch = mkdtempSync(join(tmpdir(), 'portico-image-'));
     // The build stage: its sources, the repository's (dev) dependencies, `npm run build`.
     const buildDir = join(scratch, 'build');
@@ -80,13 +83,14 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
     expect(installed.code, `npm ${npmArgs.join(' ')}\n${installed.stdout}\n${installed.stderr}`).to.equal(0);
   });
 
-  after(() => {
+  after(async () => {
+    await smtp?.close();
     server?.kill('SIGKILL');
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   const production = (extra: Record<string, string> = {}) =>
-    containerEnv({ NODE_ENV: 'production', SVC_ENV: 'production', SVC_JWT_SECRET: SECRET, SVC_LOG_LEVEL: 'warn', ...extra });
+    containerEnv({ NODE_ENV: 'production', SVC_ENV: 'production', SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: smtp.url, SVC_LOG_LEVEL: 'warn', ...extra });
 
   it('installs no dev dependency: no tsx, no TypeScript, nothing the lock marks dev', () => {
     expect(existsSync(join(app, 'node_modules', 'tsx')), 'tsx installed').to.be.false;

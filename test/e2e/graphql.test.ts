@@ -31,6 +31,7 @@ import {
   type GraphQLResponse,
 } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -911,14 +912,19 @@ describe('GraphQL production defaults (SVC_ENV=production)', function () {
   this.timeout(30_000);
   const secret = 'a-production-secret-of-32-bytes!';
   let service: RunningService;
+  let smtp: TestSmtpServer;
   before(async () => {
     expect(Buffer.byteLength(secret)).to.equal(32);
+    smtp = await startSmtpServer();
     service = await startService(
-      testConfig({ SVC_ENV: 'production', SVC_JWT_SECRET: secret, SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      testConfig({ SVC_ENV: 'production', SVC_JWT_SECRET: secret, SVC_MAIL_SMTP_URL: smtp.url, SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
       { logger: silentLogger() },
     );
   });
-  after(async () => service.stop());
+  after(async () => {
+    await service.stop();
+    await smtp.close();
+  });
 
   it('the playground route and its assets are 404 route not found', async () => {
     const api = new Api(service.url);
@@ -935,11 +941,14 @@ describe('GraphQL production defaults (SVC_ENV=production)', function () {
 describe('GraphQL in production with playground and introspection set explicitly', function () {
   this.timeout(30_000);
   let service: RunningService;
+  let smtp: TestSmtpServer;
   before(async () => {
+    smtp = await startSmtpServer();
     service = await startService(
       testConfig({
         SVC_ENV: 'production',
         SVC_JWT_SECRET: 'another-production-secret-32-byt',
+        SVC_MAIL_SMTP_URL: smtp.url,
         SVC_API_MODE: 'both',
         SVC_GRAPHQL_PLAYGROUND: 'true',
         SVC_GRAPHQL_INTROSPECTION: 'true',
@@ -948,7 +957,10 @@ describe('GraphQL in production with playground and introspection set explicitly
       { logger: silentLogger() },
     );
   });
-  after(async () => service.stop());
+  after(async () => {
+    await service.stop();
+    await smtp.close();
+  });
 
   it('the explicit settings win over the production defaults', async () => {
     const page = await fetch(`${service.url}/graphql-playground`);

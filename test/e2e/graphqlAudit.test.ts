@@ -3,6 +3,7 @@ import { auditServer, type AuditResult } from 'graphql-http';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 
 /** Runs graphql-http's own GraphQL-over-HTTP audit and asserts no requirement (error) or recommendation (warn) fails. */
 async function expectAuditClean(url: string): Promise<AuditResult[]> {
@@ -33,11 +34,14 @@ describe('graphql-http audit (GraphQL over HTTP compliance)', function () {
 describe('graphql-http audit in production mode, api.mode graphql, at a custom route', function () {
   this.timeout(60_000);
   let service: RunningService;
+  let smtp: TestSmtpServer;
   before(async () => {
+    smtp = await startSmtpServer();
     service = await startService(
       testConfig({
         SVC_ENV: 'production',
         SVC_JWT_SECRET: 'an-audit-secret-that-is-32-bytes',
+        SVC_MAIL_SMTP_URL: smtp.url,
         SVC_API_MODE: 'graphql',
         SVC_GRAPHQL_GENERAL_ROUTE: '/api/gql',
         // The audit's variables checks query `__type(name: $name)`, so they need introspection.
@@ -48,7 +52,10 @@ describe('graphql-http audit in production mode, api.mode graphql, at a custom r
       { logger: silentLogger() },
     );
   });
-  after(async () => service.stop());
+  after(async () => {
+    await service.stop();
+    await smtp.close();
+  });
 
   it('no result with status error or warn at /api/gql', async () => {
     await expectAuditClean(`${service.url}/api/gql`);

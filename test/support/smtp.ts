@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 
 /** One message the test SMTP server accepted, decoded enough to read it. */
 export interface ReceivedMail {
-  /** The envelope's recipients (`RCPT TO`), lower-cased as sent. */
+  /** The envelope's recipients (`RCPT TO`), as sent. */
   readonly to: string[];
   /** The envelope's sender (`MAIL FROM`). */
   readonly envelopeFrom: string;
