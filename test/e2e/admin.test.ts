@@ -97,7 +97,7 @@ describe('administration (end to end)', function () {
       const everyone = listOf(await asAdmin('GET', '/api/v1/admin/users?per_page=100'));
       expect(everyone.meta.total).to.be.at.least(4);
       expect(ids(everyone.users)).to.include.members([admin.user.id, a.id, b.id, c.id]);
-      expect(everyone.users.every((u) => Object.keys(u).length === 7)).to.equal(true);
+      expect(everyone.users.every((u) => Object.keys(u).length === 8)).to.equal(true);
     });
 
     for (const [sort, ascending] of [

@@ -21,7 +21,7 @@ import { silentLogger } from '../support/logger.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const USER_KEYS = ['id', 'email', 'first_name', 'last_name', 'role', 'created_at', 'updated_at'];
+const USER_KEYS = ['id', 'email', 'first_name', 'last_name', 'role', 'email_verified', 'created_at', 'updated_at'];
 
 function expectSessionShape(data: SessionJson): void {
   expect(Object.keys(data).sort()).to.deep.equal(['access_token', 'expires_in', 'refresh_token', 'token_type', 'user']);
@@ -503,12 +503,20 @@ describe('authentication (end to end)', function () {
       expect(fresh.token_type).to.equal('Bearer');
     });
 
-    it('keeps access tokens already issued working (they are stateless)', async () => {
+    it('keeps access tokens already issued working across refreshes (the session goes on)', async () => {
+      const account = await register(api);
+      const first = await refresh(api, account.refresh_token);
+      await refresh(api, first.refresh_token);
+      expect((await api.get('/api/v1/profile', { token: first.access_token })).status).to.equal(200);
+      expect((await api.get('/api/v1/profile', { token: account.access_token })).status).to.equal(200);
+    });
+
+    it('ends the whole session on reuse: its access tokens are refused too (CONTRACT §17: a replayed token has leaked)', async () => {
       const account = await register(api);
       const first = await refresh(api, account.refresh_token);
       expect((await api.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } })).status).to.equal(401);
-      expect((await api.get('/api/v1/profile', { token: first.access_token })).status).to.equal(200);
-      expect((await api.get('/api/v1/profile', { token: account.access_token })).status).to.equal(200);
+      expect((await api.get('/api/v1/profile', { token: first.access_token })).status).to.equal(401);
+      expect((await api.get('/api/v1/profile', { token: account.access_token })).status).to.equal(401);
     });
 
     it('refuses an access token posted as a refresh token', async () => {

@@ -27,7 +27,8 @@ describe('access tokens (end to end)', function () {
   /** Claims like the service's own access tokens, for `account`. */
   const claims = (overrides: Record<string, unknown> = {}): Record<string, unknown> => {
     const now = Math.floor(Date.now() / 1000);
-    return { sub: account.user.id, role: 'user', typ: 'access', jti: randomUUID(), iss: ISSUER, iat: now, exp: now + 600, ...overrides };
+    const sid = decodeJwt(account.access_token).payload.sid;
+    return { sub: account.user.id, role: 'user', sid, typ: 'access', jti: randomUUID(), iss: ISSUER, iat: now, exp: now + 600, ...overrides };
   };
   const profileWith = (token: string) => api.get('/api/v1/profile', { token });
 
@@ -39,10 +40,11 @@ describe('access tokens (end to end)', function () {
   after(async () => service.stop());
 
   describe('the tokens the service issues', () => {
-    it('access token: header alg HS256; claims exactly sub, role, iss "portico", iat, exp, jti, typ "access"', () => {
+    it('access token: header alg HS256; claims exactly sub, role, sid, iss "portico", iat, exp, jti, typ "access"', () => {
       const { header, payload } = decodeJwt(account.access_token);
       expect(header).to.deep.equal({ alg: 'HS256', typ: 'JWT' });
-      expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sub', 'typ']);
+      expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sid', 'sub', 'typ']);
+      expect(payload.sid, 'the session: the id GET /api/v1/auth/sessions lists').to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(payload).to.include({ sub: account.user.id, role: 'user', iss: 'portico', typ: 'access' });
       expect(payload.jti).to.be.a('string').and.not.equal('');
       expect(payload.iat).to.be.a('number');
@@ -124,6 +126,11 @@ describe('access tokens (end to end)', function () {
 
     it('refuses a valid token for a user id that does not exist', async () => {
       expectUnauthorized(await profileWith(jwt.sign(claims({ sub: randomUUID() }), SECRET, { algorithm: 'HS256' })));
+      // A session that is not this user's, one that never existed, and none at all (a token from before sessions).
+      const other = await register(api);
+      expectUnauthorized(await profileWith(jwt.sign(claims({ sid: decodeJwt(other.access_token).payload.sid }), SECRET, { algorithm: 'HS256' })));
+      expectUnauthorized(await profileWith(jwt.sign(claims({ sid: randomUUID() }), SECRET, { algorithm: 'HS256' })));
+      expectUnauthorized(await profileWith(jwt.sign(claims({ sid: undefined }), SECRET, { algorithm: 'HS256' })));
     });
 
     it('refuses a token without a subject or with one that is not a user id', async () => {

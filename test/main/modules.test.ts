@@ -4,7 +4,7 @@ import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
   it('are health, auth, users and products, each once', () => {
-    expect(MODULES.map((module) => module.name)).to.deep.equal(['health', 'auth', 'users', 'products']);
+    expect(MODULES.map((module) => module.name)).to.deep.equal(['health', 'auth', 'users', 'account', 'products']);
   });
 
   it('give the database the migrations existing databases already recorded, by the same names, in the same order', () => {
@@ -23,7 +23,7 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {
     const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
-    expect(always).to.deep.equal(['health', 'auth', 'users']);
+    expect(always).to.deep.equal(['health', 'auth', 'users', 'account']);
     expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
   });
 });

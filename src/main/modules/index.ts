@@ -10,4 +10,4 @@ import { users } from './users.js';
  * their entities and migrations (concatenated in this order), the HTTP app their routes and the
  * GraphQL schema their fragments. A new resource is registered here and nowhere else.
  */
-export const MODULES: readonly FeatureModule[] = [health, auth, account, users, products];
+export const MODULES: readonly FeatureModule[] = [health, auth, users, account, products];

@@ -39,13 +39,13 @@ describe('generate: main templates', () => {
     it('imports the module in path order and appends it to MODULES; a second run changes nothing', () => {
       const once = moduleListEdit(invoiceModel(), committed('src/main/modules/index.ts'));
       expect(once).to.include("import { health } from './health.js';\nimport { invoices } from './invoices.js';\nimport { products } from './products.js';");
-      expect(once).to.include('export const MODULES: readonly FeatureModule[] = [health, auth, users, products, invoices];');
+      expect(once).to.include('export const MODULES: readonly FeatureModule[] = [health, auth, users, account, products, invoices];');
       expect(moduleListEdit(invoiceModel(), once)).to.equal(once);
     });
 
     it('two resources are appended in the order they were generated', () => {
       const both = moduleListEdit(invoiceModel(), moduleListEdit(customerModel(), committed('src/main/modules/index.ts')));
-      expect(both).to.include('[health, auth, users, products, customers, invoices]');
+      expect(both).to.include('[health, auth, users, account, products, customers, invoices]');
       expect(both.indexOf("from './customers.js'")).to.be.lessThan(both.indexOf("from './FeatureModule.js'"));
     });
 
