@@ -141,6 +141,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get my profile */
+        get: operations["getProfile"];
+        /**
+         * Update my profile
+         * @description Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.
+         */
+        put: operations["updateProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description A page of users; `q` filters on e-mail and names.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user */
+        get: operations["getUser"];
+        /**
+         * Change a user's role
+         * @description Takes effect at the user's next login or refresh (the role travels in the access token).
+         */
+        put: operations["changeUserRole"];
+        post?: never;
+        /**
+         * Delete a user
+         * @description Its refresh tokens stop working, and its access tokens are refused.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End all of a user's sessions
+         * @description Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).
+         */
+        post: operations["endUserSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the access rules */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Add an access rule
+         * @description Persisted, and with Redis configured effective on every instance within a second.
+         */
+        post: operations["addPolicy"];
+        /** Remove an access rule */
+        delete: operations["removePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/password/forgot": {
         parameters: {
             query?: never;
@@ -273,114 +381,6 @@ export interface paths {
          */
         post: operations["logoutAll"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get my profile */
-        get: operations["getProfile"];
-        /**
-         * Update my profile
-         * @description Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.
-         */
-        put: operations["updateProfile"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List users
-         * @description A page of users; `q` filters on e-mail and names.
-         */
-        get: operations["listUsers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a user */
-        get: operations["getUser"];
-        /**
-         * Change a user's role
-         * @description Takes effect at the user's next login or refresh (the role travels in the access token).
-         */
-        put: operations["changeUserRole"];
-        post?: never;
-        /**
-         * Delete a user
-         * @description Its refresh tokens stop working, and its access tokens are refused.
-         */
-        delete: operations["deleteUser"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/users/{id}/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End all of a user's sessions
-         * @description Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).
-         */
-        post: operations["endUserSessions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/policies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the access rules */
-        get: operations["listPolicies"];
-        put?: never;
-        /**
-         * Add an access rule
-         * @description Persisted, and with Redis configured effective on every instance within a second.
-         */
-        post: operations["addPolicy"];
-        /** Remove an access rule */
-        delete: operations["removePolicy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2281,1812 +2281,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate-if-bearer"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    forgotPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description An e-mail address; trimmed and lower-cased
-                     * @example ada@example.com
-                     */
-                    email: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Taken; a link is mailed if the address is registered */
-            202: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": null,
-                     *       "message": "example"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: null;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    resetPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl",
-                 *       "password": "correct horse battery"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description The `token` parameter of the link in the e-mail, as it is
-                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
-                     */
-                    token: string;
-                    /**
-                     * Format: password
-                     * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
-                     * @example correct horse battery
-                     */
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The password is changed; log in with it */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    requestEmailVerification: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Taken; the link is on its way */
-            202: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": null,
-                     *       "message": "example"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: null;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE); the mail could not be handed to the mail server (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    verifyEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description The `token` parameter of the link in the e-mail, as it is
-                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
-                     */
-                    token: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The user, with `email_verified: true` */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`); a token sent to an address the user no longer has is invalid too */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    listSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The active sessions */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "last_used_at": "2026-01-15T09:30:00.000Z",
-                     *           "user_agent": "example",
-                     *           "ip": "example",
-                     *           "current": true
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["ActiveSession"][];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    endSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The session is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description None of the caller's active sessions has this id */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
-    };
-    logoutAll: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every session is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7257,6 +5451,1812 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description An e-mail address; trimmed and lower-cased
+                     * @example ada@example.com
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Taken; a link is mailed if the address is registered */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": null,
+                     *       "message": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The `token` parameter of the link in the e-mail, as it is
+                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
+                     */
+                    token: string;
+                    /**
+                     * Format: password
+                     * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
+                     * @example correct horse battery
+                     */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is changed; log in with it */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    requestEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken; the link is on its way */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": null,
+                     *       "message": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE); the mail could not be handed to the mail server (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The `token` parameter of the link in the e-mail, as it is
+                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
+                     */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The user, with `email_verified: true` */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Ada",
+                     *         "role": "moderator",
+                     *         "email_verified": true,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`); a token sent to an address the user no longer has is invalid too */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active sessions */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "last_used_at": "2026-01-15T09:30:00.000Z",
+                     *           "user_agent": "example",
+                     *           "ip": "example",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ActiveSession"][];
+                    };
+                };
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (a UUID; any other text is answered 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description None of the caller's active sessions has this id */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The body is larger than server.body_limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description A body was sent with a content type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: the client's rate limit is spent */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After-429"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeadersTooLargeError"];
+                };
+            };
+            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TIMEOUT",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    logoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session is ended */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "example",
+                     *         "detail": "example",
+                     *         "fields": [
+                     *           {
+                     *             "field": "example",
+                     *             "message": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
             /** @description The body is larger than server.body_limit */
