@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/co
 import type { EntityManager } from '@mikro-orm/knex';
 import { sameRule, type GuardedRemoval, type PolicyRuleStore, type Replacement, type StoredRule } from '../access/PolicyRuleStore.js';
 import { guarded } from './errors.js';
+import { inTransaction } from './transaction.js';
 import { isPostgres } from './fastRead.js';
 import { AccessRuleSchema, AppMetaSchema, POLICY_SEEDED_KEY } from './schemas/AccessRuleSchema.js';
 
@@ -34,7 +35,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   seed(rules: readonly StoredRule[]): Promise<void> {
     return guarded(this.orm, async () => {
       try {
-        await this.em().transactional(async (em) => {
+        await inTransaction(this.orm, async (em) => {
           await em.insert(AppMetaSchema, { key: POLICY_SEEDED_KEY, value: new Date().toISOString() });
           if (rules.length > 0) await em.insertMany(AccessRuleSchema, rules.map(toRow));
         });
@@ -70,7 +71,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   removeIf(rule: StoredRule, allowed: (rest: StoredRule[]) => Promise<boolean>): Promise<GuardedRemoval> {
     return guarded(this.orm, async () => {
       try {
-        return await this.em().transactional(async (em) => {
+        return await inTransaction(this.orm, async (em) => {
           await this.lockForWriting(em);
           if ((await em.nativeDelete(AccessRuleSchema, toRow(rule))) === 0) return 'not-found';
           if (!(await allowed(await this.rules(em)))) throw new Refused();
@@ -86,7 +87,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   /** Marks the store seeded first (the write that takes SQLite's lock), then applies the difference. */
   replaceAll(rules: readonly StoredRule[]): Promise<Replacement> {
     return guarded(this.orm, () =>
-      this.em().transactional(async (em) => {
+      inTransaction(this.orm, async (em) => {
         await this.lockForWriting(em);
         await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [POLICY_SEEDED_KEY, new Date().toISOString()], 'run');
         const current = await this.rules(em);

@@ -11,6 +11,7 @@ import {
   type UserSortField,
 } from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
+import { inTransaction } from './transaction.js';
 import { isPostgres, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
@@ -162,7 +163,7 @@ export class MikroOrmUserRepository implements UserRepository {
     return guarded(this.orm, async () => {
       const em = this.em();
       const affected = isPostgres(this.orm)
-        ? await em.transactional(async (tx) => {
+        ? await inTransaction(this.orm, async (tx) => {
             await tx.execute('select id from users where role = ? order by id for update', [ADMIN_ROLE], 'all');
             return write(tx);
           })
