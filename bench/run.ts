@@ -3,6 +3,13 @@
  * connections, duration and pipelining, in alternating rounds; prints one table (requests/s,
  * p50, p99, errors, ratio to bare Koa) and writes it to bench/results/latest.json.
  *
+ * GET by id, the list and create are also driven, in the same rounds, on the same-work app
+ * (bench/sameWork.ts: the same answers, hand-written, on the same drivers and the same database
+ * file), and the table shows Portico's ratio to it: what the architecture costs. With
+ * SVC_TEST_POSTGRES_URL set, those three run again with Portico and the same-work app both on that
+ * PostgreSQL database (its products and the bench admin are replaced by the seed): the rows
+ * marked (PostgreSQL).
+ *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
  *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload] [--skip-cost]
@@ -58,10 +65,14 @@ const COST_TARGET = 0.05;
 const OBSERVABILITY_OFF = { SVC_METRICS_ENABLED: 'false', SVC_SERVER_SECURITY_HEADERS: 'false' };
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
+/** The token key both Portico and the same-work app are given. */
+const JWT = { secret: 'portico-bench-secret-not-for-production-use', issuer: 'portico' };
 
 interface Scenario {
   name: string;
   label: string;
+  /** bench/sameWork.ts answers it too. */
+  sameWork?: boolean;
   request: (ctx: { token: string; productId: string }) => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
 }
 
@@ -70,16 +81,19 @@ const SCENARIOS: Scenario[] = [
   { name: 'health', label: 'GET /health/live', request: () => ({ method: 'GET', path: '/health/live' }) },
   {
     name: 'product',
+    sameWork: true,
     label: 'GET /api/v1/products/{id} (auth)',
     request: ({ token, productId }) => ({ method: 'GET', path: `/api/v1/products/${productId}`, headers: { authorization: `Bearer ${token}` } }),
   },
   {
     name: 'list',
+    sameWork: true,
     label: 'GET /api/v1/products?per_page=20 (auth)',
     request: ({ token }) => ({ method: 'GET', path: '/api/v1/products?per_page=20', headers: { authorization: `Bearer ${token}` } }),
   },
   {
     name: 'create',
+    sameWork: true,
     label: 'POST /api/v1/products (auth)',
     request: ({ token }) => ({
       method: 'POST',
@@ -163,6 +177,42 @@ function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** Starts the service on `env` and waits until `/health/ready` answers 200; its URL and the ms it took. */
+async function startService(env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const url = (await waitForLine(child, /listening on (http:\/\/[^\s]+)/))[1]!;
+  for (;;) {
+    const ready = await fetch(`${url}/health/ready`).catch(() => undefined);
+    if (ready?.status === 200) return { child, url, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Starts bench/sameWork.ts on `databaseUrl`. */
+async function startSameWork(databaseUrl: string, children: ChildProcess[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sameWork.ts', databaseUrl, JWT.secret, JWT.issuer, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return { child, url: `http://127.0.0.1:${(await waitForLine(child, /ready (\d+)/))[1]}` };
+}
+
+/**
+ * Whether the same-work app answers `request` with Portico's status, ETag and body (the test in
+ * test/bench holds this for every case; this catches a drift at bench time). A created product's
+ * id and timestamps differ, so create is not compared here.
+ */
+async function answersAlike(serviceUrl: string, sameUrl: string, request: ReturnType<Scenario['request']>): Promise<boolean> {
+  if (request.method !== 'GET') return true;
+  const answers = await Promise.all(
+    [serviceUrl, sameUrl].map(async (url) => {
+      const response = await fetch(`${url}${request.path}`, { headers: request.headers ?? {} });
+      return `${response.status} ${response.headers.get('etag')} ${await response.text()}`;
+    }),
+  );
+  return answers[0] === answers[1];
 }
 
 interface OverloadFigures {
@@ -259,6 +309,9 @@ async function main(): Promise<void> {
     SVC_SERVER_SHUTDOWN_DELAY: '0s',
     SVC_METRICS_HOST: '127.0.0.1',
     SVC_METRICS_PORT: '0',
+    // Given to the same-work app too, so one token works on both.
+    SVC_JWT_SECRET: JWT.secret,
+    SVC_JWT_ISSUER: JWT.issuer,
   };
   const children: ChildProcess[] = [];
   try {
@@ -277,54 +330,85 @@ async function main(): Promise<void> {
     const { productIds } = JSON.parse((await waitForLine(seed, /\{"productIds".*\}/))[0]) as { productIds: string[] };
 
     say('bench: starting the service (dist/src/main/server.js)…');
-    const started = process.hrtime.bigint();
-    const service = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(service);
-    const serviceUrl = (await waitForLine(service, /listening on (http:\/\/[^\s]+)/))[1]!;
-    let startupMs = Number.NaN;
-    for (;;) {
-      const ready = await fetch(`${serviceUrl}/health/ready`).catch(() => undefined);
-      if (ready?.status === 200) {
-        startupMs = Number(process.hrtime.bigint() - started) / 1e6;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    const { child: service, url: serviceUrl, startupMs } = await startService(env, children);
     say(`bench: service ready in ${startupMs.toFixed(0)} ms at ${serviceUrl}`);
 
     let bareUrl = '';
+    let sameUrl = '';
     if (RUN_TABLE) {
       const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(bare);
       bareUrl = `http://127.0.0.1:${(await waitForLine(bare, /ready (\d+)/))[1]}`;
+      if (scenarios.some((s) => s.sameWork)) sameUrl = (await startSameWork(env.SVC_DATABASE_URL, children)).url;
     }
 
-    const login = await fetch(`${serviceUrl}/api/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify(BENCH_ADMIN) });
-    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    const logIn = async (url: string): Promise<string> => {
+      const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify(BENCH_ADMIN) });
+      return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    };
+    const token = await logIn(serviceUrl);
     const context = { token, productId: productIds[0]! };
 
-    const rows: Record<string, unknown>[] = [];
-    for (const scenario of RUN_TABLE ? scenarios : []) {
-      const request = scenario.request(context);
-      const service: Figures[] = [];
-      const baseline: Figures[] = [];
-      for (let round = 1; round <= ROUNDS; round += 1) {
-        say(`bench: ${scenario.label} — round ${round}/${ROUNDS}: bare Koa…`);
-        baseline.push(await drive(bareUrl, { method: 'GET', path: '/' }));
-        say(`bench: ${scenario.label} — round ${round}/${ROUNDS}: Portico…`);
-        service.push(await drive(serviceUrl, request));
+    /** Each scenario in alternating rounds: bare Koa, Portico, and the same-work app where it has one. */
+    const measure = async (on: readonly Scenario[], portico: string, same: string, ctx: typeof context, engine: 'sqlite' | 'postgresql') => {
+      const measured: Record<string, unknown>[] = [];
+      const suffix = engine === 'postgresql' ? ' (PostgreSQL)' : '';
+      for (const scenario of on) {
+        const request = scenario.request(ctx);
+        const withSame = scenario.sameWork === true && same !== '';
+        const alike = withSame ? await answersAlike(portico, same, request) : undefined;
+        if (alike === false) say(`bench: WARNING — the same-work app does not answer ${scenario.label} as Portico does (npm test test/bench/sameWork.test.ts)`);
+        const service: Figures[] = [];
+        const baseline: Figures[] = [];
+        const sameWork: Figures[] = [];
+        for (let round = 1; round <= ROUNDS; round += 1) {
+          say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: bare Koa…`);
+          baseline.push(await drive(bareUrl, { method: 'GET', path: '/' }));
+          say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: Portico…`);
+          service.push(await drive(portico, request));
+          if (withSame) {
+            say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: same-work app…`);
+            sameWork.push(await drive(same, request));
+          }
+        }
+        const rps = median(service.map((f) => f.rps));
+        const bareRps = median(baseline.map((f) => f.rps));
+        const sameRps = withSame ? median(sameWork.map((f) => f.rps)) : undefined;
+        measured.push({
+          scenario: `${scenario.label}${suffix}`,
+          database: engine,
+          rps: Math.round(rps),
+          p50_ms: median(service.map((f) => f.p50)),
+          p99_ms: median(service.map((f) => f.p99)),
+          errors: service.reduce((n, f) => n + f.errors + f.non2xx, 0),
+          bare_koa_rps: Math.round(bareRps),
+          ratio: Number((rps / bareRps).toFixed(3)),
+          same_work_rps: sameRps === undefined ? null : Math.round(sameRps),
+          same_work_ratio: sameRps === undefined ? null : Number((rps / sameRps).toFixed(3)),
+          ...(withSame ? { same_work_p50_ms: median(sameWork.map((f) => f.p50)), same_work_errors: sameWork.reduce((n, f) => n + f.errors + f.non2xx, 0) } : {}),
+          ...(alike === false ? { same_work_answers_differ: true } : {}),
+        });
       }
-      const rps = median(service.map((f) => f.rps));
-      const bareRps = median(baseline.map((f) => f.rps));
-      rows.push({
-        scenario: scenario.label,
-        rps: Math.round(rps),
-        p50_ms: median(service.map((f) => f.p50)),
-        p99_ms: median(service.map((f) => f.p99)),
-        errors: service.reduce((n, f) => n + f.errors + f.non2xx, 0),
-        bare_koa_rps: Math.round(bareRps),
-        ratio: Number((rps / bareRps).toFixed(3)),
-      });
+      return measured;
+    };
+
+    const rows: Record<string, unknown>[] = RUN_TABLE ? await measure(scenarios, serviceUrl, sameUrl, context, 'sqlite') : [];
+
+    // The same-work scenarios again, with Portico and the same-work app both on PostgreSQL.
+    const postgresUrl = process.env.SVC_TEST_POSTGRES_URL?.trim();
+    const onPostgres = scenarios.filter((s) => s.sameWork);
+    if (RUN_TABLE && postgresUrl && onPostgres.length > 0) {
+      const pgEnv = { ...env, SVC_DATABASE_URL: postgresUrl };
+      say('bench: PostgreSQL — seeding SVC_TEST_POSTGRES_URL (its products and the bench admin replaced) with 1,000 products…');
+      const pgSeed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], { env: pgEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      const pgIds = (JSON.parse((await waitForLine(pgSeed, /\{"productIds".*\}/))[0]) as { productIds: string[] }).productIds;
+      const pgService = await startService(pgEnv, children);
+      say(`bench: PostgreSQL — service ready in ${pgService.startupMs.toFixed(0)} ms at ${pgService.url}`);
+      const pgSame = await startSameWork(postgresUrl, children);
+      rows.push(...(await measure(onPostgres, pgService.url, pgSame.url, { token: await logIn(pgService.url), productId: pgIds[0]! }, 'postgresql')));
+      await Promise.all([stop(pgService.child), stop(pgSame.child)]);
+    } else if (RUN_TABLE && onPostgres.length > 0) {
+      say('bench: SVC_TEST_POSTGRES_URL is not set — no PostgreSQL rows');
     }
 
     const peakRss = peakRssBytes(service.pid!);
@@ -393,9 +477,12 @@ async function main(): Promise<void> {
 
     console.log('');
     if (rows.length > 0) {
-      console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio |');
-      console.log('|---|---:|---:|---:|---:|---:|---:|');
-      for (const r of rows) console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} |`);
+      console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio | same-work req/s | same-work ratio |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+      for (const r of rows) {
+        console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`);
+      }
       console.log('');
     }
     if (costRow) {

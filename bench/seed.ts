@@ -1,6 +1,7 @@
 /**
  * Prepares the benchmark database: migrations, an admin (bcrypt at the configured cost) and
- * 1,000 products. Run with the same SVC_* environment as the service.
+ * 1,000 products; on a database used before (PostgreSQL), its products and the bench admin are
+ * replaced. Run with the same SVC_* environment as the service.
  *   node --import tsx bench/seed.ts
  */
 import { randomUUID } from 'node:crypto';
@@ -19,6 +20,8 @@ const database = await openDatabase(config);
 try {
   await database.migrate();
   const em = database.orm.em.fork();
+  await em.nativeDelete(ProductSchema, {});
+  await em.nativeDelete(UserSchema, { email: BENCH_ADMIN.email });
   const now = new Date();
   await em.insert(UserSchema, {
     id: randomUUID(),
