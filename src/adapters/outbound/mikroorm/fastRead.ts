@@ -51,22 +51,68 @@ async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) 
   });
 }
 
+/** The part of a pooled node-postgres client this module uses (its `query` is bounded: database.ts). */
+interface PgConnection {
+  query(config: { name?: string; text: string; values: unknown[] }, callback: (error: Error | null, result: { rows: unknown[] }) => void): unknown;
+}
+
+/** Named statements by SQL text: PostgreSQL parses and plans each once per connection, then only binds and runs it. */
+const pgStatements = new Map<string, { name: string | undefined; text: string }>();
+/** Past this many distinct texts new ones run unnamed (parsed every time), so the server's per-connection cache stays bounded. */
+const MAX_NAMED_STATEMENTS = 500;
+
+/** `sql` with `?` placeholders numbered `$1…$n` for PostgreSQL, and the name it is prepared under. */
+function pgStatement(sql: string): { name: string | undefined; text: string } {
+  let statement = pgStatements.get(sql);
+  if (!statement) {
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    statement = { name: pgStatements.size < MAX_NAMED_STATEMENTS ? `portico_${pgStatements.size + 1}` : undefined, text };
+    pgStatements.set(sql, statement);
+  }
+  return statement;
+}
+
+/**
+ * Rows of a hot read on PostgreSQL, as a named prepared statement with its values sent apart: the
+ * ORM's raw `execute` writes the values into the SQL text, so every request was a new statement
+ * the server had to parse and plan (half of its time per authenticated GET). On a pooled
+ * connection, under the same query bound and trace span as every query.
+ */
+async function onPostgres<T>(orm: MikroORM, sql: string, params: Params): Promise<T[]> {
+  const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+    acquireConnection(): Promise<PgConnection>;
+    releaseConnection(connection: PgConnection): Promise<void>;
+  };
+  const { name, text } = pgStatement(sql);
+  return inQuerySpan(orm, sql, async () => {
+    const connection = await client.acquireConnection();
+    try {
+      return await new Promise<T[]>((resolve, reject) => {
+        connection.query({ ...(name ? { name } : {}), text, values: [...params] }, (error, result) => (error ? reject(error) : resolve(result.rows as T[])));
+      });
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  });
+}
+
 /**
  * One row of a hot, parameterised read. On SQLite (libsql) the statement is prepared once per
  * pooled connection and reused — the ORM path prepares every query anew, which was a fifth of an
- * authenticated GET's CPU. Elsewhere it is a plain raw query through the ORM's connection.
+ * authenticated GET's CPU. On PostgreSQL it is a named prepared statement (`onPostgres`).
  */
 export async function readOne<T>(orm: MikroORM, sql: string, params: Params): Promise<T | undefined> {
   const sqlite = await onSqlite(orm, sql, (statement) => statement.get(...params));
   if (sqlite) return sqlite.result as T | undefined;
-  return (await orm.em.getConnection().execute(sql, [...params], 'get')) as T | undefined;
+  return (await onPostgres<T>(orm, sql, params))[0];
 }
 
 /** Every row of a hot, parameterised read, prepared once per connection on SQLite like `readOne`. */
 export async function readAll<T>(orm: MikroORM, sql: string, params: Params): Promise<T[]> {
   const sqlite = await onSqlite(orm, sql, (statement) => statement.all(...params));
   if (sqlite) return sqlite.result as T[];
-  return (await orm.em.getConnection().execute(sql, [...params], 'all')) as T[];
+  return onPostgres<T>(orm, sql, params);
 }
 
 /** Whether the ORM talks to PostgreSQL (else SQLite). */
