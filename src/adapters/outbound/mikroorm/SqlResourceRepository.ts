@@ -23,6 +23,13 @@ interface PoolingClient {
   releaseConnection(connection: unknown): Promise<void>;
 }
 
+/**
+ * From this offset on, PostgreSQL's planner may sort the whole table for a page rather than walk
+ * the sort index, so there the walk is enforced (`readAllWalkingIndex`, a transaction of its
+ * own); a shallower page is one prepared statement, which the planner answers from the index.
+ */
+const DEEP_OFFSET = 1000;
+
 /** SQLite's and PostgreSQL's (23503) "a foreign key does not hold", however the driver words it. */
 function isForeignKeyViolation(error: unknown): boolean {
   if (error instanceof ForeignKeyConstraintViolationException) return true;
@@ -249,8 +256,8 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * A count, then the page as a "deferred join": its ids come from the sort index alone — an
    * index-only scan even deep into the list — and only those rows are read. A plain
    * `select * … offset n` sorts the whole table once n is large. On SQLite both steps are one
-   * prepared statement; on PostgreSQL the ids are read with the index walk enforced (see
-   * `readAllWalkingIndex`) unless a filter narrows the rows first. Columns come from the table's
+   * prepared statement, and so on PostgreSQL for a page before DEEP_OFFSET or a filtered one; past
+   * it the ids are read with the index walk enforced (see `readAllWalkingIndex`). Columns come from the table's
    * declaration, never from input.
    */
   list(query: ListQuery<F>): Promise<Page<E>> {
@@ -267,13 +274,14 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const orderBy = query.order === 'desc' ? orderings.desc : orderings.asc;
       const pageIds = `select id from ${t} ${where} order by ${orderBy} limit ? offset ?`;
       const pageParams = [...params, query.perPage, offsetOf(query)];
-      if (!postgres) {
-        // `id in (page ids)` makes SQLite look each row up by key (a join would scan the table).
+      const filtered = Object.keys(query.filters ?? {}).length > 0;
+      if (!postgres || filtered || offsetOf(query) < DEEP_OFFSET) {
+        // One statement. `id in (page ids)` makes SQLite look each row up by key (a join would scan
+        // the table); PostgreSQL walks the sort index by itself for a shallow page or a filtered one.
         return answer(await readAll<RawRow>(this.orm, `select ${this.selectList} from ${t} where id in (${pageIds}) order by ${orderBy}`, pageParams));
       }
-      // Two statements: the ids by walking the index, then those rows by primary key.
-      const filtered = Object.keys(query.filters ?? {}).length > 0;
-      const ids = (await (filtered ? readAll : readAllWalkingIndex)<{ id: string }>(this.orm, pageIds, pageParams)).map((r) => r.id);
+      // Deep on PostgreSQL, two statements: the ids by walking the index (enforced), then those rows by primary key.
+      const ids = (await readAllWalkingIndex<{ id: string }>(this.orm, pageIds, pageParams)).map((r) => r.id);
       const position = new Map(ids.map((id, index) => [id, index]));
       const rows = await readAll<RawRow>(this.orm, `select ${this.selectList} from ${t} where id in (${ids.map(() => '?').join(', ')})`, ids);
       rows.sort((a, b) => (position.get(a.id as string) ?? 0) - (position.get(b.id as string) ?? 0));
