@@ -177,4 +177,25 @@ describe('HTTP adapter: request timeout', () => {
     expect(fast.status).to.equal(200);
     expect((await slow).status).to.equal(503);
   });
+
+  it('expires each slow request at its own deadline, whatever finished between them (one timer for all)', async () => {
+    const answeredAfter = async (path: string, delayMs: number): Promise<{ status: number; at: number }> => {
+      await sleep(delayMs);
+      const res = await fetch(`${app.url}${path}`);
+      return { status: res.status, at: performance.now() - started };
+    };
+    const started = performance.now();
+    const results = await Promise.all([
+      answeredAfter('/slow', 0),
+      answeredAfter('/fast', 10),
+      answeredAfter('/half-timeout', 20),
+      answeredAfter('/slow', TIMEOUT_MS / 2),
+      answeredAfter('/slow', TIMEOUT_MS),
+    ]);
+    expect(results.map((r) => r.status)).to.deep.equal([503, 200, 200, 503, 503]);
+    for (const [index, startedAt] of [[0, 0], [3, TIMEOUT_MS / 2], [4, TIMEOUT_MS]] as const) {
+      expect(results[index]!.at, `request ${index}: not before its own deadline`).to.be.at.least(startedAt + TIMEOUT_MS - 10);
+      expect(results[index]!.at, `request ${index}: not long after it`).to.be.below(startedAt + TIMEOUT_MS + 300);
+    }
+  });
 });
