@@ -3,7 +3,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
-import { isPostgres, preparedOn, readAll, readAllWalkingIndex, readOne, type LibSqlConnection } from './fastRead.js';
+import { isPostgres, preparedOn, readAll, readAllWalkingIndex, readOne, writeOne, type LibSqlConnection } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { columnsOf, orderByOf, snakeCase, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
 
@@ -119,7 +119,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   add(entity: E): Promise<void> {
     return guarded(this.orm, async () => {
       try {
-        await this.knex().raw(this.insertOne, this.values(entity, this.columns, !isPostgres(this.orm)));
+        await writeOne(this.orm, this.insertOne, this.values(entity, this.columns, !isPostgres(this.orm)));
       } catch (error) {
         throw await this.refused(error, entity);
       }

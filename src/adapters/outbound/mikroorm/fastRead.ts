@@ -16,7 +16,8 @@ export interface LibSqlConnection {
 /** Prepared statements per libsql connection (connections are recycled by the pool). */
 const prepared = new WeakMap<object, Map<string, Statement>>();
 
-type Params = readonly (string | number)[];
+/** Values a statement binds: text, numbers, NULL, and on PostgreSQL dates and booleans (SQLite gets them converted). */
+type Params = readonly (string | number | boolean | Date | null)[];
 
 /** `sql` prepared once per pooled libsql connection (the pool recycles connections; their statements go with them). */
 export function preparedOn(connection: LibSqlConnection, sql: string): Statement {
@@ -113,6 +114,16 @@ export async function readAll<T>(orm: MikroORM, sql: string, params: Params): Pr
   const sqlite = await onSqlite(orm, sql, (statement) => statement.all(...params));
   if (sqlite) return sqlite.result as T[];
   return onPostgres<T>(orm, sql, params);
+}
+
+/**
+ * A hot, parameterised write (an insert) that answers nothing, prepared like the reads: once per
+ * pooled connection on SQLite (the query builder's `raw` prepared it anew on every call), a named
+ * statement on PostgreSQL. A constraint it breaks rejects with the driver's own error, as before.
+ */
+export async function writeOne(orm: MikroORM, sql: string, params: Params): Promise<void> {
+  const sqlite = await onSqlite(orm, sql, (statement) => statement.run(...params));
+  if (!sqlite) await onPostgres(orm, sql, params);
 }
 
 /** Whether the ORM talks to PostgreSQL (else SQLite). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
-import { readAll, readOne } from '../../../../src/adapters/outbound/mikroorm/fastRead.js';
+import { readAll, readOne, writeOne } from '../../../../src/adapters/outbound/mikroorm/fastRead.js';
 import { externalService } from '../../../support/env.js';
 import { SqlDatabaseFixture } from '../contracts/databases.js';
 
@@ -65,5 +65,20 @@ describe('fastRead on PostgreSQL', function () {
     expect(reads[0]!.values).to.deep.equal(['fast-a']);
     expect(new Set(reads.slice(0, 3).map((q) => q.name)).size, 'one name for one statement').to.equal(1);
     expect(reads[3]!.name).not.to.equal(reads[0]!.name);
+  });
+
+  it('writes the same way: an insert goes out named, its values apart, and a broken constraint is the driver\'s error', async () => {
+    await database.clear();
+    sent.length = 0;
+    const sql = 'insert into app_meta (key, value) values (?, ?)';
+    await writeOne(database.db.orm, sql, ['fast-w', "it's"]);
+    expect(await readOne(database.db.orm, 'select value from app_meta where key = ?', ['fast-w'])).to.deep.equal({ value: "it's" });
+    const error = await writeOne(database.db.orm, sql, ['fast-w', 'again']).then(() => undefined, (e: unknown) => e);
+    expect(error).to.have.property('code', '23505');
+    const writes = sent.filter((q) => q.text.startsWith('insert into app_meta'));
+    expect(writes).to.have.length(2);
+    expect(writes[0]!.text).to.equal('insert into app_meta (key, value) values ($1, $2)');
+    expect(writes[0]!.name).to.match(/^portico_\d+$/);
+    expect(writes[1]!.name).to.equal(writes[0]!.name);
   });
 });
