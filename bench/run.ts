@@ -77,6 +77,11 @@ interface Scenario {
 }
 
 const json = { 'content-type': 'application/json' };
+/**
+ * The scenarios, in the order they run. `create` comes after every read of the table: it adds
+ * thousands of products, which would make the list and GraphQL rows measure a bigger table than the
+ * 1,000 the seed wrote (and counting it).
+ */
 const SCENARIOS: Scenario[] = [
   { name: 'health', label: 'GET /health/live', request: () => ({ method: 'GET', path: '/health/live' }) },
   {
@@ -92,6 +97,16 @@ const SCENARIOS: Scenario[] = [
     request: ({ token }) => ({ method: 'GET', path: '/api/v1/products?per_page=20', headers: { authorization: `Bearer ${token}` } }),
   },
   {
+    name: 'graphql',
+    label: 'GraphQL products (20 items, auth)',
+    request: ({ token }) => ({
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ products(pagination: {limit: 20}) { data { id name price createdAt updatedAt } pagination { totalRecords } } }' }),
+    }),
+  },
+  {
     name: 'create',
     sameWork: true,
     label: 'POST /api/v1/products (auth)',
@@ -100,16 +115,6 @@ const SCENARIOS: Scenario[] = [
       path: '/api/v1/products',
       headers: { ...json, authorization: `Bearer ${token}` },
       body: JSON.stringify({ name: 'Benchmark created product', price: 12.5 }),
-    }),
-  },
-  {
-    name: 'graphql',
-    label: 'GraphQL products (20 items, auth)',
-    request: ({ token }) => ({
-      method: 'POST',
-      path: '/graphql',
-      headers: { ...json, authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: '{ products(pagination: {limit: 20}) { data { id name price createdAt updatedAt } pagination { totalRecords } } }' }),
     }),
   },
   {
