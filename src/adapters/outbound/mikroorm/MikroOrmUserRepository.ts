@@ -11,6 +11,7 @@ import {
   type UserSortField,
 } from '../../../domain/user/UserRepository.js';
 import { guarded } from './errors.js';
+import { userColumns, userFromRaw, type RawUserRow } from './userRows.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
@@ -23,21 +24,9 @@ const SORT_PROPERTY: Record<UserSortField, keyof UserRow> = {
   created_at: 'createdAt',
 };
 
-/** A `users` row as the driver returns it (timestamps: numbers on SQLite, Dates on PostgreSQL). */
-interface RawUserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-  password_hash: string;
-  /** 0/1 on SQLite. */
-  email_verified: boolean | number;
-  created_at: Date | number | string;
-  updated_at: Date | number | string;
-}
-
 type Timestamp = Date | number | string;
+
+const FIND_BY_ID = `select ${userColumns()} from users where id = ?`;
 
 /**
  * The condition of a write that must keep an admin: the row is not an admin, or another row is.
@@ -97,24 +86,8 @@ export class MikroOrmUserRepository implements UserRepository {
   /** The hot read (every authenticated request): one prepared statement, no entity hydration. */
   findById(id: string): Promise<User | undefined> {
     return guarded(this.orm, async () => {
-      const row = await readOne<RawUserRow>(
-        this.orm,
-        'select id, email, first_name, last_name, role, password_hash, email_verified, created_at, updated_at from users where id = ?',
-        [id],
-      );
-      return row
-        ? toUser({
-            id: row.id,
-            email: row.email,
-            firstName: row.first_name,
-            lastName: row.last_name,
-            role: row.role,
-            passwordHash: row.password_hash,
-            emailVerified: row.email_verified,
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-          })
-        : undefined;
+      const row = await readOne<RawUserRow>(this.orm, FIND_BY_ID, [id]);
+      return row ? userFromRaw(row) : undefined;
     });
   }
 
