@@ -9,7 +9,7 @@ import { accountWithRole, Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
-import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
+import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 
 interface Answer {
   status: number;
@@ -72,10 +72,7 @@ describe('bench: the same-work app answers as Portico does', function () {
           this.skip();
         }
         // PostgreSQL's test database is shared: start from empty tables.
-        const fixture = new SqlDatabaseFixture({ name: engine, url: () => databaseUrl, persistent: true });
-        await fixture.open();
-        await fixture.clear();
-        await fixture.close();
+        await emptyTables(databaseUrl!);
         const config = testConfig({ SVC_DATABASE_URL: databaseUrl!, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' });
         service = await startService(config, { logger: silentLogger() });
         const account = await accountWithRole(service, new Api(service.url), 'moderator');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
-import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
+import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -901,10 +901,7 @@ describe('products: 50 concurrent partial updates (end to end)', function () {
         }
         // PostgreSQL's test database is shared: start from empty tables, so the service seeds the
         // shipped access rules instead of finding what another suite left.
-        const fixture = new SqlDatabaseFixture({ name: engine, url: () => databaseUrl, persistent: true });
-        await fixture.open();
-        await fixture.clear();
-        await fixture.close();
+        await emptyTables(databaseUrl!);
         const env = { SVC_DATABASE_URL: databaseUrl!, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
         service = await startService(testConfig(env), { logger: silentLogger() });
         api = new Api(service.url);

@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
+import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { accountWithRole, Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
@@ -68,10 +68,7 @@ for (const [engine, url] of [
         this.skip();
       }
       if (databaseUrl.startsWith('postgres')) {
-        const fixture = new SqlDatabaseFixture({ name: engine, url: () => databaseUrl, persistent: true });
-        await fixture.open();
-        await fixture.clear();
-        await fixture.close();
+        await emptyTables(databaseUrl);
       }
       captured = capturingLogger();
       const env = {

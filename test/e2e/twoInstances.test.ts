@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { SqlDatabaseFixture } from '../adapters/outbound/contracts/databases.js';
+import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import {
   accountWithRole,
   Api,
@@ -81,10 +81,7 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
     }
     // The PostgreSQL test database is shared with other suites: start from empty tables, so the
     // instances seed the shipped access rules instead of finding what another suite left.
-    const fixture = new SqlDatabaseFixture({ name: 'PostgreSQL', url: () => POSTGRES_URL, persistent: true });
-    await fixture.open();
-    await fixture.clear();
-    await fixture.close();
+    await emptyTables(POSTGRES_URL!);
     const env = {
       SVC_DATABASE_URL: POSTGRES_URL!,
       SVC_REDIS_URL: REDIS_URL!,

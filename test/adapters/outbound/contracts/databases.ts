@@ -79,6 +79,21 @@ export class SqlDatabaseFixture {
   }
 }
 
+/**
+ * Empties every table the service writes in the database at `url` (migrating it first): the
+ * PostgreSQL test database is shared, so a suite that starts a whole service starts from empty
+ * tables, and the service seeds the shipped access rules instead of finding another suite's.
+ */
+export async function emptyTables(url: string): Promise<void> {
+  const fixture = new SqlDatabaseFixture({ name: 'shared database', url: () => url, persistent: true });
+  await fixture.open();
+  try {
+    await fixture.clear();
+  } finally {
+    await fixture.close();
+  }
+}
+
 /** What a store of per-user records claims beyond the promises of every call. */
 export interface StoreClaims {
   /** Its data outlives the process (its subject can `restart`). */

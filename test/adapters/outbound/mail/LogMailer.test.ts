@@ -2,21 +2,12 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { LOG_MAIL_ADAPTER, LogMailer } from '../../../../src/adapters/outbound/mail/LogMailer.js';
 import { MailComposer } from '../../../../src/adapters/outbound/mail/MailComposer.js';
-import type { AccountMail } from '../../../../src/application/ports/Mailer.js';
 import { createLogger } from '../../../../src/main/logger.js';
-import { FixedClock } from '../../../support/FixedClock.js';
+import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 import { capturingLogger } from '../../../support/logger.js';
 
-const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
 const composer = MailComposer.load({ directory: 'mail/templates', from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080' }, clock);
-const TOKEN = 'c2VsZWN0b3Itc2VsZWN0b3I.dmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXI';
-const mail: AccountMail = {
-  kind: 'email-verification',
-  to: 'ada@example.com',
-  firstName: 'Ada',
-  token: TOKEN,
-  expiresAt: new Date(clock.now().getTime() + 24 * 3_600_000),
-};
+const mail = accountMail({ kind: 'email-verification', expiresAt: new Date(clock.now().getTime() + 24 * HOUR_MS) });
 
 describe('LogMailer (development)', () => {
   it('writes the rendered message, link and token included, at info, marked as the development log adapter', async () => {

@@ -9,22 +9,11 @@ import {
   MailTemplateError,
   type MailComposerOptions,
 } from '../../../../src/adapters/outbound/mail/MailComposer.js';
-import type { AccountMail } from '../../../../src/application/ports/Mailer.js';
-import { FixedClock } from '../../../support/FixedClock.js';
+import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 
-const H = 3_600_000;
-const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
+const H = HOUR_MS;
 const shipped: MailComposerOptions = { directory: 'mail/templates', from: 'Portico <no-reply@example.com>', linkBaseUrl: 'https://app.example.com' };
-const TOKEN = 'c2VsZWN0b3Itc2VsZWN0b3I.dmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXI';
-
-const reset = (extra: Partial<AccountMail> = {}): AccountMail => ({
-  kind: 'password-reset',
-  to: 'ada@example.com',
-  firstName: 'Ada',
-  token: TOKEN,
-  expiresAt: new Date(clock.now().getTime() + H),
-  ...extra,
-});
+const reset = accountMail;
 
 /** A folder holding the shipped templates, with `overrides` written over them. */
 function templatesWith(overrides: Record<string, string | undefined>): string {

@@ -3,26 +3,15 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { MailComposer } from '../../../../src/adapters/outbound/mail/MailComposer.js';
 import { SmtpMailer, smtpOptions } from '../../../../src/adapters/outbound/mail/SmtpMailer.js';
-import type { AccountMail } from '../../../../src/application/ports/Mailer.js';
-import { FixedClock } from '../../../support/FixedClock.js';
+import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 import { linkToken, startSmtpServer, type TestSmtpServer } from '../../../support/smtp.js';
 
-const H = 3_600_000;
-const clock = new FixedClock(new Date('2026-03-01T10:00:00Z'));
+const H = HOUR_MS;
 const composer = MailComposer.load(
   { directory: 'mail/templates', from: 'Portico Accounts <accounts@example.com>', linkBaseUrl: 'https://app.example.com/portal/' },
   clock,
 );
-const TOKEN = 'c2VsZWN0b3Itc2VsZWN0b3I.dmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXItdmVyaWZpZXI';
-
-const mail = (extra: Partial<AccountMail> = {}): AccountMail => ({
-  kind: 'password-reset',
-  to: 'ada@example.com',
-  firstName: 'Ada',
-  token: TOKEN,
-  expiresAt: new Date(clock.now().getTime() + H),
-  ...extra,
-});
+const mail = accountMail;
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
