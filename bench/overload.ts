@@ -15,7 +15,8 @@ const result = await autocannon({
   timeout: 60,
 });
 const byStatus: Record<string, number> = {};
-for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) byStatus[status] = (stats as { count: number }).count;
+for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
+  byStatus[status] = (stats as { count: number }).count;
 process.stdout.write(
   `${JSON.stringify({
     answers: result.requests.total,

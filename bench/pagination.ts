@@ -20,7 +20,13 @@ const TOTAL = 10_000;
 
 function config(databaseUrl: string) {
   const loaded = loadConfig({
-    env: { SVC_DATABASE_URL: databaseUrl, SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_RATE_LIMIT_ENABLED: 'false', SVC_AUTH_BCRYPT_COST: '4' },
+    env: {
+      SVC_DATABASE_URL: databaseUrl,
+      SVC_SERVER_PORT: '0',
+      SVC_SERVER_HOST: '127.0.0.1',
+      SVC_RATE_LIMIT_ENABLED: 'false',
+      SVC_AUTH_BCRYPT_COST: '4',
+    },
     readFile: () => undefined,
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
@@ -35,7 +41,14 @@ async function seed(service: RunningService): Promise<void> {
     const rows = Array.from({ length: 500 }, (_, i) => {
       const n = chunk + i;
       const at = new Date(start + Math.floor(n / 3) * 1000);
-      return { id: randomUUID(), name: `Product ${n % 997}`, price: 1 + (n % 250), version: 1, createdAt: at, updatedAt: at };
+      return {
+        id: randomUUID(),
+        name: `Product ${n % 997}`,
+        price: 1 + (n % 250),
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+      };
     });
     await em.insertMany(ProductSchema, rows);
   }
@@ -72,15 +85,24 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   try {
     await seed(service);
     const bearer = await token(service);
-    for (const [sort, order] of [['created_at', 'desc'], ['price', 'asc'], ['name', 'asc'], ['updated_at', 'desc']] as const) {
+    for (const [sort, order] of [
+      ['created_at', 'desc'],
+      ['price', 'asc'],
+      ['name', 'asc'],
+      ['updated_at', 'desc'],
+    ] as const) {
       const first: number[] = [];
       const deep: number[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         first.push(await time(`${service.url}/api/v1/products?page=1&per_page=20&sort=${sort}&order=${order}`, bearer));
-        deep.push(await time(`${service.url}/api/v1/products?page=500&per_page=20&sort=${sort}&order=${order}`, bearer));
+        deep.push(
+          await time(`${service.url}/api/v1/products?page=500&per_page=20&sort=${sort}&order=${order}`, bearer),
+        );
       }
       const [a, b] = [median(first), median(deep)];
-      console.log(`${label.padEnd(10)} sort=${`${sort} ${order}`.padEnd(16)} page 1: ${a.toFixed(2)} ms   page 500: ${b.toFixed(2)} ms   ratio ${(b / a).toFixed(2)}`);
+      console.log(
+        `${label.padEnd(10)} sort=${`${sort} ${order}`.padEnd(16)} page 1: ${a.toFixed(2)} ms   page 500: ${b.toFixed(2)} ms   ratio ${(b / a).toFixed(2)}`,
+      );
     }
   } finally {
     await service.stop();

@@ -44,7 +44,8 @@ const { values } = parseArgs({
     'skip-cost': { type: 'boolean', default: false },
   },
 });
-if (values.only !== undefined && !['table', 'overload'].includes(values.only)) throw new Error('--only takes table or overload');
+if (values.only !== undefined && !['table', 'overload'].includes(values.only))
+  throw new Error('--only takes table or overload');
 const RUN_TABLE = values.only !== 'overload';
 const RUN_OVERLOAD = values.only !== 'table';
 const OVERLOAD_CONNECTIONS = Number(values['overload-connections']);
@@ -73,7 +74,12 @@ interface Scenario {
   label: string;
   /** bench/sameWork.ts answers it too. */
   sameWork?: boolean;
-  request: (ctx: { token: string; productId: string }) => { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
+  request: (ctx: { token: string; productId: string }) => {
+    method: 'GET' | 'POST';
+    path: string;
+    body?: string;
+    headers?: Record<string, string>;
+  };
 }
 
 const json = { 'content-type': 'application/json' };
@@ -88,13 +94,21 @@ const SCENARIOS: Scenario[] = [
     name: 'product',
     sameWork: true,
     label: 'GET /api/v1/products/{id} (auth)',
-    request: ({ token, productId }) => ({ method: 'GET', path: `/api/v1/products/${productId}`, headers: { authorization: `Bearer ${token}` } }),
+    request: ({ token, productId }) => ({
+      method: 'GET',
+      path: `/api/v1/products/${productId}`,
+      headers: { authorization: `Bearer ${token}` },
+    }),
   },
   {
     name: 'list',
     sameWork: true,
     label: 'GET /api/v1/products?per_page=20 (auth)',
-    request: ({ token }) => ({ method: 'GET', path: '/api/v1/products?per_page=20', headers: { authorization: `Bearer ${token}` } }),
+    request: ({ token }) => ({
+      method: 'GET',
+      path: '/api/v1/products?per_page=20',
+      headers: { authorization: `Bearer ${token}` },
+    }),
   },
   {
     name: 'graphql',
@@ -103,7 +117,10 @@ const SCENARIOS: Scenario[] = [
       method: 'POST',
       path: '/graphql',
       headers: { ...json, authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: '{ products(pagination: {limit: 20}) { data { id name price createdAt updatedAt } pagination { totalRecords } } }' }),
+      body: JSON.stringify({
+        query:
+          '{ products(pagination: {limit: 20}) { data { id name price createdAt updatedAt } pagination { totalRecords } } }',
+      }),
     }),
   },
   {
@@ -142,7 +159,13 @@ async function drive(url: string, request: ReturnType<Scenario['request']>): Pro
     duration: DURATION,
     pipelining: PIPELINING,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -185,7 +208,10 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Starts the service on `env` and waits until `/health/ready` answers 200; its URL and the ms it took. */
-async function startService(env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+async function startService(
+  env: NodeJS.ProcessEnv,
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -198,8 +224,15 @@ async function startService(env: NodeJS.ProcessEnv, children: ChildProcess[]): P
 }
 
 /** Starts bench/sameWork.ts on `databaseUrl`. */
-async function startSameWork(databaseUrl: string, children: ChildProcess[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sameWork.ts', databaseUrl, JWT.secret, JWT.issuer, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startSameWork(
+  databaseUrl: string,
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/sameWork.ts', databaseUrl, JWT.secret, JWT.issuer, '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(child);
   return { child, url: `http://127.0.0.1:${(await waitForLine(child, /ready (\d+)/))[1]}` };
 }
@@ -209,7 +242,11 @@ async function startSameWork(databaseUrl: string, children: ChildProcess[]): Pro
  * test/bench holds this for every case; this catches a drift at bench time). A created product's
  * id and timestamps differ, so create is not compared here.
  */
-async function answersAlike(serviceUrl: string, sameUrl: string, request: ReturnType<Scenario['request']>): Promise<boolean> {
+async function answersAlike(
+  serviceUrl: string,
+  sameUrl: string,
+  request: ReturnType<Scenario['request']>,
+): Promise<boolean> {
   if (request.method !== 'GET') return true;
   const answers = await Promise.all(
     [serviceUrl, sameUrl].map(async (url) => {
@@ -249,11 +286,24 @@ const percentile = (xs: number[], p: number): number => {
 
 /** The overload scenario: the driver in a child process, the liveness probes from here. */
 async function overload(serviceUrl: string, token: string): Promise<Record<string, unknown>> {
-  say(`bench: overload — ${OVERLOAD_CONNECTIONS} connections on GET ${OVERLOAD_PATH} for ${OVERLOAD_DURATION} s, /health/live probed every 200 ms…`);
-  const driver = spawn(process.execPath, ['--import', 'tsx', 'bench/overload.ts', `${serviceUrl}${OVERLOAD_PATH}`, String(OVERLOAD_CONNECTIONS), String(OVERLOAD_DURATION)], {
-    env: { ...process.env, BENCH_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  say(
+    `bench: overload — ${OVERLOAD_CONNECTIONS} connections on GET ${OVERLOAD_PATH} for ${OVERLOAD_DURATION} s, /health/live probed every 200 ms…`,
+  );
+  const driver = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/overload.ts',
+      `${serviceUrl}${OVERLOAD_PATH}`,
+      String(OVERLOAD_CONNECTIONS),
+      String(OVERLOAD_DURATION),
+    ],
+    {
+      env: { ...process.env, BENCH_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const figures = waitForLine(driver, /\{"answers".*\}/, (OVERLOAD_DURATION + 120) * 1000);
   const probes: Promise<number>[] = [];
   // Give autocannon a moment to open its connections, then probe until it is done.
@@ -287,14 +337,16 @@ async function overload(serviceUrl: string, token: string): Promise<Record<strin
     live_within_1s: Number(withinTarget.toFixed(3)),
     live_p95_ms: Math.round(percentile(live, 95)),
     live_max_ms: Math.round(Math.max(...live)),
-    meets_targets: result.latency_ms.max <= MAX_WAIT_TARGET_MS && result.timeouts === 0 && withinTarget >= LIVE_TARGET_SHARE,
+    meets_targets:
+      result.latency_ms.max <= MAX_WAIT_TARGET_MS && result.timeouts === 0 && withinTarget >= LIVE_TARGET_SHARE,
   };
 }
 
 async function main(): Promise<void> {
   const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? SCENARIOS.map((s) => s.name);
   const unknown = chosen.filter((name) => !SCENARIOS.some((s) => s.name === name));
-  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
   const scenarios = SCENARIOS.filter((s) => chosen.includes(s.name));
 
   const dir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
@@ -331,7 +383,10 @@ async function main(): Promise<void> {
     }
     const hashMs = median(samples);
     say('bench: seeding a SQLite file with an admin and 1,000 products…');
-    const seed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const seed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const { productIds } = JSON.parse((await waitForLine(seed, /\{"productIds".*\}/))[0]) as { productIds: string[] };
 
     say('bench: starting the service (dist/src/main/server.js)…');
@@ -341,28 +396,43 @@ async function main(): Promise<void> {
     let bareUrl = '';
     let sameUrl = '';
     if (RUN_TABLE) {
-      const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bareKoa.ts', '0'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(bare);
       bareUrl = `http://127.0.0.1:${(await waitForLine(bare, /ready (\d+)/))[1]}`;
       if (scenarios.some((s) => s.sameWork)) sameUrl = (await startSameWork(env.SVC_DATABASE_URL, children)).url;
     }
 
     const logIn = async (url: string): Promise<string> => {
-      const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: json, body: JSON.stringify(BENCH_ADMIN) });
+      const login = await fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(BENCH_ADMIN),
+      });
       return ((await login.json()) as { data: { access_token: string } }).data.access_token;
     };
     const token = await logIn(serviceUrl);
     const context = { token, productId: productIds[0]! };
 
     /** Each scenario in alternating rounds: bare Koa, Portico, and the same-work app where it has one. */
-    const measure = async (on: readonly Scenario[], portico: string, same: string, ctx: typeof context, engine: 'sqlite' | 'postgresql') => {
+    const measure = async (
+      on: readonly Scenario[],
+      portico: string,
+      same: string,
+      ctx: typeof context,
+      engine: 'sqlite' | 'postgresql',
+    ) => {
       const measured: Record<string, unknown>[] = [];
       const suffix = engine === 'postgresql' ? ' (PostgreSQL)' : '';
       for (const scenario of on) {
         const request = scenario.request(ctx);
         const withSame = scenario.sameWork === true && same !== '';
         const alike = withSame ? await answersAlike(portico, same, request) : undefined;
-        if (alike === false) say(`bench: WARNING — the same-work app does not answer ${scenario.label} as Portico does (npm test test/bench/sameWork.test.ts)`);
+        if (alike === false)
+          say(
+            `bench: WARNING — the same-work app does not answer ${scenario.label} as Portico does (npm test test/bench/sameWork.test.ts)`,
+          );
         const service: Figures[] = [];
         const baseline: Figures[] = [];
         const sameWork: Figures[] = [];
@@ -390,27 +460,48 @@ async function main(): Promise<void> {
           ratio: Number((rps / bareRps).toFixed(3)),
           same_work_rps: sameRps === undefined ? null : Math.round(sameRps),
           same_work_ratio: sameRps === undefined ? null : Number((rps / sameRps).toFixed(3)),
-          ...(withSame ? { same_work_p50_ms: median(sameWork.map((f) => f.p50)), same_work_errors: sameWork.reduce((n, f) => n + f.errors + f.non2xx, 0) } : {}),
+          ...(withSame
+            ? {
+                same_work_p50_ms: median(sameWork.map((f) => f.p50)),
+                same_work_errors: sameWork.reduce((n, f) => n + f.errors + f.non2xx, 0),
+              }
+            : {}),
           ...(alike === false ? { same_work_answers_differ: true } : {}),
         });
       }
       return measured;
     };
 
-    const rows: Record<string, unknown>[] = RUN_TABLE ? await measure(scenarios, serviceUrl, sameUrl, context, 'sqlite') : [];
+    const rows: Record<string, unknown>[] = RUN_TABLE
+      ? await measure(scenarios, serviceUrl, sameUrl, context, 'sqlite')
+      : [];
 
     // The same-work scenarios again, with Portico and the same-work app both on PostgreSQL.
     const postgresUrl = process.env.SVC_TEST_POSTGRES_URL?.trim();
     const onPostgres = scenarios.filter((s) => s.sameWork);
     if (RUN_TABLE && postgresUrl && onPostgres.length > 0) {
       const pgEnv = { ...env, SVC_DATABASE_URL: postgresUrl };
-      say('bench: PostgreSQL — seeding SVC_TEST_POSTGRES_URL (its products and the bench admin replaced) with 1,000 products…');
-      const pgSeed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], { env: pgEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-      const pgIds = (JSON.parse((await waitForLine(pgSeed, /\{"productIds".*\}/))[0]) as { productIds: string[] }).productIds;
+      say(
+        'bench: PostgreSQL — seeding SVC_TEST_POSTGRES_URL (its products and the bench admin replaced) with 1,000 products…',
+      );
+      const pgSeed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], {
+        env: pgEnv,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const pgIds = (JSON.parse((await waitForLine(pgSeed, /\{"productIds".*\}/))[0]) as { productIds: string[] })
+        .productIds;
       const pgService = await startService(pgEnv, children);
       say(`bench: PostgreSQL — service ready in ${pgService.startupMs.toFixed(0)} ms at ${pgService.url}`);
       const pgSame = await startSameWork(postgresUrl, children);
-      rows.push(...(await measure(onPostgres, pgService.url, pgSame.url, { token: await logIn(pgService.url), productId: pgIds[0]! }, 'postgresql')));
+      rows.push(
+        ...(await measure(
+          onPostgres,
+          pgService.url,
+          pgSame.url,
+          { token: await logIn(pgService.url), productId: pgIds[0]! },
+          'postgresql',
+        )),
+      );
       await Promise.all([stop(pgService.child), stop(pgSame.child)]);
     } else if (RUN_TABLE && onPostgres.length > 0) {
       say('bench: SVC_TEST_POSTGRES_URL is not set — no PostgreSQL rows');
@@ -425,7 +516,10 @@ async function main(): Promise<void> {
       // by now (a bigger heap, other JIT state), which alone made it measure 20% slower than a new one.
       // The one with both off starts first (a process started first was seen to run slower, so any
       // bias is against the cost's favour).
-      const plain = spawn(process.execPath, ['dist/src/main/server.js'], { env: { ...env, ...OBSERVABILITY_OFF }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const plain = spawn(process.execPath, ['dist/src/main/server.js'], {
+        env: { ...env, ...OBSERVABILITY_OFF },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(plain);
       const plainUrl = (await waitForLine(plain, /listening on (http:\/\/[^\s]+)/))[1]!;
       const observed = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -441,7 +535,9 @@ async function main(): Promise<void> {
       for (let round = 1; round <= ROUNDS; round += 1) {
         const order = round % 2 === 1 ? (['on', 'off'] as const) : (['off', 'on'] as const);
         for (const which of order) {
-          say(`bench: metrics and headers cost — round ${round}/${ROUNDS}: ${which === 'on' ? 'on (default)' : 'off'}…`);
+          say(
+            `bench: metrics and headers cost — round ${round}/${ROUNDS}: ${which === 'on' ? 'on (default)' : 'off'}…`,
+          );
           if (which === 'on') on.push(await drive(observedUrl, request));
           else off.push(await drive(plainUrl, request));
         }
@@ -470,23 +566,45 @@ async function main(): Promise<void> {
 
     const report = {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
-      settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING, rounds: ROUNDS, bcrypt_cost: BCRYPT_COST },
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model ?? 'unknown',
+        memory_gib: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+      },
+      settings: {
+        duration_s: DURATION,
+        connections: CONNECTIONS,
+        pipelining: PIPELINING,
+        rounds: ROUNDS,
+        bcrypt_cost: BCRYPT_COST,
+      },
       startup_to_ready_ms: Math.round(startupMs),
       peak_rss_mib: Math.round(peakRss / 2 ** 20),
-      bcrypt: { ms_per_hash: Number(hashMs.toFixed(1)), hash_threads: threads, ceiling_rps: Math.round(ceiling), login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null },
+      bcrypt: {
+        ms_per_hash: Number(hashMs.toFixed(1)),
+        hash_threads: threads,
+        ceiling_rps: Math.round(ceiling),
+        login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null,
+      },
       scenarios: rows,
       ...(costRow ? { metrics_and_headers_cost: costRow } : {}),
-      ...(overloadRow ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } } : {}),
+      ...(overloadRow
+        ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } }
+        : {}),
     };
 
     console.log('');
     if (rows.length > 0) {
-      console.log('| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio | same-work req/s | same-work ratio |');
+      console.log(
+        '| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio | same-work req/s | same-work ratio |',
+      );
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
       const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
       for (const r of rows) {
-        console.log(`| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`);
+        console.log(
+          `| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`,
+        );
       }
       console.log('');
     }
@@ -498,14 +616,26 @@ async function main(): Promise<void> {
       console.log('');
     }
     if (overloadRow) {
-      const o = overloadRow as Record<string, number | string | boolean> & { latency_ms: OverloadFigures['latency_ms'] };
-      console.log(`overload: ${o.connections} connections × ${o.duration_s} s on ${o.scenario}: ${o.answers} answers (${o.rps}/s) — ${o.ok_200} × 200, ${o.shed_503} × 503 OVERLOADED (shed), ${o.other_status} other, ${o.errors} errors, ${o.timeouts} timeouts`);
-      console.log(`overload: wait p50 ${o.latency_ms.p50} ms · p99 ${o.latency_ms.p99} ms · longest ${o.latency_ms.max} ms (target ≤ ${MAX_WAIT_TARGET_MS} ms)`);
-      console.log(`overload: /health/live on a new connection, ${o.live_probes} probes: ${(Number(o.live_within_1s) * 100).toFixed(1)}% within 1 s (target ≥ ${LIVE_TARGET_SHARE * 100}%), p95 ${o.live_p95_ms} ms, max ${o.live_max_ms} ms, ${o.live_failed} failed — ${o.meets_targets ? 'targets met' : 'TARGETS MISSED'}`);
+      const o = overloadRow as Record<string, number | string | boolean> & {
+        latency_ms: OverloadFigures['latency_ms'];
+      };
+      console.log(
+        `overload: ${o.connections} connections × ${o.duration_s} s on ${o.scenario}: ${o.answers} answers (${o.rps}/s) — ${o.ok_200} × 200, ${o.shed_503} × 503 OVERLOADED (shed), ${o.other_status} other, ${o.errors} errors, ${o.timeouts} timeouts`,
+      );
+      console.log(
+        `overload: wait p50 ${o.latency_ms.p50} ms · p99 ${o.latency_ms.p99} ms · longest ${o.latency_ms.max} ms (target ≤ ${MAX_WAIT_TARGET_MS} ms)`,
+      );
+      console.log(
+        `overload: /health/live on a new connection, ${o.live_probes} probes: ${(Number(o.live_within_1s) * 100).toFixed(1)}% within 1 s (target ≥ ${LIVE_TARGET_SHARE * 100}%), p95 ${o.live_p95_ms} ms, max ${o.live_max_ms} ms, ${o.live_failed} failed — ${o.meets_targets ? 'targets met' : 'TARGETS MISSED'}`,
+      );
       console.log('');
     }
-    console.log(`start-up to ready: ${report.startup_to_ready_ms} ms · peak RSS: ${report.peak_rss_mib} MiB · bcrypt cost ${BCRYPT_COST}: ${report.bcrypt.ms_per_hash} ms/hash × ${threads} threads → ceiling ${report.bcrypt.ceiling_rps} logins/s${report.bcrypt.login_share_of_ceiling !== null ? `, login at ${(report.bcrypt.login_share_of_ceiling * 100).toFixed(0)}% of it` : ''}`);
-    console.log(`machine: ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} alternating rounds, pipelining ${PIPELINING}`);
+    console.log(
+      `start-up to ready: ${report.startup_to_ready_ms} ms · peak RSS: ${report.peak_rss_mib} MiB · bcrypt cost ${BCRYPT_COST}: ${report.bcrypt.ms_per_hash} ms/hash × ${threads} threads → ceiling ${report.bcrypt.ceiling_rps} logins/s${report.bcrypt.login_share_of_ceiling !== null ? `, login at ${(report.bcrypt.login_share_of_ceiling * 100).toFixed(0)}% of it` : ''}`,
+    );
+    console.log(
+      `machine: ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} alternating rounds, pipelining ${PIPELINING}`,
+    );
     mkdirSync('bench/results', { recursive: true });
     // `--only overload` keeps the last full table in latest.json.
     const file = RUN_TABLE ? 'bench/results/latest.json' : 'bench/results/overload.json';

@@ -48,11 +48,14 @@ interface Store {
 
 const COLUMNS = 'id, name, price, version, created_at, updated_at';
 const SORTS = new Set(['name', 'price', 'created_at', 'updated_at']);
-const orderBy = (sort: string, order: 'asc' | 'desc'): string => (order === 'desc' ? `${sort} desc, id desc` : `${sort}, id`);
+const orderBy = (sort: string, order: 'asc' | 'desc'): string =>
+  order === 'desc' ? `${sort} desc, id desc` : `${sort}, id`;
 
 function sqliteStore(file: string): Store {
   const db = new Database(file);
-  db.exec('pragma foreign_keys = on; pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;');
+  db.exec(
+    'pragma foreign_keys = on; pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;',
+  );
   const byId = db.prepare(`select ${COLUMNS} from products where id = ?`);
   const count = db.prepare('select count(*) as total from products');
   const insert = db.prepare(`insert into products (${COLUMNS}) values (?, ?, ?, ?, ?, ?)`);
@@ -63,10 +66,19 @@ function sqliteStore(file: string): Store {
     page: async (sort, order, limit, offset) => {
       const by = orderBy(sort, order);
       let statement = pages.get(by);
-      if (!statement) pages.set(by, (statement = db.prepare(`select ${COLUMNS} from products order by ${by} limit ? offset ?`)));
+      if (!statement)
+        pages.set(by, (statement = db.prepare(`select ${COLUMNS} from products order by ${by} limit ? offset ?`)));
       return statement.all(limit, offset) as Row[];
     },
-    insert: async (r) => void insert.run(r.id, r.name, r.price, r.version, (r.created_at as Date).getTime(), (r.updated_at as Date).getTime()),
+    insert: async (r) =>
+      void insert.run(
+        r.id,
+        r.name,
+        r.price,
+        r.version,
+        (r.created_at as Date).getTime(),
+        (r.updated_at as Date).getTime(),
+      ),
     close: async () => void db.close(),
   };
 }
@@ -76,18 +88,33 @@ interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
   end(): Promise<void>;
 }
-const pg = createRequire(import.meta.url)('pg') as { Pool: new (options: { connectionString: string; max: number }) => PgPool };
+const pg = createRequire(import.meta.url)('pg') as {
+  Pool: new (options: { connectionString: string; max: number }) => PgPool;
+};
 
 function postgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const run = async (name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows;
   return {
-    byId: async (id) => (await run('product', `select ${COLUMNS} from products where id = $1`, [id]))[0] as Row | undefined,
-    count: async () => Number(((await run('count', 'select count(*) as total from products', []))[0] as { total: string }).total),
+    byId: async (id) =>
+      (await run('product', `select ${COLUMNS} from products where id = $1`, [id]))[0] as Row | undefined,
+    count: async () =>
+      Number(((await run('count', 'select count(*) as total from products', []))[0] as { total: string }).total),
     page: async (sort, order, limit, offset) =>
-      (await run(`page-${sort}-${order}`, `select ${COLUMNS} from products order by ${orderBy(sort, order)} limit $1 offset $2`, [limit, offset])) as Row[],
+      (await run(
+        `page-${sort}-${order}`,
+        `select ${COLUMNS} from products order by ${orderBy(sort, order)} limit $1 offset $2`,
+        [limit, offset],
+      )) as Row[],
     insert: async (r) =>
-      void (await run('insert', `insert into products (${COLUMNS}) values ($1, $2, $3, $4, $5, $6)`, [r.id, r.name, r.price, r.version, r.created_at, r.updated_at])),
+      void (await run('insert', `insert into products (${COLUMNS}) values ($1, $2, $3, $4, $5, $6)`, [
+        r.id,
+        r.name,
+        r.price,
+        r.version,
+        r.created_at,
+        r.updated_at,
+      ])),
     close: () => pool.end(),
   };
 }
@@ -96,7 +123,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i;
 
 /** Portico's error envelope. */
-function fail(ctx: Context, status: number, error: { code: string; message: string; detail?: string; fields?: { field: string; message: string }[] }): void {
+function fail(
+  ctx: Context,
+  status: number,
+  error: { code: string; message: string; detail?: string; fields?: { field: string; message: string }[] },
+): void {
   ctx.status = status;
   ctx.body = { success: false, error };
 }
@@ -132,8 +163,12 @@ export interface SameWorkOptions {
   port: number;
 }
 
-export async function startSameWork(options: SameWorkOptions): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const store = options.databaseUrl.startsWith('sqlite:') ? sqliteStore(options.databaseUrl.slice('sqlite:'.length)) : postgresStore(options.databaseUrl);
+export async function startSameWork(
+  options: SameWorkOptions,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const store = options.databaseUrl.startsWith('sqlite:')
+    ? sqliteStore(options.databaseUrl.slice('sqlite:'.length))
+    : postgresStore(options.databaseUrl);
   const key = createSecretKey(Buffer.from(options.secret, 'utf8'));
   const verified = new Map<string, { typ?: unknown; exp: number }>();
 
@@ -145,7 +180,10 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
     let claims = token === undefined ? undefined : verified.get(token);
     if (token !== undefined && claims === undefined) {
       try {
-        claims = jwt.verify(token, key, { algorithms: ['HS256'], issuer: options.issuer }) as { typ?: unknown; exp: number };
+        claims = jwt.verify(token, key, { algorithms: ['HS256'], issuer: options.issuer }) as {
+          typ?: unknown;
+          exp: number;
+        };
         if (verified.size >= 10_000) verified.clear();
         verified.set(token, claims);
       } catch {
@@ -154,7 +192,12 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
     }
     if (claims?.typ !== 'access' || claims.exp <= Date.now() / 1000) {
       ctx.set('WWW-Authenticate', 'Bearer');
-      const message = ctx.get('Authorization') === '' ? 'missing bearer token' : match ? 'invalid token' : 'invalid authorization header';
+      const message =
+        ctx.get('Authorization') === ''
+          ? 'missing bearer token'
+          : match
+            ? 'invalid token'
+            : 'invalid authorization header';
       return fail(ctx, 401, { code: 'UNAUTHORIZED', message });
     }
     await next();
@@ -163,7 +206,12 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
   router.get('/api/v1/products/:id', async (ctx) => {
     const raw = ctx.params.id ?? '';
     const row = UUID.test(raw) ? await store.byId(raw.toLowerCase()) : undefined;
-    if (!row) return fail(ctx, 404, { code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${UUID.test(raw) ? raw.toLowerCase() : raw}` });
+    if (!row)
+      return fail(ctx, 404, {
+        code: 'NOT_FOUND',
+        message: 'Product not found',
+        detail: `id: ${UUID.test(raw) ? raw.toLowerCase() : raw}`,
+      });
     ctx.set('ETag', `"${row.version}"`);
     ctx.body = { success: true, data: present(row) };
   });
@@ -174,12 +222,22 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
     const perPage = integerParam(q.per_page, 1, 100, 20);
     const sort = q.sort ?? 'created_at';
     const order = typeof q.order === 'string' ? q.order.toLowerCase() : 'desc';
-    if (page === undefined || perPage === undefined || typeof sort !== 'string' || !SORTS.has(sort) || (order !== 'asc' && order !== 'desc')) {
+    if (
+      page === undefined ||
+      perPage === undefined ||
+      typeof sort !== 'string' ||
+      !SORTS.has(sort) ||
+      (order !== 'asc' && order !== 'desc')
+    ) {
       return fail(ctx, 400, { code: 'VALIDATION_ERROR', message: 'validation failed' });
     }
     const total = await store.count();
     const rows = total > (page - 1) * perPage ? await store.page(sort, order, perPage, (page - 1) * perPage) : [];
-    ctx.body = { success: true, data: rows.map(present), meta: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
+    ctx.body = {
+      success: true,
+      data: rows.map(present),
+      meta: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) },
+    };
   });
 
   router.post('/api/v1/products', async (ctx) => {
@@ -189,16 +247,28 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
     } catch {
       return fail(ctx, 400, { code: 'BAD_REQUEST', message: 'invalid request body' });
     }
-    const { name, price } = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; price?: unknown };
+    const { name, price } = (typeof body === 'object' && body !== null ? body : {}) as {
+      name?: unknown;
+      price?: unknown;
+    };
     const trimmed = typeof name === 'string' ? name.trim() : '';
     const fields: { field: string; message: string }[] = [];
     if (name === undefined) fields.push({ field: 'name', message: 'is required' });
-    else if (trimmed.length === 0 || [...trimmed].length > 200) fields.push({ field: 'name', message: 'must be 1 to 200 characters' });
+    else if (trimmed.length === 0 || [...trimmed].length > 200)
+      fields.push({ field: 'name', message: 'must be 1 to 200 characters' });
     if (price === undefined) fields.push({ field: 'price', message: 'is required' });
-    else if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) fields.push({ field: 'price', message: 'must be a number greater than 0' });
+    else if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0)
+      fields.push({ field: 'price', message: 'must be a number greater than 0' });
     if (fields.length > 0) return fail(ctx, 400, { code: 'VALIDATION_ERROR', message: 'validation failed', fields });
     const now = new Date();
-    const row: Row = { id: randomUUID(), name: trimmed, price: price as number, version: 1, created_at: now, updated_at: now };
+    const row: Row = {
+      id: randomUUID(),
+      name: trimmed,
+      price: price as number,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    };
     await store.insert(row);
     ctx.status = 201;
     ctx.set('ETag', '"1"');
@@ -224,7 +294,8 @@ export async function startSameWork(options: SameWorkOptions): Promise<{ url: st
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [databaseUrl, secret, issuer, port = '0'] = process.argv.slice(2);
-  if (!databaseUrl || !secret || !issuer) throw new Error('usage: sameWork.ts <database url> <jwt secret> <jwt issuer> <port>');
+  if (!databaseUrl || !secret || !issuer)
+    throw new Error('usage: sameWork.ts <database url> <jwt secret> <jwt issuer> <port>');
   const running = await startSameWork({ databaseUrl, secret, issuer, port: Number(port) });
   process.stdout.write(`ready ${new URL(running.url).port}\n`);
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

@@ -40,7 +40,14 @@ try {
       const at = new Date(now.getTime() - (1000 - n) * 1000);
       const id = randomUUID();
       ids.push(id);
-      return { id, name: `Benchmark product ${String(n).padStart(4, '0')}`, price: 1 + (n % 97) + 0.99, version: 1, createdAt: at, updatedAt: at };
+      return {
+        id,
+        name: `Benchmark product ${String(n).padStart(4, '0')}`,
+        price: 1 + (n % 97) + 0.99,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+      };
     });
     await em.insertMany(ProductSchema, rows);
   }

@@ -4,10 +4,11 @@
 // defaults to test/support/openapi/portico.d.ts, which the typed end-to-end test uses and a test keeps
 // equal to what this script writes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatFile } from './generate/format.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES_FILE = join(ROOT, 'test', 'support', 'openapi', 'portico.d.ts');
@@ -23,11 +24,12 @@ function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): string {
   const result = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${[command, ...args].join(' ')} exited with ${result.status}:\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${[command, ...args].join(' ')} exited with ${result.status}:\n${result.stderr}`);
   return result.stdout;
 }
 
-function main(output: string): void {
+async function main(output: string): Promise<void> {
   const cli = join(ROOT, 'src', 'main', 'cli.ts');
   const document = run(process.execPath, ['--import', 'tsx', cli, 'openapi'], environment(EVERY_ROUTE));
   JSON.parse(document); // a document, not a message
@@ -38,6 +40,10 @@ function main(output: string): void {
     const generator = join(ROOT, 'node_modules', '.bin', 'openapi-typescript');
     const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
     run(generator, [input, '--output', output], environment(quiet));
+    // Formatted as the committed copy is (the repository's formatter), wherever it is written.
+    const committedPath = 'test/support/openapi/portico.d.ts';
+    const formatted = await formatFile(ROOT, { path: committedPath, contents: readFileSync(output, 'utf8') });
+    writeFileSync(output, formatted.contents);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -50,4 +56,4 @@ if (args.length > 1) {
   process.exit(2);
 }
 // npm runs scripts in the package's root; a relative path is the caller's.
-main(args[0] === undefined ? TYPES_FILE : resolve(process.env.INIT_CWD ?? process.cwd(), args[0]));
+await main(args[0] === undefined ? TYPES_FILE : resolve(process.env.INIT_CWD ?? process.cwd(), args[0]));

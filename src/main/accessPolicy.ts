@@ -16,7 +16,9 @@ function readText(key: string, path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new StartupError(`${key}: cannot read ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new StartupError(
+      `${key}: cannot read ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -37,7 +39,9 @@ export async function loadAccessPolicy(config: Config, database: Database): Prom
   try {
     return await CasbinAccessPolicy.create(model, new MikroOrmPolicyRuleStore(database.orm), seed);
   } catch (error) {
-    throw new StartupError(`access.model: ${JSON.stringify(config.access.model)} is not a valid casbin model (${(error as Error).message.split('\n')[0]})`);
+    throw new StartupError(
+      `access.model: ${JSON.stringify(config.access.model)} is not a valid casbin model (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
@@ -58,7 +62,13 @@ const CHANNEL = 'portico:access-policy';
  * two seconds) when Redis cannot be reached.
  */
 export async function announceAccessPolicyChange(url: string): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   let failure: Error | undefined;
   redis.on('error', (error: Error) => (failure ??= error));
   try {
@@ -75,11 +85,7 @@ export async function announceAccessPolicyChange(url: string): Promise<number> {
  * published; a message from another instance makes this one reload its rules from the database.
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
-export function syncAccessPolicy(
-  policy: CasbinAccessPolicy,
-  redis: Redis,
-  logger: Logger,
-): InstanceSync {
+export function syncAccessPolicy(policy: CasbinAccessPolicy, redis: Redis, logger: Logger): InstanceSync {
   const instance = randomUUID();
   const subscriber = ownConnection(redis);
   const reload = (why: string) =>
@@ -104,7 +110,11 @@ export function syncAccessPolicy(
   // Publishing queues while Redis reconnects, so a change made during a short outage still goes out.
   const publisher = ownConnection(redis);
   policy.subscribe(() => {
-    publisher.publish(CHANNEL, instance).catch((error: unknown) => logger.warn({ err: { message: (error as Error).message } }, 'could not publish an access policy change'));
+    publisher
+      .publish(CHANNEL, instance)
+      .catch((error: unknown) =>
+        logger.warn({ err: { message: (error as Error).message } }, 'could not publish an access policy change'),
+      );
   });
   return {
     ready: readyOnce(subscribed),

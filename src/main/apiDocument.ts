@@ -15,7 +15,10 @@ export function restModules(modules: readonly FeatureModule[], config: Config): 
 
 /** Every REST operation the service serves with this configuration, the document's own included. */
 export function servedOperations(modules: readonly FeatureModule[], config: Config): Operation[] {
-  return [...restModules(modules, config).flatMap((module) => module.rest?.operations ?? []), ...(config.docs.enabled ? DOCS_OPERATIONS : [])];
+  return [
+    ...restModules(modules, config).flatMap((module) => module.rest?.operations ?? []),
+    ...(config.docs.enabled ? DOCS_OPERATIONS : []),
+  ];
 }
 
 /** The package's version, from the package.json above this file (sources and `dist` alike). */
@@ -48,5 +51,9 @@ Authentication: \`POST /api/v1/auth/login\` (or register) gives an \`access_toke
 
 /** The OpenAPI document of what the service serves with this configuration (CONTRACT §14). */
 export function apiDocument(modules: readonly FeatureModule[], config: Config): OpenApiDocument {
-  return buildOpenApiDocument(servedOperations(modules, config), { title: 'Portico API', version: packageVersion(), description: DESCRIPTION });
+  return buildOpenApiDocument(servedOperations(modules, config), {
+    title: 'Portico API',
+    version: packageVersion(),
+    description: DESCRIPTION,
+  });
 }

@@ -160,7 +160,10 @@ const commands: Record<string, Command> = {
         removed.length + added.length === 0
           ? `access rules already match ${source}: nothing replaced\n`
           : `reset access rules from ${source}: removed ${removed.length}, added ${added.length}\n` +
-              [...removed.map((rule) => `  removed: ${csvLine(rule)}\n`), ...added.map((rule) => `  added:   ${csvLine(rule)}\n`)].join(''),
+              [
+                ...removed.map((rule) => `  removed: ${csvLine(rule)}\n`),
+                ...added.map((rule) => `  added:   ${csvLine(rule)}\n`),
+              ].join(''),
       );
       if (!config.redis.url) {
         process.stdout.write('no redis.url configured: running instances load the rules when they restart\n');

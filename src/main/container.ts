@@ -51,7 +51,13 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
   if (!config.rateLimit.enabled) return null;
   const { points, windowSeconds } = config.rateLimit.rate;
   if (config.rateLimit.store === 'redis' && redis) {
-    return new RateLimiterRedis({ storeClient: redis, points, duration: windowSeconds, keyPrefix: 'portico:rl', rejectIfRedisNotReady: true });
+    return new RateLimiterRedis({
+      storeClient: redis,
+      points,
+      duration: windowSeconds,
+      keyPrefix: 'portico:rl',
+      rejectIfRedisNotReady: true,
+    });
   }
   return new RateLimiterMemory({ points, duration: windowSeconds, keyPrefix: 'portico:rl' });
 }
@@ -76,7 +82,11 @@ function routeModules(
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
     const onOperation = metrics ? metrics.graphqlOperation.bind(metrics) : undefined;
     routes.push(
-      graphqlRoutes(fragments, access, { ...config.graphql, ...(onOperation ? { onOperation } : {}), ...(tracing ? { tracer: tracing.tracer } : {}) }),
+      graphqlRoutes(fragments, access, {
+        ...config.graphql,
+        ...(onOperation ? { onOperation } : {}),
+        ...(tracing ? { tracer: tracing.tracer } : {}),
+      }),
     );
   }
   return routes;
@@ -102,17 +112,27 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());
   container
     .bind(TOKENS.RateLimiter)
-    .toResolvedValue((config: Config, redis: Redis | null) => buildRateLimiter(config, redis), [TOKENS.Config, TOKENS.Redis]);
+    .toResolvedValue(
+      (config: Config, redis: Redis | null) => buildRateLimiter(config, redis),
+      [TOKENS.Config, TOKENS.Redis],
+    );
   container.load(...modules.map((module) => module.bindings));
   container
     .bind(TOKENS.RouteModules)
     .toResolvedValue(
-      (config: Config, metrics: ServiceMetrics | null) => routeModules(container, modules, config, metrics, infra.tracing),
+      (config: Config, metrics: ServiceMetrics | null) =>
+        routeModules(container, modules, config, metrics, infra.tracing),
       [TOKENS.Config, TOKENS.Metrics],
     );
   const { acceptQueue, tracing } = infra;
   container.bind(TOKENS.HttpApp).toResolvedValue(
-    (config: Config, logger: Logger, limiter: RateLimiterAbstract | null, routes: RouteModule[], metrics: ServiceMetrics | null) =>
+    (
+      config: Config,
+      logger: Logger,
+      limiter: RateLimiterAbstract | null,
+      routes: RouteModule[],
+      metrics: ServiceMetrics | null,
+    ) =>
       createHttpApp({
         ...(metrics ? { metrics } : {}),
         logger,

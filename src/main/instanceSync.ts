@@ -22,4 +22,7 @@ export function ownConnection(redis: Redis): Redis {
 export const readyOnce =
   (subscribed: Promise<unknown>) =>
   (timeoutMs: number): Promise<boolean> =>
-    Promise.race([subscribed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]);
+    Promise.race([
+      subscribed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+    ]);

@@ -43,7 +43,10 @@ export function createLogger(level: string, format: 'json' | 'pretty', destinati
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (format === 'pretty') {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } },
+    });
   }
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 0 }));
 }

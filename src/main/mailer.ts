@@ -39,9 +39,16 @@ export function buildMailer(config: Config, logger: Logger, options: MailerOptio
     throw error;
   }
   if (config.mail.smtpUrl === '') {
-    logger.info({ mail_adapter: 'log' }, 'mail.smtp_url is empty: account e-mails are written to the log (development only)');
+    logger.info(
+      { mail_adapter: 'log' },
+      'mail.smtp_url is empty: account e-mails are written to the log (development only)',
+    );
     return { mailer: new LogMailer(composer, logger), close: () => undefined };
   }
-  const smtp = new SmtpMailer(config.mail.smtpUrl, composer, options.smtpTimeoutMs === undefined ? {} : { timeoutMs: options.smtpTimeoutMs });
+  const smtp = new SmtpMailer(
+    config.mail.smtpUrl,
+    composer,
+    options.smtpTimeoutMs === undefined ? {} : { timeoutMs: options.smtpTimeoutMs },
+  );
   return { mailer: smtp, close: () => smtp.close() };
 }

@@ -21,11 +21,11 @@ async function main(): Promise<void> {
         ? `database: ${error.message}`
         : error instanceof StartupError || error instanceof MetricsListenError
           ? error.message
-        : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-          ? `server.port: ${config.server.host}:${config.server.port} is already in use`
-          : ['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN'].includes((error as NodeJS.ErrnoException).code ?? '')
-            ? `server.host: ${JSON.stringify(config.server.host)} is not an address this machine can listen on`
-          : `start-up failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+          : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+            ? `server.port: ${config.server.host}:${config.server.port} is already in use`
+            : ['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN'].includes((error as NodeJS.ErrnoException).code ?? '')
+              ? `server.host: ${JSON.stringify(config.server.host)} is not an address this machine can listen on`
+              : `start-up failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     process.stderr.write(`portico: ${message}\n`);
     process.exit(1);
   }

@@ -77,8 +77,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const startedAt = new Date();
   const logger = options.logger ?? createLogger(config.log.level, config.log.format);
   // The templates are checked before anything is opened: a broken one stops the start at once.
-  const mail = buildMailer(config, logger, options.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: options.smtpTimeoutMs });
-  const database = await openDatabase(config, { warn: (message) => logger.warn({ database: message }, 'database driver warning') });
+  const mail = buildMailer(
+    config,
+    logger,
+    options.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: options.smtpTimeoutMs },
+  );
+  const database = await openDatabase(config, {
+    warn: (message) => logger.warn({ database: message }, 'database driver warning'),
+  });
   try {
     if (config.database.migrateOnStart) {
       const applied = await database.migrate();
@@ -106,7 +112,20 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (tracing) traceQueries(database.orm, tracing.tracer);
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
-  const infra = { config, logger, database, redis, lifecycle, startedAt, accessPolicy, mailer: mail.mailer, eventLoop, acceptQueue, tracing, metrics };
+  const infra = {
+    config,
+    logger,
+    database,
+    redis,
+    lifecycle,
+    startedAt,
+    accessPolicy,
+    mailer: mail.mailer,
+    eventLoop,
+    acceptQueue,
+    tracing,
+    metrics,
+  };
   const container = buildContainer(infra);
   const userSync = redis ? syncUserCache(container.get(UserTokens.Changes), redis, logger) : undefined;
   // Start in step with the other instances when Redis is there; never hang start-up on it.

@@ -28,14 +28,19 @@ export interface TracingOptions {
 export async function startTracing(config: Config, options: TracingOptions = {}): Promise<Tracing | null> {
   const { otlpEndpoint, serviceName } = config.tracing;
   if (otlpEndpoint === '') return null;
-  const [{ context, trace }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] =
-    await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace-node'),
-    ]);
+  const [
+    { context, trace },
+    { W3CTraceContextPropagator },
+    { OTLPTraceExporter },
+    { defaultResource, resourceFromAttributes },
+    { BatchSpanProcessor, NodeTracerProvider },
+  ] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
   const processor = options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpEndpoint }));
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),

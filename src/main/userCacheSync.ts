@@ -17,11 +17,7 @@ const PUBLISH_TIMEOUT_MS = 500;
  * by the cache's TTL (one second), which is then the bound, as it is without Redis.
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
-export function syncUserCache(
-  changes: UserChanges,
-  redis: Redis,
-  logger: Logger,
-): InstanceSync {
+export function syncUserCache(changes: UserChanges, redis: Redis, logger: Logger): InstanceSync {
   const instance = randomUUID();
   const subscriber = ownConnection(redis);
   subscriber.on('message', (_channel: string, message: string) => {
@@ -42,7 +38,9 @@ export function syncUserCache(
     try {
       await Promise.race([
         redis.publish(CHANNEL, `${instance} ${id}`),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), PUBLISH_TIMEOUT_MS))),
+        new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error('publish timed out')), PUBLISH_TIMEOUT_MS)),
+        ),
       ]);
     } catch (error) {
       const now = Date.now();

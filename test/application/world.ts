@@ -102,7 +102,9 @@ export function readPolicyFiles(): Promise<PolicyFiles> {
 }
 
 /** A casbin policy over a fresh in-memory rule store seeded with the default rules. */
-export async function newAccessPolicy(files: PolicyFiles): Promise<{ policy: CasbinAccessPolicy; store: InMemoryPolicyRuleStore }> {
+export async function newAccessPolicy(
+  files: PolicyFiles,
+): Promise<{ policy: CasbinAccessPolicy; store: InMemoryPolicyRuleStore }> {
   const store = new InMemoryPolicyRuleStore();
   return { policy: await CasbinAccessPolicy.create(files.model, store, files.rules), store };
 }

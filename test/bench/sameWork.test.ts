@@ -19,7 +19,11 @@ interface Answer {
   body: string;
 }
 
-async function answer(base: string, path: string, init: { method?: string; token?: string; json?: unknown } = {}): Promise<Answer> {
+async function answer(
+  base: string,
+  path: string,
+  init: { method?: string; token?: string; json?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
@@ -73,16 +77,29 @@ describe('bench: the same-work app answers as Portico does', function () {
         }
         // PostgreSQL's test database is shared: start from empty tables.
         await emptyTables(databaseUrl!);
-        const config = testConfig({ SVC_DATABASE_URL: databaseUrl!, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' });
+        const config = testConfig({
+          SVC_DATABASE_URL: databaseUrl!,
+          SVC_AUTH_BCRYPT_COST: '4',
+          SVC_RATE_LIMIT_ENABLED: 'false',
+        });
         service = await startService(config, { logger: silentLogger() });
         const account = await accountWithRole(service, new Api(service.url), 'moderator');
         token = account.access_token;
         refreshToken = account.refresh_token;
-        same = await startSameWork({ databaseUrl: databaseUrl!, secret: config.jwt.secret, issuer: config.jwt.issuer, port: 0 });
+        same = await startSameWork({
+          databaseUrl: databaseUrl!,
+          secret: config.jwt.secret,
+          issuer: config.jwt.issuer,
+          port: 0,
+        });
 
         // 25 products through Portico, and 3 more sharing one timestamp (ties broken by id).
         for (let n = 0; n < 25; n += 1) {
-          const created = await answer(service.url, '/api/v1/products', { method: 'POST', token, json: { name: `Product ${n}`, price: n + 0.99 } });
+          const created = await answer(service.url, '/api/v1/products', {
+            method: 'POST',
+            token,
+            json: { name: `Product ${n}`, price: n + 0.99 },
+          });
           expect(created.status, created.body).to.equal(201);
           id ??= (JSON.parse(created.body) as { data: { id: string } }).data.id;
         }
@@ -91,7 +108,10 @@ describe('bench: the same-work app answers as Portico does', function () {
         for (let n = 0; n < 3; n += 1) {
           await service.database.orm.em
             .getConnection()
-            .execute('insert into products (id, name, price, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?)', [randomUUID(), `Tied ${n}`, 7.5, 3, stamp, stamp]);
+            .execute(
+              'insert into products (id, name, price, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?)',
+              [randomUUID(), `Tied ${n}`, 7.5, 3, stamp, stamp],
+            );
         }
       });
       after(async () => {
@@ -99,13 +119,18 @@ describe('bench: the same-work app answers as Portico does', function () {
         await service?.stop();
       });
 
-      const both = async (path: string, init: { method?: string; token?: string; json?: unknown } = {}): Promise<[Answer, Answer]> => [
-        await answer(service!.url, path, init),
-        await answer(same!.url, path, init),
-      ];
+      const both = async (
+        path: string,
+        init: { method?: string; token?: string; json?: unknown } = {},
+      ): Promise<[Answer, Answer]> => [await answer(service!.url, path, init), await answer(same!.url, path, init)];
 
       it('GET /api/v1/products/{id}: the same bytes (200 and ETag; 404 for an unknown or malformed id)', async () => {
-        for (const path of [`/api/v1/products/${id}`, `/api/v1/products/${id.toUpperCase()}`, `/api/v1/products/${randomUUID()}`, '/api/v1/products/not-an-id']) {
+        for (const path of [
+          `/api/v1/products/${id}`,
+          `/api/v1/products/${id.toUpperCase()}`,
+          `/api/v1/products/${randomUUID()}`,
+          '/api/v1/products/not-an-id',
+        ]) {
           const [portico, sameWork] = await both(path, { token });
           expect(sameWork, path).to.deep.equal(portico);
         }
@@ -113,7 +138,15 @@ describe('bench: the same-work app answers as Portico does', function () {
       });
 
       it('GET /api/v1/products: the same bytes for the first, a later and an empty page, and other sorts', async () => {
-        for (const query of ['', '?per_page=20', '?per_page=10&page=3', '?page=9', '?sort=price&order=asc&per_page=5', '?sort=name&order=DESC', '?per_page=100']) {
+        for (const query of [
+          '',
+          '?per_page=20',
+          '?per_page=10&page=3',
+          '?page=9',
+          '?sort=price&order=asc&per_page=5',
+          '?sort=name&order=DESC',
+          '?per_page=100',
+        ]) {
           const [portico, sameWork] = await both(`/api/v1/products${query}`, { token });
           expect(portico.status, portico.body).to.equal(200);
           expect(sameWork, query).to.deep.equal(portico);

@@ -15,13 +15,16 @@ interface Service {
 
 /** Compose's variable interpolation: `${V}`, `${V:-default}`, `${V:?error}`, `$$`. */
 function interpolate(text: string, env: Record<string, string | undefined>): string {
-  return text.replace(/\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (whole === '$$') return '$';
-    const value = env[name!];
-    if (op === ':-') return value ? value : arg!;
-    if (op === ':?' && !value) throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    return value ?? '';
-  });
+  return text.replace(
+    /\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (whole === '$$') return '$';
+      const value = env[name!];
+      if (op === ':-') return value ? value : arg!;
+      if (op === ':?' && !value) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      return value ?? '';
+    },
+  );
 }
 
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
@@ -31,7 +34,11 @@ describe('compose.yaml (CONTRACT §16)', () => {
   const text = readRepoFile(process.cwd(), 'compose.yaml');
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const services = compose.services;
-  const resolved = (parse(interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL }), { merge: true }) as { services: Record<string, Service> }).services;
+  const resolved = (
+    parse(interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL }), { merge: true }) as {
+      services: Record<string, Service>;
+    }
+  ).services;
 
   it('runs the service from this repository with PostgreSQL 15 and Redis 7, each with a health check', () => {
     expect(Object.keys(services)).to.include.members(['portico', 'postgres', 'redis', 'migrate']);
@@ -83,16 +90,24 @@ describe('compose.yaml (CONTRACT §16)', () => {
   it('sets only real configuration keys, and the service accepts them all in production', () => {
     for (const name of ['portico', 'migrate']) {
       const env = resolved[name]!.environment!;
-      expect(unknownSettings(Object.keys(env)), `${name}: SVC_ variables that are no configuration key`).to.deep.equal([]);
+      expect(unknownSettings(Object.keys(env)), `${name}: SVC_ variables that are no configuration key`).to.deep.equal(
+        [],
+      );
       const loaded = configUnder(env);
       expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
       if (!loaded.ok) return;
       expect(loaded.config.env).to.equal('production');
       expect(loaded.config.rateLimit.store).to.equal('redis');
       expect(loaded.config.database.migrateOnStart).to.be.false;
-      expect(loaded.config.mail).to.deep.include({ smtpUrl: SMTP_URL, from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080' });
+      expect(loaded.config.mail).to.deep.include({
+        smtpUrl: SMTP_URL,
+        from: 'Portico <no-reply@localhost>',
+        linkBaseUrl: 'http://localhost:8080',
+      });
     }
-    expect(unknownSettings(['SVC_DATABASE_URL', 'SVC_JWT_SECRET', 'SVC_HEALTH_HTTP', 'SVC_DATABSE_URL'])).to.deep.equal(['SVC_DATABSE_URL']);
+    expect(unknownSettings(['SVC_DATABASE_URL', 'SVC_JWT_SECRET', 'SVC_HEALTH_HTTP', 'SVC_DATABSE_URL'])).to.deep.equal(
+      ['SVC_DATABSE_URL'],
+    );
   });
 
   it('refuses to start without SVC_JWT_SECRET, saying what to set', () => {
@@ -103,10 +118,20 @@ describe('compose.yaml (CONTRACT §16)', () => {
 
   it('refuses to start without SVC_MAIL_SMTP_URL (production sends real mail), saying what to set', () => {
     expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET })).to.throw(/SVC_MAIL_SMTP_URL.*smtp:\/\//);
-    const env = { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL, SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com', SVC_MAIL_FROM: 'Shop <shop@example.com>' };
-    const custom = (parse(interpolate(text, env), { merge: true }) as { services: Record<string, Service> }).services.portico!.environment!;
+    const env = {
+      SVC_JWT_SECRET: SECRET,
+      SVC_MAIL_SMTP_URL: SMTP_URL,
+      SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com',
+      SVC_MAIL_FROM: 'Shop <shop@example.com>',
+    };
+    const custom = (parse(interpolate(text, env), { merge: true }) as { services: Record<string, Service> }).services
+      .portico!.environment!;
     const loaded = configUnder(custom);
     expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
-    if (loaded.ok) expect(loaded.config.mail).to.deep.include({ from: 'Shop <shop@example.com>', linkBaseUrl: 'https://shop.example.com' });
+    if (loaded.ok)
+      expect(loaded.config.mail).to.deep.include({
+        from: 'Shop <shop@example.com>',
+        linkBaseUrl: 'https://shop.example.com',
+      });
   });
 });

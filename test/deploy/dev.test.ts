@@ -9,13 +9,19 @@ function listening(output: () => string, count: number, timeoutMs: number, exite
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const poll = setInterval(() => {
-      const urls = [...output().matchAll(/listening on (http:\/\/\S+)/g)].map((m) => m[1]!.replace('localhost', '127.0.0.1'));
+      const urls = [...output().matchAll(/listening on (http:\/\/\S+)/g)].map((m) =>
+        m[1]!.replace('localhost', '127.0.0.1'),
+      );
       if (urls.length >= count) {
         clearInterval(poll);
         resolve(urls[count - 1]!);
       } else if (exited() || Date.now() - started > timeoutMs) {
         clearInterval(poll);
-        reject(new Error(`no "listening on" line number ${count} (${exited() ? 'npm run dev exited' : `${timeoutMs} ms`}):\n${output()}`));
+        reject(
+          new Error(
+            `no "listening on" line number ${count} (${exited() ? 'npm run dev exited' : `${timeoutMs} ms`}):\n${output()}`,
+          ),
+        );
       }
     }, 100);
   });
@@ -44,7 +50,13 @@ describe('npm run dev (CONTRACT §16)', function () {
     let out = '';
     child = spawn('npm', ['run', 'dev'], {
       cwd: copy.root,
-      env: childEnv({ SVC_SERVER_HOST: '127.0.0.1', SVC_SERVER_PORT: '0', SVC_METRICS_PORT: '0', SVC_DATABASE_URL: 'sqlite::memory:', SVC_LOG_LEVEL: 'warn' }),
+      env: childEnv({
+        SVC_SERVER_HOST: '127.0.0.1',
+        SVC_SERVER_PORT: '0',
+        SVC_METRICS_PORT: '0',
+        SVC_DATABASE_URL: 'sqlite::memory:',
+        SVC_LOG_LEVEL: 'warn',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -53,11 +65,21 @@ describe('npm run dev (CONTRACT §16)', function () {
     let exited = false;
     child.on('close', () => (exited = true));
 
-    const first = await listening(() => out, 1, 60_000, () => exited);
+    const first = await listening(
+      () => out,
+      1,
+      60_000,
+      () => exited,
+    );
     expect((await fetch(`${first}/health/live`)).status).to.equal(200);
 
     appendFileSync(copy.path('src/main/server.ts'), '\n// touched by test/deploy/dev.test.ts\n');
-    const second = await listening(() => out, 2, 60_000, () => exited);
+    const second = await listening(
+      () => out,
+      2,
+      60_000,
+      () => exited,
+    );
     expect((await fetch(`${second}/health/live`)).status).to.equal(200);
     expect(out).to.not.match(/^\s+at /m);
   });

@@ -16,10 +16,22 @@ describe('the Dockerfile (CONTRACT §16)', () => {
     const build = stages[0]!;
     expect(build.name).to.be.a('string');
     expect(all(build, 'RUN').map((r) => r.text)).to.include('npm run build');
-    expect(all(build, 'RUN').some((r) => /^npm ci\b/.test(r.text) && !r.text.includes('--omit=dev')), 'the build stage installs dev dependencies').to.be.true;
-    expect(copies(runtime).filter((c) => c.from === build.name).map((c) => c.sources)).to.deep.include(['/app/dist']);
-    const fromContext = copies(runtime).filter((c) => c.from === undefined).flatMap((c) => c.sources);
-    expect(fromContext, 'the runtime stage holds the policy, the configuration defaults and the mail templates').to.include.members(['policy', 'config', 'mail']);
+    expect(
+      all(build, 'RUN').some((r) => /^npm ci\b/.test(r.text) && !r.text.includes('--omit=dev')),
+      'the build stage installs dev dependencies',
+    ).to.be.true;
+    expect(
+      copies(runtime)
+        .filter((c) => c.from === build.name)
+        .map((c) => c.sources),
+    ).to.deep.include(['/app/dist']);
+    const fromContext = copies(runtime)
+      .filter((c) => c.from === undefined)
+      .flatMap((c) => c.sources);
+    expect(
+      fromContext,
+      'the runtime stage holds the policy, the configuration defaults and the mail templates',
+    ).to.include.members(['policy', 'config', 'mail']);
     expect(runtime.image).to.match(/^node:20/);
   });
 
@@ -27,7 +39,11 @@ describe('the Dockerfile (CONTRACT §16)', () => {
     const installs = all(runtime, 'RUN').filter((r) => /\bnpm ci\b/.test(r.text));
     expect(installs).to.have.length(1);
     expect(installs[0]!.text).to.include('--omit=dev').and.to.include('--ignore-scripts');
-    expect(all(runtime, 'RUN').map((r) => r.text).join('\n')).to.not.match(/npm run build|tsc|tsx/);
+    expect(
+      all(runtime, 'RUN')
+        .map((r) => r.text)
+        .join('\n'),
+    ).to.not.match(/npm run build|tsc|tsx/);
   });
 
   it('runs as a non-root user with NODE_ENV=production, exposes 8080 and the metrics port, and starts dist with node', () => {
@@ -44,17 +60,27 @@ describe('the Dockerfile (CONTRACT §16)', () => {
     expect(cmd.text.startsWith('['), 'exec form: node is PID 1 and receives SIGTERM').to.be.true;
     expect(cmd.args).to.deep.equal(['node', 'dist/src/main/server.js']);
     expect(all(runtime, 'ENTRYPOINT')).to.be.empty;
-    expect(stages.flatMap((s) => s.instructions).map((i) => i.text).join('\n')).to.not.include('tsx');
+    expect(
+      stages
+        .flatMap((s) => s.instructions)
+        .map((i) => i.text)
+        .join('\n'),
+    ).to.not.include('tsx');
   });
 
   it('copies only files that exist in the repository and that .dockerignore lets into the build context', () => {
-    const sources = stages.flatMap((s) => copies(s).filter((c) => c.from === undefined).flatMap((c) => c.sources));
+    const sources = stages.flatMap((s) =>
+      copies(s)
+        .filter((c) => c.from === undefined)
+        .flatMap((c) => c.sources),
+    );
     expect(sources).to.include.members(['package.json', 'package-lock.json', 'src', 'policy', 'config', 'mail']);
     for (const source of sources) {
       expect(existsSync(join(root, source)), `${source} exists`).to.be.true;
       const files = trackedFiles(root, source);
       expect(files, `${source} holds tracked files`).to.not.be.empty;
-      for (const file of files) expect(ignored(file), `${file} (from COPY ${source}) is excluded by .dockerignore`).to.be.false;
+      for (const file of files)
+        expect(ignored(file), `${file} (from COPY ${source}) is excluded by .dockerignore`).to.be.false;
     }
     expect(ignored('config/default.yaml')).to.be.false;
     expect(ignored('policy/policy.csv')).to.be.false;
@@ -63,7 +89,15 @@ describe('the Dockerfile (CONTRACT §16)', () => {
   });
 
   it('keeps local state and secrets out of the build context', () => {
-    for (const path of ['node_modules/koa/package.json', 'dist/src/main/server.js', 'data/portico.sqlite', '.git/HEAD', 'test/deploy/dockerfile.test.ts', 'config/production.yaml', '.env']) {
+    for (const path of [
+      'node_modules/koa/package.json',
+      'dist/src/main/server.js',
+      'data/portico.sqlite',
+      '.git/HEAD',
+      'test/deploy/dockerfile.test.ts',
+      'config/production.yaml',
+      '.env',
+    ]) {
       expect(ignored(path), path).to.be.true;
     }
   });

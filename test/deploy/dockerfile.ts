@@ -115,7 +115,9 @@ export function trackedFiles(root: string, source: string): string[] {
       .filter((p) => p !== '');
   } catch {
     const walk = (dir: string): string[] =>
-      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`],
+      );
     return walk(source);
   }
 }

@@ -5,7 +5,16 @@ import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { ConfigMap, Secret, Service, type IConfigMap, type IContainer, type IPodSpec, type ISecret, type IService } from 'kubernetes-models/v1';
+import {
+  ConfigMap,
+  Secret,
+  Service,
+  type IConfigMap,
+  type IContainer,
+  type IPodSpec,
+  type ISecret,
+  type IService,
+} from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { parseDockerfile, readRepoFile } from './dockerfile.js';
 import { configUnder, unknownSettings } from './settings.js';
@@ -33,7 +42,9 @@ interface Manifest {
 
 function loadManifests(): Manifest[] {
   const manifests: Manifest[] = [];
-  for (const file of readdirSync(join(root, folder)).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  for (const file of readdirSync(join(root, folder))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()) {
     for (const document of parseAllDocuments(readRepoFile(root, join(folder, file)))) {
       expect(document.errors, `${file}: YAML errors`).to.deep.equal([]);
       const value = document.toJS() as Manifest | null;
@@ -61,19 +72,32 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
   const pod = deployment.spec!.template.spec!;
   const container = pod.containers[0]!;
   const podLabels = deployment.spec!.template.metadata!.labels!;
-  const selects = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+  const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+    Object.entries(selector).every(([k, v]) => labels[k] === v);
   const portOf = (c: IContainer, name: string | number): number | undefined =>
     typeof name === 'number' ? name : c.ports?.find((p) => p.name === name)?.containerPort;
   /** The environment a pod of this Deployment gets, with a real secret in place of the example's placeholder. */
-  const podEnv = (overrides: Record<string, string> = {}) => ({ ...configMap.data, ...secret.stringData, ...overrides }) as Record<string, string>;
+  const podEnv = (overrides: Record<string, string> = {}) =>
+    ({ ...configMap.data, ...secret.stringData, ...overrides }) as Record<string, string>;
 
   it('holds a Deployment, Service, ConfigMap, Secret, migration Job, HorizontalPodAutoscaler and PodDisruptionBudget, each valid against the Kubernetes schemas', () => {
-    expect(manifests.map((m) => m.kind)).to.include.members(['Deployment', 'Service', 'ConfigMap', 'Secret', 'Job', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+    expect(manifests.map((m) => m.kind)).to.include.members([
+      'Deployment',
+      'Service',
+      'ConfigMap',
+      'Secret',
+      'Job',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+    ]);
     for (const manifest of manifests) {
       const { file, ...data } = manifest;
       const Model = MODELS[`${data.apiVersion} ${data.kind}`];
       expect(Model, `${file}: ${data.apiVersion} ${data.kind} is not a kind this test knows`).to.not.be.undefined;
-      expect(() => new Model!(data as never).validate(), `${file} (${data.kind} ${data.metadata?.name})`).to.not.throw();
+      expect(
+        () => new Model!(data as never).validate(),
+        `${file} (${data.kind} ${data.metadata?.name})`,
+      ).to.not.throw();
     }
   });
 
@@ -100,17 +124,25 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
   });
 
   it('sets resource requests and limits, runs as non-root on a read-only root filesystem without privilege escalation', () => {
-    for (const [name, spec] of [['Deployment', pod], ['Job', job.spec!.template.spec!]] as const) {
+    for (const [name, spec] of [
+      ['Deployment', pod],
+      ['Job', job.spec!.template.spec!],
+    ] as const) {
       const c = spec.containers[0]!;
       for (const resource of ['cpu', 'memory']) {
         expect(c.resources?.requests?.[resource], `${name} ${resource} request`).to.not.be.undefined;
         expect(c.resources?.limits?.[resource], `${name} ${resource} limit`).to.not.be.undefined;
       }
-      expect(spec.securityContext?.runAsNonRoot ?? c.securityContext?.runAsNonRoot, `${name} runAsNonRoot`).to.equal(true);
+      expect(spec.securityContext?.runAsNonRoot ?? c.securityContext?.runAsNonRoot, `${name} runAsNonRoot`).to.equal(
+        true,
+      );
       expect(c.securityContext?.readOnlyRootFilesystem, `${name} readOnlyRootFilesystem`).to.equal(true);
       expect(c.securityContext?.allowPrivilegeEscalation, `${name} allowPrivilegeEscalation`).to.equal(false);
     }
-    const user = parseDockerfile(readRepoFile(root, 'Dockerfile')).at(-1)!.instructions.filter((i) => i.keyword === 'USER').at(-1)!.args[0]!;
+    const user = parseDockerfile(readRepoFile(root, 'Dockerfile'))
+      .at(-1)!
+      .instructions.filter((i) => i.keyword === 'USER')
+      .at(-1)!.args[0]!;
     expect(String(pod.securityContext!.runAsUser), 'runAsUser is the image USER').to.equal(user.split(':')[0]);
   });
 
@@ -122,7 +154,8 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
     const loaded = configUnder(podEnv({ SVC_JWT_SECRET: 'k8s-test-secret-0123456789abcdef01' }));
     expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
     if (!loaded.ok) return;
-    const needed = preStop + seconds(loaded.config.server.shutdownDelayMs) + seconds(loaded.config.server.shutdownTimeoutMs);
+    const needed =
+      preStop + seconds(loaded.config.server.shutdownDelayMs) + seconds(loaded.config.server.shutdownTimeoutMs);
     expect(pod.terminationGracePeriodSeconds).to.be.greaterThan(needed);
   });
 
@@ -130,8 +163,12 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
     const refs = (spec: IPodSpec) => spec.containers[0]!.envFrom!.map((e) => e.configMapRef?.name ?? e.secretRef?.name);
     expect(refs(pod)).to.have.members([configMap.metadata!.name, secret.metadata!.name]);
     expect(refs(job.spec!.template.spec!)).to.have.members([configMap.metadata!.name, secret.metadata!.name]);
-    expect(unknownSettings(Object.keys(configMap.data!)), 'ConfigMap keys that are no configuration key').to.deep.equal([]);
-    expect(unknownSettings(Object.keys(secret.stringData!)), 'Secret keys that are no configuration key').to.deep.equal([]);
+    expect(unknownSettings(Object.keys(configMap.data!)), 'ConfigMap keys that are no configuration key').to.deep.equal(
+      [],
+    );
+    expect(unknownSettings(Object.keys(secret.stringData!)), 'Secret keys that are no configuration key').to.deep.equal(
+      [],
+    );
     expect(Object.keys(configMap.data!).every((k) => k.startsWith('SVC_'))).to.be.true;
     expect(configMap.data!.SVC_DATABASE_MIGRATE_ON_START).to.equal('false');
     expect(configMap.data!.SVC_ENV).to.equal('production');
@@ -163,7 +200,10 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
     expect(migrate.image).to.equal(container.image);
     expect(migrate.command).to.deep.equal(['node', 'dist/src/main/cli.js', 'migrate']);
     expect(job.spec!.template.spec!.restartPolicy).to.be.oneOf(['Never', 'OnFailure']);
-    expect(selects(deployment.spec!.selector.matchLabels!, job.spec!.template.metadata!.labels!), 'Job pods are not Deployment pods').to.be.false;
+    expect(
+      selects(deployment.spec!.selector.matchLabels!, job.spec!.template.metadata!.labels!),
+      'Job pods are not Deployment pods',
+    ).to.be.false;
   });
 
   it('routes the Service to the API port only, and lets Prometheus scrape the metrics port of each pod', () => {
@@ -179,7 +219,11 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
 
   it('scales the Deployment between 2 and more replicas and keeps one available through disruptions', () => {
     const hpa = one<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
-    expect(hpa.spec!.scaleTargetRef).to.include({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata!.name });
+    expect(hpa.spec!.scaleTargetRef).to.include({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: deployment.metadata!.name,
+    });
     expect(hpa.spec!.minReplicas).to.equal(deployment.spec!.replicas);
     expect(hpa.spec!.maxReplicas).to.be.greaterThan(hpa.spec!.minReplicas!);
     const pdb = one<IPodDisruptionBudget>('PodDisruptionBudget');

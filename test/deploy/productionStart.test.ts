@@ -27,7 +27,8 @@ function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * npm keeps the machine's own settings (registry, cache, proxy) and nothing else: under `npm test`
  * the environment also carries npm_config_local_prefix and the like, which point at this repository.
  */
-const NPM_SETTINGS = /^(npm_config_(cache|userconfig|globalconfig|registry|cafile|proxy|https_proxy|noproxy)|https?_proxy|no_proxy)$/i;
+const NPM_SETTINGS =
+  /^(npm_config_(cache|userconfig|globalconfig|registry|cafile|proxy|https_proxy|noproxy)|https?_proxy|no_proxy)$/i;
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
   for (const [name, value] of Object.entries(process.env)) if (NPM_SETTINGS.test(name)) env[name] = value;
@@ -35,14 +36,22 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs to its end with exactly `env` (the container's environment, or npm's own settings). */
-const run = (cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished> =>
-  runCommand(cwd, command, args, env, timeoutMs, { exactEnv: true });
+const run = (
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<Finished> => runCommand(cwd, command, args, env, timeoutMs, { exactEnv: true });
 
 /** Copies a stage's COPY sources from the repository into `target` (as `COPY src dest` does with WORKDIR `target`). */
 function copyFromContext(stage: Stage, target: string): void {
   for (const copy of copies(stage).filter((c) => c.from === undefined)) {
     for (const source of copy.sources) {
-      const destination = copy.destination.endsWith('/') || copy.sources.length > 1 ? join(target, copy.destination, source.split('/').at(-1)!) : join(target, copy.destination);
+      const destination =
+        copy.destination.endsWith('/') || copy.sources.length > 1
+          ? join(target, copy.destination, source.split('/').at(-1)!)
+          : join(target, copy.destination);
       mkdirSync(dirname(destination), { recursive: true });
       cpSync(join(root, source), destination, { recursive: true });
     }
@@ -90,13 +99,24 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
   });
 
   const production = (extra: Record<string, string> = {}) =>
-    containerEnv({ NODE_ENV: 'production', SVC_ENV: 'production', SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: smtp.url, SVC_LOG_LEVEL: 'warn', ...extra });
+    containerEnv({
+      NODE_ENV: 'production',
+      SVC_ENV: 'production',
+      SVC_JWT_SECRET: SECRET,
+      SVC_MAIL_SMTP_URL: smtp.url,
+      SVC_LOG_LEVEL: 'warn',
+      ...extra,
+    });
 
   it('installs no dev dependency: no tsx, no TypeScript, nothing the lock marks dev', () => {
     expect(existsSync(join(app, 'node_modules', 'tsx')), 'tsx installed').to.be.false;
     expect(existsSync(join(app, 'node_modules', 'typescript')), 'typescript installed').to.be.false;
-    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev === true).map(([path]) => path);
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; optional?: boolean }>;
+    };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.dev === true)
+      .map(([path]) => path);
     expect(devOnly, 'the lock marks dev packages').to.include('node_modules/tsx');
     expect(devOnly.filter((path) => existsSync(join(app, path)))).to.deep.equal([]);
     expect(existsSync(join(app, 'src')), 'no TypeScript sources in the image').to.be.false;
@@ -106,14 +126,28 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
     const migrate = await run(app, process.execPath, ['dist/src/main/cli.js', 'migrate'], production(), 120_000);
     expect(migrate.code, migrate.stderr).to.equal(0);
     expect(migrate.stdout).to.match(/applied \d+ migration/);
-    expect(existsSync(join(app, 'data', 'portico.sqlite')), 'the default SQLite file, in the working folder').to.be.true;
+    expect(existsSync(join(app, 'data', 'portico.sqlite')), 'the default SQLite file, in the working folder').to.be
+      .true;
 
     const email = 'ops@example.com';
     const password = 'Sturdy-passw0rd!';
     const create = await run(
       app,
       process.execPath,
-      ['dist/src/main/cli.js', 'users:create', '--email', email, '--password', password, '--first-name', 'Olive', '--last-name', 'Ops', '--role', 'admin'],
+      [
+        'dist/src/main/cli.js',
+        'users:create',
+        '--email',
+        email,
+        '--password',
+        password,
+        '--first-name',
+        'Olive',
+        '--last-name',
+        'Ops',
+        '--role',
+        'admin',
+      ],
       production(),
       120_000,
     );
@@ -123,7 +157,12 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
     const child = spawn(process.execPath, ['dist/src/main/server.js'], {
       cwd: app,
       // Port 0: a free port (the image listens on 8080); the metrics listener likewise, once it exists.
-      env: production({ SVC_SERVER_HOST: '127.0.0.1', SVC_SERVER_PORT: '0', SVC_METRICS_PORT: '0', SVC_DATABASE_MIGRATE_ON_START: 'false' }),
+      env: production({
+        SVC_SERVER_HOST: '127.0.0.1',
+        SVC_SERVER_PORT: '0',
+        SVC_METRICS_PORT: '0',
+        SVC_DATABASE_MIGRATE_ON_START: 'false',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server = child;
@@ -149,7 +188,11 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
     expect(ready.status, await ready.clone().text()).to.equal(200);
     expect(((await ready.json()) as { status: string }).status).to.equal('up');
 
-    const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     const body = (await login.json()) as { success: boolean; data: { access_token: string; user: { role: string } } };
     expect(login.status, JSON.stringify(body)).to.equal(200);
     expect(body.data.user.role).to.equal('admin');

@@ -6,7 +6,8 @@ import { readConfig } from '../../src/main/readConfig.js';
 const CONFIG_VARIABLES = new Set([...Object.keys(KEYS), 'health.http'].map(envName).concat(['SVC_ENV', 'SVC_CONFIG']));
 
 /** The `SVC_` names among `names` that name no configuration key (the service would ignore them silently). */
-export const unknownSettings = (names: Iterable<string>): string[] => [...names].filter((name) => name.startsWith('SVC_') && !CONFIG_VARIABLES.has(name));
+export const unknownSettings = (names: Iterable<string>): string[] =>
+  [...names].filter((name) => name.startsWith('SVC_') && !CONFIG_VARIABLES.has(name));
 
 /** The service's configuration under exactly these environment variables, with the repository's config files. */
 export const configUnder = (env: Record<string, string>) => readConfig(env, process.cwd());

@@ -34,7 +34,8 @@ interface SessionInfoJson {
   current: boolean;
 }
 
-const expectInvalidToken = (response: ApiResponse): void => expectError(response, 400, 'INVALID_TOKEN', 'invalid or expired token');
+const expectInvalidToken = (response: ApiResponse): void =>
+  expectError(response, 400, 'INVALID_TOKEN', 'invalid or expired token');
 
 /** Polls `probe` until it answers `status`, for at most `withinMs`; answers how long it took. */
 async function until(probe: () => Promise<ApiResponse>, status: number, withinMs = 1000): Promise<number> {
@@ -62,7 +63,12 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
   before(async () => {
     smtp = await startSmtpServer();
     service = await startService(
-      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_MAIL_SMTP_URL: smtp.url, SVC_MAIL_LINK_BASE_URL: LINK_BASE }),
+      testConfig({
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_MAIL_SMTP_URL: smtp.url,
+        SVC_MAIL_LINK_BASE_URL: LINK_BASE,
+      }),
       { logger: silentLogger() },
     );
     api = new Api(service.url);
@@ -72,18 +78,22 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
     await smtp?.close();
   });
 
-  const mailTo = (email: string, subject: RegExp): Promise<ReceivedMail> => smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
+  const mailTo = (email: string, subject: RegExp): Promise<ReceivedMail> =>
+    smtp.waitFor((m) => m.to.includes(email) && subject.test(m.subject));
   const verificationMail = (email: string) => mailTo(email, /confirm your e-mail/i);
   const resetMail = (email: string) => mailTo(email, /reset your .*password/i);
   const profile = (token: string) => api.get('/api/v1/profile', { token });
   const refresh = (refreshToken: string) => api.post('/api/v1/auth/refresh', { json: { refresh_token: refreshToken } });
   const forgot = (email: string) => api.post('/api/v1/auth/password/forgot', { json: { email } });
-  const reset = (token: string, password = NEW_PASSWORD) => api.post('/api/v1/auth/password/reset', { json: { token, password } });
+  const reset = (token: string, password = NEW_PASSWORD) =>
+    api.post('/api/v1/auth/password/reset', { json: { token, password } });
   const verify = (token: string) => api.post('/api/v1/auth/email/verify', { json: { token } });
-  const listSessions = async (token: string) => dataOf<SessionInfoJson[]>(await api.get('/api/v1/auth/sessions', { token }));
+  const listSessions = async (token: string) =>
+    dataOf<SessionInfoJson[]>(await api.get('/api/v1/auth/sessions', { token }));
   /** 401 for a refresh token (a public route: no challenge). */
   const expectRefused = (response: ApiResponse) => expectError(response, 401, 'UNAUTHORIZED', 'invalid token');
-  const loginFrom = (account: Account, userAgent: string) => login(api, account.user.email, account.password, { 'User-Agent': userAgent });
+  const loginFrom = (account: Account, userAgent: string) =>
+    login(api, account.user.email, account.password, { 'User-Agent': userAgent });
 
   describe('e-mail verification', () => {
     it('registration mails a link; following it answers the user with email_verified: true, once', async () => {
@@ -111,7 +121,9 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       expect(second).not.to.equal(first);
       dataOf<UserJson>(await verify(second));
       smtp.clear();
-      expect((await api.post('/api/v1/auth/email/verify/request', { token: account.access_token })).status).to.equal(202);
+      expect((await api.post('/api/v1/auth/email/verify/request', { token: account.access_token })).status).to.equal(
+        202,
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(smtp.messages.filter((m) => m.to.includes(account.user.email))).to.have.length(0);
     });
@@ -124,7 +136,9 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const account = await register(api);
       const oldLink = linkToken(await verificationMail(account.user.email));
       const newEmail = uniqueEmail('moved');
-      const updated = dataOf<UserJson>(await api.put('/api/v1/profile', { token: account.access_token, json: { email: newEmail } }));
+      const updated = dataOf<UserJson>(
+        await api.put('/api/v1/profile', { token: account.access_token, json: { email: newEmail } }),
+      );
       expect(updated).to.include({ email: newEmail, email_verified: false });
       expectInvalidToken(await verify(oldLink));
       const newLink = linkToken(await verificationMail(newEmail));
@@ -138,7 +152,11 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const other = await loginFrom(account, 'second-device/1.0');
       const asked = await forgot(account.user.email);
       expect(asked.status, asked.text).to.equal(202);
-      expect(asked.body).to.deep.equal({ success: true, data: null, message: 'if the address is registered, a reset link has been sent to it' });
+      expect(asked.body).to.deep.equal({
+        success: true,
+        data: null,
+        message: 'if the address is registered, a reset link has been sent to it',
+      });
       const mail = await resetMail(account.user.email);
       expect(mail.text).to.include(`${LINK_BASE}/reset-password?token=`);
       expect(mail.from).to.match(/no-reply@localhost/);
@@ -151,7 +169,12 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       expectRefused(await refresh(other.refresh_token));
       expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
       expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
-      expectError(await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }), 401, 'UNAUTHORIZED', 'invalid credentials');
+      expectError(
+        await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }),
+        401,
+        'UNAUTHORIZED',
+        'invalid credentials',
+      );
       const fresh = await login(api, account.user.email, NEW_PASSWORD);
       expect(dataOf<UserJson>(await profile(fresh.access_token)).id).to.equal(account.user.id);
       expectInvalidToken(await reset(linkToken(mail), 'yet another passphrase'));
@@ -189,14 +212,17 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
         }
       }
       const [k, u] = [median(timings.known), median(timings.unknown)];
-      expect(Math.abs(k - u), `medians ${k.toFixed(2)} ms (known) and ${u.toFixed(2)} ms (unknown)`).to.be.below(Math.max(5, 0.5 * Math.min(k, u)));
+      expect(Math.abs(k - u), `medians ${k.toFixed(2)} ms (known) and ${u.toFixed(2)} ms (unknown)`).to.be.below(
+        Math.max(5, 0.5 * Math.min(k, u)),
+      );
     });
 
     it('sends at most 3 reset mails per address per hour', async () => {
       const account = await register(api);
       await verificationMail(account.user.email);
       for (let i = 0; i < 5; i += 1) expect((await forgot(account.user.email)).status).to.equal(202);
-      const resets = () => smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset your .*password/i.test(m.subject));
+      const resets = () =>
+        smtp.messages.filter((m) => m.to.includes(account.user.email) && /reset your .*password/i.test(m.subject));
       await smtp.waitFor(() => resets().length >= 3);
       await new Promise((r) => setTimeout(r, 400));
       expect(resets()).to.have.length(3);
@@ -252,13 +278,25 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const ada = await register(api);
       const bob = await register(api);
       const [bobSession] = await listSessions(bob.access_token);
-      expectError(await api.delete(`/api/v1/auth/sessions/${bobSession!.id}`, { token: ada.access_token }), 404, 'NOT_FOUND', 'Session not found', {
-        detail: `id: ${bobSession!.id}`,
-      });
+      expectError(
+        await api.delete(`/api/v1/auth/sessions/${bobSession!.id}`, { token: ada.access_token }),
+        404,
+        'NOT_FOUND',
+        'Session not found',
+        {
+          detail: `id: ${bobSession!.id}`,
+        },
+      );
       const unknown = '00000000-0000-4000-8000-000000000000';
-      expectError(await api.delete(`/api/v1/auth/sessions/${unknown}`, { token: ada.access_token }), 404, 'NOT_FOUND', 'Session not found', {
-        detail: `id: ${unknown}`,
-      });
+      expectError(
+        await api.delete(`/api/v1/auth/sessions/${unknown}`, { token: ada.access_token }),
+        404,
+        'NOT_FOUND',
+        'Session not found',
+        {
+          detail: `id: ${unknown}`,
+        },
+      );
       expect((await api.delete('/api/v1/auth/sessions/not-a-uuid', { token: ada.access_token })).status).to.equal(404);
       expect((await profile(bob.access_token)).status).to.equal(200);
       expect((await refresh(bob.refresh_token)).status).to.equal(200);
@@ -281,7 +319,10 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
     it('changing the password ends every other session and keeps this one', async () => {
       const account = await register(api);
       const other = await loginFrom(account, 'agent-two/2.0');
-      const changed = await api.put('/api/v1/profile', { token: account.access_token, json: { password: NEW_PASSWORD, current_password: account.password } });
+      const changed = await api.put('/api/v1/profile', {
+        token: account.access_token,
+        json: { password: NEW_PASSWORD, current_password: account.password },
+      });
       expect(changed.status, changed.text).to.equal(200);
       expectRefused(await refresh(other.refresh_token));
       expect(await until(() => profile(other.access_token), 401)).to.be.below(1000);
@@ -291,7 +332,14 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
 
     it('logout ends the session’s access tokens too', async () => {
       const account = await register(api);
-      expect((await api.post('/api/v1/auth/logout', { token: account.access_token, json: { refresh_token: account.refresh_token } })).status).to.equal(204);
+      expect(
+        (
+          await api.post('/api/v1/auth/logout', {
+            token: account.access_token,
+            json: { refresh_token: account.refresh_token },
+          })
+        ).status,
+      ).to.equal(204);
       expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
     });
   });
@@ -300,17 +348,30 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
     it('sees email_verified and ends all of a user’s sessions; others get 403, unknown users 404', async () => {
       const admin = await accountWithRole(service, api, 'admin');
       const user = await register(api);
-      expect(dataOf<UserJson>(await api.get(`/api/v1/admin/users/${user.user.id}`, { token: admin.access_token }))).to.include({ email_verified: false });
-      expectError(await api.post(`/api/v1/admin/users/${admin.user.id}/logout`, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
+      expect(
+        dataOf<UserJson>(await api.get(`/api/v1/admin/users/${user.user.id}`, { token: admin.access_token })),
+      ).to.include({ email_verified: false });
+      expectError(
+        await api.post(`/api/v1/admin/users/${admin.user.id}/logout`, { token: user.access_token }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       const done = await api.post(`/api/v1/admin/users/${user.user.id}/logout`, { token: admin.access_token });
       expect(done.status, done.text).to.equal(204);
       expectRefused(await refresh(user.refresh_token));
       expect(await until(() => profile(user.access_token), 401)).to.be.below(1000);
       expect((await profile(admin.access_token)).status).to.equal(200);
       const unknown = '00000000-0000-4000-8000-000000000000';
-      expectError(await api.post(`/api/v1/admin/users/${unknown}/logout`, { token: admin.access_token }), 404, 'NOT_FOUND', 'User not found', {
-        detail: `id: ${unknown}`,
-      });
+      expectError(
+        await api.post(`/api/v1/admin/users/${unknown}/logout`, { token: admin.access_token }),
+        404,
+        'NOT_FOUND',
+        'User not found',
+        {
+          detail: `id: ${unknown}`,
+        },
+      );
     });
   });
 });
@@ -324,7 +385,12 @@ describe('auth.require_verified_email (end to end)', function () {
   before(async () => {
     smtp = await startSmtpServer();
     service = await startService(
-      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_MAIL_SMTP_URL: smtp.url, SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'true' }),
+      testConfig({
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_MAIL_SMTP_URL: smtp.url,
+        SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'true',
+      }),
       { logger: silentLogger() },
     );
     api = new Api(service.url);

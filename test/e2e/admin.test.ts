@@ -64,7 +64,9 @@ describe('administration (end to end)', function () {
   let admin: Account;
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     api = new Api(service.url);
     admin = await accountWithRole(service, api, 'admin');
   });
@@ -135,10 +137,14 @@ describe('administration (end to end)', function () {
       const byEmail = (await register(api, { email: `${mark}@example.com` })).user;
       const byFirst = (await register(api, { first_name: `First${mark}` })).user;
       const byLast = (await register(api, { last_name: `${mark}Last` })).user;
-      const { users, meta } = listOf(await asAdmin('GET', `/api/v1/admin/users?q=${mark.toUpperCase()}&sort=created_at&order=asc`));
+      const { users, meta } = listOf(
+        await asAdmin('GET', `/api/v1/admin/users?q=${mark.toUpperCase()}&sort=created_at&order=asc`),
+      );
       expect(meta.total).to.equal(3);
       expect(ids(users)).to.deep.equal([byEmail.id, byFirst.id, byLast.id]);
-      expect(listOf(await asAdmin('GET', `/api/v1/admin/users?q=${encodeURIComponent(`  first${mark} `)}`)).users).to.deep.equal([byFirst]);
+      expect(
+        listOf(await asAdmin('GET', `/api/v1/admin/users?q=${encodeURIComponent(`  first${mark} `)}`)).users,
+      ).to.deep.equal([byFirst]);
     });
 
     it('takes q literally: % and _ are not wildcards', async () => {
@@ -173,14 +179,22 @@ describe('administration (end to end)', function () {
   describe('GET /api/v1/admin/users/{id}', () => {
     it('answers 200 with the user', async () => {
       const account = await register(api);
-      expect(dataOf<UserJson>(await asAdmin('GET', `/api/v1/admin/users/${account.user.id}`))).to.deep.equal(account.user);
+      expect(dataOf<UserJson>(await asAdmin('GET', `/api/v1/admin/users/${account.user.id}`))).to.deep.equal(
+        account.user,
+      );
     });
 
     it('answers 404 "User not found" with detail "id: <id>" for an unknown or invalid id', async () => {
       const unknown = randomUUID();
-      expectError(await asAdmin('GET', `/api/v1/admin/users/${unknown}`), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${unknown}` });
-      expectError(await asAdmin('GET', '/api/v1/admin/users/not-a-uuid'), 404, 'NOT_FOUND', 'User not found', { detail: 'id: not-a-uuid' });
-      expectError(await asAdmin('DELETE', '/api/v1/admin/users/a%00b'), 404, 'NOT_FOUND', 'User not found', { detail: 'id: a\u0000b' });
+      expectError(await asAdmin('GET', `/api/v1/admin/users/${unknown}`), 404, 'NOT_FOUND', 'User not found', {
+        detail: `id: ${unknown}`,
+      });
+      expectError(await asAdmin('GET', '/api/v1/admin/users/not-a-uuid'), 404, 'NOT_FOUND', 'User not found', {
+        detail: 'id: not-a-uuid',
+      });
+      expectError(await asAdmin('DELETE', '/api/v1/admin/users/a%00b'), 404, 'NOT_FOUND', 'User not found', {
+        detail: 'id: a\u0000b',
+      });
       expectError(await asAdmin('GET', '/api/v1/admin/users?q=a%00b'), 400, 'VALIDATION_ERROR', 'validation failed', {
         fields: [{ field: 'q', message: 'must not contain NUL characters' }],
       });
@@ -191,7 +205,13 @@ describe('administration (end to end)', function () {
     it('changes the role (200), and nothing else the body says', async () => {
       const account = await register(api);
       await sleep(5);
-      const updated = dataOf<UserJson>(await asAdmin('PUT', `/api/v1/admin/users/${account.user.id}`, { role: 'moderator', email: uniqueEmail(), first_name: 'Hacked' }));
+      const updated = dataOf<UserJson>(
+        await asAdmin('PUT', `/api/v1/admin/users/${account.user.id}`, {
+          role: 'moderator',
+          email: uniqueEmail(),
+          first_name: 'Hacked',
+        }),
+      );
       expect(updated).to.deep.equal({ ...account.user, role: 'moderator', updated_at: updated.updated_at });
       expect(Date.parse(updated.updated_at)).to.be.greaterThan(Date.parse(account.user.updated_at));
       expect(dataOf<UserJson>(await asAdmin('GET', `/api/v1/admin/users/${account.user.id}`))).to.deep.equal(updated);
@@ -215,7 +235,12 @@ describe('administration (end to end)', function () {
         expect(decodeJwt(refreshed.access_token).payload.role).to.equal('moderator');
         expect(dataOf<UserJson>(await api.get(target, { token: refreshed.access_token })).role).to.equal('moderator');
         // A moderator is still no admin.
-        expectError(await api.get('/api/v1/admin/users', { token: refreshed.access_token }), 403, 'FORBIDDEN', 'forbidden');
+        expectError(
+          await api.get('/api/v1/admin/users', { token: refreshed.access_token }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
 
         const again = await login(api, account.user.email, account.password);
         expect(again.user.role).to.equal('moderator');
@@ -229,9 +254,15 @@ describe('administration (end to end)', function () {
     it('answers a role the policy does not know with 400 on role, and a malformed or missing one too', async () => {
       const account = await register(api);
       const target = `/api/v1/admin/users/${account.user.id}`;
-      expectValidation(await asAdmin('PUT', target, { role: 'superuser' }), [{ field: 'role', message: 'is not a role the access policy knows' }]);
-      expectValidation(await asAdmin('PUT', target, { role: 'Admin' }), [{ field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' }]);
-      expectValidation(await asAdmin('PUT', target, { role: 7 }), [{ field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' }]);
+      expectValidation(await asAdmin('PUT', target, { role: 'superuser' }), [
+        { field: 'role', message: 'is not a role the access policy knows' },
+      ]);
+      expectValidation(await asAdmin('PUT', target, { role: 'Admin' }), [
+        { field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' },
+      ]);
+      expectValidation(await asAdmin('PUT', target, { role: 7 }), [
+        { field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' },
+      ]);
       expectValidation(await asAdmin('PUT', target, {}), [{ field: 'role', message: 'is required' }]);
       expect(dataOf<UserJson>(await asAdmin('GET', target)).role).to.equal('user');
     });
@@ -240,7 +271,9 @@ describe('administration (end to end)', function () {
       const account = await register(api);
       const target = `/api/v1/admin/users/${account.user.id}`;
       const rule = { role: 'auditor', path: '/api/v1/admin/users', action: 'GET' };
-      expectValidation(await asAdmin('PUT', target, { role: 'auditor' }), [{ field: 'role', message: 'is not a role the access policy knows' }]);
+      expectValidation(await asAdmin('PUT', target, { role: 'auditor' }), [
+        { field: 'role', message: 'is not a role the access policy knows' },
+      ]);
       expect((await asAdmin('POST', '/api/v1/admin/policies', rule)).status).to.equal(201);
       try {
         expect(dataOf<UserJson>(await asAdmin('PUT', target, { role: 'auditor' })).role).to.equal('auditor');
@@ -254,15 +287,28 @@ describe('administration (end to end)', function () {
 
     it('answers 404 for an unknown user', async () => {
       const unknown = randomUUID();
-      expectError(await asAdmin('PUT', `/api/v1/admin/users/${unknown}`, { role: 'moderator' }), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${unknown}` });
+      expectError(
+        await asAdmin('PUT', `/api/v1/admin/users/${unknown}`, { role: 'moderator' }),
+        404,
+        'NOT_FOUND',
+        'User not found',
+        { detail: `id: ${unknown}` },
+      );
     });
 
     it('refuses to let an admin demote themselves (409 CONFLICT), and keeps them admin', async () => {
       for (const role of ['user', 'moderator']) {
-        expectError(await asAdmin('PUT', `/api/v1/admin/users/${admin.user.id}`, { role }), 409, 'CONFLICT', 'you cannot change your own role');
+        expectError(
+          await asAdmin('PUT', `/api/v1/admin/users/${admin.user.id}`, { role }),
+          409,
+          'CONFLICT',
+          'you cannot change your own role',
+        );
       }
       expect(dataOf<UserJson>(await asAdmin('GET', `/api/v1/admin/users/${admin.user.id}`)).role).to.equal('admin');
-      expect(dataOf<UserJson>(await asAdmin('PUT', `/api/v1/admin/users/${admin.user.id}`, { role: 'admin' })).role).to.equal('admin');
+      expect(
+        dataOf<UserJson>(await asAdmin('PUT', `/api/v1/admin/users/${admin.user.id}`, { role: 'admin' })).role,
+      ).to.equal('admin');
     });
   });
 
@@ -273,20 +319,33 @@ describe('administration (end to end)', function () {
       const response = await asAdmin('DELETE', `/api/v1/admin/users/${account.user.id}`);
       expect(response.status).to.equal(204);
       expect(response.text).to.equal('');
-      expectError(await asAdmin('GET', `/api/v1/admin/users/${account.user.id}`), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${account.user.id}` });
+      expectError(await asAdmin('GET', `/api/v1/admin/users/${account.user.id}`), 404, 'NOT_FOUND', 'User not found', {
+        detail: `id: ${account.user.id}`,
+      });
       const listed = listOf(await asAdmin('GET', `/api/v1/admin/users?q=${encodeURIComponent(account.user.email)}`));
       expect(listed.users).to.deep.equal([]);
       // Still-unexpired access tokens stop working, and so do refresh tokens.
       expectUnauthorized(await api.get('/api/v1/profile', { token: account.access_token }));
       expectUnauthorized(await api.get('/api/v1/profile', { token: second.access_token }));
-      expectError(await api.post('/api/v1/auth/refresh', { json: { refresh_token: second.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
+      expectError(
+        await api.post('/api/v1/auth/refresh', { json: { refresh_token: second.refresh_token } }),
+        401,
+        'UNAUTHORIZED',
+        'invalid token',
+      );
       expectError(
         await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }),
         401,
         'UNAUTHORIZED',
         'invalid credentials',
       );
-      expectError(await asAdmin('DELETE', `/api/v1/admin/users/${account.user.id}`), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${account.user.id}` });
+      expectError(
+        await asAdmin('DELETE', `/api/v1/admin/users/${account.user.id}`),
+        404,
+        'NOT_FOUND',
+        'User not found',
+        { detail: `id: ${account.user.id}` },
+      );
       // The e-mail is free again, for a new user with a new id.
       const reborn = await register(api, { email: account.user.email });
       expect(reborn.user.id).not.to.equal(account.user.id);
@@ -294,13 +353,22 @@ describe('administration (end to end)', function () {
     });
 
     it('refuses to let an admin delete themselves (409 CONFLICT)', async () => {
-      expectError(await asAdmin('DELETE', `/api/v1/admin/users/${admin.user.id}`), 409, 'CONFLICT', 'you cannot delete yourself');
-      expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: admin.access_token })).id).to.equal(admin.user.id);
+      expectError(
+        await asAdmin('DELETE', `/api/v1/admin/users/${admin.user.id}`),
+        409,
+        'CONFLICT',
+        'you cannot delete yourself',
+      );
+      expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: admin.access_token })).id).to.equal(
+        admin.user.id,
+      );
     });
 
     it('answers 404 for an unknown user', async () => {
       const unknown = randomUUID();
-      expectError(await asAdmin('DELETE', `/api/v1/admin/users/${unknown}`), 404, 'NOT_FOUND', 'User not found', { detail: `id: ${unknown}` });
+      expectError(await asAdmin('DELETE', `/api/v1/admin/users/${unknown}`), 404, 'NOT_FOUND', 'User not found', {
+        detail: `id: ${unknown}`,
+      });
     });
   });
 
@@ -308,7 +376,9 @@ describe('administration (end to end)', function () {
     let own: RunningService;
     let ownApi: Api;
     before(async () => {
-      own = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      own = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+        logger: silentLogger(),
+      });
       ownApi = new Api(own.url);
     });
     after(async () => own.stop());
@@ -321,11 +391,23 @@ describe('administration (end to end)', function () {
     it('refuses to demote or delete the last admin (409 CONFLICT), even by an admin whose token predates their demotion', async () => {
       const ann = await accountWithRole(own, ownApi, 'admin');
       const ben = await accountWithRole(own, ownApi, 'admin');
-      expect(dataOf<UserJson>(await as(ben, 'PUT', `/api/v1/admin/users/${ann.user.id}`, { role: 'moderator' })).role).to.equal('moderator');
+      expect(
+        dataOf<UserJson>(await as(ben, 'PUT', `/api/v1/admin/users/${ann.user.id}`, { role: 'moderator' })).role,
+      ).to.equal('moderator');
 
       // Ann's access token still carries `admin` until it is refreshed.
-      expectError(await as(ann, 'PUT', `/api/v1/admin/users/${ben.user.id}`, { role: 'user' }), 409, 'CONFLICT', 'the last admin cannot be demoted');
-      expectError(await as(ann, 'DELETE', `/api/v1/admin/users/${ben.user.id}`), 409, 'CONFLICT', 'the last admin cannot be deleted');
+      expectError(
+        await as(ann, 'PUT', `/api/v1/admin/users/${ben.user.id}`, { role: 'user' }),
+        409,
+        'CONFLICT',
+        'the last admin cannot be demoted',
+      );
+      expectError(
+        await as(ann, 'DELETE', `/api/v1/admin/users/${ben.user.id}`),
+        409,
+        'CONFLICT',
+        'the last admin cannot be deleted',
+      );
 
       expect(dataOf<UserJson>(await as(ben, 'GET', `/api/v1/admin/users/${ben.user.id}`)).role).to.equal('admin');
       expect(await adminCount(ben)).to.equal(1);
@@ -351,13 +433,21 @@ describe('administration (end to end)', function () {
           as(second, method, `/api/v1/admin/users/${first.user.id}`, body),
         ]);
         const statuses = answers.map((a) => a.status);
-        expect(statuses.filter((status) => status === ok), method).to.have.length(1);
+        expect(
+          statuses.filter((status) => status === ok),
+          method,
+        ).to.have.length(1);
         const refused = answers.find((a) => a.status !== ok)!;
         if (method === 'DELETE' && refused.status === 401) {
           // The loser was deleted before its own request was authenticated: also no second success.
           expectUnauthorized(refused);
         } else {
-          expectError(refused, 409, 'CONFLICT', method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted');
+          expectError(
+            refused,
+            409,
+            'CONFLICT',
+            method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted',
+          );
         }
         const survivor = statuses[0] === ok ? first : second;
         expect(await adminCount(survivor), method).to.equal(1);
@@ -386,7 +476,12 @@ describe('administration (end to end)', function () {
       expect((await policies()).policies).to.deep.include(rule);
       listOf(await api.get('/api/v1/admin/users', { token: user.access_token }));
       // Only what the rule says: not another method, not another path.
-      expectError(await api.delete(`/api/v1/admin/users/${user.user.id}`, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.delete(`/api/v1/admin/users/${user.user.id}`, { token: user.access_token }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       expectError(await api.get('/api/v1/admin/policies', { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
 
       const removed = await asAdmin('DELETE', '/api/v1/admin/policies', rule);
@@ -397,15 +492,39 @@ describe('administration (end to end)', function () {
     });
 
     it('POST of a rule already there is 409 CONFLICT (also once trimmed)', async () => {
-      expectError(await asAdmin('POST', '/api/v1/admin/policies', SEED_RULES[2]), 409, 'CONFLICT', 'policy already exists');
-      expectError(await asAdmin('POST', '/api/v1/admin/policies', { role: ' user ', path: ' /api/v1/products ', action: ' GET ' }), 409, 'CONFLICT', 'policy already exists');
+      expectError(
+        await asAdmin('POST', '/api/v1/admin/policies', SEED_RULES[2]),
+        409,
+        'CONFLICT',
+        'policy already exists',
+      );
+      expectError(
+        await asAdmin('POST', '/api/v1/admin/policies', {
+          role: ' user ',
+          path: ' /api/v1/products ',
+          action: ' GET ',
+        }),
+        409,
+        'CONFLICT',
+        'policy already exists',
+      );
       expect((await policies()).policies).to.have.length(SEED_RULES.length);
     });
 
     it('DELETE of an unknown rule is 404', async () => {
-      expectError(await asAdmin('DELETE', '/api/v1/admin/policies', { role: 'user', path: '/api/v1/admin/users', action: 'DELETE' }), 404, 'NOT_FOUND', 'Policy not found', {
-        detail: 'role: user, path: /api/v1/admin/users, action: DELETE',
-      });
+      expectError(
+        await asAdmin('DELETE', '/api/v1/admin/policies', {
+          role: 'user',
+          path: '/api/v1/admin/users',
+          action: 'DELETE',
+        }),
+        404,
+        'NOT_FOUND',
+        'Policy not found',
+        {
+          detail: 'role: user, path: /api/v1/admin/users, action: DELETE',
+        },
+      );
     });
 
     it('DELETE of the last rule that lets some role reach POST /api/v1/admin/policies is 409 CONFLICT', async () => {
@@ -413,7 +532,12 @@ describe('administration (end to end)', function () {
       const adminAll = { role: 'admin', path: '/api/v1/*', action: '.*' };
       expect((await asAdmin('DELETE', '/api/v1/admin/policies', adminOnly)).status).to.equal(204);
       try {
-        expectError(await asAdmin('DELETE', '/api/v1/admin/policies', adminAll), 409, 'CONFLICT', 'no role could manage the access policy without this rule');
+        expectError(
+          await asAdmin('DELETE', '/api/v1/admin/policies', adminAll),
+          409,
+          'CONFLICT',
+          'no role could manage the access policy without this rule',
+        );
         expect((await policies()).policies).to.deep.include(adminAll);
       } finally {
         expect((await asAdmin('POST', '/api/v1/admin/policies', adminOnly)).status).to.equal(201);
@@ -441,22 +565,31 @@ describe('administration (end to end)', function () {
     });
 
     it('answers invalid rules with 400 listing every field', async () => {
-      expectValidation(await asAdmin('POST', '/api/v1/admin/policies', { role: 'Not A Role', path: '/etc/passwd', action: 'GET;DROP' }), [
-        { field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' },
-        { field: 'path', message: 'must be a path pattern starting with /api/v1 (segments, {param} or *)' },
-        { field: 'action', message: 'must be a regular expression of HTTP methods, such as GET|PUT or .*' },
-      ]);
+      expectValidation(
+        await asAdmin('POST', '/api/v1/admin/policies', {
+          role: 'Not A Role',
+          path: '/etc/passwd',
+          action: 'GET;DROP',
+        }),
+        [
+          { field: 'role', message: 'must be a role name (lower-case letters, digits, _ and -)' },
+          { field: 'path', message: 'must be a path pattern starting with /api/v1 (segments, {param} or *)' },
+          { field: 'action', message: 'must be a regular expression of HTTP methods, such as GET|PUT or .*' },
+        ],
+      );
       expectValidation(await asAdmin('POST', '/api/v1/admin/policies', {}), [
         { field: 'role', message: 'is required' },
         { field: 'path', message: 'is required' },
         { field: 'action', message: 'is required' },
       ]);
-      expectValidation(await asAdmin('POST', '/api/v1/admin/policies', { role: 'user', path: '/api/v1/x', action: '(' }), [
-        { field: 'action', message: 'must be a regular expression of HTTP methods, such as GET|PUT or .*' },
-      ]);
-      expectValidation(await asAdmin('DELETE', '/api/v1/admin/policies', { role: 'user', path: 'api/v1/products', action: 'GET' }), [
-        { field: 'path', message: 'must be a path pattern starting with /api/v1 (segments, {param} or *)' },
-      ]);
+      expectValidation(
+        await asAdmin('POST', '/api/v1/admin/policies', { role: 'user', path: '/api/v1/x', action: '(' }),
+        [{ field: 'action', message: 'must be a regular expression of HTTP methods, such as GET|PUT or .*' }],
+      );
+      expectValidation(
+        await asAdmin('DELETE', '/api/v1/admin/policies', { role: 'user', path: 'api/v1/products', action: 'GET' }),
+        [{ field: 'path', message: 'must be a path pattern starting with /api/v1 (segments, {param} or *)' }],
+      );
       expect((await policies()).policies).to.have.length(SEED_RULES.length);
     });
   });
@@ -468,13 +601,28 @@ describe('administration (end to end)', function () {
     const cliEnv = { SVC_DATABASE_URL: databaseUrl, SVC_AUTH_BCRYPT_COST: '4', SVC_LOG_LEVEL: 'silent' };
     const rootEmail = uniqueEmail('root');
     const start = () =>
-      startService(testConfig({ SVC_DATABASE_URL: databaseUrl, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      startService(
+        testConfig({ SVC_DATABASE_URL: databaseUrl, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+        { logger: silentLogger() },
+      );
     let created: Finished;
     before(async () => {
       // The documented way to the first admin, on a database no service has opened yet.
       created = await runEntry(
         'src/main/cli.ts',
-        ['users:create', '--email', `  ${rootEmail.toUpperCase()} `, '--password', 'root password 1', '--first-name', 'Root', '--last-name', 'Admin', '--role', 'admin'],
+        [
+          'users:create',
+          '--email',
+          `  ${rootEmail.toUpperCase()} `,
+          '--password',
+          'root password 1',
+          '--first-name',
+          'Root',
+          '--last-name',
+          'Admin',
+          '--role',
+          'admin',
+        ],
         cliEnv,
       );
     });
@@ -483,11 +631,25 @@ describe('administration (end to end)', function () {
     it('users:create makes an admin (e-mail normalized) and refuses a taken e-mail, an unknown role and bad input', async () => {
       expect(created.stderr).to.equal('');
       expect(created.code).to.equal(0);
-      expect(created.stdout).to.match(new RegExp(`^created user [0-9a-f-]{36} ${rootEmail.replace(/[.]/g, '\\.')} with role admin\\n$`));
+      expect(created.stdout).to.match(
+        new RegExp(`^created user [0-9a-f-]{36} ${rootEmail.replace(/[.]/g, '\\.')} with role admin\\n$`),
+      );
 
       const taken = await runEntry(
         'src/main/cli.ts',
-        ['users:create', '--email', rootEmail, '--password', 'root password 1', '--first-name', 'Root', '--last-name', 'Again', '--role', 'user'],
+        [
+          'users:create',
+          '--email',
+          rootEmail,
+          '--password',
+          'root password 1',
+          '--first-name',
+          'Root',
+          '--last-name',
+          'Again',
+          '--role',
+          'user',
+        ],
         cliEnv,
       );
       expect(taken.code).to.equal(1);
@@ -495,23 +657,69 @@ describe('administration (end to end)', function () {
 
       const unknownRole = await runEntry(
         'src/main/cli.ts',
-        ['users:create', '--email', uniqueEmail(), '--password', 'root password 1', '--first-name', 'R', '--last-name', 'A', '--role', 'superuser'],
+        [
+          'users:create',
+          '--email',
+          uniqueEmail(),
+          '--password',
+          'root password 1',
+          '--first-name',
+          'R',
+          '--last-name',
+          'A',
+          '--role',
+          'superuser',
+        ],
         cliEnv,
       );
       expect(unknownRole.code).to.equal(1);
-      expect(unknownRole.stderr).to.equal('portico: --role is not a role the access policy knows (admin, moderator, user)\n');
+      expect(unknownRole.stderr).to.equal(
+        'portico: --role is not a role the access policy knows (admin, moderator, user)\n',
+      );
 
-      const bad = await runEntry('src/main/cli.ts', ['users:create', '--email', 'nope', '--password', 'short', '--first-name', 'R', '--last-name', 'A', '--role', 'admin'], cliEnv);
+      const bad = await runEntry(
+        'src/main/cli.ts',
+        [
+          'users:create',
+          '--email',
+          'nope',
+          '--password',
+          'short',
+          '--first-name',
+          'R',
+          '--last-name',
+          'A',
+          '--role',
+          'admin',
+        ],
+        cliEnv,
+      );
       expect(bad.code).to.equal(2);
-      expect(bad.stderr).to.match(/^portico: --email must be a valid e-mail address; --password must be 8 to 72 bytes\nusage: npm run cli -- users:create /);
+      expect(bad.stderr).to.match(
+        /^portico: --email must be a valid e-mail address; --password must be 8 to 72 bytes\nusage: npm run cli -- users:create /,
+      );
 
       const invisible = await runEntry(
         'src/main/cli.ts',
-        ['users:create', '--email', `\u200b${uniqueEmail()}`, '--password', 'root password 1', '--first-name', 'R\u202eA', '--last-name', 'A', '--role', 'admin'],
+        [
+          'users:create',
+          '--email',
+          `\u200b${uniqueEmail()}`,
+          '--password',
+          'root password 1',
+          '--first-name',
+          'R\u202eA',
+          '--last-name',
+          'A',
+          '--role',
+          'admin',
+        ],
         cliEnv,
       );
       expect(invisible.code).to.equal(2);
-      expect(invisible.stderr).to.match(/^portico: --email must not contain invisible characters; --first-name must not contain invisible characters\n/);
+      expect(invisible.stderr).to.match(
+        /^portico: --email must not contain invisible characters; --first-name must not contain invisible characters\n/,
+      );
     });
 
     it('policies:reset puts the rules of policy/policy.csv back, saying what it replaced', async () => {
@@ -526,7 +734,8 @@ describe('administration (end to end)', function () {
         const serviceApi = new Api(service.url);
         const root = await login(serviceApi, rootEmail, 'root password 1');
         expect(root.user.email_verified, 'the operator vouches for the address of a user it creates').to.equal(true);
-        const send = (method: string, rule: Rule) => serviceApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
+        const send = (method: string, rule: Rule) =>
+          serviceApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
         expect((await send('POST', intruder)).status).to.equal(201);
         expect((await send('DELETE', SEED_RULES[0]!)).status).to.equal(204);
         expect((await send('DELETE', SEED_RULES[3]!)).status).to.equal(204);
@@ -566,7 +775,9 @@ describe('administration (end to end)', function () {
       );
       const extra = await runEntry('src/main/cli.ts', ['policies:reset', 'now'], cliEnv);
       expect(extra.code).to.equal(2);
-      expect(extra.stderr).to.equal('portico: policies:reset takes no arguments (got now)\nusage: npm run cli -- policies:reset\n');
+      expect(extra.stderr).to.equal(
+        'portico: policies:reset takes no arguments (got now)\nusage: npm run cli -- policies:reset\n',
+      );
     });
 
     it('keeps policy changes across a restart and never re-applies policy/policy.csv', async () => {
@@ -582,13 +793,19 @@ describe('administration (end to end)', function () {
         expect(session.user).to.include({ email: rootEmail, first_name: 'Root', last_name: 'Admin', role: 'admin' });
         root = { ...session, password: 'root password 1' };
         user = await register(firstApi);
-        const send = (method: string, rule: Rule) => firstApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
+        const send = (method: string, rule: Rule) =>
+          firstApi.send(method, '/api/v1/admin/policies', { token: root.access_token, json: rule });
         expect((await send('POST', keepPolicies)).status).to.equal(201);
         expect((await send('DELETE', SEED_RULES[0]!)).status).to.equal(204);
         expect((await send('DELETE', SEED_RULES[1]!)).status).to.equal(204);
         expect((await send('POST', grant)).status).to.equal(201);
         // Admins lost the default rules (they keep, through user, what user was granted).
-        expectError(await firstApi.get(`/api/v1/admin/users/${user.user.id}`, { token: root.access_token }), 403, 'FORBIDDEN', 'forbidden');
+        expectError(
+          await firstApi.get(`/api/v1/admin/users/${user.user.id}`, { token: root.access_token }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
         listOf(await firstApi.get('/api/v1/admin/users', { token: user.access_token }));
       } finally {
         await first.stop();
@@ -603,7 +820,12 @@ describe('administration (end to end)', function () {
         expect(data.inheritance).to.have.deep.members(SEED_INHERITANCE);
         // Still enforced: the grant works, the removed default rules stay removed.
         listOf(await secondApi.get('/api/v1/admin/users', { token: user.access_token }));
-        expectError(await secondApi.get(`/api/v1/admin/users/${user.user.id}`, { token: root.access_token }), 403, 'FORBIDDEN', 'forbidden');
+        expectError(
+          await secondApi.get(`/api/v1/admin/users/${user.user.id}`, { token: root.access_token }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
         listOf(await secondApi.get('/api/v1/admin/users', { token: root.access_token }));
         // Users and their sessions survived too.
         expect((await refresh(secondApi, user.refresh_token)).token_type).to.equal('Bearer');

@@ -25,7 +25,10 @@ const lying: RouteModule = (router) => {
   router.post('/api/v1/products', (ctx) => {
     ctx.status = 201;
     const now = new Date().toISOString();
-    ctx.body = { success: true, data: { id: '7b7a2c64-8f5e-4a2f-9d3c-2f1b8a6e4d10', name: 'x', price: 1, created_at: now, updated_at: now } };
+    ctx.body = {
+      success: true,
+      data: { id: '7b7a2c64-8f5e-4a2f-9d3c-2f1b8a6e4d10', name: 'x', price: 1, created_at: now, updated_at: now },
+    };
   });
   // A route the document does not have on a path it has: the 405 for PUT then lists it in Allow.
   router.delete('/api/v1/profile', (ctx) => {
@@ -56,7 +59,10 @@ describe('the API document holds every answer of the end-to-end tests', () => {
 
     it('throws on a body that breaks the schema', async () => {
       const error = await rejection(api.get('/api/v1/profile'));
-      expect(error.message).to.include('GET /api/v1/profile → 200').and.include('data').and.include('{"success":true,"data":{"id":1}}');
+      expect(error.message)
+        .to.include('GET /api/v1/profile → 200')
+        .and.include('data')
+        .and.include('{"success":true,"data":{"id":1}}');
     });
 
     it('throws on a status the operation does not document', async () => {
@@ -70,8 +76,12 @@ describe('the API document holds every answer of the end-to-end tests', () => {
     });
 
     it('throws on a method the document does not have on the path, and on an Allow that differs from the document', async () => {
-      expect((await rejection(api.delete('/api/v1/profile'))).message).to.include('the document has no DELETE on /api/v1/profile');
-      expect((await rejection(api.post('/api/v1/profile'))).message).to.include('Allow is "HEAD, GET, DELETE, OPTIONS"');
+      expect((await rejection(api.delete('/api/v1/profile'))).message).to.include(
+        'the document has no DELETE on /api/v1/profile',
+      );
+      expect((await rejection(api.post('/api/v1/profile'))).message).to.include(
+        'Allow is "HEAD, GET, DELETE, OPTIONS"',
+      );
     });
 
     it('throws on a raw request as well', async () => {
@@ -86,9 +96,12 @@ describe('the API document holds every answer of the end-to-end tests', () => {
   describe('routes ↔ document', () => {
     let service: RunningService;
     before(async () => {
-      service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_DOCS_ENABLED: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-        logger: silentLogger(),
-      });
+      service = await startService(
+        testConfig({ SVC_API_MODE: 'both', SVC_DOCS_ENABLED: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }),
+        {
+          logger: silentLogger(),
+        },
+      );
     });
     after(async () => service.stop());
 

@@ -14,7 +14,10 @@ describe('when the database cannot be reached', () => {
   let api: Api;
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_DATABASE_URL: `sqlite:${join(dir, 'down.sqlite')}` }), { logger: silentLogger() });
+    service = await startService(
+      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_DATABASE_URL: `sqlite:${join(dir, 'down.sqlite')}` }),
+      { logger: silentLogger() },
+    );
     api = new Api(service.url);
     const registered = await api.post('/api/v1/auth/register', {
       json: { email: 'down@example.com', password: 'password123', first_name: 'D', last_name: 'Own' },
@@ -35,7 +38,10 @@ describe('when the database cannot be reached', () => {
     ];
     for (const answer of answers) {
       expect(answer.status).to.equal(503);
-      expect(answer.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
+      expect(answer.body).to.deep.equal({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' },
+      });
     }
   });
 
@@ -56,12 +62,24 @@ describe('when the database cannot be reached', () => {
 describe('readiness with HTTP checks (CONTRACT §8: critical per entry)', () => {
   const unreachable = 'http://127.0.0.1:9/health'; // the discard port: nothing listens there
 
-  async function readiness(critical: boolean | undefined): Promise<{ status: number; report: { status: string; checks: Record<string, { status: string }> } }> {
-    const entry = { name: 'search', url: unreachable, timeout: '500ms', ...(critical === undefined ? {} : { critical }) };
-    const service = await startService(testConfig({ SVC_HEALTH_HTTP: JSON.stringify([entry]) }), { logger: silentLogger() });
+  async function readiness(
+    critical: boolean | undefined,
+  ): Promise<{ status: number; report: { status: string; checks: Record<string, { status: string }> } }> {
+    const entry = {
+      name: 'search',
+      url: unreachable,
+      timeout: '500ms',
+      ...(critical === undefined ? {} : { critical }),
+    };
+    const service = await startService(testConfig({ SVC_HEALTH_HTTP: JSON.stringify([entry]) }), {
+      logger: silentLogger(),
+    });
     try {
       const answer = await new Api(service.url).get('/health/ready');
-      return { status: answer.status, report: answer.body as { status: string; checks: Record<string, { status: string }> } };
+      return {
+        status: answer.status,
+        report: answer.body as { status: string; checks: Record<string, { status: string }> },
+      };
     } finally {
       await service.stop();
     }

@@ -32,7 +32,9 @@ describe('API document and docs page (CONTRACT §14)', function () {
     let api: Api;
 
     before(async () => {
-      service = await startService(testConfig({ SVC_RATE_LIMIT_RATE: '2-M', SVC_AUTH_BCRYPT_COST: '4' }), { logger: silentLogger() });
+      service = await startService(testConfig({ SVC_RATE_LIMIT_RATE: '2-M', SVC_AUTH_BCRYPT_COST: '4' }), {
+        logger: silentLogger(),
+      });
       api = new Api(service.url);
     });
     after(async () => service.stop());
@@ -128,7 +130,9 @@ describe('API document and docs page (CONTRACT §14)', function () {
     let browser: Browser | undefined;
 
     before(async () => {
-      service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+        logger: silentLogger(),
+      });
       api = new Api(service.url);
     });
     after(async () => {
@@ -149,7 +153,6 @@ describe('API document and docs page (CONTRACT §14)', function () {
       }
     });
 
-
     it('in a browser with no internet access: renders the operations under its CSP and "try it" on GET /health/live shows 200', async function () {
       requireChromium(this);
       // The page is opened under a name that is not loopback, as a deployed service would be: Swagger UI
@@ -160,7 +163,8 @@ describe('API document and docs page (CONTRACT §14)', function () {
       const { page, pageErrors, violations, offOrigin, consoleMessages } = await watchedPage(browser, origin);
       const healthRequests: string[] = [];
       page.on('request', (request) => {
-        if (new URL(request.url()).pathname === '/health/live') healthRequests.push(`${request.method()} ${request.url()}`);
+        if (new URL(request.url()).pathname === '/health/live')
+          healthRequests.push(`${request.method()} ${request.url()}`);
       });
 
       try {
@@ -169,7 +173,8 @@ describe('API document and docs page (CONTRACT §14)', function () {
         await page.waitForSelector('#operations-products-listProducts', { timeout: 20_000 });
         const text = (await page.textContent('#swagger-ui')) ?? '';
         expect(text).to.include('Portico API');
-        for (const path of ['/api/v1/products', '/api/v1/products/{id}', '/api/v1/auth/login', '/health/live']) expect(text).to.include(path);
+        for (const path of ['/api/v1/products', '/api/v1/products/{id}', '/api/v1/auth/login', '/health/live'])
+          expect(text).to.include(path);
 
         const live = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/health/live"]') });
         expect(await live.count()).to.equal(1);
@@ -177,9 +182,13 @@ describe('API document and docs page (CONTRACT §14)', function () {
         await live.locator('button.try-out__btn').click();
         await live.locator('button.execute').click();
         await live.locator('.live-responses-table tbody .response-col_status').first().waitFor({ timeout: 20_000 });
-        const status = ((await live.locator('.live-responses-table tbody .response-col_status').first().textContent()) ?? '').trim();
+        const status = (
+          (await live.locator('.live-responses-table tbody .response-col_status').first().textContent()) ?? ''
+        ).trim();
         expect(status).to.equal('200');
-        expect(await live.locator('.live-responses-table tbody .response-col_description').first().textContent()).to.include('"status"');
+        expect(
+          await live.locator('.live-responses-table tbody .response-col_description').first().textContent(),
+        ).to.include('"status"');
         expect(healthRequests, healthRequests.join('\n')).to.deep.equal([`GET ${origin}/health/live`]);
 
         expect(violations, `CSP violations: ${violations.join(' | ')}`).to.deep.equal([]);
@@ -267,7 +276,11 @@ describe('API document and docs page (CONTRACT §14)', function () {
     });
 
     it('prints what the configuration serves: no products paths with api.mode graphql, no document path with docs off', async () => {
-      const result = await runEntry('src/main/cli.ts', ['openapi'], { SVC_API_MODE: 'graphql', SVC_DOCS_ENABLED: 'false', SVC_DATABASE_URL: `sqlite:${join(dir, 'x.sqlite')}` });
+      const result = await runEntry('src/main/cli.ts', ['openapi'], {
+        SVC_API_MODE: 'graphql',
+        SVC_DOCS_ENABLED: 'false',
+        SVC_DATABASE_URL: `sqlite:${join(dir, 'x.sqlite')}`,
+      });
       expect(result.code).to.equal(0);
       const paths = Object.keys((JSON.parse(result.stdout) as DocumentJson).paths);
       expect(paths.filter((path) => path.startsWith('/api/v1/products') || path === DOCUMENT)).to.deep.equal([]);
@@ -278,7 +291,9 @@ describe('API document and docs page (CONTRACT §14)', function () {
       const result = await runEntry('src/main/cli.ts', ['openapi', 'extra'], {});
       expect(result.code).to.equal(2);
       expect(result.stdout).to.equal('');
-      expect(result.stderr).to.equal('portico: openapi takes no arguments (got extra)\nusage: npm run cli -- openapi\n');
+      expect(result.stderr).to.equal(
+        'portico: openapi takes no arguments (got extra)\nusage: npm run cli -- openapi\n',
+      );
     });
 
     it('is listed by --help', async () => {

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { buildClientSchema, getIntrospectionQuery, Kind, printSchema, type GraphQLScalarType, type IntrospectionQuery, type ValueNode } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  Kind,
+  printSchema,
+  type GraphQLScalarType,
+  type IntrospectionQuery,
+  type ValueNode,
+} from 'graphql';
 import jwt from 'jsonwebtoken';
 import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
@@ -10,7 +18,17 @@ import { startService, type RunningService } from '../../src/main/service.js';
 import { ProductTokens } from '../../src/main/modules/products.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { contractFor } from '../support/contract.js';
-import { accountWithRole, Api, dataOf, expectError, rawRequest, register, type Account, type ErrorJson, type FieldJson } from '../support/api.js';
+import {
+  accountWithRole,
+  Api,
+  dataOf,
+  expectError,
+  rawRequest,
+  register,
+  type Account,
+  type ErrorJson,
+  type FieldJson,
+} from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import {
   CREATE_PRODUCT,
@@ -60,9 +78,11 @@ function deepQuery(depth: number, viaFragment = false): string {
     : `{ __schema { types { ${below} } } }`;
 }
 
-const aliases = (count: number): string => `{ ${Array.from({ length: count }, (_, i) => `a${i}: queryHealth { status }`).join(' ')} }`;
+const aliases = (count: number): string =>
+  `{ ${Array.from({ length: count }, (_, i) => `a${i}: queryHealth { status }`).join(' ')} }`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const asRestFields = (errors: GraphQLFieldJson[] | null | undefined): FieldJson[] => (errors ?? []).map((e) => ({ field: e.fieldName, message: e.message }));
+const asRestFields = (errors: GraphQLFieldJson[] | null | undefined): FieldJson[] =>
+  (errors ?? []).map((e) => ({ field: e.fieldName, message: e.message }));
 
 /** The `error.fields` of a REST 400 VALIDATION_ERROR answer. */
 function restFields(response: { status: number; body: unknown; text: string }): FieldJson[] {
@@ -80,16 +100,22 @@ describe('GraphQL API (end to end, api.mode both)', function () {
   let user: Account;
   let admin: Account;
 
-  const gql = <D = Record<string, unknown>>(query: string, request: Parameters<typeof graphql>[2] = {}) => graphql<D>(url, query, request);
+  const gql = <D = Record<string, unknown>>(query: string, request: Parameters<typeof graphql>[2] = {}) =>
+    graphql<D>(url, query, request);
   const restTotal = async (): Promise<number> => {
-    const body = (await api.get('/api/v1/products?per_page=1', { token: admin.access_token })).body as { meta: { total: number } };
+    const body = (await api.get('/api/v1/products?per_page=1', { token: admin.access_token })).body as {
+      meta: { total: number };
+    };
     return body.meta.total;
   };
 
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-      logger: silentLogger(),
-    });
+    service = await startService(
+      testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      {
+        logger: silentLogger(),
+      },
+    );
     api = new Api(service.url);
     url = service.url;
     user = await register(api);
@@ -99,12 +125,20 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
   describe('public fields, with no token', () => {
     it('queryHealth answers {status: 200, message: "ok"} and no errors', async () => {
-      const data = gqlData(await gql<{ queryHealth: GqlCommonResponse }>('{ queryHealth { status message errors { fieldName message } } }'));
+      const data = gqlData(
+        await gql<{ queryHealth: GqlCommonResponse }>(
+          '{ queryHealth { status message errors { fieldName message } } }',
+        ),
+      );
       expect(data).to.deep.equal({ queryHealth: { status: 200, message: 'ok', errors: null } });
     });
 
     it('mutationHealth answers {status: 200, message: "ok"} and no errors', async () => {
-      const data = gqlData(await gql<{ mutationHealth: GqlCommonResponse }>('mutation { mutationHealth { status message errors { fieldName message } } }'));
+      const data = gqlData(
+        await gql<{ mutationHealth: GqlCommonResponse }>(
+          'mutation { mutationHealth { status message errors { fieldName message } } }',
+        ),
+      );
       expect(data).to.deep.equal({ mutationHealth: { status: 200, message: 'ok', errors: null } });
     });
 
@@ -134,13 +168,28 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         expect(sdl).to.include(line);
       }
       const types = gqlData(await gql<{ __schema: { types: { name: string }[] } }>('{ __schema { types { name } } }'));
-      expect(types.__schema.types.map((t) => t.name)).to.include.members(['Product', 'ProductList', 'DateTime', 'SortOrientation']);
+      expect(types.__schema.types.map((t) => t.name)).to.include.members([
+        'Product',
+        'ProductList',
+        'DateTime',
+        'SortOrientation',
+      ]);
     });
 
     it('health fields, __typename and introspection ignore a bad token instead of refusing it', async () => {
-      for (const headers of [{ Authorization: 'Bearer garbage' }, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer' }]) {
-        const data = gqlData(await gql('{ __typename queryHealth { status message } __schema { queryType { name } } }', { headers }));
-        expect(data).to.deep.equal({ __typename: 'Query', queryHealth: { status: 200, message: 'ok' }, __schema: { queryType: { name: 'Query' } } });
+      for (const headers of [
+        { Authorization: 'Bearer garbage' },
+        { Authorization: 'Basic dXNlcjpwYXNz' },
+        { Authorization: 'Bearer' },
+      ]) {
+        const data = gqlData(
+          await gql('{ __typename queryHealth { status message } __schema { queryType { name } } }', { headers }),
+        );
+        expect(data).to.deep.equal({
+          __typename: 'Query',
+          queryHealth: { status: 200, message: 'ok' },
+          __schema: { queryType: { name: 'Query' } },
+        });
         expect(gqlData(await gql('mutation { mutationHealth { status message } }', { headers }))).to.deep.equal({
           mutationHealth: { status: 200, message: 'ok' },
         });
@@ -162,13 +211,22 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         { name: 'an empty bearer', headers: { Authorization: 'Bearer ' } },
         {
           name: 'an expired token',
-          headers: { Authorization: `Bearer ${jwt.sign({ ...claims, iat: now - 7200, exp: now - 60 }, config.jwt.secret, { algorithm: 'HS256' })}` },
+          headers: {
+            Authorization: `Bearer ${jwt.sign({ ...claims, iat: now - 7200, exp: now - 60 }, config.jwt.secret, { algorithm: 'HS256' })}`,
+          },
         },
         {
           name: 'a wrongly signed token',
-          headers: { Authorization: `Bearer ${jwt.sign({ ...claims, iat: now, exp: now + 600 }, 'another-secret-of-at-least-32-bytes!!', { algorithm: 'HS256' })}` },
+          headers: {
+            Authorization: `Bearer ${jwt.sign({ ...claims, iat: now, exp: now + 600 }, 'another-secret-of-at-least-32-bytes!!', { algorithm: 'HS256' })}`,
+          },
         },
-        { name: 'an alg none token', headers: { Authorization: `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, iat: now, exp: now + 600 })}.` } },
+        {
+          name: 'an alg none token',
+          headers: {
+            Authorization: `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, iat: now, exp: now + 600 })}.`,
+          },
+        },
         { name: 'a refresh token', headers: { Authorization: `Bearer ${admin.refresh_token}` } },
       ];
     };
@@ -184,7 +242,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         { field: 'products', query: LIST_PRODUCTS, variables: {}, nullData: true },
         { field: 'products', query: LIST_PRODUCTS, variables: { search: 'probe' }, nullData: true },
         { field: 'createProduct', query: CREATE_PRODUCT, variables: { input: { name, price: 1 } }, nullData: true },
-        { field: 'updateProduct', query: UPDATE_PRODUCT, variables: { id: product.id, input: { name: 'hijacked', price: 999 } }, nullData: true },
+        {
+          field: 'updateProduct',
+          query: UPDATE_PRODUCT,
+          variables: { id: product.id, input: { name: 'hijacked', price: 999 } },
+          nullData: true,
+        },
         { field: 'deleteProduct', query: DELETE_PRODUCT, variables: { id: product.id }, nullData: true },
       ];
       for (const token of badTokens()) {
@@ -200,20 +263,31 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         }
       }
       // Nothing changed: the product is as it was and the new one does not exist.
-      const after = gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }));
+      const after = gqlData(
+        await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+      );
       expect(after.product).to.deep.equal(product);
-      const search = gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, { token: admin.access_token, variables: { search: name } }));
+      const search = gqlData(
+        await gql<{ products: GqlProductList }>(LIST_PRODUCTS, {
+          token: admin.access_token,
+          variables: { search: name },
+        }),
+      );
       expect(search.products.data).to.deep.equal([]);
     });
 
     it('a bad token on a protected field does not stop the public fields of the same document', async () => {
-      const response = await gql(`{ queryHealth { status message } product(id: "${product.id}") { id } }`, { token: 'garbage' });
+      const response = await gql(`{ queryHealth { status message } product(id: "${product.id}") { id } }`, {
+        token: 'garbage',
+      });
       gqlError(response, 'UNAUTHORIZED');
       expect(response.body.data).to.deep.equal({ queryHealth: { status: 200, message: 'ok' }, product: null });
     });
 
     it('the same request with a good token succeeds (so the refusals above are about the token)', async () => {
-      const data = gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }));
+      const data = gqlData(
+        await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+      );
       expect(data.product.id).to.equal(product.id);
     });
   });
@@ -225,26 +299,50 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('answers the product, the same one REST shows', async () => {
-      const data = gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }));
+      const data = gqlData(
+        await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+      );
       expect(data.product).to.deep.equal(product);
       const rest = dataOf<RestProduct>(await api.get(`/api/v1/products/${product.id}`, { token: admin.access_token }));
-      expect({ id: rest.id, name: rest.name, price: rest.price }).to.deep.equal({ id: product.id, name: product.name, price: 39.9 });
+      expect({ id: rest.id, name: rest.name, price: rest.price }).to.deep.equal({
+        id: product.id,
+        name: product.name,
+        price: 39.9,
+      });
       expect(Date.parse(rest.created_at)).to.equal(Date.parse(product.createdAt));
       expect(Date.parse(rest.updated_at)).to.equal(Date.parse(product.updatedAt));
     });
 
     it('takes the id in any letter case, like REST', async () => {
-      const data = gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id.toUpperCase() } }));
+      const data = gqlData(
+        await gql<{ product: GqlProduct }>(GET_PRODUCT, {
+          token: admin.access_token,
+          variables: { id: product.id.toUpperCase() },
+        }),
+      );
       expect(data.product.id).to.equal(product.id);
     });
 
     it('an id literal works as well as a variable', async () => {
-      const data = gqlData(await gql<{ product: { name: string } }>(`{ product(id: "${product.id}") { name } }`, { token: admin.access_token }));
+      const data = gqlData(
+        await gql<{ product: { name: string } }>(`{ product(id: "${product.id}") { name } }`, {
+          token: admin.access_token,
+        }),
+      );
       expect(data.product.name).to.equal(product.name);
     });
 
     it('unknown and non-UUID ids: NOT_FOUND "Product not found" with detail "id: <id>" and product null', async () => {
-      for (const id of [randomUUID(), 'abc', '42', "' or 1=1 --", '00000000-0000-0000-0000-00000000000g', '', '\ud800', 'a\udc00']) {
+      for (const id of [
+        randomUUID(),
+        'abc',
+        '42',
+        "' or 1=1 --",
+        '00000000-0000-0000-0000-00000000000g',
+        '',
+        '\ud800',
+        'a\udc00',
+      ]) {
         const response = await gql(GET_PRODUCT, { token: admin.access_token, variables: { id } });
         const error = gqlError(response, 'NOT_FOUND');
         expect(error.message).to.equal('Product not found');
@@ -262,7 +360,8 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     let mine: GqlProduct[];
 
     const list = async (variables: Record<string, unknown>): Promise<GqlProductList> =>
-      gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, { token: admin.access_token, variables })).products;
+      gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, { token: admin.access_token, variables }))
+        .products;
 
     before(async () => {
       // Created, then updated in another order, a few milliseconds apart: every sort key differs.
@@ -276,7 +375,10 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       for (const word of ['echo', 'alpha', 'delta', 'charlie', 'bravo']) {
         const product = byName.get(`${tag} ${word}`)!;
         const { updateProduct } = gqlData(
-          await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, { token: admin.access_token, variables: { id: product.id, input: { price: product.price } } }),
+          await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, {
+            token: admin.access_token,
+            variables: { id: product.id, input: { price: product.price } },
+          }),
         );
         mine.push(updateProduct.data!);
         await sleep(5);
@@ -295,7 +397,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         it(`sorts by ${field} ${orientation}`, async () => {
           const result = await list({ search: tag, sort: { sortByField: field, sortOrientation: orientation } });
           expect(result.data.map((p) => p.id)).to.deep.equal(expectedOrder(field, orientation));
-          expect(result.pagination).to.deep.equal({ totalRecords: 5, recordsPerPage: 20, totalPages: 1, currentPage: 1 });
+          expect(result.pagination).to.deep.equal({
+            totalRecords: 5,
+            recordsPerPage: 20,
+            totalPages: 1,
+            currentPage: 1,
+          });
         });
       }
     }
@@ -324,17 +431,36 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         [3, 1],
         [4, 0],
       ] as const) {
-        const result = await list({ search: tag, pagination: { limit: 2, page }, sort: { sortByField: 'name', sortOrientation: 'ASC' } });
+        const result = await list({
+          search: tag,
+          pagination: { limit: 2, page },
+          sort: { sortByField: 'name', sortOrientation: 'ASC' },
+        });
         expect(result.data, `page ${page}`).to.have.length(size);
-        expect(result.pagination).to.deep.equal({ totalRecords: 5, recordsPerPage: 2, totalPages: 3, currentPage: page });
+        expect(result.pagination).to.deep.equal({
+          totalRecords: 5,
+          recordsPerPage: 2,
+          totalPages: 3,
+          currentPage: page,
+        });
         seen.push(...result.data.map((p) => p.id));
       }
       expect(seen).to.deep.equal(expectedOrder('name', 'ASC'));
     });
 
     it('limit alone defaults page to 1; page alone defaults limit to 20', async () => {
-      expect((await list({ search: tag, pagination: { limit: 3 } })).pagination).to.deep.equal({ totalRecords: 5, recordsPerPage: 3, totalPages: 2, currentPage: 1 });
-      expect((await list({ search: tag, pagination: { page: 1 } })).pagination).to.deep.equal({ totalRecords: 5, recordsPerPage: 20, totalPages: 1, currentPage: 1 });
+      expect((await list({ search: tag, pagination: { limit: 3 } })).pagination).to.deep.equal({
+        totalRecords: 5,
+        recordsPerPage: 3,
+        totalPages: 2,
+        currentPage: 1,
+      });
+      expect((await list({ search: tag, pagination: { page: 1 } })).pagination).to.deep.equal({
+        totalRecords: 5,
+        recordsPerPage: 20,
+        totalPages: 1,
+        currentPage: 1,
+      });
     });
 
     it('accepts the bounds: limit 1 and 100, a search of 100 characters', async () => {
@@ -352,15 +478,27 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('a search that matches nothing: empty data, totalRecords 0, totalPages 0', async () => {
       const result = await list({ search: `nothing-${randomUUID()}` });
-      expect(result).to.deep.equal({ data: [], pagination: { totalRecords: 0, recordsPerPage: 20, totalPages: 0, currentPage: 1 } });
+      expect(result).to.deep.equal({
+        data: [],
+        pagination: { totalRecords: 0, recordsPerPage: 20, totalPages: 0, currentPage: 1 },
+      });
     });
 
     it('no arguments: limit 20, page 1, createdAt DESC — the same page REST gives by default', async () => {
       // Enough products that the first page is full.
-      for (let i = 0; i < 21; i += 1) await gqlCreateProduct(url, admin.access_token, { name: `defaults filler ${i} ${randomUUID()}`, price: i + 1 });
-      const result = gqlData(await gql<{ products: GqlProductList }>(`{ products { data { id createdAt } pagination { totalRecords recordsPerPage totalPages currentPage } } }`, { token: admin.access_token })).products;
+      for (let i = 0; i < 21; i += 1)
+        await gqlCreateProduct(url, admin.access_token, { name: `defaults filler ${i} ${randomUUID()}`, price: i + 1 });
+      const result = gqlData(
+        await gql<{ products: GqlProductList }>(
+          `{ products { data { id createdAt } pagination { totalRecords recordsPerPage totalPages currentPage } } }`,
+          { token: admin.access_token },
+        ),
+      ).products;
       const rest = await api.get('/api/v1/products', { token: admin.access_token });
-      const restBody = rest.body as { data: RestProduct[]; meta: { total: number; per_page: number; page: number; total_pages: number } };
+      const restBody = rest.body as {
+        data: RestProduct[];
+        meta: { total: number; per_page: number; page: number; total_pages: number };
+      };
       expect(result.data).to.have.length(20);
       expect(result.pagination).to.deep.equal({
         totalRecords: restBody.meta.total,
@@ -387,17 +525,25 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     };
 
     it('limit 0, 101 and -1: pagination.limit, with the message REST gives per_page', async () => {
-      const [message] = restFields(await api.get('/api/v1/products?per_page=0', { token: admin.access_token })).map((f) => f.message);
+      const [message] = restFields(await api.get('/api/v1/products?per_page=0', { token: admin.access_token })).map(
+        (f) => f.message,
+      );
       expect(message).to.be.a('string');
       for (const limit of [0, 101, -1]) {
-        expectInvalid(await products(`(pagination: { limit: ${limit} })`), [{ fieldName: 'pagination.limit', message: message! }]);
+        expectInvalid(await products(`(pagination: { limit: ${limit} })`), [
+          { fieldName: 'pagination.limit', message: message! },
+        ]);
       }
     });
 
     it('page 0 and -1: pagination.page, with the message REST gives page', async () => {
-      const [message] = restFields(await api.get('/api/v1/products?page=0', { token: admin.access_token })).map((f) => f.message);
+      const [message] = restFields(await api.get('/api/v1/products?page=0', { token: admin.access_token })).map(
+        (f) => f.message,
+      );
       for (const page of [0, -1]) {
-        expectInvalid(await products(`(pagination: { page: ${page} })`), [{ fieldName: 'pagination.page', message: message! }]);
+        expectInvalid(await products(`(pagination: { page: ${page} })`), [
+          { fieldName: 'pagination.page', message: message! },
+        ]);
       }
     });
 
@@ -410,21 +556,33 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('search "", blank or 101 characters: search, with the message REST gives q', async () => {
-      const [message] = restFields(await api.get('/api/v1/products/search?q=', { token: admin.access_token })).map((f) => f.message);
-      const [longMessage] = restFields(await api.get(`/api/v1/products/search?q=${'q'.repeat(101)}`, { token: admin.access_token })).map((f) => f.message);
+      const [message] = restFields(await api.get('/api/v1/products/search?q=', { token: admin.access_token })).map(
+        (f) => f.message,
+      );
+      const [longMessage] = restFields(
+        await api.get(`/api/v1/products/search?q=${'q'.repeat(101)}`, { token: admin.access_token }),
+      ).map((f) => f.message);
       expect(longMessage).to.equal(message);
       for (const search of ['', '   ', 'q'.repeat(101)]) {
-        expectInvalid(await gql('query ($s: String) { products(search: $s) { data { id } } }', { token: admin.access_token, variables: { s: search } }), [
-          { fieldName: 'search', message: message! },
-        ]);
+        expectInvalid(
+          await gql('query ($s: String) { products(search: $s) { data { id } } }', {
+            token: admin.access_token,
+            variables: { s: search },
+          }),
+          [{ fieldName: 'search', message: message! }],
+        );
       }
     });
 
     it('search with a lone surrogate (a JSON variable): search, "must not contain unpaired surrogates"', async () => {
       for (const search of ['\ud800', 'a\udfffb']) {
-        expectInvalid(await gql('query ($s: String) { products(search: $s) { data { id } } }', { token: admin.access_token, variables: { s: search } }), [
-          { fieldName: 'search', message: 'must not contain unpaired surrogates' },
-        ]);
+        expectInvalid(
+          await gql('query ($s: String) { products(search: $s) { data { id } } }', {
+            token: admin.access_token,
+            variables: { s: search },
+          }),
+          [{ fieldName: 'search', message: 'must not contain unpaired surrogates' }],
+        );
       }
       // In a literal, GraphQL's own lexer refuses the escape: a syntax error, never a 500.
       const literal = await gql('{ products(search: "\\ud800") { data { id } } }', { token: admin.access_token });
@@ -436,7 +594,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('every bad argument at once, all listed', async () => {
       const response = await products('(pagination: { limit: 0, page: 0 }, sort: { sortByField: "id" }, search: "")');
       const error = gqlError(response, 'VALIDATION_ERROR');
-      expect((error.extensions?.fields ?? []).map((f) => f.fieldName)).to.deep.equal(['pagination.limit', 'pagination.page', 'sort.sortByField', 'search']);
+      expect((error.extensions?.fields ?? []).map((f) => f.fieldName)).to.deep.equal([
+        'pagination.limit',
+        'pagination.page',
+        'sort.sortByField',
+        'search',
+      ]);
     });
   });
 
@@ -444,7 +607,10 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('answers status 201 with the product (name trimmed), which REST then shows', async () => {
       const name = `Desk ${randomUUID()}`;
       const { createProduct } = gqlData(
-        await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, { token: admin.access_token, variables: { input: { name: `  ${name}  `, price: 120.5 } } }),
+        await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
+          token: admin.access_token,
+          variables: { input: { name: `  ${name}  `, price: 120.5 } },
+        }),
       );
       expect(createProduct.status).to.equal(201);
       expect(createProduct.errors).to.equal(null);
@@ -478,7 +644,10 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('field failures: status 422, "validation failed", errors [{fieldName, message}] exactly as REST lists them, data null; nothing created', async () => {
       const before = await restTotal();
       for (const input of badInputs) {
-        const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, { token: admin.access_token, variables: { input } });
+        const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
+          token: admin.access_token,
+          variables: { input },
+        });
         const { createProduct } = gqlData(response);
         expect(createProduct.status, response.text).to.equal(422);
         expect(createProduct.message).to.equal('validation failed');
@@ -495,14 +664,24 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         ['p\ud800q', 'must not contain unpaired surrogates'],
         ['Pe\u200dn', 'must not contain invisible characters'],
       ]) {
-        const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, { token: admin.access_token, variables: { input: { name, price: 1 } } });
-        expect(gqlData(response).createProduct, response.text).to.deep.include({ status: 422, errors: [{ fieldName: 'name', message }], data: null });
+        const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
+          token: admin.access_token,
+          variables: { input: { name, price: 1 } },
+        });
+        expect(gqlData(response).createProduct, response.text).to.deep.include({
+          status: 422,
+          errors: [{ fieldName: 'name', message }],
+          data: null,
+        });
       }
     });
 
     it('lists every failing field at once (name and price)', async () => {
       const { createProduct } = gqlData(
-        await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, { token: admin.access_token, variables: { input: { name: '', price: 0 } } }),
+        await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
+          token: admin.access_token,
+          variables: { input: { name: '', price: 0 } },
+        }),
       );
       expect(createProduct.errors!.map((e) => e.fieldName)).to.deep.equal(['name', 'price']);
       expect(createProduct.errors!.every((e) => typeof e.message === 'string' && e.message !== '')).to.equal(true);
@@ -510,18 +689,26 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('a literal input gets the same 422 as a variable', async () => {
       const { createProduct } = gqlData(
-        await gql<{ createProduct: GqlProductResponse }>(`mutation { createProduct(input: { name: "", price: 0 }) { status message errors { fieldName message } data { id } } }`, {
-          token: admin.access_token,
-        }),
+        await gql<{ createProduct: GqlProductResponse }>(
+          `mutation { createProduct(input: { name: "", price: 0 }) { status message errors { fieldName message } data { id } } }`,
+          {
+            token: admin.access_token,
+          },
+        ),
       );
-      const rest = restFields(await api.post('/api/v1/products', { token: admin.access_token, json: { name: '', price: 0 } }));
+      const rest = restFields(
+        await api.post('/api/v1/products', { token: admin.access_token, json: { name: '', price: 0 } }),
+      );
       expect(createProduct).to.deep.include({ status: 422, message: 'validation failed', data: null });
       expect(asRestFields(createProduct.errors)).to.deep.equal(rest);
     });
 
     it('a price given as a string is refused by the schema itself: no data, nothing created', async () => {
       const before = await restTotal();
-      const response = await gql(CREATE_PRODUCT, { token: admin.access_token, variables: { input: { name: 'string price', price: '10' } } });
+      const response = await gql(CREATE_PRODUCT, {
+        token: admin.access_token,
+        variables: { input: { name: 'string price', price: '10' } },
+      });
       expect(response.body.errors, response.text).to.be.an('array').that.is.not.empty;
       expect(response.body.data ?? null).to.equal(null);
       expect(await restTotal()).to.equal(before);
@@ -531,8 +718,13 @@ describe('GraphQL API (end to end, api.mode both)', function () {
   describe('updateProduct', () => {
     let product: GqlProduct;
     const update = async (id: string, input: Record<string, unknown>) =>
-      gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, { token: admin.access_token, variables: { id, input } });
-    const current = async (id: string) => gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id } })).product;
+      gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, {
+        token: admin.access_token,
+        variables: { id, input },
+      });
+    const current = async (id: string) =>
+      gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id } }))
+        .product;
 
     beforeEach(async () => {
       product = await gqlCreateProduct(url, admin.access_token, { name: `Chair ${randomUUID()}`, price: 45 });
@@ -569,11 +761,21 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('field failures: status 422 with the errors REST lists for the same body, data null, and the product unchanged', async () => {
-      for (const input of [{ name: '' }, { price: 0 }, { name: '   ', price: -1 }, { name: 'y'.repeat(201) }, { price: -3 }, { name: '\udc00y' }, { name: 'y\u2066' }]) {
+      for (const input of [
+        { name: '' },
+        { price: 0 },
+        { name: '   ', price: -1 },
+        { name: 'y'.repeat(201) },
+        { price: -3 },
+        { name: '\udc00y' },
+        { name: 'y\u2066' },
+      ]) {
         const response = await update(product.id, input);
         const { updateProduct } = gqlData(response);
         expect(updateProduct, response.text).to.deep.include({ status: 422, message: 'validation failed', data: null });
-        const rest = restFields(await api.put(`/api/v1/products/${product.id}`, { token: admin.access_token, json: input }));
+        const rest = restFields(
+          await api.put(`/api/v1/products/${product.id}`, { token: admin.access_token, json: input }),
+        );
         expect(asRestFields(updateProduct.errors), JSON.stringify(input)).to.deep.equal(rest);
       }
       expect(await current(product.id)).to.deep.equal(product);
@@ -592,7 +794,9 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('20 concurrent partial updates (no If-Match in GraphQL) all answer status 200, and each field keeps its last write', async () => {
       const inputs = Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? { name: `Chair ${n}` } : { price: n }));
-      const answers = await Promise.all(inputs.map(async (input) => gqlData(await update(product.id, input)).updateProduct));
+      const answers = await Promise.all(
+        inputs.map(async (input) => gqlData(await update(product.id, input)).updateProduct),
+      );
       expect(answers.map((a) => a.status)).to.deep.equal(inputs.map(() => 200));
       const stored = await current(product.id);
       expect(inputs.map((i) => i.name)).to.include(stored.name);
@@ -603,16 +807,33 @@ describe('GraphQL API (end to end, api.mode both)', function () {
   describe('deleteProduct', () => {
     it('answers status 200; the product is gone for GraphQL and REST; a second delete is NOT_FOUND', async () => {
       const product = await gqlCreateProduct(url, admin.access_token, { name: `Bin ${randomUUID()}`, price: 3 });
-      const { deleteProduct } = gqlData(await gql<{ deleteProduct: GqlCommonResponse }>(DELETE_PRODUCT, { token: admin.access_token, variables: { id: product.id } }));
+      const { deleteProduct } = gqlData(
+        await gql<{ deleteProduct: GqlCommonResponse }>(DELETE_PRODUCT, {
+          token: admin.access_token,
+          variables: { id: product.id },
+        }),
+      );
       expect(deleteProduct.status).to.equal(200);
       expect(deleteProduct.errors).to.equal(null);
 
-      const gone = gqlError(await gql(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }), 'NOT_FOUND');
+      const gone = gqlError(
+        await gql(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+        'NOT_FOUND',
+      );
       expect(gone.extensions?.detail).to.equal(`id: ${product.id}`);
-      expectError(await api.get(`/api/v1/products/${product.id}`, { token: admin.access_token }), 404, 'NOT_FOUND', 'Product not found', {
-        detail: `id: ${product.id}`,
-      });
-      const again = gqlError(await gql(DELETE_PRODUCT, { token: admin.access_token, variables: { id: product.id } }), 'NOT_FOUND');
+      expectError(
+        await api.get(`/api/v1/products/${product.id}`, { token: admin.access_token }),
+        404,
+        'NOT_FOUND',
+        'Product not found',
+        {
+          detail: `id: ${product.id}`,
+        },
+      );
+      const again = gqlError(
+        await gql(DELETE_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+        'NOT_FOUND',
+      );
       expect(again.extensions?.detail).to.equal(`id: ${product.id}`);
     });
 
@@ -695,7 +916,8 @@ describe('GraphQL API (end to end, api.mode both)', function () {
           expect(() => scalar.parseValue(value), value).to.throw(/RFC 3339/);
           expect(() => scalar.parseLiteral(literal(value), undefined), value).to.throw(/RFC 3339/);
         }
-        for (const value of [1769860800000, null, true, { at: 'now' }]) expect(() => scalar.parseValue(value)).to.throw();
+        for (const value of [1769860800000, null, true, { at: 'now' }])
+          expect(() => scalar.parseValue(value)).to.throw();
         expect(() => scalar.parseLiteral({ kind: Kind.INT, value: '1769860800000' }, undefined)).to.throw();
         expect(() => scalar.parseLiteral({ kind: Kind.BOOLEAN, value: true }, undefined)).to.throw();
       });
@@ -704,7 +926,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
   describe('errors', () => {
     it('toGraphQLError: a plain Error becomes "internal server error" / INTERNAL_ERROR, its message kept inside', () => {
-      for (const thrown of [new Error('SQLITE_ERROR: no such table products at /srv/app/db.ts:12'), new TypeError('x is undefined'), 'a string', null]) {
+      for (const thrown of [
+        new Error('SQLITE_ERROR: no such table products at /srv/app/db.ts:12'),
+        new TypeError('x is undefined'),
+        'a string',
+        null,
+      ]) {
         const { error, internal } = toGraphQLError(thrown);
         expect(internal).to.equal(true);
         expect(error.message).to.equal('internal server error');
@@ -721,17 +948,25 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const stale = toGraphQLError(new ProductVersionMismatchError('abc'));
       expect(stale.internal).to.equal(false);
       expect(stale.error.extensions).to.deep.equal({ code: 'PRECONDITION_FAILED', detail: 'id: abc' });
-      const invalid = toGraphQLError(new ValidationError([{ field: 'price', message: 'must be a number greater than 0' }]));
-      expect(invalid.error.extensions).to.deep.equal({ code: 'VALIDATION_ERROR', fields: [{ fieldName: 'price', message: 'must be a number greater than 0' }] });
+      const invalid = toGraphQLError(
+        new ValidationError([{ field: 'price', message: 'must be a number greater than 0' }]),
+      );
+      expect(invalid.error.extensions).to.deep.equal({
+        code: 'VALIDATION_ERROR',
+        fields: [{ fieldName: 'price', message: 'must be a number greater than 0' }],
+      });
     });
 
     it('an unexpected failure inside a resolver answers INTERNAL_ERROR without its message, stack or paths', async () => {
       const product = await gqlCreateProduct(url, admin.access_token, { name: `Fragile ${randomUUID()}`, price: 1 });
       const useCases = service.container.get(ProductTokens.UseCases);
       const original = useCases.get.execute.bind(useCases.get);
-      useCases.get.execute = () => Promise.reject(new Error('SQLITE_ERROR: no such table: products (at /work/main/src/secret.ts:1)'));
+      useCases.get.execute = () =>
+        Promise.reject(new Error('SQLITE_ERROR: no such table: products (at /work/main/src/secret.ts:1)'));
       try {
-        const response = await gql(`{ queryHealth { status } product(id: "${product.id}") { id } }`, { token: admin.access_token });
+        const response = await gql(`{ queryHealth { status } product(id: "${product.id}") { id } }`, {
+          token: admin.access_token,
+        });
         const error = gqlError(response, 'INTERNAL_ERROR');
         expect(error.message).to.equal('internal server error');
         expect(error.extensions).to.deep.equal({ code: 'INTERNAL_ERROR' });
@@ -740,15 +975,27 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       } finally {
         useCases.get.execute = original;
       }
-      expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } })).product.id).to.equal(product.id);
+      expect(
+        gqlData(
+          await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
+        ).product.id,
+      ).to.equal(product.id);
     });
   });
 
   describe('GET requests', () => {
     it('a query works with ?query= (and ?variables=)', async () => {
-      expect(gqlData(await gql('{ queryHealth { status message } }', { method: 'GET' }))).to.deep.equal({ queryHealth: { status: 200, message: 'ok' } });
+      expect(gqlData(await gql('{ queryHealth { status message } }', { method: 'GET' }))).to.deep.equal({
+        queryHealth: { status: 200, message: 'ok' },
+      });
       const product = await gqlCreateProduct(url, admin.access_token, { name: `Via GET ${randomUUID()}`, price: 2 });
-      const data = gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, { method: 'GET', token: admin.access_token, variables: { id: product.id } }));
+      const data = gqlData(
+        await gql<{ product: GqlProduct }>(GET_PRODUCT, {
+          method: 'GET',
+          token: admin.access_token,
+          variables: { id: product.id },
+        }),
+      );
       expect(data.product).to.deep.equal(product);
     });
 
@@ -759,7 +1006,11 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       expect(health.body).not.to.have.property('data');
 
       const before = await restTotal();
-      const create = await gql(CREATE_PRODUCT, { method: 'GET', token: admin.access_token, variables: { input: { name: `GET mutation ${randomUUID()}`, price: 1 } } });
+      const create = await gql(CREATE_PRODUCT, {
+        method: 'GET',
+        token: admin.access_token,
+        variables: { input: { name: `GET mutation ${randomUUID()}`, price: 1 } },
+      });
       expect(create.status, create.text).to.equal(405);
       expect(await restTotal()).to.equal(before);
     });
@@ -793,7 +1044,13 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('graphql’s own getIntrospectionQuery() (15 deep) passes at the default limit', async () => {
       const data = gqlData(await gql<IntrospectionQuery>(getIntrospectionQuery()));
       expect(data.__schema.queryType.name).to.equal('Query');
-      const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+      const full = getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      });
       expect(gqlData(await gql<IntrospectionQuery>(full)).__schema.queryType.name).to.equal('Query');
     });
 
@@ -813,7 +1070,10 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('a mutation over the field limit does not run', async () => {
       const before = await restTotal();
       const name = `too-wide-${randomUUID()}`;
-      const response = await gql(`mutation { createProduct(input: { name: "${name}", price: 1 }) { ${'status '.repeat(500)} } }`, { token: admin.access_token });
+      const response = await gql(
+        `mutation { createProduct(input: { name: "${name}", price: 1 }) { ${'status '.repeat(500)} } }`,
+        { token: admin.access_token },
+      );
       gqlRefused(response, /fields/i);
       expect(await restTotal()).to.equal(before);
     });
@@ -821,31 +1081,53 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
   describe('the HTTP middleware still applies on the general route', () => {
     it('a body over server.body_limit (1mb) → 413 PAYLOAD_TOO_LARGE', async () => {
-      const response = await api.post('/graphql', { json: { query: `{ queryHealth { status } } # ${'x'.repeat(1024 * 1024)}` } });
+      const response = await api.post('/graphql', {
+        json: { query: `{ queryHealth { status } } # ${'x'.repeat(1024 * 1024)}` },
+      });
       expect(response.status, response.text.slice(0, 300)).to.equal(413);
       expect((response.body as ErrorJson).error.code).to.equal('PAYLOAD_TOO_LARGE');
     });
 
     it('a body that is not JSON → 400 "invalid request body"; a non-JSON content type → 415', async () => {
-      expectError(await api.post('/graphql', { raw: '{"query": ', headers: { 'Content-Type': 'application/json' } }), 400, 'BAD_REQUEST', 'invalid request body');
-      const response = await api.post('/graphql', { raw: '{ queryHealth { status } }', headers: { 'Content-Type': 'text/plain' } });
+      expectError(
+        await api.post('/graphql', { raw: '{"query": ', headers: { 'Content-Type': 'application/json' } }),
+        400,
+        'BAD_REQUEST',
+        'invalid request body',
+      );
+      const response = await api.post('/graphql', {
+        raw: '{ queryHealth { status } }',
+        headers: { 'Content-Type': 'text/plain' },
+      });
       expect(response.status).to.equal(415);
       expect((response.body as ErrorJson).error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
 
     it('two Authorization headers → 400 BAD_REQUEST in the REST envelope, before graphql-http (even for public fields)', async () => {
       const body = JSON.stringify({ query: '{ queryHealth { status } }' });
-      for (const values of [[`Bearer ${admin.access_token}`, `Bearer ${user.access_token}`], [`Bearer ${admin.access_token}`, 'Basic eDp5']]) {
+      for (const values of [
+        [`Bearer ${admin.access_token}`, `Bearer ${user.access_token}`],
+        [`Bearer ${admin.access_token}`, 'Basic eDp5'],
+      ]) {
         const headers = { Authorization: values, 'Content-Type': 'application/json', Accept: 'application/json' };
         for (const response of [
           await rawRequest(url, 'POST', '/graphql', headers, body),
           await rawRequest(url, 'GET', `/graphql?query=${encodeURIComponent('{ queryHealth { status } }')}`, headers),
         ]) {
           expect(response.status, response.text).to.equal(400);
-          expect(JSON.parse(response.text)).to.deep.equal({ success: false, error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' } });
+          expect(JSON.parse(response.text)).to.deep.equal({
+            success: false,
+            error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' },
+          });
         }
       }
-      const one = await rawRequest(url, 'POST', '/graphql', { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json' }, body);
+      const one = await rawRequest(
+        url,
+        'POST',
+        '/graphql',
+        { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json' },
+        body,
+      );
       expect(one.status, one.text).to.equal(200);
     });
 
@@ -856,7 +1138,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
   });
 
   it('a user with a valid token reads products (the policy allows GET)', async () => {
-    const data = gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, { token: user.access_token, variables: { pagination: { limit: 1 } } }));
+    const data = gqlData(
+      await gql<{ products: GqlProductList }>(LIST_PRODUCTS, {
+        token: user.access_token,
+        variables: { pagination: { limit: 1 } },
+      }),
+    );
     expect(data.products.pagination.recordsPerPage).to.equal(1);
   });
 });
@@ -865,9 +1152,17 @@ describe('GraphQL with graphql.max_depth 14', function () {
   this.timeout(30_000);
   let service: RunningService;
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_GRAPHQL_MAX_DEPTH: '14' }), {
-      logger: silentLogger(),
-    });
+    service = await startService(
+      testConfig({
+        SVC_API_MODE: 'both',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_GRAPHQL_MAX_DEPTH: '14',
+      }),
+      {
+        logger: silentLogger(),
+      },
+    );
   });
   after(async () => service.stop());
 
@@ -883,7 +1178,12 @@ describe('GraphQL with introspection off (graphql.introspection false)', functio
   let service: RunningService;
   before(async () => {
     service = await startService(
-      testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_GRAPHQL_INTROSPECTION: 'false' }),
+      testConfig({
+        SVC_API_MODE: 'both',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_GRAPHQL_INTROSPECTION: 'false',
+      }),
       { logger: silentLogger() },
     );
   });
@@ -900,11 +1200,23 @@ describe('GraphQL with introspection off (graphql.introspection false)', functio
       __typename: 'Query',
       queryHealth: { status: 200, message: 'ok' },
     });
-    expect(gqlData(await graphql(service.url, 'mutation { mutationHealth { status } }'))).to.deep.equal({ mutationHealth: { status: 200 } });
+    expect(gqlData(await graphql(service.url, 'mutation { mutationHealth { status } }'))).to.deep.equal({
+      mutationHealth: { status: 200 },
+    });
     const api = new Api(service.url);
     const admin = await accountWithRole(service, api, 'admin');
-    const product = await gqlCreateProduct(service.url, admin.access_token, { name: 'works without introspection', price: 1 });
-    expect(gqlData(await graphql<{ product: GqlProduct }>(service.url, GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } })).product).to.deep.equal(product);
+    const product = await gqlCreateProduct(service.url, admin.access_token, {
+      name: 'works without introspection',
+      price: 1,
+    });
+    expect(
+      gqlData(
+        await graphql<{ product: GqlProduct }>(service.url, GET_PRODUCT, {
+          token: admin.access_token,
+          variables: { id: product.id },
+        }),
+      ).product,
+    ).to.deep.equal(product);
   });
 });
 
@@ -917,7 +1229,14 @@ describe('GraphQL production defaults (SVC_ENV=production)', function () {
     expect(Buffer.byteLength(secret)).to.equal(32);
     smtp = await startSmtpServer();
     service = await startService(
-      testConfig({ SVC_ENV: 'production', SVC_JWT_SECRET: secret, SVC_MAIL_SMTP_URL: smtp.url, SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      testConfig({
+        SVC_ENV: 'production',
+        SVC_JWT_SECRET: secret,
+        SVC_MAIL_SMTP_URL: smtp.url,
+        SVC_API_MODE: 'both',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+      }),
       { logger: silentLogger() },
     );
   });
@@ -934,7 +1253,9 @@ describe('GraphQL production defaults (SVC_ENV=production)', function () {
 
   it('introspection is refused; queries still work', async () => {
     gqlRefused(await graphql(service.url, '{ __schema { types { name } } }'), /introspection/i);
-    expect(gqlData(await graphql(service.url, '{ queryHealth { status message } }'))).to.deep.equal({ queryHealth: { status: 200, message: 'ok' } });
+    expect(gqlData(await graphql(service.url, '{ queryHealth { status message } }'))).to.deep.equal({
+      queryHealth: { status: 200, message: 'ok' },
+    });
   });
 });
 
@@ -965,7 +1286,9 @@ describe('GraphQL in production with playground and introspection set explicitly
   it('the explicit settings win over the production defaults', async () => {
     const page = await fetch(`${service.url}/graphql-playground`);
     expect(page.status).to.equal(200);
-    expect(gqlData(await graphql<{ __schema: unknown }>(service.url, '{ __schema { queryType { name } } }')).__schema).to.deep.equal({ queryType: { name: 'Query' } });
+    expect(
+      gqlData(await graphql<{ __schema: unknown }>(service.url, '{ __schema { queryType { name } } }')).__schema,
+    ).to.deep.equal({ queryType: { name: 'Query' } });
   });
 });
 
@@ -974,22 +1297,37 @@ describe('api.mode rest (the default): no GraphQL', function () {
   let service: RunningService;
   let api: Api;
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     api = new Api(service.url);
   });
   after(async () => service.stop());
 
   it('/graphql (GET and POST) and /graphql-playground are 404 route not found', async () => {
     expect(service.container.get(TOKENS.Config).api.mode).to.equal('rest');
-    expectError(await api.post('/graphql', { json: { query: '{ queryHealth { status } }' } }), 404, 'NOT_FOUND', 'route not found');
-    expectError(await api.get(`/graphql?query=${encodeURIComponent('{ queryHealth { status } }')}`), 404, 'NOT_FOUND', 'route not found');
+    expectError(
+      await api.post('/graphql', { json: { query: '{ queryHealth { status } }' } }),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
+    expectError(
+      await api.get(`/graphql?query=${encodeURIComponent('{ queryHealth { status } }')}`),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
     expectError(await api.get('/graphql-playground'), 404, 'NOT_FOUND', 'route not found');
     expectError(await api.get('/graphql-playground/assets/graphiql.min.js'), 404, 'NOT_FOUND', 'route not found');
   });
 
   it('/api/v1/products works', async () => {
     const admin = await accountWithRole(service, api, 'admin');
-    dataOf(await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'rest only', price: 1 } }), 201);
+    dataOf(
+      await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'rest only', price: 1 } }),
+      201,
+    );
     dataOf(await api.get('/api/v1/products', { token: admin.access_token }));
   });
 });
@@ -1009,20 +1347,39 @@ describe('api.mode graphql: no REST products', function () {
   it('/api/v1/products (and /search, /{id}) are 404 route not found, even with a token', async () => {
     const admin = await accountWithRole(service, api, 'admin');
     expectError(await api.get('/api/v1/products', { token: admin.access_token }), 404, 'NOT_FOUND', 'route not found');
-    expectError(await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'x', price: 1 } }), 404, 'NOT_FOUND', 'route not found');
-    expectError(await api.get('/api/v1/products/search?q=x', { token: admin.access_token }), 404, 'NOT_FOUND', 'route not found');
-    expectError(await api.get(`/api/v1/products/${randomUUID()}`, { token: admin.access_token }), 404, 'NOT_FOUND', 'route not found');
+    expectError(
+      await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'x', price: 1 } }),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
+    expectError(
+      await api.get('/api/v1/products/search?q=x', { token: admin.access_token }),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
+    expectError(
+      await api.get(`/api/v1/products/${randomUUID()}`, { token: admin.access_token }),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
   });
 
   it('/graphql, the playground, /api/v1/auth/register and login, and /health work', async () => {
     const account = await register(api);
-    const session = dataOf<{ access_token: string }>(await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }));
+    const session = dataOf<{ access_token: string }>(
+      await api.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }),
+    );
     expect(session.access_token).to.be.a('string');
     expect((await api.get('/health')).status).to.equal(200);
     expect((await fetch(`${service.url}/graphql-playground`)).status).to.equal(200);
     const admin = await accountWithRole(service, api, 'admin');
     const product = await gqlCreateProduct(service.url, admin.access_token, { name: 'graphql only', price: 2 });
-    const list = gqlData(await graphql<{ products: GqlProductList }>(service.url, LIST_PRODUCTS, { token: session.access_token }));
+    const list = gqlData(
+      await graphql<{ products: GqlProductList }>(service.url, LIST_PRODUCTS, { token: session.access_token }),
+    );
     expect(list.products.data.map((p) => p.id)).to.include(product.id);
   });
 });
@@ -1047,9 +1404,18 @@ describe('GraphQL at a custom general route (SVC_GRAPHQL_GENERAL_ROUTE=/gql) wit
   after(async () => service.stop());
 
   it('serves GraphQL at /gql (POST and GET); /graphql is 404 route not found', async () => {
-    expect(gqlData(await graphql(service.url, '{ queryHealth { status } }', { route: '/gql' }))).to.deep.equal({ queryHealth: { status: 200 } });
-    expect(gqlData(await graphql(service.url, '{ queryHealth { status } }', { route: '/gql', method: 'GET' }))).to.deep.equal({ queryHealth: { status: 200 } });
-    expectError(await api.post('/graphql', { json: { query: '{ queryHealth { status } }' } }), 404, 'NOT_FOUND', 'route not found');
+    expect(gqlData(await graphql(service.url, '{ queryHealth { status } }', { route: '/gql' }))).to.deep.equal({
+      queryHealth: { status: 200 },
+    });
+    expect(
+      gqlData(await graphql(service.url, '{ queryHealth { status } }', { route: '/gql', method: 'GET' })),
+    ).to.deep.equal({ queryHealth: { status: 200 } });
+    expectError(
+      await api.post('/graphql', { json: { query: '{ queryHealth { status } }' } }),
+      404,
+      'NOT_FOUND',
+      'route not found',
+    );
   });
 
   it('the playground points at /gql', async () => {

@@ -19,9 +19,12 @@ describe('graphql-http audit (GraphQL over HTTP compliance)', function () {
   this.timeout(60_000);
   let service: RunningService;
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-      logger: silentLogger(),
-    });
+    service = await startService(
+      testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      {
+        logger: silentLogger(),
+      },
+    );
   });
   after(async () => service.stop());
 

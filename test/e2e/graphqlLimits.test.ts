@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { testConfig } from '../support/config.js';
-import { gqlData, gqlRefused, graphql, type GraphQLErrorJson, type GraphQLRequest, type GraphQLResponse } from '../support/graphql.js';
+import {
+  gqlData,
+  gqlRefused,
+  graphql,
+  type GraphQLErrorJson,
+  type GraphQLRequest,
+  type GraphQLResponse,
+} from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
@@ -17,7 +24,10 @@ const tokens = (n: number): string => `{ ${'__typename '.repeat(n - 2)}}`;
 const shortTokens = (n: number): string => `{${' a'.repeat(n - 2)} }`;
 
 const start = (env: Record<string, string> = {}): Promise<RunningService> =>
-  startService(testConfig({ SVC_API_MODE: 'graphql', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', ...env }), { logger: silentLogger() });
+  startService(
+    testConfig({ SVC_API_MODE: 'graphql', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', ...env }),
+    { logger: silentLogger() },
+  );
 
 /** The one refusal with `code`, after asserting the document was refused before execution. */
 function refusedWith(response: GraphQLResponse<unknown>, message: RegExp, code: string): GraphQLErrorJson {
@@ -45,7 +55,11 @@ describe('GraphQL hardening: fragments, tokens, parse cache (end to end)', funct
         const response = await graphql(service.url, doublingFragments(n), { method });
         const elapsed = performance.now() - started;
         expect(response.status, response.text).to.equal(200);
-        refusedWith(response, new RegExp(`^query selects ${fields} fields, more than the limit of 500$`), 'QUERY_TOO_COMPLEX');
+        refusedWith(
+          response,
+          new RegExp(`^query selects ${fields} fields, more than the limit of 500$`),
+          'QUERY_TOO_COMPLEX',
+        );
         // Generous for a loaded machine: walking every spread took seconds for 20 and would take hours for 30.
         expect(elapsed, `${n} fragments took ${Math.round(elapsed)} ms`).to.be.below(2000);
       }
@@ -70,11 +84,16 @@ describe('GraphQL hardening: fragments, tokens, parse cache (end to end)', funct
   });
 
   it('the token limit applies before the field limit: 5,000 tokens reach validation (and its field limit) instead', async () => {
-    refusedWith(await graphql(service.url, tokens(5000)), /^query selects 4998 fields, more than the limit of 500$/, 'QUERY_TOO_COMPLEX');
+    refusedWith(
+      await graphql(service.url, tokens(5000)),
+      /^query selects 4998 fields, more than the limit of 500$/,
+      'QUERY_TOO_COMPLEX',
+    );
   });
 
   it('a document refused once is refused again (refusals are never cached as anything else)', async () => {
-    for (let i = 0; i < 2; i += 1) gqlRefused(await graphql(service.url, '{ __typename notAField }'), /Cannot query field "notAField"/);
+    for (let i = 0; i < 2; i += 1)
+      gqlRefused(await graphql(service.url, '{ __typename notAField }'), /Cannot query field "notAField"/);
   });
 });
 
@@ -88,15 +107,34 @@ describe('GraphQL with graphql.max_tokens 10', function () {
 
   it('a document of 10 tokens runs; 11 tokens are refused', async () => {
     expect(gqlData(await graphql(service.url, tokens(10)))).to.deep.equal({ __typename: 'Query' });
-    refusedWith(await graphql(service.url, tokens(11)), /^document has more than 10 tokens, the limit$/, 'QUERY_TOO_COMPLEX');
+    refusedWith(
+      await graphql(service.url, tokens(11)),
+      /^document has more than 10 tokens, the limit$/,
+      'QUERY_TOO_COMPLEX',
+    );
   });
 });
 
 /** Documents whose errors graphql-js would finish with a "Did you mean …?" suggestion. */
 const MISSPELLED: [string, string, Record<string, unknown> | undefined, RegExp][] = [
-  ['a misspelled field', '{ queryHealth { statuss } }', undefined, /^Cannot query field "statuss" on type "TCommonResponseDto"\.$/],
-  ['a misspelled argument', '{ product(id: "x", idd: "y") { id } }', undefined, /^Unknown argument "idd" on field "Query\.product"\.$/],
-  ['a misspelled type', 'query ($p: TPaginationInputDt) { products(pagination: $p) { data { id } } }', undefined, /^Unknown type "TPaginationInputDt"\.$/],
+  [
+    'a misspelled field',
+    '{ queryHealth { statuss } }',
+    undefined,
+    /^Cannot query field "statuss" on type "TCommonResponseDto"\.$/,
+  ],
+  [
+    'a misspelled argument',
+    '{ product(id: "x", idd: "y") { id } }',
+    undefined,
+    /^Unknown argument "idd" on field "Query\.product"\.$/,
+  ],
+  [
+    'a misspelled type',
+    'query ($p: TPaginationInputDt) { products(pagination: $p) { data { id } } }',
+    undefined,
+    /^Unknown type "TPaginationInputDt"\.$/,
+  ],
   [
     'a misspelled input field',
     '{ products(sort: { sortByFeld: "name" }) { data { id } } }',

@@ -10,9 +10,17 @@ describe('GraphQL request log lines', () => {
 
   before(async () => {
     captured = capturingLogger();
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_LOG_LEVEL: 'info' }), {
-      logger: captured.logger,
-    });
+    service = await startService(
+      testConfig({
+        SVC_API_MODE: 'both',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_LOG_LEVEL: 'info',
+      }),
+      {
+        logger: captured.logger,
+      },
+    );
   });
   after(async () => service.stop());
 

@@ -23,7 +23,14 @@ import {
 import { silentLogger } from '../support/logger.js';
 
 type Operation = 'products' | 'search' | 'product' | 'createProduct' | 'updateProduct' | 'deleteProduct';
-const OPERATIONS: readonly Operation[] = ['products', 'search', 'product', 'createProduct', 'updateProduct', 'deleteProduct'];
+const OPERATIONS: readonly Operation[] = [
+  'products',
+  'search',
+  'product',
+  'createProduct',
+  'updateProduct',
+  'deleteProduct',
+];
 
 describe('GraphQL access control (end to end)', function () {
   this.timeout(60_000);
@@ -34,7 +41,11 @@ describe('GraphQL access control (end to end)', function () {
   let admin: Account;
   let accounts: Record<'user' | 'moderator' | 'admin', Account>;
 
-  const gql = <D = Record<string, unknown>>(query: string, token: string | undefined, variables?: Record<string, unknown>) =>
+  const gql = <D = Record<string, unknown>>(
+    query: string,
+    token: string | undefined,
+    variables?: Record<string, unknown>,
+  ) =>
     graphql<D>(service.url, query, { ...(token !== undefined ? { token } : {}), ...(variables ? { variables } : {}) });
   const fresh = () => gqlCreateProduct(service.url, admin.access_token, { name: `rbac ${randomUUID()}`, price: 10 });
   const read = async (id: string): Promise<GqlProduct | null> => {
@@ -42,7 +53,8 @@ describe('GraphQL access control (end to end)', function () {
     return response.body.errors?.[0]?.extensions?.code === 'NOT_FOUND' ? null : gqlData(response).product;
   };
   const count = async (): Promise<number> =>
-    gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, admin.access_token, { pagination: { limit: 1 } })).products.pagination.totalRecords;
+    gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, admin.access_token, { pagination: { limit: 1 } }))
+      .products.pagination.totalRecords;
 
   /** One operation through GraphQL, on a product of its own where it needs one. */
   async function viaGraphQL(operation: Operation, token: string): Promise<GraphQLResponse<Record<string, unknown>>> {
@@ -90,15 +102,22 @@ describe('GraphQL access control (end to end)', function () {
     return response.body.errors[0]!.extensions?.code ?? 'no code';
   }
   const restOutcome = (response: ApiResponse): string =>
-    response.status >= 200 && response.status < 300 ? 'allowed' : response.status === 403 ? 'FORBIDDEN' : `HTTP ${response.status}`;
+    response.status >= 200 && response.status < 300
+      ? 'allowed'
+      : response.status === 403
+        ? 'FORBIDDEN'
+        : `HTTP ${response.status}`;
 
   const policy = (method: 'post' | 'delete', rule: { role: string; path: string; action: string }) =>
     api[method]('/api/v1/admin/policies', { token: admin.access_token, json: rule });
 
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-      logger: silentLogger(),
-    });
+    service = await startService(
+      testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      {
+        logger: silentLogger(),
+      },
+    );
     api = new Api(service.url);
     user = await register(api);
     moderator = await accountWithRole(service, api, 'moderator');
@@ -109,9 +128,30 @@ describe('GraphQL access control (end to end)', function () {
 
   describe('every role, every operation: GraphQL answers as the mirrored REST call', () => {
     const expected: Record<keyof typeof accounts, Record<Operation, string>> = {
-      user: { products: 'allowed', search: 'allowed', product: 'allowed', createProduct: 'FORBIDDEN', updateProduct: 'FORBIDDEN', deleteProduct: 'FORBIDDEN' },
-      moderator: { products: 'allowed', search: 'allowed', product: 'allowed', createProduct: 'allowed', updateProduct: 'allowed', deleteProduct: 'allowed' },
-      admin: { products: 'allowed', search: 'allowed', product: 'allowed', createProduct: 'allowed', updateProduct: 'allowed', deleteProduct: 'allowed' },
+      user: {
+        products: 'allowed',
+        search: 'allowed',
+        product: 'allowed',
+        createProduct: 'FORBIDDEN',
+        updateProduct: 'FORBIDDEN',
+        deleteProduct: 'FORBIDDEN',
+      },
+      moderator: {
+        products: 'allowed',
+        search: 'allowed',
+        product: 'allowed',
+        createProduct: 'allowed',
+        updateProduct: 'allowed',
+        deleteProduct: 'allowed',
+      },
+      admin: {
+        products: 'allowed',
+        search: 'allowed',
+        product: 'allowed',
+        createProduct: 'allowed',
+        updateProduct: 'allowed',
+        deleteProduct: 'allowed',
+      },
     };
     for (const role of ['user', 'moderator', 'admin'] as const) {
       it(role, async () => {
@@ -119,7 +159,11 @@ describe('GraphQL access control (end to end)', function () {
           const token = accounts[role].access_token;
           const gqlAnswer = graphqlOutcome(await viaGraphQL(operation, token));
           const restAnswer = restOutcome(await viaRest(operation, token));
-          expect({ operation, graphql: gqlAnswer, rest: restAnswer }).to.deep.equal({ operation, graphql: expected[role][operation], rest: expected[role][operation] });
+          expect({ operation, graphql: gqlAnswer, rest: restAnswer }).to.deep.equal({
+            operation,
+            graphql: expected[role][operation],
+            rest: expected[role][operation],
+          });
         }
       });
     }
@@ -128,10 +172,16 @@ describe('GraphQL access control (end to end)', function () {
   describe('user', () => {
     it('may query product(id) and products (list and search)', async () => {
       const product = await fresh();
-      expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product).to.deep.equal(product);
-      const listed = gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, { search: product.name })).products;
+      expect(
+        gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product,
+      ).to.deep.equal(product);
+      const listed = gqlData(
+        await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, { search: product.name }),
+      ).products;
       expect(listed.data).to.deep.equal([product]);
-      expect(gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, {})).products.data.length).to.be.greaterThan(0);
+      expect(
+        gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, {})).products.data.length,
+      ).to.be.greaterThan(0);
     });
 
     it('createProduct: FORBIDDEN "forbidden" with HTTP 200, data null, nothing created', async () => {
@@ -143,12 +193,18 @@ describe('GraphQL access control (end to end)', function () {
       expect(error.path).to.deep.equal(['createProduct']);
       expect(response.body.data).to.equal(null);
       expect(await count()).to.equal(before);
-      expect(gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, admin.access_token, { search: name })).products.data).to.deep.equal([]);
+      expect(
+        gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, admin.access_token, { search: name })).products
+          .data,
+      ).to.deep.equal([]);
     });
 
     it('updateProduct: FORBIDDEN, the product unchanged', async () => {
       const product = await fresh();
-      const response = await gql(UPDATE_PRODUCT, user.access_token, { id: product.id, input: { name: 'mine now', price: 0.01 } });
+      const response = await gql(UPDATE_PRODUCT, user.access_token, {
+        id: product.id,
+        input: { name: 'mine now', price: 0.01 },
+      });
       expect(gqlError(response, 'FORBIDDEN').path).to.deep.equal(['updateProduct']);
       expect(response.body.data).to.equal(null);
       expect(await read(product.id)).to.deep.equal(product);
@@ -167,8 +223,12 @@ describe('GraphQL access control (end to end)', function () {
       gqlError(await gql(UPDATE_PRODUCT, user.access_token, { id: randomUUID(), input: { price: 0 } }), 'FORBIDDEN');
       gqlError(await gql(UPDATE_PRODUCT, user.access_token, { id: 'not-an-id', input: { name: 'x' } }), 'FORBIDDEN');
       gqlError(await gql(DELETE_PRODUCT, user.access_token, { id: randomUUID() }), 'FORBIDDEN');
-      expect((await api.post('/api/v1/products', { token: user.access_token, json: { name: '', price: 0 } })).status).to.equal(403);
-      expect((await api.put(`/api/v1/products/${randomUUID()}`, { token: user.access_token, json: { price: 0 } })).status).to.equal(403);
+      expect(
+        (await api.post('/api/v1/products', { token: user.access_token, json: { name: '', price: 0 } })).status,
+      ).to.equal(403);
+      expect(
+        (await api.put(`/api/v1/products/${randomUUID()}`, { token: user.access_token, json: { price: 0 } })).status,
+      ).to.equal(403);
     });
   });
 
@@ -177,15 +237,29 @@ describe('GraphQL access control (end to end)', function () {
       it(`${role}: create (201), read, list, update (200) and delete (200)`, async () => {
         const token = accounts[role].access_token;
         const name = `${role} lamp ${randomUUID()}`;
-        const { createProduct } = gqlData(await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, token, { input: { name, price: 20 } }));
+        const { createProduct } = gqlData(
+          await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, token, { input: { name, price: 20 } }),
+        );
         expect(createProduct.status).to.equal(201);
         const id = createProduct.data!.id;
-        expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, token, { id })).product).to.include({ id, name, price: 20 });
-        expect(gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, token, { search: name })).products.data.map((p) => p.id)).to.deep.equal([id]);
-        const { updateProduct } = gqlData(await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, token, { id, input: { price: 25 } }));
+        expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, token, { id })).product).to.include({
+          id,
+          name,
+          price: 20,
+        });
+        expect(
+          gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, token, { search: name })).products.data.map(
+            (p) => p.id,
+          ),
+        ).to.deep.equal([id]);
+        const { updateProduct } = gqlData(
+          await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, token, { id, input: { price: 25 } }),
+        );
         expect(updateProduct.status).to.equal(200);
         expect(updateProduct.data).to.include({ id, name, price: 25 });
-        const { deleteProduct } = gqlData(await gql<{ deleteProduct: GqlCommonResponse }>(DELETE_PRODUCT, token, { id }));
+        const { deleteProduct } = gqlData(
+          await gql<{ deleteProduct: GqlCommonResponse }>(DELETE_PRODUCT, token, { id }),
+        );
         expect(deleteProduct.status).to.equal(200);
         expect(await read(id)).to.equal(null);
       });
@@ -198,10 +272,14 @@ describe('GraphQL access control (end to end)', function () {
       for (const operation of OPERATIONS) {
         const response =
           operation === 'product' || operation === 'updateProduct' || operation === 'deleteProduct'
-            ? await gql(operation === 'product' ? GET_PRODUCT : operation === 'updateProduct' ? UPDATE_PRODUCT : DELETE_PRODUCT, undefined, {
-                id: product.id,
-                ...(operation === 'updateProduct' ? { input: { price: 1 } } : {}),
-              })
+            ? await gql(
+                operation === 'product' ? GET_PRODUCT : operation === 'updateProduct' ? UPDATE_PRODUCT : DELETE_PRODUCT,
+                undefined,
+                {
+                  id: product.id,
+                  ...(operation === 'updateProduct' ? { input: { price: 1 } } : {}),
+                },
+              )
             : operation === 'createProduct'
               ? await gql(CREATE_PRODUCT, undefined, { input: { name: 'anonymous', price: 1 } })
               : await gql(LIST_PRODUCTS, undefined, operation === 'search' ? { search: 'rbac' } : {});
@@ -213,7 +291,10 @@ describe('GraphQL access control (end to end)', function () {
 
     it('queryHealth in the same document still returns its data', async () => {
       const product = await fresh();
-      const response = await graphql(service.url, `{ queryHealth { status message } product(id: "${product.id}") { id name } }`);
+      const response = await graphql(
+        service.url,
+        `{ queryHealth { status message } product(id: "${product.id}") { id name } }`,
+      );
       const error = gqlError(response, 'UNAUTHORIZED');
       expect(error.path).to.deep.equal(['product']);
       expect(response.body.data).to.deep.equal({ queryHealth: { status: 200, message: 'ok' }, product: null });
@@ -223,11 +304,16 @@ describe('GraphQL access control (end to end)', function () {
   describe('policy changes at runtime take effect at once (same token, no new login)', () => {
     it('user + /api/v1/products POST lets the user createProduct; removing it forbids it again', async () => {
       const rule = { role: 'user', path: PRODUCT_PATHS.policy.collection, action: 'POST' };
-      gqlError(await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'before the rule', price: 1 } }), 'FORBIDDEN');
+      gqlError(
+        await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'before the rule', price: 1 } }),
+        'FORBIDDEN',
+      );
       expect((await policy('post', rule)).status).to.equal(201);
       try {
         const { createProduct } = gqlData(
-          await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, user.access_token, { input: { name: `user-made ${randomUUID()}`, price: 3 } }),
+          await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, user.access_token, {
+            input: { name: `user-made ${randomUUID()}`, price: 3 },
+          }),
         );
         expect(createProduct.status).to.equal(201);
         expect(await read(createProduct.data!.id)).to.deep.equal(createProduct.data);
@@ -238,7 +324,10 @@ describe('GraphQL access control (end to end)', function () {
       } finally {
         expect((await policy('delete', rule)).status).to.equal(204);
       }
-      gqlError(await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'after the rule', price: 1 } }), 'FORBIDDEN');
+      gqlError(
+        await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'after the rule', price: 1 } }),
+        'FORBIDDEN',
+      );
     });
 
     it('user + /api/v1/products/{id} PUT lets the user updateProduct, and nothing else', async () => {
@@ -246,7 +335,12 @@ describe('GraphQL access control (end to end)', function () {
       const product = await fresh();
       expect((await policy('post', rule)).status).to.equal(201);
       try {
-        const { updateProduct } = gqlData(await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, user.access_token, { id: product.id, input: { price: 77 } }));
+        const { updateProduct } = gqlData(
+          await gql<{ updateProduct: GqlProductResponse }>(UPDATE_PRODUCT, user.access_token, {
+            id: product.id,
+            input: { price: 77 },
+          }),
+        );
         expect(updateProduct.status).to.equal(200);
         expect(updateProduct.data).to.include({ id: product.id, price: 77 });
         gqlError(await gql(DELETE_PRODUCT, user.access_token, { id: product.id }), 'FORBIDDEN');
@@ -264,9 +358,17 @@ describe('GraphQL access control (end to end)', function () {
       try {
         gqlError(await gql(LIST_PRODUCTS, user.access_token, {}), 'FORBIDDEN');
         expect((await api.get('/api/v1/products', { token: user.access_token })).status).to.equal(403);
-        expect(gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, { search: product.name })).products.data).to.deep.equal([product]);
-        expect((await api.get(`/api/v1/products/search?q=${encodeURIComponent(product.name)}`, { token: user.access_token })).status).to.equal(200);
-        expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product).to.deep.equal(product);
+        expect(
+          gqlData(await gql<{ products: GqlProductList }>(LIST_PRODUCTS, user.access_token, { search: product.name }))
+            .products.data,
+        ).to.deep.equal([product]);
+        expect(
+          (await api.get(`/api/v1/products/search?q=${encodeURIComponent(product.name)}`, { token: user.access_token }))
+            .status,
+        ).to.equal(200);
+        expect(
+          gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product,
+        ).to.deep.equal(product);
         // A moderator inherits from user but has its own rule: unaffected.
         gqlData(await gql(LIST_PRODUCTS, moderator.access_token, {}));
       } finally {
@@ -280,17 +382,26 @@ describe('GraphQL access control (end to end)', function () {
       const product = await fresh();
       expect((await policy('delete', rule)).status).to.equal(204);
       try {
-        const response = await graphql(service.url, `{ queryHealth { status message } product(id: "${product.id}") { id } }`, { token: user.access_token });
+        const response = await graphql(
+          service.url,
+          `{ queryHealth { status message } product(id: "${product.id}") { id } }`,
+          { token: user.access_token },
+        );
         expect(gqlError(response, 'FORBIDDEN').path).to.deep.equal(['product']);
         expect(response.body.data).to.deep.equal({ queryHealth: { status: 200, message: 'ok' }, product: null });
         expect((await api.get(`/api/v1/products/${product.id}`, { token: user.access_token })).status).to.equal(403);
         gqlError(await gql(LIST_PRODUCTS, user.access_token, { search: product.name }), 'FORBIDDEN');
-        expect((await api.get(`/api/v1/products/search?q=${encodeURIComponent(product.name)}`, { token: user.access_token })).status).to.equal(403);
+        expect(
+          (await api.get(`/api/v1/products/search?q=${encodeURIComponent(product.name)}`, { token: user.access_token }))
+            .status,
+        ).to.equal(403);
         gqlData(await gql(LIST_PRODUCTS, user.access_token, {}));
       } finally {
         expect((await policy('post', rule)).status).to.equal(201);
       }
-      expect(gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product).to.deep.equal(product);
+      expect(
+        gqlData(await gql<{ product: GqlProduct }>(GET_PRODUCT, user.access_token, { id: product.id })).product,
+      ).to.deep.equal(product);
     });
   });
 });

@@ -38,12 +38,20 @@ describe('metrics (end to end)', function () {
 
   before(async () => {
     service = await startService(
-      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_API_MODE: 'both', SVC_AUTH_LOGIN_MAX_FAILURES: '2' }),
+      testConfig({
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_API_MODE: 'both',
+        SVC_AUTH_LOGIN_MAX_FAILURES: '2',
+      }),
       { logger: silentLogger() },
     );
     api = new Api(service.url);
     moderator = await accountWithRole(service, api, 'moderator');
-    productId = dataOf<{ id: string }>(await api.post('/api/v1/products', { token: moderator.access_token, json: { name: 'Metered', price: 3 } }), 201).id;
+    productId = dataOf<{ id: string }>(
+      await api.post('/api/v1/products', { token: moderator.access_token, json: { name: 'Metered', price: 3 } }),
+      201,
+    ).id;
   });
   after(async () => service.stop());
 
@@ -84,20 +92,24 @@ describe('metrics (end to end)', function () {
     const before = await scrapeIt();
     const ok = { method: 'GET', route: PRODUCT_ROUTE, status: '200' };
     const missing = { method: 'GET', route: PRODUCT_ROUTE, status: '404' };
-    for (let i = 0; i < 3; i += 1) expect((await api.get(`/api/v1/products/${productId}`, { token: moderator.access_token })).status).to.equal(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await api.get(`/api/v1/products/${productId}`, { token: moderator.access_token })).status).to.equal(200);
     expect((await api.get(`/api/v1/products/${randomUUID()}`, { token: moderator.access_token })).status).to.equal(404);
     expect((await api.get('/api/v1/products/not-a-uuid', { token: moderator.access_token })).status).to.equal(404);
     expect((await api.get(`/api/v1/products/${productId}`)).status).to.equal(401);
     expect((await api.get('/health/live')).status).to.equal(200);
     const after = await scrapeIt();
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(delta('http_requests_total', ok)).to.equal(3);
     expect(delta('http_requests_total', missing)).to.equal(2);
     expect(delta('http_requests_total', { ...ok, status: '401' })).to.equal(1);
     expect(delta('http_requests_total', { method: 'GET', route: '/health/live', status: '200' })).to.equal(1);
     expect(delta('http_request_duration_seconds_count', ok)).to.equal(3);
     expect(valueOf(after, 'http_request_duration_seconds_sum', ok)).to.be.greaterThan(0);
-    expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...ok, le: '+Inf' })).to.equal(valueOf(after, 'http_requests_total', ok));
+    expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...ok, le: '+Inf' })).to.equal(
+      valueOf(after, 'http_requests_total', ok),
+    );
     // Never the raw path.
     expect(after).not.to.include(productId);
     expect(after).not.to.include('not-a-uuid');
@@ -113,48 +125,115 @@ describe('metrics (end to end)', function () {
     }
     const after = await scrapeIt();
     const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
-    expect(valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched)).to.equal(200);
+    expect(
+      valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched),
+    ).to.equal(200);
     const series = (text: string) => samples(text, 'http_requests_total').map((line) => line.replace(/ \S+$/, ''));
-    expect(series(after)).to.have.members(series(before).includes(`http_requests_total{method="GET",route="unmatched",status="404"}`) ? series(before) : [...series(before), `http_requests_total{method="GET",route="unmatched",status="404"}`]);
+    expect(series(after)).to.have.members(
+      series(before).includes(`http_requests_total{method="GET",route="unmatched",status="404"}`)
+        ? series(before)
+        : [...series(before), `http_requests_total{method="GET",route="unmatched",status="404"}`],
+    );
     expect(after).not.to.include(paths[0]!.split('/')[1]!);
   });
 
   it('counts GraphQL operations by name, kind and outcome', async () => {
     const before = await scrapeIt();
     const token = moderator.access_token;
-    const named = await graphql(service.url, `query ProductName($id: ID!) { product(id: $id) { name } }`, { token, variables: { id: productId } });
+    const named = await graphql(
+      service.url,
+      `
+        query ProductName($id: ID!) {
+          product(id: $id) {
+            name
+          }
+        }
+      `,
+      { token, variables: { id: productId } },
+    );
     expect(named.body.errors).to.equal(undefined);
-    const failing = await graphql(service.url, `query ProductName($id: ID!) { product(id: $id) { name } }`, { token, variables: { id: randomUUID() } });
+    const failing = await graphql(
+      service.url,
+      `
+        query ProductName($id: ID!) {
+          product(id: $id) {
+            name
+          }
+        }
+      `,
+      { token, variables: { id: randomUUID() } },
+    );
     expect(failing.body.errors).to.have.length.greaterThan(0);
-    const anonymous = await graphql(service.url, `{ products(pagination: {limit: 1}) { data { id } } }`, { token });
+    const anonymous = await graphql(
+      service.url,
+      `
+        {
+          products(pagination: { limit: 1 }) {
+            data {
+              id
+            }
+          }
+        }
+      `,
+      { token },
+    );
     expect(anonymous.body.errors).to.equal(undefined);
-    const mutation = await graphql(service.url, `mutation AddOne { createProduct(input: {name: "By GraphQL", price: 2}) { __typename } }`, { token });
+    const mutation = await graphql(
+      service.url,
+      `
+        mutation AddOne {
+          createProduct(input: { name: "By GraphQL", price: 2 }) {
+            __typename
+          }
+        }
+      `,
+      { token },
+    );
     expect(mutation.body.errors, JSON.stringify(mutation.body.errors)).to.equal(undefined);
     const unparsable = await graphql(service.url, `query Broken { products(`, { token });
     expect(unparsable.body.errors).to.have.length.greaterThan(0);
-    const invalid = await graphql(service.url, `mutation Nope { noSuchField }`, { token });
+    const invalid = await graphql(
+      service.url,
+      `
+        mutation Nope {
+          noSuchField
+        }
+      `,
+      { token },
+    );
     expect(invalid.body.errors).to.have.length.greaterThan(0);
     const after = await scrapeIt();
     const delta = (operation: string, kind: string, outcome: string) =>
-      valueOf(after, 'graphql_operations_total', { operation, kind, outcome }) - valueOf(before, 'graphql_operations_total', { operation, kind, outcome });
+      valueOf(after, 'graphql_operations_total', { operation, kind, outcome }) -
+      valueOf(before, 'graphql_operations_total', { operation, kind, outcome });
     expect(delta('ProductName', 'query', 'success')).to.equal(1);
     expect(delta('ProductName', 'query', 'error')).to.equal(1);
     expect(delta('anonymous', 'query', 'success')).to.equal(1);
     expect(delta('AddOne', 'mutation', 'success')).to.equal(1);
     expect(delta('Broken', 'query', 'error')).to.equal(1);
     expect(delta('Nope', 'mutation', 'error')).to.equal(1);
-    expect(valueOf(after, 'http_requests_total', { method: 'POST', route: '/graphql', status: '200' })).to.be.greaterThan(0);
+    expect(
+      valueOf(after, 'http_requests_total', { method: 'POST', route: '/graphql', status: '200' }),
+    ).to.be.greaterThan(0);
   });
 
   it('GraphQL operation names are capped: past 100 distinct names, the rest are "other"', async () => {
     const token = moderator.access_token;
     for (let i = 0; i < 120; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, j) => graphql(service.url, `query Op${i + j} { products(pagination: {limit: 1}) { data { id } } }`, { token })));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          graphql(service.url, `query Op${i + j} { products(pagination: {limit: 1}) { data { id } } }`, { token }),
+        ),
+      );
     }
     const text = await scrapeIt();
-    const names = new Set(samples(text, 'graphql_operations_total').map((line) => /operation="([^"]*)"/.exec(line)?.[1]));
+    const names = new Set(
+      samples(text, 'graphql_operations_total').map((line) => /operation="([^"]*)"/.exec(line)?.[1]),
+    );
     expect(names.size).to.be.at.most(100 + 2); // the first 100 names, "anonymous" and "other"
-    expect(valueOf(text, 'graphql_operations_total', { operation: 'other', kind: 'query', outcome: 'success' })).to.be.greaterThan(0);
+    expect(
+      valueOf(text, 'graphql_operations_total', { operation: 'other', kind: 'query', outcome: 'success' }),
+    ).to.be.greaterThan(0);
     expect(names.has('Op119')).to.equal(false);
   });
 
@@ -163,11 +242,16 @@ describe('metrics (end to end)', function () {
     const account = await register(api);
     const wrong = { email: account.user.email, password: 'not-the-password-1' };
     expect((await api.post('/api/v1/auth/login', { json: wrong })).status).to.equal(401);
-    expect((await api.post('/api/v1/auth/login', { json: { ...wrong, email: `nobody-${randomUUID()}@example.com` } })).status).to.equal(401);
+    expect(
+      (await api.post('/api/v1/auth/login', { json: { ...wrong, email: `nobody-${randomUUID()}@example.com` } }))
+        .status,
+    ).to.equal(401);
     expect((await api.post('/api/v1/auth/login', { json: wrong })).status).to.equal(401);
     expect((await api.post('/api/v1/auth/login', { json: wrong })).status).to.equal(429); // two failures: blocked
     await refresh(api, account.refresh_token);
-    expect((await api.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } })).status).to.equal(401);
+    expect(
+      (await api.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } })).status,
+    ).to.equal(401);
     const after = await scrapeIt();
     const delta = (name: string) => valueOf(after, name) - valueOf(before, name);
     expect(delta('login_failures_total')).to.equal(3);
@@ -216,7 +300,9 @@ describe('metrics: rate limiting, start-up and metrics.enabled', function () {
       // `/search` matches the `:id` pattern too, but the router answers it with its own route: so does the label.
       expect((await api.get('/api/v1/products/search?q=x')).status).to.equal(429);
       const after = await scrape(service.metricsUrl);
-      expect(valueOf(after, 'http_requests_total', { method: 'GET', route: '/api/v1/products/search', status: '429' })).to.equal(1);
+      expect(
+        valueOf(after, 'http_requests_total', { method: 'GET', route: '/api/v1/products/search', status: '429' }),
+      ).to.equal(1);
       expect(valueOf(after, 'http_requests_total', { method: 'GET', route: PRODUCT_ROUTE, status: '429' })).to.equal(2);
     } finally {
       await service.stop();
@@ -225,7 +311,9 @@ describe('metrics: rate limiting, start-up and metrics.enabled', function () {
 
   it('metrics.enabled false: no metrics listener at all', async () => {
     const port = await freePort();
-    const service = await startService(testConfig({ SVC_METRICS_ENABLED: 'false', SVC_METRICS_PORT: String(port) }), { logger: silentLogger() });
+    const service = await startService(testConfig({ SVC_METRICS_ENABLED: 'false', SVC_METRICS_PORT: String(port) }), {
+      logger: silentLogger(),
+    });
     try {
       expect(service.metricsUrl).to.equal(undefined);
       expect(await listening(port)).to.equal(false);

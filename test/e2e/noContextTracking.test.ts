@@ -21,7 +21,10 @@ describe('no AsyncLocalStorage context tracking while tracing is off', function 
   before(() => {
     for (const name of ['run', 'enterWith'] as const) {
       const original = originals[name] as (...args: unknown[]) => unknown;
-      (AsyncLocalStorage.prototype as unknown as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      (AsyncLocalStorage.prototype as unknown as Record<string, unknown>)[name] = function (
+        this: unknown,
+        ...args: unknown[]
+      ) {
         calls.push(`${name}: ${new Error().stack?.split('\n').slice(2, 5).join(' / ')}`);
         return original.apply(this, args);
       };
@@ -30,7 +33,10 @@ describe('no AsyncLocalStorage context tracking while tracing is off', function 
   after(() => Object.assign(AsyncLocalStorage.prototype, originals));
 
   const postgres = externalService('SVC_TEST_POSTGRES_URL');
-  const targets = [{ name: 'SQLite', url: 'sqlite::memory:' }, ...(postgres ? [{ name: 'PostgreSQL', url: postgres }] : [])];
+  const targets = [
+    { name: 'SQLite', url: 'sqlite::memory:' },
+    ...(postgres ? [{ name: 'PostgreSQL', url: postgres }] : []),
+  ];
   for (const target of targets) {
     it(`starts, serves and writes through guarded transactions on ${target.name} without one`, async () => {
       calls.length = 0;
@@ -45,9 +51,15 @@ describe('no AsyncLocalStorage context tracking while tracing is off', function 
         const user = await register(api);
         dataOf(await api.get('/api/v1/profile', { token: user.access_token }));
         const rule = { role: 'user', path: '/api/v1/reports', action: 'GET' };
-        expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
-        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(204);
-        dataOf(await api.put(`/api/v1/admin/users/${other.user.id}`, { token: admin.access_token, json: { role: 'user' } }));
+        expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+          201,
+        );
+        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+          204,
+        );
+        dataOf(
+          await api.put(`/api/v1/admin/users/${other.user.id}`, { token: admin.access_token, json: { role: 'user' } }),
+        );
         expect((await api.post('/api/v1/auth/logout-all', { token: user.access_token })).status).to.equal(204);
       } finally {
         await service.stop();

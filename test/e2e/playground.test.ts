@@ -17,9 +17,12 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
   let pageHeaders: Headers;
 
   before(async () => {
-    service = await startService(testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-      logger: silentLogger(),
-    });
+    service = await startService(
+      testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }),
+      {
+        logger: silentLogger(),
+      },
+    );
     api = new Api(service.url);
     const response = await fetch(`${service.url}/graphql-playground`);
     expect(response.status).to.equal(200);
@@ -104,7 +107,8 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
       const { page, pageErrors, violations, offOrigin } = await watchedPage(browser, origin);
       const graphqlPosts: string[] = [];
       page.on('request', (request) => {
-        if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql') graphqlPosts.push(request.postData() ?? '');
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql')
+          graphqlPosts.push(request.postData() ?? '');
       });
 
       try {
@@ -112,15 +116,22 @@ describe('GraphQL playground (GraphiQL, offline)', function () {
         expect(response?.status()).to.equal(200);
         await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 20_000 });
         await page.click('.graphiql-query-editor .CodeMirror');
-        await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ queryHealth { status } }')`);
-        expect(await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue()`)).to.equal('{ queryHealth { status } }');
+        await page.evaluate(
+          `document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ queryHealth { status } }')`,
+        );
+        expect(
+          await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue()`),
+        ).to.equal('{ queryHealth { status } }');
         await page.click('.graphiql-execute-button');
         // A locator, not waitForFunction with a string: that is evaluated with eval in the page, which its CSP refuses.
         await page.locator('.graphiql-response').filter({ hasText: '200' }).waitFor({ timeout: 20_000 });
         const result = (await page.textContent('.graphiql-response')) ?? '';
         expect(result).to.include('queryHealth');
         expect(result).to.include('200');
-        expect(graphqlPosts.some((body) => body.includes('queryHealth { status }')), graphqlPosts.join('\n')).to.equal(true);
+        expect(
+          graphqlPosts.some((body) => body.includes('queryHealth { status }')),
+          graphqlPosts.join('\n'),
+        ).to.equal(true);
         expect(offOrigin, `requests to other hosts: ${offOrigin.join(', ')}`).to.deep.equal([]);
         expect(violations, `CSP violations: ${violations.join(' | ')}`).to.deep.equal([]);
         expect(pageErrors, `page errors: ${pageErrors.join(' | ')}`).to.deep.equal([]);

@@ -29,7 +29,11 @@ describe('access policy changes across instances (Redis)', function () {
   });
 
   it('reach every other instance within one second', async () => {
-    const env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`, SVC_REDIS_URL: REDIS_URL!, SVC_AUTH_BCRYPT_COST: '4' };
+    const env = {
+      SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`,
+      SVC_REDIS_URL: REDIS_URL!,
+      SVC_AUTH_BCRYPT_COST: '4',
+    };
     services.push(await startService(testConfig(env), { logger: silentLogger() }));
     services.push(await startService(testConfig(env), { logger: silentLogger() }));
     const [a, b] = services as [RunningService, RunningService];

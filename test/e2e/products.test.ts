@@ -6,7 +6,15 @@ import { expect } from 'chai';
 import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { accountWithRole, Api, dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../support/api.js';
+import {
+  accountWithRole,
+  Api,
+  dataOf,
+  expectError,
+  expectValidation,
+  type ApiResponse,
+  type FieldJson,
+} from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
@@ -112,18 +120,26 @@ describe('products (end to end)', function () {
 
   const create = async (name: string, price: number): Promise<ProductJson> =>
     dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { name, price } }), 201);
-  const fetchProduct = async (id: string): Promise<ProductJson> => dataOf<ProductJson>(await api.get(item(id), { token }));
+  const fetchProduct = async (id: string): Promise<ProductJson> =>
+    dataOf<ProductJson>(await api.get(item(id), { token }));
   const post = (json: unknown) => api.post(PRODUCTS, { token, json });
   const postRaw = (raw: string) => api.post(PRODUCTS, { token, raw, headers: JSON_HEADERS });
   const put = (id: string, json: unknown) => api.put(item(id), { token, json });
-  const search = (q: string, params: [string, string][] = []) => api.get(query(SEARCH, [['q', q], ...params]), { token });
+  const search = (q: string, params: [string, string][] = []) =>
+    api.get(query(SEARCH, [['q', q], ...params]), { token });
 
   /** Every page of a list (or search) from page 1 to total_pages, checking each page's meta. */
-  async function walk(path: string, params: [string, string][], perPage: number): Promise<{ rows: ProductJson[]; meta: MetaJson }> {
+  async function walk(
+    path: string,
+    params: [string, string][],
+    perPage: number,
+  ): Promise<{ rows: ProductJson[]; meta: MetaJson }> {
     const first = metaOf(await api.get(query(path, [...params, ['per_page', String(perPage)]]), { token }));
     const rows: ProductJson[] = [];
     for (let page = 1; page <= Math.max(first.total_pages, 1); page += 1) {
-      const response = await api.get(query(path, [...params, ['per_page', String(perPage)], ['page', String(page)]]), { token });
+      const response = await api.get(query(path, [...params, ['per_page', String(perPage)], ['page', String(page)]]), {
+        token,
+      });
       const meta = { page, per_page: perPage, total: first.total, total_pages: first.total_pages };
       const data = listOf(response, meta);
       expect(data.length).to.equal(Math.max(0, Math.min(perPage, first.total - perPage * (page - 1))));
@@ -134,7 +150,9 @@ describe('products (end to end)', function () {
   }
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     api = new Api(service.url);
     // The least privileged role that may write products.
     token = (await accountWithRole(service, api, 'moderator')).access_token;
@@ -144,8 +162,17 @@ describe('products (end to end)', function () {
   // Runs first, on the freshly started service: nothing has been created yet.
   describe('an empty store', () => {
     it('lists nothing: 200, data [], total 0 and total_pages 0', async () => {
-      expect(listOf(await api.get(PRODUCTS, { token }), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
-      expect(listOf(await api.get(`${PRODUCTS}?page=3&per_page=5`, { token }), { page: 3, per_page: 5, total: 0, total_pages: 0 })).to.deep.equal([]);
+      expect(
+        listOf(await api.get(PRODUCTS, { token }), { page: 1, per_page: 20, total: 0, total_pages: 0 }),
+      ).to.deep.equal([]);
+      expect(
+        listOf(await api.get(`${PRODUCTS}?page=3&per_page=5`, { token }), {
+          page: 3,
+          per_page: 5,
+          total: 0,
+          total_pages: 0,
+        }),
+      ).to.deep.equal([]);
       expect(listOf(await search('a'), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
     });
   });
@@ -197,7 +224,18 @@ describe('products (end to end)', function () {
     });
 
     it('refuses an empty, blank, 201-character or non-string name', async () => {
-      for (const name of ['', '   ', '\t\n', 'n'.repeat(201), '😀'.repeat(201), 42, null, true, ['Lamp'], { name: 'Lamp' }]) {
+      for (const name of [
+        '',
+        '   ',
+        '\t\n',
+        'n'.repeat(201),
+        '😀'.repeat(201),
+        42,
+        null,
+        true,
+        ['Lamp'],
+        { name: 'Lamp' },
+      ]) {
         expectValidation(await post({ name, price: 10 }), [nameField()]);
       }
     });
@@ -223,7 +261,9 @@ describe('products (end to end)', function () {
     });
 
     it('answers a body that is not a JSON object with 400, never 2xx or 500', async () => {
-      expectValidation(await postRaw('[{"name": "Lamp", "price": 10}]'), [{ field: 'body', message: 'must be a JSON object' }]);
+      expectValidation(await postRaw('[{"name": "Lamp", "price": 10}]'), [
+        { field: 'body', message: 'must be a JSON object' },
+      ]);
       expectValidation(await postRaw('[]'), [{ field: 'body', message: 'must be a JSON object' }]);
       expectValidation(await api.post(PRODUCTS, { token }), [{ field: 'body', message: 'must be a JSON object' }]);
       for (const raw of ['42', '"Lamp"', 'null', 'true']) {
@@ -235,24 +275,41 @@ describe('products (end to end)', function () {
     });
 
     it('answers malformed JSON with 400 BAD_REQUEST "invalid request body"', async () => {
-      for (const raw of ['{"name": "Lamp", "price": ', '{name: "Lamp"}', "{'name': 'Lamp', 'price': 1}", '{"price": NaN, "name": "Lamp"}']) {
+      for (const raw of [
+        '{"name": "Lamp", "price": ',
+        '{name: "Lamp"}',
+        "{'name': 'Lamp', 'price': 1}",
+        '{"price": NaN, "name": "Lamp"}',
+      ]) {
         expectError(await postRaw(raw), 400, 'BAD_REQUEST', 'invalid request body');
       }
     });
 
     it('answers a non-JSON content type with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-        const response = await api.post(PRODUCTS, { token, raw: 'name=Lamp&price=10', headers: { 'Content-Type': type } });
+        const response = await api.post(PRODUCTS, {
+          token,
+          raw: 'name=Lamp&price=10',
+          headers: { 'Content-Type': type },
+        });
         expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
       }
-      dataOf<ProductJson>(await api.post(PRODUCTS, { token, raw: '{"name":"Charset","price":3}', headers: { 'Content-Type': 'application/json; charset=utf-8' } }), 201);
+      dataOf<ProductJson>(
+        await api.post(PRODUCTS, {
+          token,
+          raw: '{"name":"Charset","price":3}',
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        }),
+        201,
+      );
     });
 
     it('refuses a name with a lone surrogate (400 on name), on create and update; nothing is stored as U+FFFD', async () => {
       const lone = [{ field: 'name', message: 'must not contain unpaired surrogates' }];
       const tag = marker();
       // JSON.stringify writes the lone surrogate as the escape `\ud800`, the way a client sends it.
-      for (const name of [`p\ud800q ${tag}`, `\udc00${tag}`, `${tag}\udbff`]) expectValidation(await post({ name, price: 1 }), lone);
+      for (const name of [`p\ud800q ${tag}`, `\udc00${tag}`, `${tag}\udbff`])
+        expectValidation(await post({ name, price: 1 }), lone);
       const product = await create(`Pen ${tag}`, 2);
       expectValidation(await put(product.id, { name: `p\ud800q ${tag}` }), lone);
       expect(await fetchProduct(product.id)).to.deep.equal(product);
@@ -263,7 +320,15 @@ describe('products (end to end)', function () {
 
     it('refuses invisible characters in the name (zero-width, bidi controls, BOM), even at its ends', async () => {
       const invisible = [{ field: 'name', message: 'must not contain invisible characters' }];
-      for (const name of ['Pe\u200bn', 'Pen\u200d', '\u202eneP', 'Pen \u2066x\u2069', '\ufeffPen', 'Pe\u00adn', 'Pen\u200e']) {
+      for (const name of [
+        'Pe\u200bn',
+        'Pen\u200d',
+        '\u202eneP',
+        'Pen \u2066x\u2069',
+        '\ufeffPen',
+        'Pe\u00adn',
+        'Pen\u200e',
+      ]) {
         expectValidation(await post({ name, price: 1 }), invisible);
       }
       const product = await create(`Visible ${marker()}`, 2);
@@ -272,7 +337,15 @@ describe('products (end to end)', function () {
     });
 
     it('ignores unknown fields, including id, timestamps and version', async () => {
-      const response = await post({ name: 'Stool', price: 30, id: 'mine', created_at: '2000-01-01T00:00:00Z', updated_at: '2000-01-01T00:00:00Z', version: 99, colour: 'red' });
+      const response = await post({
+        name: 'Stool',
+        price: 30,
+        id: 'mine',
+        created_at: '2000-01-01T00:00:00Z',
+        updated_at: '2000-01-01T00:00:00Z',
+        version: 99,
+        colour: 'red',
+      });
       const product = dataOf<ProductJson>(response, 201);
       expectProductShape(product);
       expect(product.id).not.to.equal('mine');
@@ -296,7 +369,15 @@ describe('products (end to end)', function () {
     });
 
     it('answers an id that is not a UUID like an unknown one (404, detail names it), never 400 or 500', async () => {
-      for (const id of ['abc', '1', "' or 1=1", "1' OR '1'='1", '%', '00000000-0000-0000-0000-00000000000g', `${randomUUID()}x`]) {
+      for (const id of [
+        'abc',
+        '1',
+        "' or 1=1",
+        "1' OR '1'='1",
+        '%',
+        '00000000-0000-0000-0000-00000000000g',
+        `${randomUUID()}x`,
+      ]) {
         expectError(await api.get(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
       }
     });
@@ -304,7 +385,9 @@ describe('products (end to end)', function () {
     it('answers an id holding invalid UTF-8 (a percent-encoded lone surrogate) like any non-UUID id: 404, never a 500', async () => {
       for (const raw of ['%ED%A0%80', 'a%ED%B0%80', '%FF']) {
         // The router cannot decode it, so the detail names it as sent.
-        expectError(await api.get(`${PRODUCTS}/${raw}`, { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${raw}` });
+        expectError(await api.get(`${PRODUCTS}/${raw}`, { token }), 404, 'NOT_FOUND', 'Product not found', {
+          detail: `id: ${raw}`,
+        });
       }
     });
 
@@ -315,7 +398,10 @@ describe('products (end to end)', function () {
 
     it('never takes /search for an id on a write either: PUT, DELETE and POST there are 405 with Allow, token or not', async () => {
       for (const auth of [{ token }, {}]) {
-        for (const response of [await api.put(SEARCH, { ...auth, json: { price: 1 } }), await api.delete(SEARCH, auth)]) {
+        for (const response of [
+          await api.put(SEARCH, { ...auth, json: { price: 1 } }),
+          await api.delete(SEARCH, auth),
+        ]) {
           expectError(response, 405, 'METHOD_NOT_ALLOWED', 'method not allowed');
           const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim());
           expect(allow).to.include('GET').and.not.include('PUT').and.not.include('DELETE');
@@ -332,10 +418,20 @@ describe('products (end to end)', function () {
       const product = await create('Armchair', 300);
       await sleep(5);
       const renamed = dataOf<ProductJson>(await put(product.id, { name: '  Leather armchair ' }));
-      expect(renamed).to.include({ id: product.id, name: 'Leather armchair', price: 300, created_at: product.created_at });
+      expect(renamed).to.include({
+        id: product.id,
+        name: 'Leather armchair',
+        price: 300,
+        created_at: product.created_at,
+      });
       await sleep(5);
       const repriced = dataOf<ProductJson>(await put(product.id, { price: 275.25 }));
-      expect(repriced).to.include({ id: product.id, name: 'Leather armchair', price: 275.25, created_at: product.created_at });
+      expect(repriced).to.include({
+        id: product.id,
+        name: 'Leather armchair',
+        price: 275.25,
+        created_at: product.created_at,
+      });
       expect(await fetchProduct(product.id)).to.deep.equal(repriced);
       const both = dataOf<ProductJson>(await put(product.id, { name: 'Chair', price: 9.99, colour: 'ignored' }));
       expect(both).to.include({ name: 'Chair', price: 9.99 });
@@ -382,14 +478,23 @@ describe('products (end to end)', function () {
         [{ name: 'New rug', price: 0 }, [priceField()]],
       ];
       for (const [json, fields] of cases) expectValidation(await put(product.id, json), fields);
-      expectValidation(await api.put(item(product.id), { token, raw: '{"price": 1e400}', headers: JSON_HEADERS }), [priceField()]);
+      expectValidation(await api.put(item(product.id), { token, raw: '{"price": 1e400}', headers: JSON_HEADERS }), [
+        priceField(),
+      ]);
       expect(await fetchProduct(product.id)).to.deep.equal(product);
     });
 
     it('answers a body of the wrong type with 400 and changes nothing', async () => {
       const product = await create('Mirror', 60);
-      expectValidation(await api.put(item(product.id), { token, raw: '[{"price": 1}]', headers: JSON_HEADERS }), [{ field: 'body', message: 'must be a JSON object' }]);
-      expectError(await api.put(item(product.id), { token, raw: '{"price": ', headers: JSON_HEADERS }), 400, 'BAD_REQUEST', 'invalid request body');
+      expectValidation(await api.put(item(product.id), { token, raw: '[{"price": 1}]', headers: JSON_HEADERS }), [
+        { field: 'body', message: 'must be a JSON object' },
+      ]);
+      expectError(
+        await api.put(item(product.id), { token, raw: '{"price": ', headers: JSON_HEADERS }),
+        400,
+        'BAD_REQUEST',
+        'invalid request body',
+      );
       for (const raw of ['5', '"Mirror"', 'null']) {
         const response = await api.put(item(product.id), { token, raw, headers: JSON_HEADERS });
         expect(response.status, `${raw}: ${response.text}`).to.equal(400);
@@ -437,7 +542,9 @@ describe('products (end to end)', function () {
 
     it('answers 404 for an unknown or non-UUID id', async () => {
       const id = randomUUID();
-      expectError(await api.delete(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      expectError(await api.delete(item(id), { token }), 404, 'NOT_FOUND', 'Product not found', {
+        detail: `id: ${id}`,
+      });
       expectError(await api.delete(item('1'), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: 'id: 1' });
     });
   });
@@ -450,7 +557,8 @@ describe('products (end to end)', function () {
       // Equal names and equal prices, so that ties must be broken by id; created in bursts so
       // that several share a creation instant.
       const specs: [string, number][] = [];
-      for (let i = 0; i < 12; i += 1) specs.push([`${prefix} ${['alpha', 'bravo', 'alpha', 'charlie'][i % 4]}`, [3, 1.5, 3, 12][i % 4]!]);
+      for (let i = 0; i < 12; i += 1)
+        specs.push([`${prefix} ${['alpha', 'bravo', 'alpha', 'charlie'][i % 4]}`, [3, 1.5, 3, 12][i % 4]!]);
       mine = [];
       for (let burst = 0; burst < specs.length; burst += 4) {
         mine.push(...(await Promise.all(specs.slice(burst, burst + 4).map(([name, price]) => create(name, price)))));
@@ -460,7 +568,14 @@ describe('products (end to end)', function () {
     });
 
     it('defaults to page 1, per_page 20, sort created_at, order desc', async () => {
-      const everything = await walk(PRODUCTS, [['sort', 'created_at'], ['order', 'desc']], 100);
+      const everything = await walk(
+        PRODUCTS,
+        [
+          ['sort', 'created_at'],
+          ['order', 'desc'],
+        ],
+        100,
+      );
       const total = everything.rows.length;
       expect(total).to.be.greaterThan(20);
       const response = await api.get(PRODUCTS, { token });
@@ -468,7 +583,15 @@ describe('products (end to end)', function () {
       expect(Object.keys(response.body as object).sort()).to.deep.equal(['data', 'meta', 'success']);
       expect(data).to.deep.equal(everything.rows.slice(0, 20));
       expectOrdered(data, 'created_at', 'desc');
-      const explicit = await api.get(query(PRODUCTS, [['page', '1'], ['per_page', '20'], ['sort', 'created_at'], ['order', 'desc']]), { token });
+      const explicit = await api.get(
+        query(PRODUCTS, [
+          ['page', '1'],
+          ['per_page', '20'],
+          ['sort', 'created_at'],
+          ['order', 'desc'],
+        ]),
+        { token },
+      );
       expect((explicit.body as { data: unknown }).data).to.deep.equal(data);
     });
 
@@ -476,7 +599,12 @@ describe('products (end to end)', function () {
       const { total } = metaOf(await api.get(PRODUCTS, { token }));
       for (const perPage of [1, 3, 7, 10, total, total + 1, 100]) {
         const meta = metaOf(await api.get(`${PRODUCTS}?per_page=${perPage}`, { token }));
-        expect(meta, `per_page ${perPage}`).to.deep.equal({ page: 1, per_page: perPage, total, total_pages: Math.ceil(total / perPage) });
+        expect(meta, `per_page ${perPage}`).to.deep.equal({
+          page: 1,
+          per_page: perPage,
+          total,
+          total_pages: Math.ceil(total / perPage),
+        });
       }
     });
 
@@ -488,13 +616,30 @@ describe('products (end to end)', function () {
         ['desc', 'Desc'],
       ] as const) {
         it(`sort=${field}&order=${spelling}: every row in order, ties broken by id, each row once`, async () => {
-          const { rows } = await walk(PRODUCTS, [['sort', field], ['order', spelling]], 7);
+          const { rows } = await walk(
+            PRODUCTS,
+            [
+              ['sort', field],
+              ['order', spelling],
+            ],
+            7,
+          );
           expect(new Set(rows.map((p) => p.id)).size).to.equal(rows.length);
           // Names elsewhere in the store are any text; this suite's own (lower-case ASCII, equal
           // prefix) are ordered the same under any collation.
-          if (field === 'name') expectOrdered(rows.filter((p) => p.name.startsWith(prefix)), field, order);
+          if (field === 'name')
+            expectOrdered(
+              rows.filter((p) => p.name.startsWith(prefix)),
+              field,
+              order,
+            );
           else expectOrdered(rows, field, order);
-          expect(rows.filter((p) => p.name.startsWith(prefix)).map((p) => p.id).sort()).to.deep.equal(mine.map((p) => p.id).sort());
+          expect(
+            rows
+              .filter((p) => p.name.startsWith(prefix))
+              .map((p) => p.id)
+              .sort(),
+          ).to.deep.equal(mine.map((p) => p.id).sort());
         });
       }
     }
@@ -509,9 +654,28 @@ describe('products (end to end)', function () {
     it('a page past the end is 200 with empty data and the right meta', async () => {
       const { total } = metaOf(await api.get(PRODUCTS, { token }));
       const lastPage = Math.ceil(total / 10);
-      expect(listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage + 1}`, { token }), { page: lastPage + 1, per_page: 10, total, total_pages: lastPage })).to.deep.equal([]);
-      expect(listOf(await api.get(`${PRODUCTS}?page=999999999`, { token }), { page: 999999999, per_page: 20, total, total_pages: Math.ceil(total / 20) })).to.deep.equal([]);
-      const last = listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage}`, { token }), { page: lastPage, per_page: 10, total, total_pages: lastPage });
+      expect(
+        listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage + 1}`, { token }), {
+          page: lastPage + 1,
+          per_page: 10,
+          total,
+          total_pages: lastPage,
+        }),
+      ).to.deep.equal([]);
+      expect(
+        listOf(await api.get(`${PRODUCTS}?page=999999999`, { token }), {
+          page: 999999999,
+          per_page: 20,
+          total,
+          total_pages: Math.ceil(total / 20),
+        }),
+      ).to.deep.equal([]);
+      const last = listOf(await api.get(`${PRODUCTS}?per_page=10&page=${lastPage}`, { token }), {
+        page: lastPage,
+        per_page: 10,
+        total,
+        total_pages: lastPage,
+      });
       expect(last.length).to.equal(total - 10 * (lastPage - 1));
     });
 
@@ -538,14 +702,54 @@ describe('products (end to end)', function () {
       ['order up', [['order', 'up']], [{ field: 'order', message: ORDER_RULE }]],
       ['order empty', [['order', '']], [{ field: 'order', message: ORDER_RULE }]],
       ['order ascending', [['order', 'ascending']], [{ field: 'order', message: ORDER_RULE }]],
-      ['page repeated', [['page', '1'], ['page', '2']], [{ field: 'page', message: PAGE_RULE }]],
-      ['page repeated with equal values', [['page', '1'], ['page', '1']], [{ field: 'page', message: PAGE_RULE }]],
-      ['per_page repeated', [['per_page', '10'], ['per_page', '20']], [{ field: 'per_page', message: PER_PAGE_RULE }]],
-      ['sort repeated', [['sort', 'name'], ['sort', 'price']], [{ field: 'sort', message: SORT_RULE }]],
-      ['order repeated', [['order', 'asc'], ['order', 'desc']], [{ field: 'order', message: ORDER_RULE }]],
+      [
+        'page repeated',
+        [
+          ['page', '1'],
+          ['page', '2'],
+        ],
+        [{ field: 'page', message: PAGE_RULE }],
+      ],
+      [
+        'page repeated with equal values',
+        [
+          ['page', '1'],
+          ['page', '1'],
+        ],
+        [{ field: 'page', message: PAGE_RULE }],
+      ],
+      [
+        'per_page repeated',
+        [
+          ['per_page', '10'],
+          ['per_page', '20'],
+        ],
+        [{ field: 'per_page', message: PER_PAGE_RULE }],
+      ],
+      [
+        'sort repeated',
+        [
+          ['sort', 'name'],
+          ['sort', 'price'],
+        ],
+        [{ field: 'sort', message: SORT_RULE }],
+      ],
+      [
+        'order repeated',
+        [
+          ['order', 'asc'],
+          ['order', 'desc'],
+        ],
+        [{ field: 'order', message: ORDER_RULE }],
+      ],
       [
         'all four bad at once',
-        [['page', '0'], ['per_page', '101'], ['sort', 'id'], ['order', 'up']],
+        [
+          ['page', '0'],
+          ['per_page', '101'],
+          ['sort', 'id'],
+          ['order', 'up'],
+        ],
         [
           { field: 'page', message: PAGE_RULE },
           { field: 'per_page', message: PER_PAGE_RULE },
@@ -555,7 +759,12 @@ describe('products (end to end)', function () {
       ],
       [
         'two bad among good ones',
-        [['page', '2'], ['per_page', 'abc'], ['sort', 'price'], ['order', 'sideways']],
+        [
+          ['page', '2'],
+          ['per_page', 'abc'],
+          ['sort', 'price'],
+          ['order', 'sideways'],
+        ],
         [
           { field: 'per_page', message: PER_PAGE_RULE },
           { field: 'order', message: ORDER_RULE },
@@ -570,8 +779,22 @@ describe('products (end to end)', function () {
 
     it('accepts the boundaries: page 1, per_page 1 and 100', async () => {
       const { total } = metaOf(await api.get(PRODUCTS, { token }));
-      expect(listOf(await api.get(`${PRODUCTS}?page=1&per_page=1`, { token }), { page: 1, per_page: 1, total, total_pages: total })).to.have.length(1);
-      expect(listOf(await api.get(`${PRODUCTS}?per_page=100`, { token }), { page: 1, per_page: 100, total, total_pages: Math.ceil(total / 100) })).to.have.length(Math.min(total, 100));
+      expect(
+        listOf(await api.get(`${PRODUCTS}?page=1&per_page=1`, { token }), {
+          page: 1,
+          per_page: 1,
+          total,
+          total_pages: total,
+        }),
+      ).to.have.length(1);
+      expect(
+        listOf(await api.get(`${PRODUCTS}?per_page=100`, { token }), {
+          page: 1,
+          per_page: 100,
+          total,
+          total_pages: Math.ceil(total / 100),
+        }),
+      ).to.have.length(Math.min(total, 100));
     });
   });
 
@@ -584,7 +807,11 @@ describe('products (end to end)', function () {
       const created: ProductJson[] = [];
       for (let burst = 0; burst < 45; burst += 9) {
         const batch = Array.from({ length: 9 }, (_, k) => burst + k);
-        created.push(...(await Promise.all(batch.map((i) => create(`${prefix} ${['x', 'y', 'z'][i % 3]}`, [4.99, 4.99, 10, 25][i % 4]!)))));
+        created.push(
+          ...(await Promise.all(
+            batch.map((i) => create(`${prefix} ${['x', 'y', 'z'][i % 3]}`, [4.99, 4.99, 10, 25][i % 4]!)),
+          )),
+        );
       }
       ids = created.map((p) => p.id);
       expect(new Set(ids).size).to.equal(45);
@@ -598,17 +825,36 @@ describe('products (end to end)', function () {
       ['updated_at', 'asc'],
     ] as const) {
       it(`walking the whole list 10 per page by ${sort} ${order} shows each id exactly once`, async () => {
-        const { rows, meta } = await walk(PRODUCTS, [['sort', sort], ['order', order]], 10);
+        const { rows, meta } = await walk(
+          PRODUCTS,
+          [
+            ['sort', sort],
+            ['order', order],
+          ],
+          10,
+        );
         const seen = rows.map((p) => p.id);
         expect(new Set(seen).size, 'an id appeared twice').to.equal(seen.length);
         expect(seen.length).to.equal(meta.total);
         expect(meta.total_pages).to.equal(Math.ceil(meta.total / 10));
-        for (const id of ids) expect(seen.filter((s) => s === id), id).to.have.length(1);
+        for (const id of ids)
+          expect(
+            seen.filter((s) => s === id),
+            id,
+          ).to.have.length(1);
         if (sort !== 'name') expectOrdered(rows, sort, order);
       });
 
       it(`walking the search for the 45 10 per page by ${sort} ${order} gives exactly the 45`, async () => {
-        const { rows, meta } = await walk(SEARCH, [['q', prefix], ['sort', sort], ['order', order]], 10);
+        const { rows, meta } = await walk(
+          SEARCH,
+          [
+            ['q', prefix],
+            ['sort', sort],
+            ['order', order],
+          ],
+          10,
+        );
         expect(meta).to.deep.equal({ page: 1, per_page: 10, total: 45, total_pages: 5 });
         expect(rows.map((p) => p.id).sort()).to.deep.equal([...ids].sort());
         expectOrdered(rows, sort, order);
@@ -633,7 +879,8 @@ describe('products (end to end)', function () {
       const blue = await create(`Blue Widget ${tag}`, 10);
       const small = await create(`small widget ${tag}`, 20);
       const gadget = await create(`Gadget ${tag}`, 30);
-      const ids = async (q: string) => listOf(await search(q, [['per_page', '100']]), metaOf(await search(q, [['per_page', '100']]))).map((p) => p.id);
+      const ids = async (q: string) =>
+        listOf(await search(q, [['per_page', '100']]), metaOf(await search(q, [['per_page', '100']]))).map((p) => p.id);
       expect((await ids(`widget ${tag}`)).sort()).to.deep.equal([blue.id, small.id].sort());
       expect((await ids(`WIDGET ${tag.toUpperCase()}`)).sort()).to.deep.equal([blue.id, small.id].sort());
       expect((await ids(`wIdGeT ${tag}`)).sort()).to.deep.equal([blue.id, small.id].sort());
@@ -649,15 +896,25 @@ describe('products (end to end)', function () {
     it('is case-insensitive beyond ASCII, and finds a name by itself', async () => {
       const tag = marker();
       const eclair = await create(`Éclair Ñandú ${tag}`, 4.5);
-      for (const q of [`Éclair Ñandú ${tag}`, `éclair ñandú ${tag}`, `ÉCLAIR ÑANDÚ ${tag.toUpperCase()}`, `ñandú ${tag}`]) {
-        expect(listOf(await search(q), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id), q).to.deep.equal([eclair.id]);
+      for (const q of [
+        `Éclair Ñandú ${tag}`,
+        `éclair ñandú ${tag}`,
+        `ÉCLAIR ÑANDÚ ${tag.toUpperCase()}`,
+        `ñandú ${tag}`,
+      ]) {
+        expect(
+          listOf(await search(q), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id),
+          q,
+        ).to.deep.equal([eclair.id]);
       }
     });
 
     it('trims q and matches it as a substring', async () => {
       const tag = marker();
       const product = await create(`Trimmed ${tag}`, 1);
-      expect(listOf(await search(`  ${tag}  `), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id)).to.deep.equal([product.id]);
+      expect(
+        listOf(await search(`  ${tag}  `), { page: 1, per_page: 20, total: 1, total_pages: 1 }).map((p) => p.id),
+      ).to.deep.equal([product.id]);
     });
 
     it('takes % and _ (and ! \\ [ * ?) literally', async () => {
@@ -672,9 +929,17 @@ describe('products (end to end)', function () {
       const star = await create(`star*${tag}`, 1);
       const question = await create(`why? ${tag}`, 1);
       const only = async (q: string, expected: ProductJson[]) =>
-        expect(listOf(await search(q, [['per_page', '100']]), { page: 1, per_page: 100, total: expected.length, total_pages: expected.length > 0 ? 1 : 0 }).map((p) => p.id).sort(), q).to.deep.equal(
-          expected.map((p) => p.id).sort(),
-        );
+        expect(
+          listOf(await search(q, [['per_page', '100']]), {
+            page: 1,
+            per_page: 100,
+            total: expected.length,
+            total_pages: expected.length > 0 ? 1 : 0,
+          })
+            .map((p) => p.id)
+            .sort(),
+          q,
+        ).to.deep.equal(expected.map((p) => p.id).sort());
       await only(`0% wool ${tag}`, [percent]);
       await only(`snake_case ${tag}`, [underscore]);
       await only(`e_c`, [underscore]);
@@ -702,15 +967,52 @@ describe('products (end to end)', function () {
         made.push(await create(`Paged ${['b', 'a', 'c', 'a', 'd'][i]} ${tag}`, price));
         await sleep(3); // distinct creation instants, so the default order is the reverse of creation
       }
-      const page1 = listOf(await search(tag, [['per_page', '2'], ['sort', 'price'], ['order', 'asc']]), { page: 1, per_page: 2, total: 5, total_pages: 3 });
-      const page2 = listOf(await search(tag, [['per_page', '2'], ['page', '2'], ['sort', 'price'], ['order', 'ASC']]), { page: 2, per_page: 2, total: 5, total_pages: 3 });
-      const page3 = listOf(await search(tag, [['per_page', '2'], ['page', '3'], ['sort', 'price'], ['order', 'Asc']]), { page: 3, per_page: 2, total: 5, total_pages: 3 });
-      expect(listOf(await search(tag, [['per_page', '2'], ['page', '4']]), { page: 4, per_page: 2, total: 5, total_pages: 3 })).to.deep.equal([]);
+      const page1 = listOf(
+        await search(tag, [
+          ['per_page', '2'],
+          ['sort', 'price'],
+          ['order', 'asc'],
+        ]),
+        { page: 1, per_page: 2, total: 5, total_pages: 3 },
+      );
+      const page2 = listOf(
+        await search(tag, [
+          ['per_page', '2'],
+          ['page', '2'],
+          ['sort', 'price'],
+          ['order', 'ASC'],
+        ]),
+        { page: 2, per_page: 2, total: 5, total_pages: 3 },
+      );
+      const page3 = listOf(
+        await search(tag, [
+          ['per_page', '2'],
+          ['page', '3'],
+          ['sort', 'price'],
+          ['order', 'Asc'],
+        ]),
+        { page: 3, per_page: 2, total: 5, total_pages: 3 },
+      );
+      expect(
+        listOf(
+          await search(tag, [
+            ['per_page', '2'],
+            ['page', '4'],
+          ]),
+          { page: 4, per_page: 2, total: 5, total_pages: 3 },
+        ),
+      ).to.deep.equal([]);
       const walked = [...page1, ...page2, ...page3];
       expect(walked.map((p) => p.price)).to.deep.equal([3, 3, 5, 7, 9]);
       expectOrdered(walked, 'price', 'asc');
       expect(walked.map((p) => p.id).sort()).to.deep.equal(made.map((p) => p.id).sort());
-      const byNameDesc = listOf(await search(tag, [['sort', 'name'], ['order', 'DESC']]), { page: 1, per_page: 20, total: 5, total_pages: 1 });
+      const byNameDesc = listOf(
+        await search(tag, [
+          ['sort', 'name'],
+          ['order', 'DESC'],
+        ]),
+        { page: 1, per_page: 20, total: 5, total_pages: 1 },
+      );
       expect(byNameDesc.map((p) => p.name.split(' ')[1])).to.deep.equal(['d', 'c', 'b', 'a', 'a']);
       expectOrdered(byNameDesc, 'name', 'desc');
       // Defaults: created_at desc.
@@ -720,7 +1022,9 @@ describe('products (end to end)', function () {
     });
 
     it('answers no match with 200, data [] and total_pages 0', async () => {
-      expect(listOf(await search(`nothing-${marker()}`), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
+      expect(
+        listOf(await search(`nothing-${marker()}`), { page: 1, per_page: 20, total: 0, total_pages: 0 }),
+      ).to.deep.equal([]);
     });
 
     it('takes q of 1 and 100 characters', async () => {
@@ -732,7 +1036,15 @@ describe('products (end to end)', function () {
     it('refuses a missing, empty, blank, 101-character or repeated q with 400 naming q', async () => {
       expectValidation(await api.get(SEARCH, { token }), [{ field: 'q', message: 'is required' }]);
       expectValidation(await api.get(`${SEARCH}?page=1`, { token }), [{ field: 'q', message: 'is required' }]);
-      for (const params of [[['q', '']], [['q', '   ']], [['q', 'q'.repeat(101)]], [['q', 'a'], ['q', 'b']]] as [string, string][][]) {
+      for (const params of [
+        [['q', '']],
+        [['q', '   ']],
+        [['q', 'q'.repeat(101)]],
+        [
+          ['q', 'a'],
+          ['q', 'b'],
+        ],
+      ] as [string, string][][]) {
         expectValidation(await api.get(query(SEARCH, params), { token }), [{ field: 'q', message: Q_RULE }]);
       }
     });
@@ -740,20 +1052,38 @@ describe('products (end to end)', function () {
     it('validates the list parameters too, all failures at once', async () => {
       expectValidation(await search('a', [['per_page', '0']]), [{ field: 'per_page', message: PER_PAGE_RULE }]);
       expectValidation(await search('a', [['sort', 'id']]), [{ field: 'sort', message: SORT_RULE }]);
-      expectValidation(await api.get(query(SEARCH, [['page', 'x'], ['per_page', '101'], ['sort', 'password'], ['order', 'up'], ['q', '']]), { token }), [
-        { field: 'page', message: PAGE_RULE },
-        { field: 'per_page', message: PER_PAGE_RULE },
-        { field: 'sort', message: SORT_RULE },
-        { field: 'order', message: ORDER_RULE },
-        { field: 'q', message: Q_RULE },
-      ]);
+      expectValidation(
+        await api.get(
+          query(SEARCH, [
+            ['page', 'x'],
+            ['per_page', '101'],
+            ['sort', 'password'],
+            ['order', 'up'],
+            ['q', ''],
+          ]),
+          { token },
+        ),
+        [
+          { field: 'page', message: PAGE_RULE },
+          { field: 'per_page', message: PER_PAGE_RULE },
+          { field: 'sort', message: SORT_RULE },
+          { field: 'order', message: ORDER_RULE },
+          { field: 'q', message: Q_RULE },
+        ],
+      );
     });
   });
 
   describe('versions: ETag and If-Match', () => {
-    const putIf = (id: string, ifMatch: string, json: unknown) => api.put(item(id), { token, json, headers: { 'If-Match': ifMatch } });
+    const putIf = (id: string, ifMatch: string, json: unknown) =>
+      api.put(item(id), { token, json, headers: { 'If-Match': ifMatch } });
     const deleteIf = (id: string, ifMatch: string) => api.delete(item(id), { token, headers: { 'If-Match': ifMatch } });
-    const stale = (id: string) => ['PRECONDITION_FAILED', 'product is not at the expected version; read it again', { detail: `id: ${id}` }] as const;
+    const stale = (id: string) =>
+      [
+        'PRECONDITION_FAILED',
+        'product is not at the expected version; read it again',
+        { detail: `id: ${id}` },
+      ] as const;
 
     it('every answer carrying one product has ETag "<version>": POST 201, GET and PUT 200; a change makes a new one', async () => {
       const created = await post({ name: 'Tagged', price: 1 });
@@ -805,10 +1135,25 @@ describe('products (end to end)', function () {
 
     it('a malformed If-Match (not *, not quoted integers) → 400 BAD_REQUEST on PUT and DELETE, nothing changed', async () => {
       const product = await create('Malformed', 1);
-      for (const header of ['1', '"abc"', '"1', 'W/1', '"1" "2"', '*, "1"', '', ' , ', '"-1"', '"1.5"', "'1'", 'W/"x"']) {
+      for (const header of [
+        '1',
+        '"abc"',
+        '"1',
+        'W/1',
+        '"1" "2"',
+        '*, "1"',
+        '',
+        ' , ',
+        '"-1"',
+        '"1.5"',
+        "'1'",
+        'W/"x"',
+      ]) {
         for (const response of [await putIf(product.id, header, { price: 9 }), await deleteIf(product.id, header)]) {
           expect(response.status, `If-Match: ${header}`).to.equal(400);
-          expectError(response, 400, 'BAD_REQUEST', 'invalid If-Match header', { detail: 'expected * or quoted versions, e.g. "3"' });
+          expectError(response, 400, 'BAD_REQUEST', 'invalid If-Match header', {
+            detail: 'expected * or quoted versions, e.g. "3"',
+          });
         }
       }
       const stored = await api.get(item(product.id), { token });
@@ -819,7 +1164,9 @@ describe('products (end to end)', function () {
     it('an unknown product is 404 whatever If-Match says; a bad body is 400 before the version is looked at', async () => {
       const id = randomUUID();
       for (const header of ['"1"', '*']) {
-        expectError(await putIf(id, header, { price: 5 }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+        expectError(await putIf(id, header, { price: 5 }), 404, 'NOT_FOUND', 'Product not found', {
+          detail: `id: ${id}`,
+        });
         expectError(await deleteIf(id, header), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
       }
       const product = await create('Ordered', 1);
@@ -833,7 +1180,9 @@ describe('products (end to end)', function () {
       expectError(await deleteIf(product.id, 'W/"2"'), 412, ...stale(product.id));
       expect(etagOf(await api.get(item(product.id), { token }))).to.equal('"2"');
       expect((await deleteIf(product.id, '"1", "2"')).status).to.equal(204);
-      expectError(await api.get(item(product.id), { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${product.id}` });
+      expectError(await api.get(item(product.id), { token }), 404, 'NOT_FOUND', 'Product not found', {
+        detail: `id: ${product.id}`,
+      });
 
       const other = await create('Deletable too', 1);
       expect((await deleteIf(other.id, '*')).status).to.equal(204);
@@ -842,7 +1191,9 @@ describe('products (end to end)', function () {
 
     it('of 10 concurrent PUTs with the same If-Match exactly one is 200; the others are 412 and wrote nothing', async () => {
       const product = await create('Race', 1);
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, n) => putIf(product.id, '"1"', { name: `Racer ${n}`, price: n + 1 })));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, n) => putIf(product.id, '"1"', { name: `Racer ${n}`, price: n + 1 })),
+      );
       const winners = responses.filter((r) => r.status === 200);
       expect(winners, responses.map((r) => r.status).join(' ')).to.have.length(1);
       for (const response of responses) if (response.status !== 200) expectError(response, 412, ...stale(product.id));
@@ -856,7 +1207,10 @@ describe('products (end to end)', function () {
     it('concurrent changes of different fields are both kept (no lost write), every answer 200', async () => {
       const product = await create('Split 0', 1);
       for (let round = 1; round <= 15; round += 1) {
-        const [byName, byPrice] = await Promise.all([put(product.id, { name: `Split ${round}` }), put(product.id, { price: round + 0.5 })]);
+        const [byName, byPrice] = await Promise.all([
+          put(product.id, { name: `Split ${round}` }),
+          put(product.id, { price: round + 0.5 }),
+        ]);
         expect([byName.status, byPrice.status], `${byName.text} ${byPrice.text}`).to.deep.equal([200, 200]);
         const stored = await fetchProduct(product.id);
         expect(stored.name, `round ${round}`).to.equal(`Split ${round}`);
@@ -912,11 +1266,16 @@ describe('products: 50 concurrent partial updates (end to end)', function () {
       it('all 50 answer 200 with versions 2…51; each field keeps its last acknowledged write', async () => {
         const created = await api.post(PRODUCTS, { token, json: { name: 'Start', price: 1 } });
         const { id } = dataOf<ProductJson>(created, 201);
-        const writes = Array.from({ length: 50 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.25 }));
+        const writes = Array.from({ length: 50 }, (_, n) =>
+          n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.25 },
+        );
 
         const responses = await Promise.all(writes.map((json) => api.put(item(id), { token, json })));
 
-        expect(responses.map((r) => r.status).filter((s) => s !== 200), 'answers other than 200').to.deep.equal([]);
+        expect(
+          responses.map((r) => r.status).filter((s) => s !== 200),
+          'answers other than 200',
+        ).to.deep.equal([]);
         const versions = responses.map((r) => Number(JSON.parse(etagOf(r))));
         expect([...versions].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 50 }, (_, n) => n + 2));
         const stored = await api.get(item(id), { token });

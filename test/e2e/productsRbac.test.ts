@@ -43,10 +43,13 @@ describe('products: access control (end to end)', function () {
 
   const createAsAdmin = async (name: string, price = 10): Promise<ProductJson> =>
     dataOf<ProductJson>(await api.post(PRODUCTS, { token: admin.access_token, json: { name, price } }), 201);
-  const current = async (id: string): Promise<ProductJson> => dataOf<ProductJson>(await api.get(`${PRODUCTS}/${id}`, { token: admin.access_token }));
+  const current = async (id: string): Promise<ProductJson> =>
+    dataOf<ProductJson>(await api.get(`${PRODUCTS}/${id}`, { token: admin.access_token }));
   /** Products whose name contains `text`, as the admin sees them. */
   const named = async (text: string): Promise<ProductJson[]> =>
-    dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(text)}&per_page=100`, { token: admin.access_token }));
+    dataOf<ProductJson[]>(
+      await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(text)}&per_page=100`, { token: admin.access_token }),
+    );
 
   /** The six product operations (list, search, get, create, update, delete) on `id`, each with a valid body. */
   const operations = (id: string, name: string) =>
@@ -60,10 +63,15 @@ describe('products: access control (end to end)', function () {
     ] as const;
 
   const send = (route: { method: string; path: string; json?: unknown }, token?: string): Promise<ApiResponse> =>
-    api.send(route.method, route.path, { ...(token !== undefined ? { token } : {}), ...(route.json !== undefined ? { json: route.json } : {}) });
+    api.send(route.method, route.path, {
+      ...(token !== undefined ? { token } : {}),
+      ...(route.json !== undefined ? { json: route.json } : {}),
+    });
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     api = new Api(service.url);
     user = await register(api);
     moderator = await accountWithRole(service, api, 'moderator');
@@ -80,13 +88,25 @@ describe('products: access control (end to end)', function () {
     it('may list, search and read: 200', async () => {
       const list = await api.get(PRODUCTS, { token: user.access_token });
       expect(dataOf<ProductJson[]>(list).map((p) => p.id)).to.include(fixture.id);
-      expect(dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token: user.access_token }))).to.deep.equal([fixture]);
-      expect(dataOf<ProductJson>(await api.get(`${PRODUCTS}/${fixture.id}`, { token: user.access_token }))).to.deep.equal(fixture);
+      expect(
+        dataOf<ProductJson[]>(
+          await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token: user.access_token }),
+        ),
+      ).to.deep.equal([fixture]);
+      expect(
+        dataOf<ProductJson>(await api.get(`${PRODUCTS}/${fixture.id}`, { token: user.access_token })),
+      ).to.deep.equal(fixture);
     });
 
     it('reads an unknown product as 404, like everyone else', async () => {
       const id = randomUUID();
-      expectError(await api.get(`${PRODUCTS}/${id}`, { token: user.access_token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${id}` });
+      expectError(
+        await api.get(`${PRODUCTS}/${id}`, { token: user.access_token }),
+        404,
+        'NOT_FOUND',
+        'Product not found',
+        { detail: `id: ${id}` },
+      );
     });
 
     it('may not create, update or delete: 403 FORBIDDEN "forbidden", and nothing changes', async () => {
@@ -102,9 +122,24 @@ describe('products: access control (end to end)', function () {
       const token = user.access_token;
       expectError(await api.post(PRODUCTS, { token, json: { name: '', price: 0 } }), 403, 'FORBIDDEN', 'forbidden');
       expectError(await api.post(PRODUCTS, { token, json: {} }), 403, 'FORBIDDEN', 'forbidden');
-      expectError(await api.post(PRODUCTS, { token, raw: '[1]', headers: JSON_HEADERS }), 403, 'FORBIDDEN', 'forbidden');
-      expectError(await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 'free' } }), 403, 'FORBIDDEN', 'forbidden');
-      expectError(await api.put(`${PRODUCTS}/${randomUUID()}`, { token, json: { price: 1 } }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.post(PRODUCTS, { token, raw: '[1]', headers: JSON_HEADERS }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
+      expectError(
+        await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 'free' } }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
+      expectError(
+        await api.put(`${PRODUCTS}/${randomUUID()}`, { token, json: { price: 1 } }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       expectError(await api.put(`${PRODUCTS}/abc`, { token, json: { price: 1 } }), 403, 'FORBIDDEN', 'forbidden');
       expectError(await api.delete(`${PRODUCTS}/${randomUUID()}`, { token }), 403, 'FORBIDDEN', 'forbidden');
       expectError(await api.delete(`${PRODUCTS}/abc`, { token }), 403, 'FORBIDDEN', 'forbidden');
@@ -114,7 +149,12 @@ describe('products: access control (end to end)', function () {
     it('gets write access at its next login after being promoted to moderator (the token carries the role)', async () => {
       const account = await register(api);
       await setRole(service, account.user.id, 'moderator');
-      expectError(await api.delete(`${PRODUCTS}/${fixture.id}`, { token: account.access_token }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.delete(`${PRODUCTS}/${fixture.id}`, { token: account.access_token }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       const session = await login(api, account.user.email, account.password);
       expect((await api.delete(`${PRODUCTS}/${fixture.id}`, { token: session.access_token })).status).to.equal(204);
     });
@@ -128,15 +168,21 @@ describe('products: access control (end to end)', function () {
         const token = account().access_token;
         const name = `${role} made ${randomUUID()}`;
         expect(dataOf<ProductJson[]>(await api.get(PRODUCTS, { token })).length).to.be.greaterThan(0);
-        expect(dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token }))).to.deep.equal([fixture]);
+        expect(
+          dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token })),
+        ).to.deep.equal([fixture]);
         expect(dataOf<ProductJson>(await api.get(`${PRODUCTS}/${fixture.id}`, { token }))).to.deep.equal(fixture);
         const created = dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { name, price: 5 } }), 201);
         expect(created).to.include({ name, price: 5 });
-        expect(dataOf<ProductJson>(await api.put(`${PRODUCTS}/${created.id}`, { token, json: { price: 6 } }))).to.include({ id: created.id, name, price: 6 });
+        expect(
+          dataOf<ProductJson>(await api.put(`${PRODUCTS}/${created.id}`, { token, json: { price: 6 } })),
+        ).to.include({ id: created.id, name, price: 6 });
         const deleted = await api.delete(`${PRODUCTS}/${created.id}`, { token });
         expect(deleted.status).to.equal(204);
         expect(deleted.text).to.equal('');
-        expectError(await api.get(`${PRODUCTS}/${created.id}`, { token }), 404, 'NOT_FOUND', 'Product not found', { detail: `id: ${created.id}` });
+        expectError(await api.get(`${PRODUCTS}/${created.id}`, { token }), 404, 'NOT_FOUND', 'Product not found', {
+          detail: `id: ${created.id}`,
+        });
       });
 
       it('gets 400 VALIDATION_ERROR for an invalid body (it passed authentication and RBAC)', async () => {
@@ -145,7 +191,9 @@ describe('products: access control (end to end)', function () {
           { field: 'name', message: 'must be 1 to 200 characters' },
           { field: 'price', message: 'must be a number greater than 0' },
         ]);
-        expectValidation(await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 'free' } }), [{ field: 'price', message: 'must be a number greater than 0' }]);
+        expectValidation(await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 'free' } }), [
+          { field: 'price', message: 'must be a number greater than 0' },
+        ]);
         expect(await current(fixture.id)).to.deep.equal(fixture);
       });
 
@@ -178,7 +226,8 @@ describe('products: access control (end to end)', function () {
     it('a malformed, foreign or refresh token is 401 "invalid token" on every operation', async () => {
       const bad = ['not-a-token', `${user.access_token}x`, user.refresh_token];
       for (const token of bad) {
-        for (const route of operations(fixture.id, `Bad token ${randomUUID()}`)) expectUnauthorized(await send(route, token));
+        for (const route of operations(fixture.id, `Bad token ${randomUUID()}`))
+          expectUnauthorized(await send(route, token));
       }
       expect(await current(fixture.id)).to.deep.equal(fixture);
     });
@@ -192,7 +241,11 @@ describe('products: access control (end to end)', function () {
           ['PUT', `${PRODUCTS}/${fixture.id}`],
           ['DELETE', `${PRODUCTS}/${fixture.id}`],
         ] as const) {
-          const response = await api.send(method, path, { raw: '{"name": ', headers: JSON_HEADERS, ...(token ? { token } : {}) });
+          const response = await api.send(method, path, {
+            raw: '{"name": ',
+            headers: JSON_HEADERS,
+            ...(token ? { token } : {}),
+          });
           expectError(response, 400, 'BAD_REQUEST', 'invalid request body');
         }
       }
@@ -205,7 +258,11 @@ describe('products: access control (end to end)', function () {
           ['POST', PRODUCTS],
           ['PUT', `${PRODUCTS}/${fixture.id}`],
         ] as const) {
-          const response = await api.send(method, path, { raw: 'name=x&price=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, ...(token ? { token } : {}) });
+          const response = await api.send(method, path, {
+            raw: 'name=x&price=1',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            ...(token ? { token } : {}),
+          });
           expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
         }
       }
@@ -226,22 +283,35 @@ describe('products: access control (end to end)', function () {
   describe('search follows GET /api/v1/products/{id} in the policy', () => {
     it('a role allowed only GET on /api/v1/products/{id} may search and read, but not list', async () => {
       const rule = { role: 'viewer', path: PRODUCT_PATHS.policy.item, action: 'GET' };
-      expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
+      expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+        201,
+      );
       try {
         const viewer = await accountWithRole(service, api, 'viewer');
         const token = viewer.access_token;
-        expect(dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token }))).to.deep.equal([fixture]);
+        expect(
+          dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token })),
+        ).to.deep.equal([fixture]);
         expect(dataOf<ProductJson>(await api.get(`${PRODUCTS}/${fixture.id}`, { token }))).to.deep.equal(fixture);
         expectError(await api.get(PRODUCTS, { token }), 403, 'FORBIDDEN', 'forbidden');
-        expectError(await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 1 } }), 403, 'FORBIDDEN', 'forbidden');
+        expectError(
+          await api.put(`${PRODUCTS}/${fixture.id}`, { token, json: { price: 1 } }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
       } finally {
-        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(204);
+        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+          204,
+        );
       }
     });
 
     it('a role allowed only the list may not search', async () => {
       const rule = { role: 'lister', path: PRODUCT_PATHS.policy.collection, action: 'GET' };
-      expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
+      expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+        201,
+      );
       try {
         const lister = await accountWithRole(service, api, 'lister');
         const token = lister.access_token;
@@ -249,7 +319,9 @@ describe('products: access control (end to end)', function () {
         expectError(await api.get(`${PRODUCTS}/search?q=a`, { token }), 403, 'FORBIDDEN', 'forbidden');
         expectError(await api.get(`${PRODUCTS}/${fixture.id}`, { token }), 403, 'FORBIDDEN', 'forbidden');
       } finally {
-        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(204);
+        expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+          204,
+        );
       }
     });
   });
@@ -296,13 +368,54 @@ describe('products: access control (end to end)', function () {
 
     it('the canonical paths are the control: 201/200/204 for a moderator, 403 for a user', async () => {
       const headers = (token: string) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
-      const created = await rawRequest(service.url, 'POST', PRODUCTS, headers(moderator.access_token), JSON.stringify({ name: 'Control', price: 1 }));
+      const created = await rawRequest(
+        service.url,
+        'POST',
+        PRODUCTS,
+        headers(moderator.access_token),
+        JSON.stringify({ name: 'Control', price: 1 }),
+      );
       expect(created.status, created.text).to.equal(201);
-      expect((await rawRequest(service.url, 'POST', PRODUCTS, headers(user.access_token), JSON.stringify({ name: 'Control', price: 1 }))).status).to.equal(403);
-      expect((await rawRequest(service.url, 'PUT', `${PRODUCTS}/${fixture.id}`, headers(user.access_token), '{"price": 1}')).status).to.equal(403);
-      expect((await rawRequest(service.url, 'PUT', `${PRODUCTS}/${fixture.id}`, headers(moderator.access_token), '{"price": 43}')).status).to.equal(200);
-      expect((await rawRequest(service.url, 'DELETE', `${PRODUCTS}/${fixture.id}`, { Authorization: `Bearer ${user.access_token}` })).status).to.equal(403);
-      expect((await rawRequest(service.url, 'DELETE', `${PRODUCTS}/${fixture.id}`, { Authorization: `Bearer ${moderator.access_token}` })).status).to.equal(204);
+      expect(
+        (
+          await rawRequest(
+            service.url,
+            'POST',
+            PRODUCTS,
+            headers(user.access_token),
+            JSON.stringify({ name: 'Control', price: 1 }),
+          )
+        ).status,
+      ).to.equal(403);
+      expect(
+        (await rawRequest(service.url, 'PUT', `${PRODUCTS}/${fixture.id}`, headers(user.access_token), '{"price": 1}'))
+          .status,
+      ).to.equal(403);
+      expect(
+        (
+          await rawRequest(
+            service.url,
+            'PUT',
+            `${PRODUCTS}/${fixture.id}`,
+            headers(moderator.access_token),
+            '{"price": 43}',
+          )
+        ).status,
+      ).to.equal(200);
+      expect(
+        (
+          await rawRequest(service.url, 'DELETE', `${PRODUCTS}/${fixture.id}`, {
+            Authorization: `Bearer ${user.access_token}`,
+          })
+        ).status,
+      ).to.equal(403);
+      expect(
+        (
+          await rawRequest(service.url, 'DELETE', `${PRODUCTS}/${fixture.id}`, {
+            Authorization: `Bearer ${moderator.access_token}`,
+          })
+        ).status,
+      ).to.equal(204);
     });
 
     it('POST to a variant of the collection is never 2xx for a user, and creates nothing', async () => {

@@ -32,12 +32,22 @@ describe('access control (end to end)', function () {
     { method: 'PUT', path: `/api/v1/admin/users/${user.user.id}`, json: { role: 'moderator' } },
     { method: 'DELETE', path: `/api/v1/admin/users/${user.user.id}` },
     { method: 'GET', path: '/api/v1/admin/policies' },
-    { method: 'POST', path: '/api/v1/admin/policies', json: { role: 'user', path: '/api/v1/admin/users', action: 'GET' } },
-    { method: 'DELETE', path: '/api/v1/admin/policies', json: { role: 'user', path: '/api/v1/products', action: 'GET' } },
+    {
+      method: 'POST',
+      path: '/api/v1/admin/policies',
+      json: { role: 'user', path: '/api/v1/admin/users', action: 'GET' },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/admin/policies',
+      json: { role: 'user', path: '/api/v1/products', action: 'GET' },
+    },
   ];
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     api = new Api(service.url);
     user = await register(api);
     moderator = await accountWithRole(service, api, 'moderator');
@@ -48,7 +58,10 @@ describe('access control (end to end)', function () {
   describe('by role', () => {
     it('user: 403 FORBIDDEN "forbidden" on every admin route, and nothing changes', async () => {
       for (const route of adminRoutes()) {
-        const response = await api.send(route.method, route.path, { token: user.access_token, ...(route.json ? { json: route.json } : {}) });
+        const response = await api.send(route.method, route.path, {
+          token: user.access_token,
+          ...(route.json ? { json: route.json } : {}),
+        });
         expectError(response, 403, 'FORBIDDEN', 'forbidden');
       }
       expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: user.access_token })).role).to.equal('user');
@@ -56,38 +69,64 @@ describe('access control (end to end)', function () {
 
     it('moderator: 403 on every admin route', async () => {
       for (const route of adminRoutes()) {
-        const response = await api.send(route.method, route.path, { token: moderator.access_token, ...(route.json ? { json: route.json } : {}) });
+        const response = await api.send(route.method, route.path, {
+          token: moderator.access_token,
+          ...(route.json ? { json: route.json } : {}),
+        });
         expectError(response, 403, 'FORBIDDEN', 'forbidden');
       }
     });
 
     it('admin: 200 on the admin lists', async () => {
-      expect(dataOf<UserJson[]>(await api.get('/api/v1/admin/users', { token: admin.access_token })).map((u) => u.id)).to.include.members([
-        user.user.id,
-        moderator.user.id,
-        admin.user.id,
-      ]);
+      expect(
+        dataOf<UserJson[]>(await api.get('/api/v1/admin/users', { token: admin.access_token })).map((u) => u.id),
+      ).to.include.members([user.user.id, moderator.user.id, admin.user.id]);
       dataOf<unknown>(await api.get('/api/v1/admin/policies', { token: admin.access_token }));
-      expect(dataOf<UserJson>(await api.get(`/api/v1/admin/users/${user.user.id}`, { token: admin.access_token })).id).to.equal(user.user.id);
+      expect(
+        dataOf<UserJson>(await api.get(`/api/v1/admin/users/${user.user.id}`, { token: admin.access_token })).id,
+      ).to.equal(user.user.id);
     });
 
     it('every role reaches its own profile (GET and PUT)', async () => {
       for (const account of [user, moderator, admin]) {
-        expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: account.access_token })).id).to.equal(account.user.id);
-        expect(dataOf<UserJson>(await api.put('/api/v1/profile', { token: account.access_token, json: { last_name: 'Updated' } })).last_name).to.equal('Updated');
+        expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: account.access_token })).id).to.equal(
+          account.user.id,
+        );
+        expect(
+          dataOf<UserJson>(
+            await api.put('/api/v1/profile', { token: account.access_token, json: { last_name: 'Updated' } }),
+          ).last_name,
+        ).to.equal('Updated');
       }
     });
 
     it('profile and logout need only a token, even with the profile rule removed from the policy', async () => {
       const rule = { role: 'user', path: '/api/v1/profile', action: 'GET|PUT' };
-      expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(204);
+      expect((await api.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+        204,
+      );
       try {
         const account = await register(api);
-        expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: account.access_token })).id).to.equal(account.user.id);
-        expect(dataOf<UserJson>(await api.put('/api/v1/profile', { token: account.access_token, json: { first_name: 'Still' } })).first_name).to.equal('Still');
-        expect((await api.post('/api/v1/auth/logout', { token: account.access_token, json: { refresh_token: account.refresh_token } })).status).to.equal(204);
+        expect(dataOf<UserJson>(await api.get('/api/v1/profile', { token: account.access_token })).id).to.equal(
+          account.user.id,
+        );
+        expect(
+          dataOf<UserJson>(
+            await api.put('/api/v1/profile', { token: account.access_token, json: { first_name: 'Still' } }),
+          ).first_name,
+        ).to.equal('Still');
+        expect(
+          (
+            await api.post('/api/v1/auth/logout', {
+              token: account.access_token,
+              json: { refresh_token: account.refresh_token },
+            })
+          ).status,
+        ).to.equal(204);
       } finally {
-        expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
+        expect((await api.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+          201,
+        );
       }
     });
 
@@ -135,8 +174,14 @@ describe('access control (end to end)', function () {
     ];
 
     it('the canonical path is the control: 200 for an admin, 403 for a user', async () => {
-      expect((await rawRequest(service.url, 'GET', '/api/v1/admin/users', { Authorization: `Bearer ${admin.access_token}` })).status).to.equal(200);
-      expect((await rawRequest(service.url, 'GET', '/api/v1/admin/users', { Authorization: `Bearer ${user.access_token}` })).status).to.equal(403);
+      expect(
+        (await rawRequest(service.url, 'GET', '/api/v1/admin/users', { Authorization: `Bearer ${admin.access_token}` }))
+          .status,
+      ).to.equal(200);
+      expect(
+        (await rawRequest(service.url, 'GET', '/api/v1/admin/users', { Authorization: `Bearer ${user.access_token}` }))
+          .status,
+      ).to.equal(403);
     });
 
     for (const path of variants) {
@@ -145,7 +190,9 @@ describe('access control (end to end)', function () {
         expect([401, 403, 404], `${response.status} ${response.text}`).to.include(response.status);
         const body = JSON.parse(response.text) as ErrorJson;
         expect(body.success).to.equal(false);
-        expect(body.error.code).to.equal({ 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[response.status as 401 | 403 | 404]);
+        expect(body.error.code).to.equal(
+          { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[response.status as 401 | 403 | 404],
+        );
         expect(response.text).not.to.include(admin.user.email);
       });
     }
@@ -161,7 +208,9 @@ describe('access control (end to end)', function () {
         );
         expect([401, 403, 404, 405], `${path}: ${response.status} ${response.text}`).to.include(response.status);
       }
-      const policies = dataOf<{ policies: { role: string; path: string }[] }>(await api.get('/api/v1/admin/policies', { token: admin.access_token }));
+      const policies = dataOf<{ policies: { role: string; path: string }[] }>(
+        await api.get('/api/v1/admin/policies', { token: admin.access_token }),
+      );
       expect(policies.policies.filter((p) => p.role === 'user').map((p) => p.path)).not.to.include('/api/v1/admin/*');
     });
   });
@@ -169,7 +218,10 @@ describe('access control (end to end)', function () {
   describe('without a token', () => {
     it('every admin route answers 401 "missing bearer token" with WWW-Authenticate: Bearer', async () => {
       for (const route of adminRoutes()) {
-        expectUnauthorized(await api.send(route.method, route.path, route.json ? { json: route.json } : {}), 'missing bearer token');
+        expectUnauthorized(
+          await api.send(route.method, route.path, route.json ? { json: route.json } : {}),
+          'missing bearer token',
+        );
       }
     });
 
@@ -189,14 +241,23 @@ describe('access control (end to end)', function () {
           ['DELETE', '/api/v1/admin/policies'],
           ['POST', '/api/v1/auth/logout'],
         ] as const) {
-          expectError(await api.send(method, path, { raw, headers, ...(token ? { token } : {}) }), 400, 'BAD_REQUEST', 'invalid request body');
+          expectError(
+            await api.send(method, path, { raw, headers, ...(token ? { token } : {}) }),
+            400,
+            'BAD_REQUEST',
+            'invalid request body',
+          );
         }
       }
     });
 
     it('a non-JSON content type is 415 before any 401 or 403', async () => {
       for (const token of [undefined, user.access_token]) {
-        const response = await api.post('/api/v1/admin/policies', { raw: 'role=user', headers: { 'Content-Type': 'text/plain' }, ...(token ? { token } : {}) });
+        const response = await api.post('/api/v1/admin/policies', {
+          raw: 'role=user',
+          headers: { 'Content-Type': 'text/plain' },
+          ...(token ? { token } : {}),
+        });
         expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
       }
     });
@@ -213,7 +274,12 @@ describe('access control (end to end)', function () {
 
     it('an unknown route is 404 "route not found" and a known path with another method is 405, token or not', async () => {
       expectError(await api.get('/api/v1/admin/nothing'), 404, 'NOT_FOUND', 'route not found');
-      expectError(await api.get('/api/v1/admin/nothing', { token: user.access_token }), 404, 'NOT_FOUND', 'route not found');
+      expectError(
+        await api.get('/api/v1/admin/nothing', { token: user.access_token }),
+        404,
+        'NOT_FOUND',
+        'route not found',
+      );
       const response = await api.send('PATCH', '/api/v1/admin/users', { json: {} });
       expectError(response, 405, 'METHOD_NOT_ALLOWED', 'method not allowed');
       expect((response.headers.get('allow') ?? '').split(',').map((m) => m.trim())).to.include('GET');

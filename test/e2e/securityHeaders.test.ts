@@ -60,7 +60,11 @@ async function rawRequest(url: string, raw: string): Promise<{ status: number; h
 const TOO_LARGE = `GET /health/live HTTP/1.1\r\nHost: portico\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`;
 const MALFORMED = 'GET /health/live HTTP/1.1\r\nHost: portico\r\nBad Header: x\r\n\r\n';
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe('security headers on every answer (CONTRACT §15)', function () {
   this.timeout(30_000);
@@ -69,7 +73,12 @@ describe('security headers on every answer (CONTRACT §15)', function () {
     let service: RunningService;
     before(async () => {
       service = await startService(
-        testConfig({ SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_SERVER_BODY_LIMIT: '1kb', SVC_RATE_LIMIT_RATE: '20-M' }),
+        testConfig({
+          SVC_API_MODE: 'both',
+          SVC_AUTH_BCRYPT_COST: '4',
+          SVC_SERVER_BODY_LIMIT: '1kb',
+          SVC_RATE_LIMIT_RATE: '20-M',
+        }),
         { logger: silentLogger() },
       );
     });
@@ -78,7 +87,12 @@ describe('security headers on every answer (CONTRACT §15)', function () {
     const cases: [string, string, RequestInit | undefined, number][] = [
       ['health (live)', '/health/live', undefined, 200],
       ['health (ready)', '/health/ready', undefined, 200],
-      ['success (register)', '/api/v1/auth/register', json({ email: 'headers@example.com', password: 'a-long-password-1', first_name: 'Head', last_name: 'Ers' }), 201],
+      [
+        'success (register)',
+        '/api/v1/auth/register',
+        json({ email: 'headers@example.com', password: 'a-long-password-1', first_name: 'Head', last_name: 'Ers' }),
+        201,
+      ],
       ['error (401)', '/api/v1/products', undefined, 401],
       ['error (400 validation)', '/api/v1/auth/login', json({}), 400],
       ['404', '/no/such/route', undefined, 404],
@@ -154,7 +168,9 @@ describe('security headers on every answer (CONTRACT §15)', function () {
   describe('503 OVERLOADED from load shedding', () => {
     let service: RunningService;
     before(async () => {
-      service = await startService(testConfig({ SVC_SERVER_MAX_IN_FLIGHT: '1', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      service = await startService(testConfig({ SVC_SERVER_MAX_IN_FLIGHT: '1', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+        logger: silentLogger(),
+      });
     });
     after(async () => service.stop());
 
@@ -229,7 +245,9 @@ describe('security headers on every answer (CONTRACT §15)', function () {
   describe('with server.hsts true', () => {
     let service: RunningService;
     before(async () => {
-      service = await startService(testConfig({ SVC_SERVER_HSTS: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+      service = await startService(testConfig({ SVC_SERVER_HSTS: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+        logger: silentLogger(),
+      });
     });
     after(async () => service.stop());
 
@@ -246,9 +264,12 @@ describe('security headers on every answer (CONTRACT §15)', function () {
   describe('with server.security_headers false (the benchmark comparison only)', () => {
     let service: RunningService;
     before(async () => {
-      service = await startService(testConfig({ SVC_SERVER_SECURITY_HEADERS: 'false', SVC_SERVER_HSTS: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }), {
-        logger: silentLogger(),
-      });
+      service = await startService(
+        testConfig({ SVC_SERVER_SECURITY_HEADERS: 'false', SVC_SERVER_HSTS: 'true', SVC_RATE_LIMIT_ENABLED: 'false' }),
+        {
+          logger: silentLogger(),
+        },
+      );
     });
     after(async () => service.stop());
 

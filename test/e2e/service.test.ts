@@ -63,7 +63,10 @@ describe('the service (end to end)', () => {
 
     it('lets an in-flight request finish, refuses new connections, and reports readiness down meanwhile', async () => {
       const service = await startService(
-        testConfig({ SVC_HEALTH_HTTP: JSON.stringify([{ name: 'upstream', url: slowUrl, timeout: '5s' }]), SVC_HEALTH_CHECK_TIMEOUT: '5s' }),
+        testConfig({
+          SVC_HEALTH_HTTP: JSON.stringify([{ name: 'upstream', url: slowUrl, timeout: '5s' }]),
+          SVC_HEALTH_CHECK_TIMEOUT: '5s',
+        }),
         { logger: silentLogger() },
       );
       // A keep-alive connection opened before the shutdown, to watch readiness during it.
@@ -87,7 +90,11 @@ describe('the service (end to end)', () => {
 
     it('does not wait past server.shutdown_timeout for a request that never ends', async () => {
       const service = await startService(
-        testConfig({ SVC_HEALTH_HTTP: JSON.stringify([{ name: 'upstream', url: slowUrl, timeout: '30s' }]), SVC_HEALTH_CHECK_TIMEOUT: '30s', SVC_SERVER_SHUTDOWN_TIMEOUT: '300ms' }),
+        testConfig({
+          SVC_HEALTH_HTTP: JSON.stringify([{ name: 'upstream', url: slowUrl, timeout: '30s' }]),
+          SVC_HEALTH_CHECK_TIMEOUT: '30s',
+          SVC_SERVER_SHUTDOWN_TIMEOUT: '300ms',
+        }),
         { logger: silentLogger() },
       );
       const hanging = new Promise<string>((resolve) => {
@@ -112,7 +119,12 @@ describe('the service (end to end)', () => {
     it('prints where it listens, serves /health/ready on a SQLite file, and exits 0 on SIGTERM', async () => {
       const { child, match } = await startEntry(
         'src/main/server.ts',
-        { SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_DATABASE_URL: `sqlite:${join(dir, 'db', 'portico.sqlite')}`, SVC_LOG_LEVEL: 'warn' },
+        {
+          SVC_SERVER_PORT: '0',
+          SVC_SERVER_HOST: '127.0.0.1',
+          SVC_DATABASE_URL: `sqlite:${join(dir, 'db', 'portico.sqlite')}`,
+          SVC_LOG_LEVEL: 'warn',
+        },
         /Portico listening on (http:\/\/127\.0\.0\.1:\d+) \(api: rest, database: sqlite \S+portico\.sqlite, env: development\)/,
       );
       const ready = await fetch(`${match[1]}/health/ready`);
@@ -130,11 +142,16 @@ describe('the service (end to end)', () => {
         SVC_LOG_LEVEL: 'silent',
       });
       expect(result.code).to.equal(1);
-      expect(result.stderr.trim()).to.equal('portico: server.host: "not..a..host" is not an address this machine can listen on');
+      expect(result.stderr.trim()).to.equal(
+        'portico: server.host: "not..a..host" is not an address this machine can listen on',
+      );
     });
 
     it('exits 1 with one clear line when the database cannot be reached', async () => {
-      const result = await runEntry('src/main/server.ts', [], { SVC_DATABASE_URL: 'postgres://portico:pw-secret@127.0.0.1:9/portico', SVC_SERVER_PORT: '0' });
+      const result = await runEntry('src/main/server.ts', [], {
+        SVC_DATABASE_URL: 'postgres://portico:pw-secret@127.0.0.1:9/portico',
+        SVC_SERVER_PORT: '0',
+      });
       expect(result.code).to.equal(1);
       const lines = result.stderr.trim().split('\n');
       expect(lines).to.have.length(1);
@@ -149,7 +166,9 @@ describe('the service (end to end)', () => {
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     it('migrate applies pending migrations and exits 0', async () => {
-      const result = await runEntry('src/main/cli.ts', ['migrate'], { SVC_DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` });
+      const result = await runEntry('src/main/cli.ts', ['migrate'], {
+        SVC_DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`,
+      });
       expect(result.stderr).to.equal('');
       expect(result.code).to.equal(0);
       expect(result.stdout).to.match(/^(no pending migrations|applied \d+ migration\(s\)) /);
@@ -172,7 +191,9 @@ describe('the service (end to end)', () => {
     });
 
     it('exits 1 with one line when the database cannot be reached', async () => {
-      const result = await runEntry('src/main/cli.ts', ['migrate'], { SVC_DATABASE_URL: 'postgres://u:p@127.0.0.1:9/x' });
+      const result = await runEntry('src/main/cli.ts', ['migrate'], {
+        SVC_DATABASE_URL: 'postgres://u:p@127.0.0.1:9/x',
+      });
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.have.length(1);
       expect(result.stderr).to.match(/^portico: database: cannot connect/);

@@ -24,18 +24,36 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** One request; resolves with the answer or rejects with the socket error (its `code`). */
 function send(
   url: string,
-  options: { agent?: Agent | false; method?: string; headers?: Record<string, string>; body?: string[]; gapMs?: number },
+  options: {
+    agent?: Agent | false;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string[];
+    gapMs?: number;
+  },
   origin: number,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const sentAt = performance.now() - origin;
-    const req = request(url, { agent: options.agent, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, sentAt, receivedAt: performance.now() - origin }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { agent: options.agent, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            sentAt,
+            receivedAt: performance.now() - origin,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     const [first, ...rest] = options.body ?? [];
     if (first === undefined) {
@@ -91,7 +109,13 @@ describe('graceful shutdown with keep-alive clients (CONTRACT §9)', function ()
     const slow = [0, 1, 2].map(() =>
       send(
         `${service.url}/api/v1/products`,
-        { agent: slowAgent, method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, body: [body.slice(0, 10), body.slice(10)], gapMs: 1200 },
+        {
+          agent: slowAgent,
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+          body: [body.slice(0, 10), body.slice(10)],
+          gapMs: 1200,
+        },
         origin,
       ),
     );
@@ -123,7 +147,9 @@ describe('graceful shutdown with keep-alive clients (CONTRACT §9)', function ()
     expect(answers.map((a) => a.status)).to.satisfy((values: number[]) => values.every((v) => v === 200));
     // What was asked after the stop began was served as usual, with Connection: close.
     const during = [...answers.filter((a) => a.sentAt > stopAt), list];
-    expect(during.map((a) => `${a.status} ${a.headers.connection}`)).to.satisfy((values: string[]) => values.every((v) => v === '200 close'));
+    expect(during.map((a) => `${a.status} ${a.headers.connection}`)).to.satisfy((values: string[]) =>
+      values.every((v) => v === '200 close'),
+    );
     expect(list.sentAt).to.be.greaterThan(stopAt + 500);
     // The slow uploads, in flight when the listener closed, completed.
     for (const upload of uploads) {
@@ -171,7 +197,9 @@ describe('graceful shutdown with keep-alive clients (CONTRACT §9)', function ()
     });
 
     /** The process with a long shutdown delay, and the time it takes to exit after `signals`. */
-    async function exitAfter(signals: { signal: NodeJS.Signals; afterMs: number }[]): Promise<{ code: number | null; ms: number }> {
+    async function exitAfter(
+      signals: { signal: NodeJS.Signals; afterMs: number }[],
+    ): Promise<{ code: number | null; ms: number }> {
       const { child, match } = await startEntry(
         'src/main/server.ts',
         {

@@ -122,9 +122,24 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
   it('answers headers or a URL past 16 KiB with 431 HEADERS_TOO_LARGE, and a malformed request with 400, in the envelope', async () => {
     service = await startService(testConfig(), { logger: silentLogger() });
     const cases = [
-      { request: `GET /health/live HTTP/1.1\r\nHost: portico\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE', message: 'request headers too large' },
-      { request: `GET /api/v1/products?q=${'b'.repeat(20 * 1024)} HTTP/1.1\r\nHost: portico\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE', message: 'request headers too large' },
-      { request: 'GET /health/live HTTP/1.1\r\nHost: portico\r\nBad Header: x\r\n\r\n', status: 400, code: 'BAD_REQUEST', message: 'malformed request' },
+      {
+        request: `GET /health/live HTTP/1.1\r\nHost: portico\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+        status: 431,
+        code: 'HEADERS_TOO_LARGE',
+        message: 'request headers too large',
+      },
+      {
+        request: `GET /api/v1/products?q=${'b'.repeat(20 * 1024)} HTTP/1.1\r\nHost: portico\r\n\r\n`,
+        status: 431,
+        code: 'HEADERS_TOO_LARGE',
+        message: 'request headers too large',
+      },
+      {
+        request: 'GET /health/live HTTP/1.1\r\nHost: portico\r\nBad Header: x\r\n\r\n',
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: 'malformed request',
+      },
     ];
     for (const { request: raw, status, code, message } of cases) {
       const client = new RawClient(service.url);
@@ -134,7 +149,9 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
       expect(answer!.head).to.match(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
       expect(answer!.head).to.match(/\r\nconnection: close(\r\n|$)/i);
       // CONTRACT §9: X-Request-ID on every response, these included (a new one each time).
-      expect(answer!.head).to.match(/\r\nx-request-id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\r\n|$)/i);
+      expect(answer!.head).to.match(
+        /\r\nx-request-id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\r\n|$)/i,
+      );
       expect(JSON.parse(answer!.body)).to.deep.equal({ success: false, error: { code, message } });
       await Promise.race([client.closed, sleep(2000)]);
       expect(client.closedAt, 'closed after the answer').to.be.a('number');
@@ -147,14 +164,20 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
   });
 
   it('sheds load past server.max_in_flight: 503 OVERLOADED with Retry-After: 1, health probes still answered', async () => {
-    service = await startService(testConfig({ SVC_SERVER_MAX_IN_FLIGHT: '1', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_SERVER_MAX_IN_FLIGHT: '1', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     // A slow upload holds the one place: the request is in progress while its body arrives.
     const body = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
     const upload = new Promise<number>((resolve, reject) => {
-      const req = request(`${service.url}/api/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        `${service.url}/api/v1/auth/login`,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 5));
       setTimeout(() => req.end(body.slice(5)), 600);
@@ -164,7 +187,10 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
     const shed = await api.get('/api/v1/products');
     expect(shed.status).to.equal(503);
     expect(shed.headers.get('retry-after')).to.equal('1');
-    expect(shed.body).to.deep.equal({ success: false, error: { code: 'OVERLOADED', message: 'service overloaded, retry later' } });
+    expect(shed.body).to.deep.equal({
+      success: false,
+      error: { code: 'OVERLOADED', message: 'service overloaded, retry later' },
+    });
     expect((await api.get('/health/live')).status).to.equal(200);
     expect(await upload).to.equal(401);
     expect((await api.get('/api/v1/products')).status).to.equal(401);

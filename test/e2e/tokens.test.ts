@@ -2,7 +2,16 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { Api, dataOf, decodeJwt, expectUnauthorized, rawRequest, register, type Account, type UserJson } from '../support/api.js';
+import {
+  Api,
+  dataOf,
+  decodeJwt,
+  expectUnauthorized,
+  rawRequest,
+  register,
+  type Account,
+  type UserJson,
+} from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 
@@ -13,7 +22,12 @@ const ISSUER = config.jwt.issuer;
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** Signs header.payload with HMAC by hand, so any header (even a lying `alg`) can be tried. */
-function handSigned(header: Record<string, unknown>, payload: Record<string, unknown>, key = SECRET, hmac = 'sha256'): string {
+function handSigned(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  key = SECRET,
+  hmac = 'sha256',
+): string {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${createHmac(hmac, key).update(input).digest('base64url')}`;
 }
@@ -28,7 +42,17 @@ describe('access tokens (end to end)', function () {
   const claims = (overrides: Record<string, unknown> = {}): Record<string, unknown> => {
     const now = Math.floor(Date.now() / 1000);
     const sid = decodeJwt(account.access_token).payload.sid;
-    return { sub: account.user.id, role: 'user', sid, typ: 'access', jti: randomUUID(), iss: ISSUER, iat: now, exp: now + 600, ...overrides };
+    return {
+      sub: account.user.id,
+      role: 'user',
+      sid,
+      typ: 'access',
+      jti: randomUUID(),
+      iss: ISSUER,
+      iat: now,
+      exp: now + 600,
+      ...overrides,
+    };
   };
   const profileWith = (token: string) => api.get('/api/v1/profile', { token });
 
@@ -44,13 +68,17 @@ describe('access tokens (end to end)', function () {
       const { header, payload } = decodeJwt(account.access_token);
       expect(header).to.deep.equal({ alg: 'HS256', typ: 'JWT' });
       expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sid', 'sub', 'typ']);
-      expect(payload.sid, 'the session: the id GET /api/v1/auth/sessions lists').to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(payload.sid, 'the session: the id GET /api/v1/auth/sessions lists').to.match(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
       expect(payload).to.include({ sub: account.user.id, role: 'user', iss: 'portico', typ: 'access' });
       expect(payload.jti).to.be.a('string').and.not.equal('');
       expect(payload.iat).to.be.a('number');
       expect(Math.abs((payload.iat as number) - Date.now() / 1000)).to.be.lessThan(60);
       expect((payload.exp as number) - (payload.iat as number)).to.equal(24 * 3600);
-      expect(() => jwt.verify(account.access_token, SECRET, { algorithms: ['HS256'], issuer: 'portico' })).not.to.throw();
+      expect(() =>
+        jwt.verify(account.access_token, SECRET, { algorithms: ['HS256'], issuer: 'portico' }),
+      ).not.to.throw();
     });
 
     it('refresh token: typ "refresh", lives 168h, and has its own jti', () => {
@@ -73,7 +101,9 @@ describe('access tokens (end to end)', function () {
       const token = jwt.sign(claims(), SECRET, { algorithm: 'HS256' });
       const profile = dataOf<UserJson>(await profileWith(token));
       expect(profile.id).to.equal(account.user.id);
-      expect(dataOf<UserJson>(await profileWith(handSigned({ alg: 'HS256', typ: 'JWT' }, claims()))).id).to.equal(account.user.id);
+      expect(dataOf<UserJson>(await profileWith(handSigned({ alg: 'HS256', typ: 'JWT' }, claims()))).id).to.equal(
+        account.user.id,
+      );
     });
 
     it('refuses alg "none" (unsigned)', async () => {
@@ -96,7 +126,9 @@ describe('access tokens (end to end)', function () {
 
     it('refuses a token signed with another key', async () => {
       expectUnauthorized(await profileWith(jwt.sign(claims(), `${SECRET}-not`, { algorithm: 'HS256' })));
-      expectUnauthorized(await profileWith(jwt.sign(claims(), 'another-secret-of-at-least-32-bytes!!', { algorithm: 'HS256' })));
+      expectUnauthorized(
+        await profileWith(jwt.sign(claims(), 'another-secret-of-at-least-32-bytes!!', { algorithm: 'HS256' })),
+      );
     });
 
     it('refuses a tampered payload', async () => {
@@ -107,7 +139,9 @@ describe('access tokens (end to end)', function () {
 
     it('refuses an expired token', async () => {
       const now = Math.floor(Date.now() / 1000);
-      expectUnauthorized(await profileWith(jwt.sign(claims({ iat: now - 7200, exp: now - 60 }), SECRET, { algorithm: 'HS256' })));
+      expectUnauthorized(
+        await profileWith(jwt.sign(claims({ iat: now - 7200, exp: now - 60 }), SECRET, { algorithm: 'HS256' })),
+      );
     });
 
     it('refuses another issuer, and a token without one', async () => {
@@ -128,7 +162,11 @@ describe('access tokens (end to end)', function () {
       expectUnauthorized(await profileWith(jwt.sign(claims({ sub: randomUUID() }), SECRET, { algorithm: 'HS256' })));
       // A session that is not this user's, one that never existed, and none at all (a token from before sessions).
       const other = await register(api);
-      expectUnauthorized(await profileWith(jwt.sign(claims({ sid: decodeJwt(other.access_token).payload.sid }), SECRET, { algorithm: 'HS256' })));
+      expectUnauthorized(
+        await profileWith(
+          jwt.sign(claims({ sid: decodeJwt(other.access_token).payload.sid }), SECRET, { algorithm: 'HS256' }),
+        ),
+      );
       expectUnauthorized(await profileWith(jwt.sign(claims({ sid: randomUUID() }), SECRET, { algorithm: 'HS256' })));
       expectUnauthorized(await profileWith(jwt.sign(claims({ sid: undefined }), SECRET, { algorithm: 'HS256' })));
     });
@@ -143,7 +181,9 @@ describe('access tokens (end to end)', function () {
     it('refuses a token that is not a JWT at all, and an oversized one', async () => {
       expectUnauthorized(await profileWith('abc'));
       expectUnauthorized(await profileWith('a.b.c'));
-      expectUnauthorized(await profileWith(jwt.sign(claims({ pad: 'x'.repeat(5000) }), SECRET, { algorithm: 'HS256' })));
+      expectUnauthorized(
+        await profileWith(jwt.sign(claims({ pad: 'x'.repeat(5000) }), SECRET, { algorithm: 'HS256' })),
+      );
     });
   });
 
@@ -155,7 +195,14 @@ describe('access tokens (end to end)', function () {
     });
 
     it('"Bearer" alone, another scheme, or junk after the token: 401 "invalid authorization header"', async () => {
-      for (const value of ['Bearer', 'Basic dXNlcjpwYXNz', 'Basic x', `Token ${account.access_token}`, `Bearer ${account.access_token} extra`, `Bearer  ${account.access_token}`]) {
+      for (const value of [
+        'Bearer',
+        'Basic dXNlcjpwYXNz',
+        'Basic x',
+        `Token ${account.access_token}`,
+        `Bearer ${account.access_token} extra`,
+        `Bearer  ${account.access_token}`,
+      ]) {
         expectUnauthorized(await withHeader(value), 'invalid authorization header');
       }
     });
@@ -180,10 +227,15 @@ describe('access tokens (end to end)', function () {
         const response = await rawRequest(service.url, 'GET', '/api/v1/profile', { Authorization: values });
         expect(response.status, response.text).to.equal(400);
         expect(response.headers['content-type']).to.match(/^application\/json/);
-        expect(JSON.parse(response.text)).to.deep.equal({ success: false, error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' } });
+        expect(JSON.parse(response.text)).to.deep.equal({
+          success: false,
+          error: { code: 'BAD_REQUEST', message: 'more than one Authorization header' },
+        });
       }
       // One header is still fine through the same client.
-      const one = await rawRequest(service.url, 'GET', '/api/v1/profile', { Authorization: `Bearer ${account.access_token}` });
+      const one = await rawRequest(service.url, 'GET', '/api/v1/profile', {
+        Authorization: `Bearer ${account.access_token}`,
+      });
       expect(one.status, one.text).to.equal(200);
     });
   });

@@ -33,7 +33,8 @@ function oneTrace(spans: readonly ReadableSpan[], name: string): { root: Readabl
   expect(root, `no span named ${name} among ${spans.map((s) => s.name).join(', ')}`).to.not.equal(undefined);
   const trace = spans.filter((s) => traceOf(s) === traceOf(root!));
   const ids = new Set(trace.map(idOf));
-  for (const span of trace) if (span !== root) expect(ids.has(parentOf(span)!), `${span.name} has a parent in the trace`).to.equal(true);
+  for (const span of trace)
+    if (span !== root) expect(ids.has(parentOf(span)!), `${span.name} has a parent in the trace`).to.equal(true);
   return { root: root!, spans: trace };
 }
 
@@ -82,7 +83,10 @@ for (const [engine, url] of [
       service = await startService(testConfig(env), { logger: captured.logger, spanProcessor: processor });
       api = new Api(service.url);
       token = (await accountWithRole(service, api, 'moderator')).access_token;
-      product = dataOf<ProductJson>(await api.post('/api/v1/products', { token, json: { name: 'Traced', price: 3 } }), 201);
+      product = dataOf<ProductJson>(
+        await api.post('/api/v1/products', { token, json: { name: 'Traced', price: 3 } }),
+        201,
+      );
     });
     beforeEach(() => exporter.reset());
     after(async () => service?.stop());
@@ -93,7 +97,12 @@ for (const [engine, url] of [
       const { root, spans: trace } = oneTrace(await spans(), `GET ${PRODUCT}`);
       expect(root.kind).to.equal(SpanKind.SERVER);
       expect(parentOf(root)).to.equal(undefined);
-      expect(root.attributes).to.include({ 'http.request.method': 'GET', 'http.route': PRODUCT, 'http.response.status_code': 200, 'http.request.id': 'rest-1' });
+      expect(root.attributes).to.include({
+        'http.request.method': 'GET',
+        'http.route': PRODUCT,
+        'http.response.status_code': 200,
+        'http.request.id': 'rest-1',
+      });
       expect(root.status.code).to.not.equal(SpanStatusCode.ERROR);
       const queries = trace.filter((s) => s.name.startsWith('db '));
       expect(queries.length, 'database spans').to.be.greaterThan(0);
@@ -137,7 +146,12 @@ for (const [engine, url] of [
     it('honours an incoming traceparent: the route span is a child of the remote span, in its trace', async () => {
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
       const parentId = '00f067aa0ba902b7';
-      dataOf(await api.get(`/api/v1/products/${product.id}`, { token, headers: { traceparent: `00-${traceId}-${parentId}-01` } }));
+      dataOf(
+        await api.get(`/api/v1/products/${product.id}`, {
+          token,
+          headers: { traceparent: `00-${traceId}-${parentId}-01` },
+        }),
+      );
 
       const { root, spans: trace } = oneTrace(await spans(), `GET ${PRODUCT}`);
       expect(traceOf(root)).to.equal(traceId);
@@ -148,7 +162,12 @@ for (const [engine, url] of [
 
     it("puts the trace id on the request's log lines", async () => {
       const traceId = '0af7651916cd43dd8448eb211c80319c';
-      dataOf(await api.get(`/api/v1/products/${product.id}`, { token, headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01`, 'X-Request-ID': 'logged-1' } }));
+      dataOf(
+        await api.get(`/api/v1/products/${product.id}`, {
+          token,
+          headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01`, 'X-Request-ID': 'logged-1' },
+        }),
+      );
       const line = captured.lines().find((l) => l.msg === 'request' && l.request_id === 'logged-1');
       expect(line).to.include({ trace_id: traceId, status: 200 });
     });
@@ -161,14 +180,15 @@ for (const [engine, url] of [
     });
 
     // Last: it closes the database. One engine is enough for the route span's error status.
-    if (engine === 'SQLite') it('marks a 5xx answer as an error (the database gone: 503)', async () => {
-      await service!.database.orm.close(true);
-      const answer = await api.get(`/api/v1/products/${product.id}`, { token });
-      expect(answer.status).to.equal(503);
-      const { root } = oneTrace(await spans(), `GET ${PRODUCT}`);
-      expect(root.status.code).to.equal(SpanStatusCode.ERROR);
-      expect(root.attributes['http.response.status_code']).to.equal(503);
-    });
+    if (engine === 'SQLite')
+      it('marks a 5xx answer as an error (the database gone: 503)', async () => {
+        await service!.database.orm.close(true);
+        const answer = await api.get(`/api/v1/products/${product.id}`, { token });
+        expect(answer.status).to.equal(503);
+        const { root } = oneTrace(await spans(), `GET ${PRODUCT}`);
+        expect(root.status.code).to.equal(SpanStatusCode.ERROR);
+        expect(root.attributes['http.response.status_code']).to.equal(503);
+      });
   });
 }
 
@@ -179,8 +199,16 @@ describe('tracing off (no tracing.otlp_endpoint)', () => {
 
   before(async () => {
     captured = capturingLogger();
-    const env = { SVC_API_MODE: 'both', SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_LOG_LEVEL: 'info' };
-    service = await startService(testConfig(env), { logger: captured.logger, spanProcessor: new SimpleSpanProcessor(exporter) });
+    const env = {
+      SVC_API_MODE: 'both',
+      SVC_AUTH_BCRYPT_COST: '4',
+      SVC_RATE_LIMIT_ENABLED: 'false',
+      SVC_LOG_LEVEL: 'info',
+    };
+    service = await startService(testConfig(env), {
+      logger: captured.logger,
+      spanProcessor: new SimpleSpanProcessor(exporter),
+    });
   });
   after(async () => service.stop());
 
@@ -188,9 +216,16 @@ describe('tracing off (no tracing.otlp_endpoint)', () => {
     const api = new Api(service.url);
     const token = (await accountWithRole(service, api, 'moderator')).access_token;
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    const created = dataOf<ProductJson>(await api.post('/api/v1/products', { token, json: { name: 'Untraced', price: 1 } }), 201);
-    dataOf(await api.get(`/api/v1/products/${created.id}`, { token, headers: { traceparent, 'X-Request-ID': 'off-1' } }));
-    expect((await api.post('/graphql', { token, json: { query: '{ products { data { id } } }' } })).status).to.equal(200);
+    const created = dataOf<ProductJson>(
+      await api.post('/api/v1/products', { token, json: { name: 'Untraced', price: 1 } }),
+      201,
+    );
+    dataOf(
+      await api.get(`/api/v1/products/${created.id}`, { token, headers: { traceparent, 'X-Request-ID': 'off-1' } }),
+    );
+    expect((await api.post('/graphql', { token, json: { query: '{ products { data { id } } }' } })).status).to.equal(
+      200,
+    );
 
     expect(exporter.getFinishedSpans()).to.deep.equal([]);
     const app = service.container.get(TOKENS.HttpApp);
@@ -217,7 +252,11 @@ describe('tracing: stopping the service', () => {
       },
     };
     // A batch that would wait a minute: only the stop sends it.
-    const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 60_000, maxExportBatchSize: 512, maxQueueSize: 2048 });
+    const processor = new BatchSpanProcessor(exporter, {
+      scheduledDelayMillis: 60_000,
+      maxExportBatchSize: 512,
+      maxQueueSize: 2048,
+    });
     const config = testConfig({ SVC_TRACING_OTLP_ENDPOINT: 'http://127.0.0.1:9/v1/traces' });
     const service = await startService(config, { logger: capturingLogger().logger, spanProcessor: processor });
     expect((await fetch(`${service.url}/health/live`)).status).to.equal(200);

@@ -44,7 +44,10 @@ class Client extends Api {
   }
 
   override send(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
-    return super.send(method, path, { ...options, headers: { 'X-Forwarded-For': this.ip ?? anIp(), ...options.headers } });
+    return super.send(method, path, {
+      ...options,
+      headers: { 'X-Forwarded-For': this.ip ?? anIp(), ...options.headers },
+    });
   }
 }
 
@@ -128,24 +131,40 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const { access_token: token } = await register(apiA);
       const ip = anIp();
       const clients = [new Client(a!.url, ip), new Client(b!.url, ip)];
-      const responses = await Promise.all(Array.from({ length: 3 * LIMIT }, (_, n) => clients[n % 2]!.get(PRODUCTS, { token })));
+      const responses = await Promise.all(
+        Array.from({ length: 3 * LIMIT }, (_, n) => clients[n % 2]!.get(PRODUCTS, { token })),
+      );
       const statuses = responses.map((r) => r.status);
-      expect(statuses.filter((s) => s === 200), statuses.join(',')).to.have.length(LIMIT);
-      expect(statuses.filter((s) => s === 429), statuses.join(',')).to.have.length(2 * LIMIT);
-      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+      expect(
+        statuses.filter((s) => s === 200),
+        statuses.join(','),
+      ).to.have.length(LIMIT);
+      expect(
+        statuses.filter((s) => s === 429),
+        statuses.join(','),
+      ).to.have.length(2 * LIMIT);
+      const remaining = responses
+        .filter((r) => r.status === 200)
+        .map((r) => Number(r.headers.get('x-ratelimit-remaining')));
       expect(remaining.sort((x, y) => x - y)).to.deep.equal(Array.from({ length: LIMIT }, (_, n) => n));
     });
   });
 
   describe('one login throttle', () => {
-    const attempt = (api: Api, email: string, password: string) => api.post('/api/v1/auth/login', { json: { email, password } });
+    const attempt = (api: Api, email: string, password: string) =>
+      api.post('/api/v1/auth/login', { json: { email, password } });
 
     it('blocks an e-mail and client IP on both after login_max_failures failures split across A and B', async () => {
       const account = await register(apiA);
       const ip = anIp();
       const [clientA, clientB] = [new Client(a!.url, ip), new Client(b!.url, ip)];
       for (const client of [clientA, clientB, clientB, clientA, clientB]) {
-        expectError(await attempt(client, account.user.email, 'wrong password'), 401, 'UNAUTHORIZED', 'invalid credentials');
+        expectError(
+          await attempt(client, account.user.email, 'wrong password'),
+          401,
+          'UNAUTHORIZED',
+          'invalid credentials',
+        );
       }
       for (const client of [clientA, clientB]) {
         const blocked = await attempt(client, account.user.email, account.password);
@@ -161,12 +180,22 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const ip = anIp();
       const [clientA, clientB] = [new Client(a!.url, ip), new Client(b!.url, ip)];
       for (const client of [clientA, clientB, clientA, clientB]) {
-        expectError(await attempt(client, account.user.email, 'wrong password'), 401, 'UNAUTHORIZED', 'invalid credentials');
+        expectError(
+          await attempt(client, account.user.email, 'wrong password'),
+          401,
+          'UNAUTHORIZED',
+          'invalid credentials',
+        );
       }
       dataOf(await attempt(clientB, account.user.email, account.password));
       // Without the reset seen by A too, the fifth failure in total would block the pair here.
       for (const client of [clientA, clientA, clientB, clientA]) {
-        expectError(await attempt(client, account.user.email, 'wrong password'), 401, 'UNAUTHORIZED', 'invalid credentials');
+        expectError(
+          await attempt(client, account.user.email, 'wrong password'),
+          401,
+          'UNAUTHORIZED',
+          'invalid credentials',
+        );
       }
       dataOf(await attempt(clientA, account.user.email, account.password));
     });
@@ -179,12 +208,25 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       const rule = { role: 'user', path: '/api/v1/admin/users', action: 'GET' };
       expectError(await apiB.get(rule.path, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
 
-      expect((await apiA.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(201);
-      await eventually('the new rule on B', async () => (await apiB.get(rule.path, { token: user.access_token })).status === 200);
-      expect(dataOf<{ policies: unknown[] }>(await apiB.get('/api/v1/admin/policies', { token: admin.access_token })).policies).to.deep.include(rule);
+      expect((await apiA.post('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+        201,
+      );
+      await eventually(
+        'the new rule on B',
+        async () => (await apiB.get(rule.path, { token: user.access_token })).status === 200,
+      );
+      expect(
+        dataOf<{ policies: unknown[] }>(await apiB.get('/api/v1/admin/policies', { token: admin.access_token }))
+          .policies,
+      ).to.deep.include(rule);
 
-      expect((await apiA.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(204);
-      await eventually('the removal on B', async () => (await apiB.get(rule.path, { token: user.access_token })).status === 403);
+      expect((await apiA.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
+        204,
+      );
+      await eventually(
+        'the removal on B',
+        async () => (await apiB.get(rule.path, { token: user.access_token })).status === 403,
+      );
       expectError(await apiB.get(rule.path, { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
     });
   });
@@ -196,8 +238,13 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       // B has just looked the victim up (and may remember it).
       dataOf(await apiB.get(PROFILE, { token: victim.access_token }));
 
-      expect((await apiA.delete(`/api/v1/admin/users/${victim.user.id}`, { token: admin.access_token })).status).to.equal(204);
-      await eventually('the deleted user refused on B', async () => (await apiB.get(PROFILE, { token: victim.access_token })).status === 401);
+      expect(
+        (await apiA.delete(`/api/v1/admin/users/${victim.user.id}`, { token: admin.access_token })).status,
+      ).to.equal(204);
+      await eventually(
+        'the deleted user refused on B',
+        async () => (await apiB.get(PROFILE, { token: victim.access_token })).status === 401,
+      );
       expectUnauthorized(await apiB.get(PROFILE, { token: victim.access_token }));
       expectUnauthorized(await apiA.get(PROFILE, { token: victim.access_token }));
       const refreshed = await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: victim.refresh_token } });
@@ -210,9 +257,14 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       // B has just looked the user up as an admin (and may remember it).
       dataOf(await apiB.get(PROFILE, { token: demoted.access_token }));
 
-      const changed = await apiA.put(`/api/v1/admin/users/${demoted.user.id}`, { token: admin.access_token, json: { role: 'user' } });
+      const changed = await apiA.put(`/api/v1/admin/users/${demoted.user.id}`, {
+        token: admin.access_token,
+        json: { role: 'user' },
+      });
       expect(dataOf<{ role: string }>(changed).role).to.equal('user');
-      const pair = dataOf<TokensJson>(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: demoted.refresh_token } }));
+      const pair = dataOf<TokensJson>(
+        await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: demoted.refresh_token } }),
+      );
       expect(decodeJwt(pair.access_token).payload.role).to.equal('user');
       expectError(await apiB.get('/api/v1/admin/users', { token: pair.access_token }), 403, 'FORBIDDEN', 'forbidden');
     });
@@ -224,7 +276,9 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
 
       dataOf(await apiA.put(PROFILE, { token: account.access_token, json: { first_name: 'Grace' } }));
       expect(dataOf<UserJson>(await apiB.get(PROFILE, { token: account.access_token })).first_name).to.equal('Grace');
-      const seen = dataOf<UserJson>(await apiB.get(`/api/v1/admin/users/${account.user.id}`, { token: admin.access_token }));
+      const seen = dataOf<UserJson>(
+        await apiB.get(`/api/v1/admin/users/${account.user.id}`, { token: admin.access_token }),
+      );
       expect(seen.first_name).to.equal('Grace');
     });
 
@@ -236,25 +290,50 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
         const first = await accountWithRole(a!, apiA, 'admin');
         const second = await accountWithRole(a!, apiA, 'admin');
         // Leave exactly these two admins.
-        const everyone = dataOf<UserJson[]>(await apiA.get('/api/v1/admin/users?per_page=100', { token: first.access_token }));
-        for (const user of everyone.filter((u) => u.role === 'admin' && u.id !== first.user.id && u.id !== second.user.id)) {
-          dataOf(await apiA.put(`/api/v1/admin/users/${user.id}`, { token: first.access_token, json: { role: 'user' } }));
+        const everyone = dataOf<UserJson[]>(
+          await apiA.get('/api/v1/admin/users?per_page=100', { token: first.access_token }),
+        );
+        for (const user of everyone.filter(
+          (u) => u.role === 'admin' && u.id !== first.user.id && u.id !== second.user.id,
+        )) {
+          dataOf(
+            await apiA.put(`/api/v1/admin/users/${user.id}`, { token: first.access_token, json: { role: 'user' } }),
+          );
         }
         const answers = await Promise.all([
-          apiA.send(method, `/api/v1/admin/users/${second.user.id}`, { token: first.access_token, ...(body ? { json: body } : {}) }),
-          apiB.send(method, `/api/v1/admin/users/${first.user.id}`, { token: second.access_token, ...(body ? { json: body } : {}) }),
+          apiA.send(method, `/api/v1/admin/users/${second.user.id}`, {
+            token: first.access_token,
+            ...(body ? { json: body } : {}),
+          }),
+          apiB.send(method, `/api/v1/admin/users/${first.user.id}`, {
+            token: second.access_token,
+            ...(body ? { json: body } : {}),
+          }),
         ]);
         const statuses = answers.map((r) => r.status);
-        expect(statuses.filter((status) => status === ok), `${method}: ${statuses.join(', ')}`).to.have.length(1);
+        expect(
+          statuses.filter((status) => status === ok),
+          `${method}: ${statuses.join(', ')}`,
+        ).to.have.length(1);
         const refused = answers.find((r) => r.status !== ok)!;
         if (method === 'DELETE' && refused.status === 401) {
           expectUnauthorized(refused); // deleted before its own request was authenticated: no second success either
         } else {
-          expectError(refused, 409, 'CONFLICT', method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted');
+          expectError(
+            refused,
+            409,
+            'CONFLICT',
+            method === 'PUT' ? 'the last admin cannot be demoted' : 'the last admin cannot be deleted',
+          );
         }
         const survivor = statuses[0] === ok ? first : second;
-        const after = dataOf<UserJson[]>(await apiB.get('/api/v1/admin/users?per_page=100', { token: survivor.access_token }));
-        expect(after.filter((u) => u.role === 'admin').map((u) => u.id), method).to.deep.equal([survivor.user.id]);
+        const after = dataOf<UserJson[]>(
+          await apiB.get('/api/v1/admin/users?per_page=100', { token: survivor.access_token }),
+        );
+        expect(
+          after.filter((u) => u.role === 'admin').map((u) => u.id),
+          method,
+        ).to.deep.equal([survivor.user.id]);
       }
     });
   });
@@ -262,34 +341,67 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
   describe('one set of refresh tokens', () => {
     it('detects a refresh token spent on A and replayed on B as reuse, and revokes its family on both', async () => {
       const account = await register(apiA);
-      const first = dataOf<TokensJson>(await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }));
+      const first = dataOf<TokensJson>(
+        await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }),
+      );
       const replay = await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } });
       expectError(replay, 401, 'UNAUTHORIZED', 'refresh token already used');
-      expectError(await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: first.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
+      expectError(
+        await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: first.refresh_token } }),
+        401,
+        'UNAUTHORIZED',
+        'invalid token',
+      );
     });
 
     it('refuses on B the refresh token family logged out on A', async () => {
       const account = await register(apiA);
-      const next = dataOf<TokensJson>(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }));
-      expect((await apiA.post('/api/v1/auth/logout', { token: next.access_token, json: { refresh_token: next.refresh_token } })).status).to.equal(204);
-      expectError(await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: next.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
+      const next = dataOf<TokensJson>(
+        await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }),
+      );
+      expect(
+        (
+          await apiA.post('/api/v1/auth/logout', {
+            token: next.access_token,
+            json: { refresh_token: next.refresh_token },
+          })
+        ).status,
+      ).to.equal(204);
+      expectError(
+        await apiB.post('/api/v1/auth/refresh', { json: { refresh_token: next.refresh_token } }),
+        401,
+        'UNAUTHORIZED',
+        'invalid token',
+      );
     });
 
     it('refuses on B, within one second, the access token of a session ended on A (CONTRACT §17)', async () => {
       const account = await register(apiA);
-      const other = dataOf<TokensJson>(await apiB.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }));
+      const other = dataOf<TokensJson>(
+        await apiB.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }),
+      );
       // B has just looked both sessions up (and may remember them).
       dataOf(await apiB.get(PROFILE, { token: account.access_token }));
       dataOf(await apiB.get(PROFILE, { token: other.access_token }));
 
-      const [, first] = dataOf<{ id: string }[]>(await apiA.get('/api/v1/auth/sessions', { token: other.access_token }));
-      expect((await apiA.delete(`/api/v1/auth/sessions/${first!.id}`, { token: other.access_token })).status).to.equal(204);
-      await eventually('the ended session refused on B', async () => (await apiB.get(PROFILE, { token: account.access_token })).status === 401);
+      const [, first] = dataOf<{ id: string }[]>(
+        await apiA.get('/api/v1/auth/sessions', { token: other.access_token }),
+      );
+      expect((await apiA.delete(`/api/v1/auth/sessions/${first!.id}`, { token: other.access_token })).status).to.equal(
+        204,
+      );
+      await eventually(
+        'the ended session refused on B',
+        async () => (await apiB.get(PROFILE, { token: account.access_token })).status === 401,
+      );
       expectUnauthorized(await apiB.get(PROFILE, { token: account.access_token }));
       dataOf(await apiB.get(PROFILE, { token: other.access_token }));
 
       expect((await apiB.post('/api/v1/auth/logout-all', { token: other.access_token })).status).to.equal(204);
-      await eventually('logout-all on B reaching A', async () => (await apiA.get(PROFILE, { token: other.access_token })).status === 401);
+      await eventually(
+        'logout-all on B reaching A',
+        async () => (await apiA.get(PROFILE, { token: other.access_token })).status === 401,
+      );
     });
 
     it('spends a refresh token sent to A and B at once exactly once: the other use is reuse, and the session ends on both', async () => {
@@ -299,17 +411,31 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
         apiB.post('/api/v1/auth/refresh', { json: { refresh_token: account.refresh_token } }),
       ]);
       const answers = [onA, onB];
-      const reuse = answers.filter((r) => r.status === 401 && (r.body as { error: { message: string } }).error.message === 'refresh token already used');
+      const reuse = answers.filter(
+        (r) =>
+          r.status === 401 && (r.body as { error: { message: string } }).error.message === 'refresh token already used',
+      );
       expect(reuse, `${onA.text} / ${onB.text}`).to.have.length(1);
       // The winner got its pair before the reuse ended the session, or was refused because it came after.
       const winner = answers.find((r) => r !== reuse[0])!;
       expect([200, 401], winner.text).to.include(winner.status);
       if (winner.status === 200) {
         const pair = winner.body as { data: TokensJson };
-        expectError(await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: pair.data.refresh_token } }), 401, 'UNAUTHORIZED', 'invalid token');
-        await eventually('the ended session refused on B', async () => (await apiB.get(PROFILE, { token: pair.data.access_token })).status === 401);
+        expectError(
+          await apiA.post('/api/v1/auth/refresh', { json: { refresh_token: pair.data.refresh_token } }),
+          401,
+          'UNAUTHORIZED',
+          'invalid token',
+        );
+        await eventually(
+          'the ended session refused on B',
+          async () => (await apiB.get(PROFILE, { token: pair.data.access_token })).status === 401,
+        );
       }
-      await eventually('the ended session refused on A', async () => (await apiA.get(PROFILE, { token: account.access_token })).status === 401);
+      await eventually(
+        'the ended session refused on A',
+        async () => (await apiA.get(PROFILE, { token: account.access_token })).status === 401,
+      );
     });
   });
 });
@@ -331,7 +457,12 @@ describe('two instances whose Redis is away', function () {
       this.skip();
     }
     redis = await RedisProcess.create();
-    const env = { SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`, SVC_REDIS_URL: redis.url, SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' };
+    const env = {
+      SVC_DATABASE_URL: `sqlite:${join(dir, 'shared.sqlite')}`,
+      SVC_REDIS_URL: redis.url,
+      SVC_AUTH_BCRYPT_COST: '4',
+      SVC_RATE_LIMIT_ENABLED: 'false',
+    };
     services.push(await startService(testConfig(env), { logger: silentLogger() }));
     services.push(await startService(testConfig(env), { logger: silentLogger() }));
   });
@@ -351,9 +482,14 @@ describe('two instances whose Redis is away', function () {
     await redis!.kill();
 
     const started = Date.now();
-    expect((await apiA.delete(`/api/v1/admin/users/${victim.user.id}`, { token: admin.access_token })).status).to.equal(204);
+    expect((await apiA.delete(`/api/v1/admin/users/${victim.user.id}`, { token: admin.access_token })).status).to.equal(
+      204,
+    );
     // Publishing gives up after 500 ms at worst; with Redis known to be down it must not even wait.
     expect(Date.now() - started, 'the delete waited for Redis').to.be.below(400);
-    await eventually('the deleted user refused on B', async () => (await apiB.get(PROFILE, { token: victim.access_token })).status === 401);
+    await eventually(
+      'the deleted user refused on B',
+      async () => (await apiB.get(PROFILE, { token: victim.access_token })).status === 401,
+    );
   });
 });

@@ -29,7 +29,9 @@ describe('a client generated from the API document (openapi-typescript + openapi
   let client: Client<paths>;
 
   before(async () => {
-    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), { logger: silentLogger() });
+    service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false' }), {
+      logger: silentLogger(),
+    });
     client = createClient<paths>({ baseUrl: service.url });
   });
   after(async () => service.stop());
@@ -37,7 +39,9 @@ describe('a client generated from the API document (openapi-typescript + openapi
   it('registers, logs in, creates, lists, updates, gets and deletes a product; the deleted one is 404', async () => {
     const credentials = { email: 'typed-client@example.com', password: 'correct horse battery' };
     const registered = dataOf(
-      await client.POST('/api/v1/auth/register', { body: { ...credentials, first_name: 'Grace', last_name: 'Hopper' } }),
+      await client.POST('/api/v1/auth/register', {
+        body: { ...credentials, first_name: 'Grace', last_name: 'Hopper' },
+      }),
       201,
     );
     expect(registered.data.user).to.include({ email: credentials.email, role: 'user' });
@@ -48,7 +52,10 @@ describe('a client generated from the API document (openapi-typescript + openapi
     expect(session.data.token_type).to.equal('Bearer');
     const headers = { Authorization: `Bearer ${session.data.access_token}` };
 
-    const createdAnswer = await client.POST('/api/v1/products', { headers, body: { name: 'Typed lamp', price: 19.99 } });
+    const createdAnswer = await client.POST('/api/v1/products', {
+      headers,
+      body: { name: 'Typed lamp', price: 19.99 },
+    });
     const created = dataOf(createdAnswer, 201).data;
     expect(created).to.include({ name: 'Typed lamp', price: 19.99 });
     expect(created.created_at).to.equal(created.updated_at);

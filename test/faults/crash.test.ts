@@ -11,7 +11,11 @@ import { runEntry, startEntry } from '../support/process.js';
 const READY = /Portico listening on (http:\/\/127\.0\.0\.1:\d+) /;
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const { child, match } = await startEntry('src/main/server.ts', { SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', ...env }, READY);
+  const { child, match } = await startEntry(
+    'src/main/server.ts',
+    { SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', ...env },
+    READY,
+  );
   return { child, url: match[1]! };
 }
 
@@ -26,7 +30,12 @@ async function kill9(child: ChildProcess): Promise<void> {
  * acknowledged (201) and the ids and names of acknowledged updates. Errors from the kill
  * (connection reset) end a writer's current request, which is then not acknowledged.
  */
-async function hammer(api: Api, token: string, ms: number, writers: number): Promise<{ created: Map<string, string>; updated: Map<string, string> }> {
+async function hammer(
+  api: Api,
+  token: string,
+  ms: number,
+  writers: number,
+): Promise<{ created: Map<string, string>; updated: Map<string, string> }> {
   const created = new Map<string, string>();
   const updated = new Map<string, string>();
   const until = Date.now() + ms;
@@ -40,7 +49,9 @@ async function hammer(api: Api, token: string, ms: number, writers: number): Pro
         const id = (answer.body as { data: { id: string } }).data.id;
         created.set(id, name);
         const renamed = `${name} renamed`;
-        const changed = await api.put(`/api/v1/products/${id}`, { token, json: { name: renamed } }).catch(() => undefined);
+        const changed = await api
+          .put(`/api/v1/products/${id}`, { token, json: { name: renamed } })
+          .catch(() => undefined);
         if (changed?.status === 200) updated.set(id, renamed);
       }
     }),
@@ -57,7 +68,23 @@ describe('faults: kill -9 during concurrent writes', function () {
 
   async function crashAndCheck(databaseUrl: string, checkIntegrity: () => Promise<void>): Promise<void> {
     const env = { SVC_DATABASE_URL: databaseUrl, SVC_RATE_LIMIT_ENABLED: 'false', SVC_AUTH_BCRYPT_COST: '4' };
-    const made = await runEntry('src/main/cli.ts', ['users:create', '--email', 'crash@example.com', '--password', 'crash-test-pw', '--first-name', 'C', '--last-name', 'Rash', '--role', 'moderator'], env);
+    const made = await runEntry(
+      'src/main/cli.ts',
+      [
+        'users:create',
+        '--email',
+        'crash@example.com',
+        '--password',
+        'crash-test-pw',
+        '--first-name',
+        'C',
+        '--last-name',
+        'Rash',
+        '--role',
+        'moderator',
+      ],
+      env,
+    );
     expect(made.code, made.stderr).to.equal(0);
 
     const first = await startServer(env);
@@ -80,8 +107,13 @@ describe('faults: kill -9 during concurrent writes', function () {
       for (const [id, name] of created) {
         const answer = await again.get(`/api/v1/products/${id}`, { token: fresh });
         if (answer.status !== 200) missing.push(id);
-        else if (updated.has(id) && (answer.body as { data: { name: string } }).data.name !== updated.get(id)) stale.push(id);
-        else if (!updated.has(id) && ![name, `${name} renamed`].includes((answer.body as { data: { name: string } }).data.name)) stale.push(id);
+        else if (updated.has(id) && (answer.body as { data: { name: string } }).data.name !== updated.get(id))
+          stale.push(id);
+        else if (
+          !updated.has(id) &&
+          ![name, `${name} renamed`].includes((answer.body as { data: { name: string } }).data.name)
+        )
+          stale.push(id);
       }
       expect(missing, 'acknowledged creations lost').to.deep.equal([]);
       expect(stale, 'acknowledged updates lost').to.deep.equal([]);
@@ -97,7 +129,9 @@ describe('faults: kill -9 during concurrent writes', function () {
       await crashAndCheck(url, async () => {
         const db = await connectDatabase(url);
         try {
-          const rows = (await db.orm.em.getConnection().execute('pragma integrity_check', [], 'all')) as { integrity_check: string }[];
+          const rows = (await db.orm.em.getConnection().execute('pragma integrity_check', [], 'all')) as {
+            integrity_check: string;
+          }[];
           expect(rows.map((r) => r.integrity_check)).to.deep.equal(['ok']);
         } finally {
           await db.close();

@@ -49,13 +49,17 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
   });
 
   const listProducts = () => api.get('/api/v1/products', { token: moderator.access_token });
-  const createProduct = (name: string) => api.post('/api/v1/products', { token: moderator.access_token, json: { name, price: 1.5 } });
+  const createProduct = (name: string) =>
+    api.post('/api/v1/products', { token: moderator.access_token, json: { name, price: 1.5 } });
 
   async function expectUnavailable(answer: { status: number; body: unknown }): Promise<void> {
     // On a failure, say what the service logged as an internal error (its stack), not just the 500.
     const internal = () => JSON.stringify(logs.lines().filter((l) => Number(l.level) >= 50 && l.err !== undefined));
     expect(answer.status, answer.status === 500 ? internal() : undefined).to.equal(503);
-    expect(answer.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' } });
+    expect(answer.body).to.deep.equal({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'database unavailable' },
+    });
   }
 
   async function healthy(): Promise<boolean> {
@@ -67,11 +71,15 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
     expect((await createProduct('before the outage')).status).to.equal(201);
     await cluster!.stop();
 
-    const unavailableBefore = valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'unavailable' });
+    const unavailableBefore = valueOf(await scrape(service!.metricsUrl), 'database_errors_total', {
+      kind: 'unavailable',
+    });
     await expectUnavailable(await listProducts());
     await expectUnavailable(await createProduct('during the outage'));
     // Each failed call is counted once, as the database being unavailable.
-    expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'unavailable' }) - unavailableBefore).to.equal(2);
+    expect(
+      valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'unavailable' }) - unavailableBefore,
+    ).to.equal(2);
     const ready = await api.get('/health/ready');
     expect(ready.status).to.equal(503);
     expect(ready.body).to.have.nested.property('checks.database.status', 'down');
@@ -94,7 +102,9 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
       await expectUnavailable(read);
       await expectUnavailable(write);
       expect(waited).to.be.below(5000); // bounded by the 1 s query timeout (plus the pool's), far below 30 s
-      expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'timeout' })).to.be.at.least(2);
+      expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'timeout' })).to.be.at.least(
+        2,
+      );
 
       const ready = await api.get('/health/ready');
       expect(ready.status).to.equal(503);

@@ -75,7 +75,10 @@ describe('faults: the database volume is full', function () {
   });
 
   const create = (i: number): Promise<ApiResponse> =>
-    api.post('/api/v1/products', { token: moderator.access_token, json: { name: `${'p'.repeat(180)} ${i}`, price: i + 1 } });
+    api.post('/api/v1/products', {
+      token: moderator.access_token,
+      json: { name: `${'p'.repeat(180)} ${i}`, price: i + 1 },
+    });
 
   it('writes answer 503 storage is full, reads go on, readiness is down; freed, writes work again', async () => {
     expect((await create(0)).status).to.equal(201);
@@ -93,10 +96,18 @@ describe('faults: the database volume is full', function () {
       if (answer.status !== 201) break;
     }
     const refused = answers[answers.length - 1]!;
-    expect(answers.every((a) => a.status === 201 || a.status === 503), answers.map((a) => a.status).join(',')).to.equal(true);
+    expect(
+      answers.every((a) => a.status === 201 || a.status === 503),
+      answers.map((a) => a.status).join(','),
+    ).to.equal(true);
     expect(refused.status).to.equal(503);
-    expect(refused.body).to.deep.equal({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'storage is full' } });
-    expect(valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'storage_full' })).to.be.at.least(1);
+    expect(refused.body).to.deep.equal({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'storage is full' },
+    });
+    expect(
+      valueOf(await scrape(service!.metricsUrl), 'database_errors_total', { kind: 'storage_full' }),
+    ).to.be.at.least(1);
     const acknowledged = answers.filter((a) => a.status === 201).length + 1;
 
     const list = await api.get('/api/v1/products?per_page=100', { token: moderator.access_token });
@@ -111,7 +122,11 @@ describe('faults: the database volume is full', function () {
     expect((await api.get('/health/live')).status).to.equal(200);
 
     rmSync(filler);
-    await waitFor(async () => (await api.get('/health/ready')).status === 200, 10_000, 'readiness after space was freed');
+    await waitFor(
+      async () => (await api.get('/health/ready')).status === 200,
+      10_000,
+      'readiness after space was freed',
+    );
     expect((await create(1000)).status).to.equal(201);
     const after = await api.get('/api/v1/products?per_page=1', { token: moderator.access_token });
     expect(after.body).to.have.nested.property('meta.total', acknowledged + 1);

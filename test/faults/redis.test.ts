@@ -28,7 +28,12 @@ describe('faults: Redis stops and comes back', function () {
     }
     redis = await RedisProcess.create();
     service = await startService(
-      testConfig({ SVC_REDIS_URL: redis.url, SVC_RATE_LIMIT_STORE: 'redis', SVC_RATE_LIMIT_RATE: '1000-M', SVC_HEALTH_CHECK_TIMEOUT: '500ms' }),
+      testConfig({
+        SVC_REDIS_URL: redis.url,
+        SVC_RATE_LIMIT_STORE: 'redis',
+        SVC_RATE_LIMIT_RATE: '1000-M',
+        SVC_HEALTH_CHECK_TIMEOUT: '500ms',
+      }),
       { logger: silentLogger() },
     );
     api = new Api(service.url);
@@ -39,7 +44,8 @@ describe('faults: Redis stops and comes back', function () {
     await redis?.kill();
   });
 
-  const cacheStatus = async (): Promise<string | undefined> => ((await api.get('/health')).body as Report).checks['cache']?.status;
+  const cacheStatus = async (): Promise<string | undefined> =>
+    ((await api.get('/health')).body as Report).checks['cache']?.status;
 
   it('requests go on while it is down (readiness 200 degraded), and the shared budget counts again once it is back', async () => {
     await waitFor(async () => (await cacheStatus()) === 'up', 10_000, 'cache up');
@@ -61,7 +67,8 @@ describe('faults: Redis stops and comes back', function () {
     await redis!.start(); // an empty Redis, as after a restart without persistence
     await waitFor(async () => (await cacheStatus()) === 'up', 15_000, 'cache up again');
     const counted: number[] = [];
-    for (let i = 0; i < 3; i++) counted.push(Number((await api.get('/api/v1/nothing')).headers.get('x-ratelimit-remaining')));
+    for (let i = 0; i < 3; i++)
+      counted.push(Number((await api.get('/api/v1/nothing')).headers.get('x-ratelimit-remaining')));
     expect(counted[1]).to.equal(counted[0]! - 1);
     expect(counted[2]).to.equal(counted[1]! - 1);
     expect(counted[0]).to.be.at.least(before - 1); // a fresh budget in the fresh store

@@ -51,7 +51,14 @@ const DEFAULTS: Config = {
   redis: { url: '' },
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
-  graphql: { generalRoute: '/graphql', playgroundRoute: '/graphql-playground', playground: true, introspection: true, maxDepth: 15, maxTokens: 5000 },
+  graphql: {
+    generalRoute: '/graphql',
+    playgroundRoute: '/graphql-playground',
+    playground: true,
+    introspection: true,
+    maxDepth: 15,
+    maxTokens: 5000,
+  },
   docs: { enabled: true },
   metrics: { enabled: true, host: '0.0.0.0', port: 9464 },
   cors: {
@@ -64,7 +71,12 @@ const DEFAULTS: Config = {
   },
   rateLimit: { enabled: true, rate: { points: 100, windowSeconds: 60 }, store: 'memory' },
   auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000, requireVerifiedEmail: false },
-  mail: { smtpUrl: '', from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080', templates: 'mail/templates' },
+  mail: {
+    smtpUrl: '',
+    from: 'Portico <no-reply@localhost>',
+    linkBaseUrl: 'http://localhost:8080',
+    templates: 'mail/templates',
+  },
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
   tracing: { otlpEndpoint: '', serviceName: 'portico' },
@@ -128,7 +140,10 @@ describe('loadConfig', () => {
     });
 
     it('the environment beats the SVC_ENV overlay', () => {
-      const config = valid({ SVC_ENV: 'staging', SVC_SERVER_PORT: '9300' }, { ...files, 'config/staging.yaml': 'server:\n  port: 9200\n' });
+      const config = valid(
+        { SVC_ENV: 'staging', SVC_SERVER_PORT: '9300' },
+        { ...files, 'config/staging.yaml': 'server:\n  port: 9200\n' },
+      );
       expect(config.server.port).to.equal(9300);
     });
 
@@ -137,19 +152,27 @@ describe('loadConfig', () => {
     });
 
     it('the file named by SVC_CONFIG overlays config/default.yaml', () => {
-      const config = valid({ SVC_CONFIG: '/etc/portico/site.yaml' }, { ...files, '/etc/portico/site.yaml': 'jwt:\n  issuer: from-site\n' });
+      const config = valid(
+        { SVC_CONFIG: '/etc/portico/site.yaml' },
+        { ...files, '/etc/portico/site.yaml': 'jwt:\n  issuer: from-site\n' },
+      );
       expect(config.jwt.issuer).to.equal('from-site');
       expect(config.server.port).to.equal(9000);
     });
 
     it('a missing SVC_CONFIG file is an error', () => {
-      expect(problems({ SVC_CONFIG: 'missing.yaml' }, files)).to.deep.equal(['SVC_CONFIG: file "missing.yaml" does not exist']);
+      expect(problems({ SVC_CONFIG: 'missing.yaml' }, files)).to.deep.equal([
+        'SVC_CONFIG: file "missing.yaml" does not exist',
+      ]);
     });
   });
 
   describe('lists', () => {
     it('split on commas from the environment, items trimmed, empty items dropped', () => {
-      const config = valid({ SVC_CORS_ALLOWED_ORIGINS: ' https://a.example , ,https://b.example,,', SVC_CORS_ALLOWED_HEADERS: 'X-One' });
+      const config = valid({
+        SVC_CORS_ALLOWED_ORIGINS: ' https://a.example , ,https://b.example,,',
+        SVC_CORS_ALLOWED_HEADERS: 'X-One',
+      });
       expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example', 'https://b.example']);
       expect(config.cors.allowedHeaders).to.deep.equal(['X-One']);
     });
@@ -159,7 +182,12 @@ describe('loadConfig', () => {
     });
 
     it('come from YAML sequences', () => {
-      const config = valid({}, { 'config/default.yaml': 'cors:\n  allowed_methods: [get, Post]\n  allowed_origins:\n    - https://a.example\n' });
+      const config = valid(
+        {},
+        {
+          'config/default.yaml': 'cors:\n  allowed_methods: [get, Post]\n  allowed_origins:\n    - https://a.example\n',
+        },
+      );
       expect(config.cors.allowedMethods).to.deep.equal(['GET', 'POST']);
       expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example']);
     });
@@ -184,20 +212,30 @@ describe('loadConfig', () => {
     });
 
     it('says a critical flag that is not a boolean is not one', () => {
-      expect(problems({ SVC_HEALTH_HTTP: '[{"name":"s","url":"http://a.example","timeout":"1s","critical":"yes"}]' })).to.deep.equal([
-        'health.http[0].critical: "yes" is not a boolean',
-      ]);
+      expect(
+        problems({ SVC_HEALTH_HTTP: '[{"name":"s","url":"http://a.example","timeout":"1s","critical":"yes"}]' }),
+      ).to.deep.equal(['health.http[0].critical: "yes" is not a boolean']);
     });
 
     it('is read from YAML', () => {
-      const config = valid({}, { 'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1m30s}\n' });
-      expect(config.health.http).to.deep.equal([{ name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 90_000, critical: false }]);
+      const config = valid(
+        {},
+        {
+          'config/default.yaml':
+            'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1m30s}\n',
+        },
+      );
+      expect(config.health.http).to.deep.equal([
+        { name: 'search', url: 'http://127.0.0.1:9200', timeoutMs: 90_000, critical: false },
+      ]);
     });
 
     it('the environment replaces the file list', () => {
       const config = valid(
         { SVC_HEALTH_HTTP: '[]' },
-        { 'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1s}\n' },
+        {
+          'config/default.yaml': 'health:\n  http:\n    - {name: search, url: "http://127.0.0.1:9200", timeout: 1s}\n',
+        },
       );
       expect(config.health.http).to.deep.equal([]);
     });
@@ -205,7 +243,8 @@ describe('loadConfig', () => {
     it('reports every bad field of every entry, naming the entry', () => {
       expect(
         problems({
-          SVC_HEALTH_HTTP: '[{"name":"ok","url":"http://a.example","timeout":"1s"},{"name":"x","url":"ftp://files.example","timeout":"1x"}]',
+          SVC_HEALTH_HTTP:
+            '[{"name":"ok","url":"http://a.example","timeout":"1s"},{"name":"x","url":"ftp://files.example","timeout":"1x"}]',
         }),
       ).to.have.members([
         'health.http[1].url: "ftp://files.example" is not an http:// or https:// URL',
@@ -214,9 +253,12 @@ describe('loadConfig', () => {
     });
 
     it('reports a bad entry from YAML', () => {
-      expect(problems({}, { 'config/default.yaml': 'health:\n  http:\n    - {name: "", url: "http://a.example", timeout: 1s}\n' })).to.deep.equal([
-        'health.http[0].name: "" is not a non-empty string',
-      ]);
+      expect(
+        problems(
+          {},
+          { 'config/default.yaml': 'health:\n  http:\n    - {name: "", url: "http://a.example", timeout: 1s}\n' },
+        ),
+      ).to.deep.equal(['health.http[0].name: "" is not a non-empty string']);
     });
 
     it('reports JSON that does not parse', () => {
@@ -234,7 +276,8 @@ describe('loadConfig', () => {
     it('refuses a name taken by another check', () => {
       expect(
         problems({
-          SVC_HEALTH_HTTP: '[{"name":"database","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://b.example","timeout":"1s"}]',
+          SVC_HEALTH_HTTP:
+            '[{"name":"database","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://a.example","timeout":"1s"},{"name":"s","url":"http://b.example","timeout":"1s"}]',
         }),
       ).to.have.members([
         'health.http[0].name: "database" is already the name of another check',
@@ -256,37 +299,90 @@ describe('loadConfig', () => {
       [{ SVC_SERVER_TRUST_PROXY: 'yes' }, 'server.trust_proxy: "yes" is not a boolean'],
       [{ SVC_RATE_LIMIT_ENABLED: '1' }, 'rate_limit.enabled: "1" is not a boolean'],
       [{ SVC_API_MODE: 'soap' }, 'api.mode: "soap" is not one of rest, graphql, both'],
-      [{ SVC_DATABASE_URL: 'mysql://u:p@h/db' }, 'database.url: "mysql://u:p@h/db" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)'],
-      [{ SVC_DATABASE_URL: 'data/portico.sqlite' }, 'database.url: "data/portico.sqlite" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)'],
+      [
+        { SVC_DATABASE_URL: 'mysql://u:p@h/db' },
+        'database.url: "mysql://u:p@h/db" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)',
+      ],
+      [
+        { SVC_DATABASE_URL: 'data/portico.sqlite' },
+        'database.url: "data/portico.sqlite" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)',
+      ],
       [{ SVC_RATE_LIMIT_RATE: '100-X' }, 'rate_limit.rate: "100-X" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
       [{ SVC_RATE_LIMIT_RATE: '100/M' }, 'rate_limit.rate: "100/M" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
       [{ SVC_RATE_LIMIT_RATE: '0-M' }, 'rate_limit.rate: "0-M" is not a rate such as 100-M (<count>-<S|M|H|D>)'],
       [{ SVC_RATE_LIMIT_STORE: 'disk' }, 'rate_limit.store: "disk" is not one of memory, redis'],
       [{ SVC_REDIS_URL: 'http://cache.example' }, 'redis.url: "http://cache.example" is not empty or a redis:// URL'],
       [{ SVC_LOG_FORMAT: 'xml' }, 'log.format: "xml" is not one of json, pretty'],
-      [{ SVC_TRACING_OTLP_ENDPOINT: 'collector:4318' }, 'tracing.otlp_endpoint: "collector:4318" is not empty or an http:// or https:// URL'],
-      [{ SVC_TRACING_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'tracing.otlp_endpoint: "grpc://collector:4317" is not empty or an http:// or https:// URL'],
+      [
+        { SVC_TRACING_OTLP_ENDPOINT: 'collector:4318' },
+        'tracing.otlp_endpoint: "collector:4318" is not empty or an http:// or https:// URL',
+      ],
+      [
+        { SVC_TRACING_OTLP_ENDPOINT: 'grpc://collector:4317' },
+        'tracing.otlp_endpoint: "grpc://collector:4317" is not empty or an http:// or https:// URL',
+      ],
       [{ SVC_SERVER_BODY_LIMIT: 'lots' }, 'server.body_limit: "lots" is not a size such as 512kb or 1mb'],
       [{ SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'yes' }, 'auth.require_verified_email: "yes" is not a boolean'],
-      [{ SVC_MAIL_SMTP_URL: 'mail.example.com:25' }, 'mail.smtp_url: "mail.example.com:25" is not empty or an smtp:// or smtps:// URL'],
-      [{ SVC_MAIL_SMTP_URL: 'http://mail.example.com' }, 'mail.smtp_url: "http://mail.example.com" is not empty or an smtp:// or smtps:// URL'],
+      [
+        { SVC_MAIL_SMTP_URL: 'mail.example.com:25' },
+        'mail.smtp_url: "mail.example.com:25" is not empty or an smtp:// or smtps:// URL',
+      ],
+      [
+        { SVC_MAIL_SMTP_URL: 'http://mail.example.com' },
+        'mail.smtp_url: "http://mail.example.com" is not empty or an smtp:// or smtps:// URL',
+      ],
       [{ SVC_MAIL_SMTP_URL: 'smtp://' }, 'mail.smtp_url: "smtp://" is not empty or an smtp:// or smtps:// URL'],
-      [{ SVC_MAIL_SMTP_URL: 'smtp://mail example.com' }, 'mail.smtp_url: "smtp://mail example.com" is not empty or an smtp:// or smtps:// URL'],
+      [
+        { SVC_MAIL_SMTP_URL: 'smtp://mail example.com' },
+        'mail.smtp_url: "smtp://mail example.com" is not empty or an smtp:// or smtps:// URL',
+      ],
       [{ SVC_MAIL_FROM: 'no-reply' }, 'mail.from: "no-reply" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_FROM: 'Portico <no-reply>' }, 'mail.from: "Portico <no-reply>" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_FROM: 'Portico no-reply@example.com' }, 'mail.from: "Portico no-reply@example.com" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_FROM: '<no-reply@example.com>' }, 'mail.from: "<no-reply@example.com>" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_FROM: 'a@example.com, b@example.com' }, 'mail.from: "a@example.com, b@example.com" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_FROM: 'Portico <a@example.com>\nBcc: x@example.com' }, 'mail.from: "Portico <a@example.com>\\nBcc: x@example.com" is not an e-mail address or "Name <address>"'],
-      [{ SVC_MAIL_LINK_BASE_URL: 'app.example.com' }, 'mail.link_base_url: "app.example.com" is not an absolute http:// or https:// URL without query or fragment'],
-      [{ SVC_MAIL_LINK_BASE_URL: '/reset' }, 'mail.link_base_url: "/reset" is not an absolute http:// or https:// URL without query or fragment'],
-      [{ SVC_MAIL_LINK_BASE_URL: 'ftp://app.example.com' }, 'mail.link_base_url: "ftp://app.example.com" is not an absolute http:// or https:// URL without query or fragment'],
-      [{ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/?x=1' }, 'mail.link_base_url: "https://app.example.com/?x=1" is not an absolute http:// or https:// URL without query or fragment'],
-      [{ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/#/' }, 'mail.link_base_url: "https://app.example.com/#/" is not an absolute http:// or https:// URL without query or fragment'],
+      [
+        { SVC_MAIL_FROM: 'Portico <no-reply>' },
+        'mail.from: "Portico <no-reply>" is not an e-mail address or "Name <address>"',
+      ],
+      [
+        { SVC_MAIL_FROM: 'Portico no-reply@example.com' },
+        'mail.from: "Portico no-reply@example.com" is not an e-mail address or "Name <address>"',
+      ],
+      [
+        { SVC_MAIL_FROM: '<no-reply@example.com>' },
+        'mail.from: "<no-reply@example.com>" is not an e-mail address or "Name <address>"',
+      ],
+      [
+        { SVC_MAIL_FROM: 'a@example.com, b@example.com' },
+        'mail.from: "a@example.com, b@example.com" is not an e-mail address or "Name <address>"',
+      ],
+      [
+        { SVC_MAIL_FROM: 'Portico <a@example.com>\nBcc: x@example.com' },
+        'mail.from: "Portico <a@example.com>\\nBcc: x@example.com" is not an e-mail address or "Name <address>"',
+      ],
+      [
+        { SVC_MAIL_LINK_BASE_URL: 'app.example.com' },
+        'mail.link_base_url: "app.example.com" is not an absolute http:// or https:// URL without query or fragment',
+      ],
+      [
+        { SVC_MAIL_LINK_BASE_URL: '/reset' },
+        'mail.link_base_url: "/reset" is not an absolute http:// or https:// URL without query or fragment',
+      ],
+      [
+        { SVC_MAIL_LINK_BASE_URL: 'ftp://app.example.com' },
+        'mail.link_base_url: "ftp://app.example.com" is not an absolute http:// or https:// URL without query or fragment',
+      ],
+      [
+        { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/?x=1' },
+        'mail.link_base_url: "https://app.example.com/?x=1" is not an absolute http:// or https:// URL without query or fragment',
+      ],
+      [
+        { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/#/' },
+        'mail.link_base_url: "https://app.example.com/#/" is not an absolute http:// or https:// URL without query or fragment',
+      ],
       [{ SVC_MAIL_TEMPLATES: ' ' }, 'mail.templates: " " is not a non-empty string'],
     ];
     for (const [env, message] of cases) {
-      it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${message}`, () => {
+      it(`${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')} → ${message}`, () => {
         expect(problems(env)).to.deep.equal([message]);
       });
     }
@@ -298,7 +394,14 @@ describe('loadConfig', () => {
     });
 
     it('reports several problems at once, one line per key', () => {
-      expect(problems({ SVC_JWT_EXPIRATION: '24x', SVC_SERVER_PORT: 'abc', SVC_API_MODE: 'soap', SVC_AUTH_BCRYPT_COST: '99' })).to.have.members([
+      expect(
+        problems({
+          SVC_JWT_EXPIRATION: '24x',
+          SVC_SERVER_PORT: 'abc',
+          SVC_API_MODE: 'soap',
+          SVC_AUTH_BCRYPT_COST: '99',
+        }),
+      ).to.have.members([
         'jwt.expiration: "24x" is not a duration',
         'server.port: "abc" is not an integer from 0 to 65535',
         'api.mode: "soap" is not one of rest, graphql, both',
@@ -307,7 +410,9 @@ describe('loadConfig', () => {
     });
 
     it('reports file and environment problems together', () => {
-      expect(problems({ SVC_SERVER_PORT: 'abc' }, { 'config/default.yaml': 'jwt:\n  expiration: 24x\n' })).to.have.members([
+      expect(
+        problems({ SVC_SERVER_PORT: 'abc' }, { 'config/default.yaml': 'jwt:\n  expiration: 24x\n' }),
+      ).to.have.members([
         'jwt.expiration: "24x" is not a duration',
         'server.port: "abc" is not an integer from 0 to 65535',
       ]);
@@ -316,16 +421,30 @@ describe('loadConfig', () => {
 
   describe('accepted values', () => {
     it('mail: smtp:// and smtps:// URLs with or without credentials, a plain or named sender, a base URL with a path', () => {
-      for (const url of ['smtp://127.0.0.1:2525', 'smtps://user:p%40ss@smtp.example.com:465', 'smtp://mailer@relay.internal']) {
+      for (const url of [
+        'smtp://127.0.0.1:2525',
+        'smtps://user:p%40ss@smtp.example.com:465',
+        'smtp://mailer@relay.internal',
+      ]) {
         expect(valid({ SVC_MAIL_SMTP_URL: url }).mail.smtpUrl).to.equal(url);
       }
-      for (const from of ['no-reply@example.com', 'Portico <no-reply@example.com>', '"Portico, Inc." <no-reply@example.com>', 'Zoë <z@localhost>']) {
+      for (const from of [
+        'no-reply@example.com',
+        'Portico <no-reply@example.com>',
+        '"Portico, Inc." <no-reply@example.com>',
+        'Zoë <z@localhost>',
+      ]) {
         expect(valid({ SVC_MAIL_FROM: from }).mail.from).to.equal(from);
       }
-      expect(valid({ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/portal/' }).mail.linkBaseUrl).to.equal('https://app.example.com/portal/');
+      expect(valid({ SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/portal/' }).mail.linkBaseUrl).to.equal(
+        'https://app.example.com/portal/',
+      );
       expect(valid({ SVC_MAIL_TEMPLATES: '/etc/portico/mail' }).mail.templates).to.equal('/etc/portico/mail');
       expect(valid({ SVC_AUTH_REQUIRE_VERIFIED_EMAIL: 'true' }).auth.requireVerifiedEmail).to.equal(true);
-      expect(valid({}, { 'config/default.yaml': 'auth:\n  require_verified_email: true\nmail:\n  from: a@b.example\n' }).mail.from).to.equal('a@b.example');
+      expect(
+        valid({}, { 'config/default.yaml': 'auth:\n  require_verified_email: true\nmail:\n  from: a@b.example\n' }).mail
+          .from,
+      ).to.equal('a@b.example');
     });
 
     it("mail.smtp_url: an invalid value's password is not echoed", () => {
@@ -336,7 +455,10 @@ describe('loadConfig', () => {
     });
 
     it('tracing.otlp_endpoint: an http(s) URL turns tracing on', () => {
-      const config = valid({ SVC_TRACING_OTLP_ENDPOINT: 'https://collector:4318/v1/traces', SVC_TRACING_SERVICE_NAME: 'shop' });
+      const config = valid({
+        SVC_TRACING_OTLP_ENDPOINT: 'https://collector:4318/v1/traces',
+        SVC_TRACING_SERVICE_NAME: 'shop',
+      });
       expect(config.tracing).to.deep.equal({ otlpEndpoint: 'https://collector:4318/v1/traces', serviceName: 'shop' });
     });
 
@@ -351,12 +473,23 @@ describe('loadConfig', () => {
     });
 
     it('booleans from the strings true and false', () => {
-      const on = valid({ SVC_SERVER_TRUST_PROXY: 'true', SVC_DATABASE_MIGRATE_ON_START: 'false', SVC_RATE_LIMIT_ENABLED: 'false' });
-      expect([on.server.trustProxy, on.database.migrateOnStart, on.rateLimit.enabled]).to.deep.equal([true, false, false]);
+      const on = valid({
+        SVC_SERVER_TRUST_PROXY: 'true',
+        SVC_DATABASE_MIGRATE_ON_START: 'false',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+      });
+      expect([on.server.trustProxy, on.database.migrateOnStart, on.rateLimit.enabled]).to.deep.equal([
+        true,
+        false,
+        false,
+      ]);
     });
 
     it('booleans from YAML', () => {
-      const config = valid({}, { 'config/default.yaml': 'server:\n  trust_proxy: true\ndatabase:\n  migrate_on_start: false\n' });
+      const config = valid(
+        {},
+        { 'config/default.yaml': 'server:\n  trust_proxy: true\ndatabase:\n  migrate_on_start: false\n' },
+      );
       expect([config.server.trustProxy, config.database.migrateOnStart]).to.deep.equal([true, false]);
     });
 
@@ -369,19 +502,34 @@ describe('loadConfig', () => {
     });
 
     it('every api mode', () => {
-      expect(['rest', 'graphql', 'both'].map((mode) => valid({ SVC_API_MODE: mode }).api.mode)).to.deep.equal(['rest', 'graphql', 'both']);
+      expect(['rest', 'graphql', 'both'].map((mode) => valid({ SVC_API_MODE: mode }).api.mode)).to.deep.equal([
+        'rest',
+        'graphql',
+        'both',
+      ]);
     });
 
     it('SQLite files, in-memory SQLite and PostgreSQL URLs', () => {
-      for (const url of ['sqlite:data/other.sqlite', 'sqlite::memory:', 'postgres://user:pass@host:5432/db', 'postgresql://host/db']) {
+      for (const url of [
+        'sqlite:data/other.sqlite',
+        'sqlite::memory:',
+        'postgres://user:pass@host:5432/db',
+        'postgresql://host/db',
+      ]) {
         expect(valid({ SVC_DATABASE_URL: url }).database.url).to.equal(url);
       }
     });
 
     it('rates in every window, case-insensitive', () => {
       expect(valid({ SVC_RATE_LIMIT_RATE: '5-S' }).rateLimit.rate).to.deep.equal({ points: 5, windowSeconds: 1 });
-      expect(valid({ SVC_RATE_LIMIT_RATE: '1000-h' }).rateLimit.rate).to.deep.equal({ points: 1000, windowSeconds: 3600 });
-      expect(valid({ SVC_RATE_LIMIT_RATE: '20-D' }).rateLimit.rate).to.deep.equal({ points: 20, windowSeconds: 86_400 });
+      expect(valid({ SVC_RATE_LIMIT_RATE: '1000-h' }).rateLimit.rate).to.deep.equal({
+        points: 1000,
+        windowSeconds: 3600,
+      });
+      expect(valid({ SVC_RATE_LIMIT_RATE: '20-D' }).rateLimit.rate).to.deep.equal({
+        points: 20,
+        windowSeconds: 86_400,
+      });
     });
 
     it('body limits as sizes', () => {
@@ -390,14 +538,24 @@ describe('loadConfig', () => {
     });
 
     it('Go durations in milliseconds', () => {
-      const config = valid({ SVC_SERVER_REQUEST_TIMEOUT: '500ms', SVC_SERVER_SHUTDOWN_TIMEOUT: '1m30s', SVC_HEALTH_CHECK_TIMEOUT: '1.5s' });
-      expect([config.server.requestTimeoutMs, config.server.shutdownTimeoutMs, config.health.checkTimeoutMs]).to.deep.equal([500, 90_000, 1500]);
+      const config = valid({
+        SVC_SERVER_REQUEST_TIMEOUT: '500ms',
+        SVC_SERVER_SHUTDOWN_TIMEOUT: '1m30s',
+        SVC_HEALTH_CHECK_TIMEOUT: '1.5s',
+      });
+      expect([
+        config.server.requestTimeoutMs,
+        config.server.shutdownTimeoutMs,
+        config.health.checkTimeoutMs,
+      ]).to.deep.equal([500, 90_000, 1500]);
     });
   });
 
   describe('files', () => {
     it('reports unknown keys, naming the file', () => {
-      expect(problems({}, { 'config/default.yaml': 'server:\n  prot: 80\nlogging:\n  level: debug\n' })).to.have.members([
+      expect(
+        problems({}, { 'config/default.yaml': 'server:\n  prot: 80\nlogging:\n  level: debug\n' }),
+      ).to.have.members([
         'server.prot: unknown key (in config/default.yaml)',
         'logging: unknown key (in config/default.yaml)',
       ]);
@@ -428,7 +586,9 @@ describe('loadConfig', () => {
 
   describe('file mistakes that once slipped through', () => {
     it('reports a misspelt key even when its value is empty', () => {
-      expect(problems({}, { 'config/default.yaml': 'redis:\n  ulr:\n' })).to.deep.equal(['redis.ulr: unknown key (in config/default.yaml)']);
+      expect(problems({}, { 'config/default.yaml': 'redis:\n  ulr:\n' })).to.deep.equal([
+        'redis.ulr: unknown key (in config/default.yaml)',
+      ]);
     });
 
     it('lets a known key with an empty value fall back to its default', () => {
@@ -443,17 +603,23 @@ describe('loadConfig', () => {
     });
 
     it('says a section given a plain value must be a mapping', () => {
-      expect(problems({}, { 'config/default.yaml': 'server: 8080\n' })).to.deep.equal(['server: must be a mapping of keys (in config/default.yaml)']);
+      expect(problems({}, { 'config/default.yaml': 'server: 8080\n' })).to.deep.equal([
+        'server: must be a mapping of keys (in config/default.yaml)',
+      ]);
     });
 
     it('says a missing field of a health.http entry is missing', () => {
-      expect(problems({ SVC_HEALTH_HTTP: '[{"url":"http://127.0.0.1:9/","timeout":"1s"}]' })).to.deep.equal(['health.http[0].name: is missing']);
+      expect(problems({ SVC_HEALTH_HTTP: '[{"url":"http://127.0.0.1:9/","timeout":"1s"}]' })).to.deep.equal([
+        'health.http[0].name: is missing',
+      ]);
     });
   });
 
   describe('the environment', () => {
     it('ignores unknown SVC_ variables and the reserved ones', () => {
-      expect(valid({ SVC_NOT_A_KEY: 'whatever', SVC_SERVER_PROT: '1', SVC_TEST_POSTGRES_URL: 'x', PATH: '/usr/bin' })).to.deep.equal(DEFAULTS);
+      expect(
+        valid({ SVC_NOT_A_KEY: 'whatever', SVC_SERVER_PROT: '1', SVC_TEST_POSTGRES_URL: 'x', PATH: '/usr/bin' }),
+      ).to.deep.equal(DEFAULTS);
     });
   });
 
@@ -462,7 +628,9 @@ describe('loadConfig', () => {
       expect(problems({ SVC_CORS_ALLOW_CREDENTIALS: 'true' })).to.deep.equal([
         'cors.allow_credentials: true cannot be combined with cors.allowed_origins "*"; list the origins',
       ]);
-      expect(problems({ SVC_CORS_ALLOW_CREDENTIALS: 'true', SVC_CORS_ALLOWED_ORIGINS: 'https://a.example,*' })).to.have.length(1);
+      expect(
+        problems({ SVC_CORS_ALLOW_CREDENTIALS: 'true', SVC_CORS_ALLOWED_ORIGINS: 'https://a.example,*' }),
+      ).to.have.length(1);
     });
 
     it('allow_credentials true with listed origins is fine', () => {
@@ -472,19 +640,29 @@ describe('loadConfig', () => {
     });
 
     it('rate_limit.store redis without redis.url is an error', () => {
-      expect(problems({ SVC_RATE_LIMIT_STORE: 'redis' })).to.deep.equal(['rate_limit.store: "redis" needs redis.url to be set']);
+      expect(problems({ SVC_RATE_LIMIT_STORE: 'redis' })).to.deep.equal([
+        'rate_limit.store: "redis" needs redis.url to be set',
+      ]);
     });
 
     it('metrics.port equal to server.port is an error, unless the metrics are off or both ports are 0', () => {
       expect(problems({ SVC_METRICS_PORT: '8080' })).to.deep.equal([
         'metrics.port: must differ from server.port (the public port never serves the metrics)',
       ]);
-      expect(valid({ SVC_METRICS_PORT: '8080', SVC_METRICS_ENABLED: 'false' }).metrics).to.deep.equal({ enabled: false, host: '0.0.0.0', port: 8080 });
+      expect(valid({ SVC_METRICS_PORT: '8080', SVC_METRICS_ENABLED: 'false' }).metrics).to.deep.equal({
+        enabled: false,
+        host: '0.0.0.0',
+        port: 8080,
+      });
       expect(valid({ SVC_METRICS_PORT: '0', SVC_SERVER_PORT: '0' }).metrics.port).to.equal(0);
     });
 
     it('metrics.host and metrics.port are read from the environment and checked like server.*', () => {
-      expect(valid({ SVC_METRICS_HOST: '127.0.0.1', SVC_METRICS_PORT: '9100' }).metrics).to.deep.equal({ enabled: true, host: '127.0.0.1', port: 9100 });
+      expect(valid({ SVC_METRICS_HOST: '127.0.0.1', SVC_METRICS_PORT: '9100' }).metrics).to.deep.equal({
+        enabled: true,
+        host: '127.0.0.1',
+        port: 9100,
+      });
       expect(problems({ SVC_METRICS_PORT: '70000' })[0]).to.match(/^metrics\.port: /);
     });
 
@@ -538,7 +716,12 @@ describe('loadConfig', () => {
     });
 
     it('the playground and introspection can be turned on explicitly from the environment', () => {
-      const config = valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32, SVC_GRAPHQL_PLAYGROUND: 'true', SVC_GRAPHQL_INTROSPECTION: 'true' });
+      const config = valid({
+        ...PRODUCTION,
+        SVC_JWT_SECRET: SECRET_32,
+        SVC_GRAPHQL_PLAYGROUND: 'true',
+        SVC_GRAPHQL_INTROSPECTION: 'true',
+      });
       expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, true]);
     });
 
@@ -558,9 +741,12 @@ describe('loadConfig', () => {
       const refusal =
         'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only';
       expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([refusal]);
-      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_MAIL_SMTP_URL: '' }, { 'config/default.yaml': defaultYaml })).to.deep.equal([
-        refusal,
-      ]);
+      expect(
+        problems(
+          { SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_MAIL_SMTP_URL: '' },
+          { 'config/default.yaml': defaultYaml },
+        ),
+      ).to.deep.equal([refusal]);
       expect(problems({ SVC_ENV: 'production' })).to.deep.equal([
         'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
         refusal,

@@ -5,7 +5,10 @@ describe('starting the server with a bad configuration', function () {
   this.timeout(20_000);
 
   it('exits 1 with one line per problem and no stack trace', async () => {
-    const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], { SVC_JWT_EXPIRATION: '24x', SVC_SERVER_PORT: 'abc' });
+    const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], {
+      SVC_JWT_EXPIRATION: '24x',
+      SVC_SERVER_PORT: 'abc',
+    });
     expect(code, stderr).to.equal(1);
     const lines = stderr.split('\n').map((l) => l.trim());
     expect(lines).to.include('jwt.expiration: "24x" is not a duration');
@@ -18,9 +21,15 @@ describe('starting the server with a bad configuration', function () {
 
   it('in production without mail.smtp_url: exits 1 with one line saying why', async () => {
     const secret = 'a-production-secret-of-32-bytes!';
-    const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], { SVC_ENV: 'production', SVC_JWT_SECRET: secret });
+    const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], {
+      SVC_ENV: 'production',
+      SVC_JWT_SECRET: secret,
+    });
     expect(code, stderr).to.equal(1);
-    const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     expect(lines).to.deep.equal([
       'portico: invalid configuration',
       'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only',

@@ -3,7 +3,9 @@ import { safeError } from '../../src/main/logger.js';
 
 describe('logger error serializer', () => {
   it('replaces the values of an SQL statement quoted in an error message and stack', () => {
-    const error = new Error("insert into `users` (`email`, `password_hash`) values ('ada@example.com', '$2b$04$secret''hash') - unrecognized token");
+    const error = new Error(
+      "insert into `users` (`email`, `password_hash`) values ('ada@example.com', '$2b$04$secret''hash') - unrecognized token",
+    );
     const out = JSON.stringify(safeError(error));
     expect(out).not.to.include('ada@example.com');
     expect(out).not.to.include('secret');
@@ -12,6 +14,8 @@ describe('logger error serializer', () => {
   });
 
   it('leaves messages without SQL literals as they are', () => {
-    expect((safeError(new Error('connect ECONNREFUSED 127.0.0.1:5432')) as { message: string }).message).to.equal('connect ECONNREFUSED 127.0.0.1:5432');
+    expect((safeError(new Error('connect ECONNREFUSED 127.0.0.1:5432')) as { message: string }).message).to.equal(
+      'connect ECONNREFUSED 127.0.0.1:5432',
+    );
   });
 });

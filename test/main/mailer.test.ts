@@ -29,7 +29,11 @@ describe('buildMailer', function () {
   after(() => smtp.close());
 
   it('with mail.smtp_url set: SMTP, from mail.from, links under mail.link_base_url', async () => {
-    const config = testConfig({ SVC_MAIL_SMTP_URL: smtp.url, SVC_MAIL_FROM: 'Shop <shop@example.com>', SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com/' });
+    const config = testConfig({
+      SVC_MAIL_SMTP_URL: smtp.url,
+      SVC_MAIL_FROM: 'Shop <shop@example.com>',
+      SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com/',
+    });
     const built = buildMailer(config, silentLogger());
     try {
       expect(built.mailer).to.be.instanceOf(SmtpMailer);
@@ -46,7 +50,9 @@ describe('buildMailer', function () {
     const { logger, lines } = capturingLogger();
     const built = buildMailer(testConfig(), logger);
     expect(built.mailer).to.be.instanceOf(LogMailer);
-    expect(lines().map((l) => l.msg)).to.deep.equal(['mail.smtp_url is empty: account e-mails are written to the log (development only)']);
+    expect(lines().map((l) => l.msg)).to.deep.equal([
+      'mail.smtp_url is empty: account e-mails are written to the log (development only)',
+    ]);
     await built.mailer.send(mail('log@example.com'));
     expect(lines()[1]).to.include({ mail_adapter: LOG_MAIL_ADAPTER });
     expect(() => built.close()).to.not.throw();
@@ -79,7 +85,9 @@ describe('buildMailer', function () {
       SVC_METRICS_PORT: '0',
     });
     expect(code, stderr).to.equal(1);
-    expect(stderr.trim()).to.equal('portico: mail.templates: /nonexistent/mail/password-reset.txt: cannot read the template (ENOENT)');
+    expect(stderr.trim()).to.equal(
+      'portico: mail.templates: /nonexistent/mail/password-reset.txt: cannot read the template (ENOENT)',
+    );
     expect(stdout).to.not.include('listening');
   });
 });

@@ -18,7 +18,15 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('give the database every table the service uses, each mapped once', () => {
     const tables = moduleEntities().map((schema) => schema.meta.tableName ?? schema.meta.className);
-    expect([...tables].sort()).to.deep.equal(['access_rules', 'app_meta', 'email_tokens', 'products', 'refresh_tokens', 'sessions', 'users']);
+    expect([...tables].sort()).to.deep.equal([
+      'access_rules',
+      'app_meta',
+      'email_tokens',
+      'products',
+      'refresh_tokens',
+      'sessions',
+      'users',
+    ]);
   });
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {

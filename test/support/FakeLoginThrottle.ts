@@ -28,7 +28,8 @@ export class FakeLoginThrottle implements LoginThrottle {
     await Promise.resolve();
     const window = this.current(key);
     const failures = window?.failures ?? 0;
-    if (!window || failures < this.maxFailures) return { blockedForSeconds: undefined, remaining: this.maxFailures - failures };
+    if (!window || failures < this.maxFailures)
+      return { blockedForSeconds: undefined, remaining: this.maxFailures - failures };
     const msLeft = window.openedAt + this.windowMs - this.clock.now().getTime();
     return { blockedForSeconds: Math.max(1, Math.ceil(msLeft / 1000)), remaining: 0 };
   }

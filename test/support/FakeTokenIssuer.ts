@@ -51,7 +51,9 @@ export class FakeTokenIssuer implements TokenIssuer {
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     await Promise.resolve();
     const entry = this.live(token, 'access');
-    return entry?.sessionId !== undefined ? { userId: entry.userId, role: entry.role, sessionId: entry.sessionId } : undefined;
+    return entry?.sessionId !== undefined
+      ? { userId: entry.userId, role: entry.role, sessionId: entry.sessionId }
+      : undefined;
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {

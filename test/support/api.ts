@@ -80,10 +80,23 @@ export class Api {
     if (options.raw !== undefined) body = options.raw;
     if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
     Object.assign(headers, options.headers);
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await response.text();
-    this.contract.check(method, path, { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text });
-    return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown), text };
+    this.contract.check(method, path, {
+      status: response.status,
+      header: (name) => response.headers.get(name) ?? undefined,
+      text,
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === '' ? undefined : (JSON.parse(text) as unknown),
+      text,
+    };
   }
 
   get(path: string, options?: RequestOptions): Promise<ApiResponse> {
@@ -141,7 +154,10 @@ export function expectInvalidFields(response: ApiResponse, names: string[]): voi
   const { error } = response.body as ErrorJson;
   expect(error.code).to.equal('VALIDATION_ERROR');
   expect(error.message).to.equal('validation failed');
-  expect((error.fields ?? []).map((f) => f.field), response.text).to.deep.equal(names);
+  expect(
+    (error.fields ?? []).map((f) => f.field),
+    response.text,
+  ).to.deep.equal(names);
 }
 
 let counter = 0;
@@ -160,7 +176,13 @@ export interface Registration {
 }
 
 export function newRegistration(overrides: Partial<Registration> = {}): Registration {
-  return { email: uniqueEmail(), password: 'correct horse battery', first_name: 'Ada', last_name: 'Lovelace', ...overrides };
+  return {
+    email: uniqueEmail(),
+    password: 'correct horse battery',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    ...overrides,
+  };
 }
 
 /** A registered user (role `user`), with the password it was registered with. */
@@ -174,8 +196,15 @@ export async function register(api: Api, overrides: Partial<Registration> = {}):
   return { ...session, password: input.password };
 }
 
-export async function login(api: Api, email: string, password: string, headers?: Record<string, string>): Promise<SessionJson> {
-  return dataOf<SessionJson>(await api.post('/api/v1/auth/login', { json: { email, password }, ...(headers ? { headers } : {}) }));
+export async function login(
+  api: Api,
+  email: string,
+  password: string,
+  headers?: Record<string, string>,
+): Promise<SessionJson> {
+  return dataOf<SessionJson>(
+    await api.post('/api/v1/auth/login', { json: { email, password }, ...(headers ? { headers } : {}) }),
+  );
 }
 
 export async function refresh(api: Api, refreshToken: string): Promise<TokensJson> {
@@ -191,7 +220,12 @@ export async function setRole(service: RunningService, userId: string, role: str
 }
 
 /** A new user with `role`, logged in again after the change so its token carries the role. */
-export async function accountWithRole(service: RunningService, api: Api, role: string, overrides: Partial<Registration> = {}): Promise<Account> {
+export async function accountWithRole(
+  service: RunningService,
+  api: Api,
+  role: string,
+  overrides: Partial<Registration> = {},
+): Promise<Account> {
   const account = await register(api, overrides);
   await setRole(service, account.user.id, role);
   const session = await login(api, account.user.email, account.password);
@@ -202,7 +236,8 @@ export async function accountWithRole(service: RunningService, api: Api, role: s
 /** The header and payload of a JWT, without verifying it. */
 export function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
   const [header, payload] = token.split('.');
-  const part = (text: string | undefined) => JSON.parse(Buffer.from(text ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  const part = (text: string | undefined) =>
+    JSON.parse(Buffer.from(text ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
   return { header: part(header), payload: part(payload) };
 }
 

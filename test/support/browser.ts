@@ -24,7 +24,16 @@ export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...args],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...args,
+    ],
   });
 }
 
@@ -47,7 +56,8 @@ export async function watchedPage(browser: Browser, origin: string): Promise<Wat
   page.on('pageerror', (error) => watched.pageErrors.push(error.message));
   page.on('console', (message) => {
     watched.consoleMessages.push(`${message.type()}: ${message.text()}`);
-    if (message.type() === 'error' || /content security policy/i.test(message.text())) watched.pageErrors.push(message.text());
+    if (message.type() === 'error' || /content security policy/i.test(message.text()))
+      watched.pageErrors.push(message.text());
   });
   await page.exposeFunction('reportCspViolation', (text: string) => watched.violations.push(text));
   await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {

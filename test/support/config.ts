@@ -9,7 +9,16 @@ import type { Config } from '../../src/main/config/schema.js';
  */
 export function testConfig(env: Record<string, string> = {}): Config {
   const loaded = loadConfig({
-    env: { SVC_DATABASE_URL: 'sqlite::memory:', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_METRICS_PORT: '0', SVC_METRICS_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'silent', SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h', ...env },
+    env: {
+      SVC_DATABASE_URL: 'sqlite::memory:',
+      SVC_SERVER_PORT: '0',
+      SVC_SERVER_HOST: '127.0.0.1',
+      SVC_METRICS_PORT: '0',
+      SVC_METRICS_HOST: '127.0.0.1',
+      SVC_LOG_LEVEL: 'silent',
+      SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h',
+      ...env,
+    },
     readFile: () => undefined,
   });
   if (!loaded.ok) throw new Error(`test config invalid:\n${loaded.errors.join('\n')}`);

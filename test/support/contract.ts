@@ -101,12 +101,19 @@ export class ResponseContract {
     const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
     const operation = operations[verb];
     if (operation === undefined) {
-      const allowed = [...Object.keys(operations).filter((m) => METHODS.includes(m)).map((m) => m.toUpperCase())];
+      const allowed = [
+        ...Object.keys(operations)
+          .filter((m) => METHODS.includes(m))
+          .map((m) => m.toUpperCase()),
+      ];
       if (allowed.includes('GET')) allowed.push('HEAD');
       allowed.push('OPTIONS');
       if (method.toUpperCase() === 'OPTIONS' && answer.status === 204 && answer.header('allow') === undefined) return; // a CORS preflight
       if (answer.status === 405 || (method.toUpperCase() === 'OPTIONS' && answer.status === 204)) {
-        const allow = (answer.header('allow') ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '');
+        const allow = (answer.header('allow') ?? '')
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== '');
         if ([...allow].sort().join(', ') !== [...allowed].sort().join(', ')) {
           fail(`Allow is "${answer.header('allow') ?? ''}", the document has ${allowed.join(', ')} for ${path}`);
         }
@@ -128,7 +135,8 @@ export class ResponseContract {
         if (header.required) fail(`the required header ${name} is missing`);
         continue;
       }
-      if (header.schema?.type === 'integer' && !/^-?\d+$/.test(value)) fail(`the header ${name} is "${value}", not an integer`);
+      if (header.schema?.type === 'integer' && !/^-?\d+$/.test(value))
+        fail(`the header ${name} is "${value}", not an integer`);
     }
     const schema = response.content?.['application/json']?.schema;
     if (method.toUpperCase() === 'HEAD') return;
@@ -161,7 +169,10 @@ function retarget(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(retarget);
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : retarget(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : retarget(value),
+    ]),
   );
 }
 

@@ -6,5 +6,10 @@ import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
  * migrations (MODULES), with the service's default bound of 5 s on each call unless given.
  */
 export function connectDatabase(url: string, options: Partial<DatabaseOptions> = {}): Promise<Database> {
-  return Database.connect(url, { queryTimeoutMs: 5000, entities: moduleEntities(), migrations: moduleMigrations(), ...options });
+  return Database.connect(url, {
+    queryTimeoutMs: 5000,
+    entities: moduleEntities(),
+    migrations: moduleMigrations(),
+    ...options,
+  });
 }

@@ -5,6 +5,7 @@
 export function externalService(variable: 'SVC_TEST_POSTGRES_URL' | 'SVC_TEST_REDIS_URL'): string | undefined {
   const value = process.env[variable]?.trim();
   if (value) return value;
-  if (process.env.CI === 'true') throw new Error(`${variable} must be set when CI=true: the suite that needs it would be skipped`);
+  if (process.env.CI === 'true')
+    throw new Error(`${variable} must be set when CI=true: the suite that needs it would be skipped`);
   return undefined;
 }

@@ -13,7 +13,11 @@ import { freePort } from './ports.js';
 
 const run = promisify(execFile);
 
-export async function waitFor(predicate: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  predicate: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await predicate()) return;
@@ -63,7 +67,15 @@ export class PgCluster {
     await asPostgres(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '--no-sync']);
     const cluster = new PgCluster(bin, dir, await freePort());
     await cluster.start();
-    await asPostgres(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', 'portico']);
+    await asPostgres(join(bin, 'createdb'), [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(cluster.port),
+      '-U',
+      'postgres',
+      'portico',
+    ]);
     return cluster;
   }
 
@@ -95,7 +107,13 @@ export class PgCluster {
   async signal(signal: 'SIGSTOP' | 'SIGCONT'): Promise<void> {
     const pid = Number(readFileSync(join(this.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(pid)]);
-    const pids = [pid, ...stdout.split('\n').map((l) => Number(l.trim())).filter((n) => n > 0)];
+    const pids = [
+      pid,
+      ...stdout
+        .split('\n')
+        .map((l) => Number(l.trim()))
+        .filter((n) => n > 0),
+    ];
     for (const p of pids) {
       try {
         process.kill(p, signal);
@@ -129,9 +147,13 @@ export class RedisProcess {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';

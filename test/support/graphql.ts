@@ -43,7 +43,11 @@ export interface GraphQLRequest {
  * One GraphQL-over-HTTP request: POST JSON `{query, variables}`, or GET with `?query=` (and
  * `&variables=`). The body is parsed as JSON whatever the status.
  */
-export async function graphql<D = Record<string, unknown>>(baseUrl: string, query: string, request: GraphQLRequest = {}): Promise<GraphQLResponse<D>> {
+export async function graphql<D = Record<string, unknown>>(
+  baseUrl: string,
+  query: string,
+  request: GraphQLRequest = {},
+): Promise<GraphQLResponse<D>> {
   const route = request.route ?? '/graphql';
   const headers: Record<string, string> = { Accept: request.accept ?? 'application/json', ...request.headers };
   if (request.token !== undefined) headers.Authorization = `Bearer ${request.token}`;
@@ -146,8 +150,14 @@ export const LIST_PRODUCTS = `query List($pagination: TPaginationInputDto, $sort
 }`;
 
 /** Creates a product through the GraphQL API (the token must be allowed to) and returns it. */
-export async function gqlCreateProduct(baseUrl: string, token: string, input: { name: string; price: number }): Promise<GqlProduct> {
-  const { createProduct } = gqlData(await graphql<{ createProduct: GqlProductResponse }>(baseUrl, CREATE_PRODUCT, { token, variables: { input } }));
+export async function gqlCreateProduct(
+  baseUrl: string,
+  token: string,
+  input: { name: string; price: number },
+): Promise<GqlProduct> {
+  const { createProduct } = gqlData(
+    await graphql<{ createProduct: GqlProductResponse }>(baseUrl, CREATE_PRODUCT, { token, variables: { input } }),
+  );
   expect(createProduct.status, JSON.stringify(createProduct)).to.equal(201);
   return createProduct.data!;
 }

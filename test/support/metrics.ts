@@ -45,7 +45,10 @@ export function promtoolCheck(binary: string, text: string): void {
   try {
     const file = join(dir, 'scrape.txt');
     writeFileSync(file, text);
-    execFileSync('sh', ['-c', `"${binary}" check metrics < "${file}"`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('sh', ['-c', `"${binary}" check metrics < "${file}"`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`promtool check metrics failed:\n${stdout ?? ''}${stderr ?? ''}`);

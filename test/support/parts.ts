@@ -27,7 +27,17 @@ export interface PartProps {
   readonly updatedAt: Date;
 }
 
-export const PART_SORT_FIELDS = ['label', 'quantity', 'weight', 'active', 'due_at', 'grade', 'contact', 'created_at', 'updated_at'] as const;
+export const PART_SORT_FIELDS = [
+  'label',
+  'quantity',
+  'weight',
+  'active',
+  'due_at',
+  'grade',
+  'contact',
+  'created_at',
+  'updated_at',
+] as const;
 export type PartSortField = (typeof PART_SORT_FIELDS)[number];
 
 /** The test aggregate: immutable, every change bumps the version. */

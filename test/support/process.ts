@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
  */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
   return { ...env, ...extra };
 }
 
@@ -17,7 +18,12 @@ export interface Finished {
 }
 
 /** Runs a TypeScript entry point of the project with tsx, like `npm start` / `npm run cli` do. */
-export function runEntry(entry: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+export function runEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<Finished> {
   return runCommand(process.cwd(), process.execPath, ['--import', 'tsx', entry, ...args], env, timeoutMs);
 }
 
@@ -53,9 +59,18 @@ export function runCommand(
 }
 
 /** Starts a long-running entry and resolves once its stdout matches `ready`. */
-export function startEntry(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+export function startEntry(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: process.cwd(), env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: process.cwd(),
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

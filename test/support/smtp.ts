@@ -75,7 +75,13 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         }
         const envelope = session.envelope;
         const from = envelope.mailFrom === false ? '' : envelope.mailFrom.address;
-        messages.push(parseMessage(Buffer.concat(chunks).toString('utf8'), from, envelope.rcptTo.map((r) => r.address)));
+        messages.push(
+          parseMessage(
+            Buffer.concat(chunks).toString('utf8'),
+            from,
+            envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
         for (const wake of [...waiters]) wake();
       });

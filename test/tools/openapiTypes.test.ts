@@ -11,7 +11,8 @@ function firstDifference(expected: string, actual: string): string {
   const a = expected.split('\n');
   const b = actual.split('\n');
   for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
-    if (a[i] !== b[i]) return `line ${i + 1}:\n  generated: ${a[i] ?? '(end of file)'}\n  committed: ${b[i] ?? '(end of file)'}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1}:\n  generated: ${a[i] ?? '(end of file)'}\n  committed: ${b[i] ?? '(end of file)'}`;
   }
   return 'none';
 }
@@ -33,7 +34,7 @@ describe('npm run openapi:types (the typed client of the API document)', functio
     expect(code, `${stdout}\n${stderr}`).to.equal(0);
     const generated = readFileSync(output, 'utf8');
     expect(generated).to.match(/export interface paths \{/);
-    expect(generated).to.include('"/api/v1/products/{id}": {');
+    expect(generated).to.include("'/api/v1/products/{id}': {");
     const committed = readFileSync(COMMITTED, 'utf8');
     if (generated !== committed) {
       expect.fail(

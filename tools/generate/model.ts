@@ -1,7 +1,18 @@
 import pluralize from 'pluralize';
 
 /** The field types of CONTRACT §13, in the order `--help` lists them. */
-export const FIELD_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'datetime', 'email', 'uuid', 'enum', 'ref'] as const;
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'number',
+  'boolean',
+  'datetime',
+  'email',
+  'uuid',
+  'enum',
+  'ref',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /**

@@ -88,7 +88,8 @@ function nameProblems(name: string, project: ProjectState): string[] {
   const holder = holderOf(name, project);
   const pluralHolder = holderOf(plural, project);
   if (holder !== undefined) problems.push(`${subject}: already taken by ${holder}`);
-  else if (pluralHolder !== undefined) problems.push(`${subject}: its plural "${plural}" is already taken by ${pluralHolder}`);
+  else if (pluralHolder !== undefined)
+    problems.push(`${subject}: its plural "${plural}" is already taken by ${pluralHolder}`);
   if (plural === name) {
     const singular = singularOf(name);
     problems.push(
@@ -106,7 +107,8 @@ function nameProblems(name: string, project: ProjectState): string[] {
     ]),
   );
   for (const pascal of new Set([names.pascal, names.pluralPascal])) {
-    if (JAVASCRIPT_GLOBALS.has(pascal)) problems.push(`${subject}: its class name "${pascal}" would shadow the JavaScript built-in`);
+    if (JAVASCRIPT_GLOBALS.has(pascal))
+      problems.push(`${subject}: its class name "${pascal}" would shadow the JavaScript built-in`);
   }
   if (holder === undefined && pluralHolder === undefined) problems.push(...graphqlClashes(subject, names, project));
   return problems;
@@ -153,7 +155,8 @@ function parseBounds(type: FieldType, raw: string | undefined): Parsed<Bounds> {
     [, , minText, , maxText] = range;
     minExclusive = range[1] === '>';
     maxExclusive = range[3] === '<';
-    if ((minExclusive && minText === undefined) || (maxExclusive && maxText === undefined)) return fail(`${written}: ${BOUNDS_SYNTAX}`);
+    if ((minExclusive && minText === undefined) || (maxExclusive && maxText === undefined))
+      return fail(`${written}: ${BOUNDS_SYNTAX}`);
     if (minText === undefined && maxText === undefined) return fail(`${written}: ${BOUNDS_SYNTAX}`);
   } else if (oneSided) {
     if (oneSided[1] === '>') [minText, minExclusive] = [oneSided[2], true];
@@ -164,18 +167,24 @@ function parseBounds(type: FieldType, raw: string | undefined): Parsed<Bounds> {
   const min = minText === undefined ? undefined : Number(minText);
   const max = maxText === undefined ? undefined : Number(maxText);
   const given = [min, max].filter((n): n is number => n !== undefined);
-  if (min !== undefined && max !== undefined && min > max) return fail(`${written}: min ${min} is greater than max ${max}`);
+  if (min !== undefined && max !== undefined && min > max)
+    return fail(`${written}: min ${min} is greater than max ${max}`);
 
   if (type === 'string' || type === 'text') {
-    if (minExclusive || maxExclusive) return fail(`${written}: lengths are inclusive, without > or < (e.g. ${type}(1..80))`);
-    if (given.some((n) => !Number.isInteger(n) || n < 0)) return fail(`${written}: lengths are whole numbers of characters, 0 or more`);
+    if (minExclusive || maxExclusive)
+      return fail(`${written}: lengths are inclusive, without > or < (e.g. ${type}(1..80))`);
+    if (given.some((n) => !Number.isInteger(n) || n < 0))
+      return fail(`${written}: lengths are whole numbers of characters, 0 or more`);
     const longest = MAX_LENGTH[type] ?? 0;
     if (max !== undefined && max > longest) {
-      return fail(`${written}: a ${type} is at most ${longest} characters${type === 'string' ? ' (use text for longer)' : ''}`);
+      return fail(
+        `${written}: a ${type} is at most ${longest} characters${type === 'string' ? ' (use text for longer)' : ''}`,
+      );
     }
     if (max === 0) return fail(`${written}: the longest must be at least 1 character`);
     const bounds = { min: min ?? defaults.min, max: max ?? defaults.max };
-    if ((bounds.min ?? 0) > (bounds.max ?? 0)) return fail(`${written}: min ${bounds.min} is greater than max ${bounds.max}`);
+    if ((bounds.min ?? 0) > (bounds.max ?? 0))
+      return fail(`${written}: min ${bounds.min} is greater than max ${bounds.max}`);
     return { value: bounds, problems: [] };
   }
   if (type === 'integer') {
@@ -209,7 +218,9 @@ function parseEnumValues(raw: string | undefined): Parsed<string[]> {
   const seen = new Set<string>();
   for (const value of values) {
     if (!ENUM_VALUE.test(value)) {
-      problems.push(`enum value "${value}" must be lower snake case (it becomes ${value.toUpperCase() || '""'} in GraphQL)`);
+      problems.push(
+        `enum value "${value}" must be lower snake case (it becomes ${value.toUpperCase() || '""'} in GraphQL)`,
+      );
     } else if (GRAPHQL_VALUES.has(value)) {
       problems.push(`enum value "${value}" is a reserved word (GraphQL)`);
     }
@@ -219,7 +230,12 @@ function parseEnumValues(raw: string | undefined): Parsed<string[]> {
   return problems.length > 0 ? { problems } : { value: values, problems: [] };
 }
 
-function parseRef(field: string, resource: string, raw: string | undefined, project: ProjectState): Parsed<ResourceNames> {
+function parseRef(
+  field: string,
+  resource: string,
+  raw: string | undefined,
+  project: ProjectState,
+): Parsed<ResourceNames> {
   const problems: string[] = [];
   if (!field.endsWith('_id')) problems.push(`a ref field's name ends in _id (e.g. ${field}_id)`);
   if (raw === undefined) return fail(...problems, 'ref needs the resource it refers to, e.g. ref(customer)');
@@ -229,7 +245,9 @@ function parseRef(field: string, resource: string, raw: string | undefined, proj
   } else if (raw === 'user') {
     // Users are the service's own accounts (auth, profile, admin), not built on the resource cores:
     // their repositories cannot guard a delete against references or name a missing one.
-    problems.push(`ref(user): users are the service's accounts, not a generated resource; only generated resources can be referenced`);
+    problems.push(
+      `ref(user): users are the service's accounts, not a generated resource; only generated resources can be referenced`,
+    );
   } else if (!project.resources.includes(raw)) {
     const known = project.resources.length > 0 ? ` (the resources are ${project.resources.join(', ')})` : '';
     problems.push(`ref(${raw}): there is no ${raw} resource${known}`);
@@ -253,15 +271,24 @@ function parseField(arg: string, resource: string, project: ProjectState): Parse
     problems.push(`${subject}: every resource has it already (id, created_at, updated_at and version are generated)`);
   } else {
     if (name.length > MAX_NAME_LENGTH) problems.push(`${subject}: at most ${MAX_NAME_LENGTH} characters`);
-    problems.push(...reservedProblems(subject, [['', name, true], ['camel-case form', camel, false]]));
+    problems.push(
+      ...reservedProblems(subject, [
+        ['', name, true],
+        ['camel-case form', camel, false],
+      ]),
+    );
     if (ENTITY_MEMBERS.has(camel)) problems.push(`${subject}: "${camel}" is a member of the generated entity`);
   }
   const match = FIELD.exec(spec);
   if (!match) {
-    return fail(...problems, `${subject}: malformed type "${spec}" (expected type, type(...) and ? for optional, e.g. string(1..80)?)`);
+    return fail(
+      ...problems,
+      `${subject}: malformed type "${spec}" (expected type, type(...) and ? for optional, e.g. string(1..80)?)`,
+    );
   }
   const [, type = '', argument, question] = match;
-  if (!isFieldType(type)) return fail(...problems, `${subject}: unknown type "${type}" (the types are ${FIELD_TYPES.join(', ')})`);
+  if (!isFieldType(type))
+    return fail(...problems, `${subject}: unknown type "${type}" (the types are ${FIELD_TYPES.join(', ')})`);
   const optional = question === '?';
   const at = (p: string[]) => p.map((problem) => `${subject}: ${problem}`);
   if (type === 'enum') {
@@ -296,13 +323,15 @@ function splitArguments(argv: string[]): Arguments {
     if (arg === '--dry-run') result.dryRun = true;
     else if (arg === '--search') {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('-')) result.problems.push('--search needs a field name, e.g. --search title');
+      if (value === undefined || value.startsWith('-'))
+        result.problems.push('--search needs a field name, e.g. --search title');
       else {
         result.search.push(value);
         i += 1;
       }
     } else if (arg.startsWith('--search=')) result.search.push(arg.slice('--search='.length));
-    else if (arg.startsWith('-')) result.problems.push(`unknown option "${arg}" (the options are --search <field>, --dry-run, --help)`);
+    else if (arg.startsWith('-'))
+      result.problems.push(`unknown option "${arg}" (the options are --search <field>, --dry-run, --help)`);
     else result.positionals.push(arg);
   }
   if (result.search.length > 1) result.problems.push('--search given twice: one field can be searched');
@@ -323,7 +352,8 @@ export function parseCommand(argv: string[], project: ProjectState): ParseResult
   const problems: string[] = [];
   if (name === undefined) problems.push('missing the resource name: resource <name> <field>...');
   else problems.push(...nameProblems(name, project));
-  if (name !== undefined && fieldArgs.length === 0) problems.push('no fields: give at least one as name:type (e.g. title:string)');
+  if (name !== undefined && fieldArgs.length === 0)
+    problems.push('no fields: give at least one as name:type (e.g. title:string)');
 
   const fields: FieldModel[] = [];
   const counts = new Map<string, number>();

@@ -25,10 +25,18 @@ export const MIGRATIONS_DIR = 'src/adapters/outbound/mikroorm/migrations';
 const MIGRATION_FILE = /^Migration(\d{4})\w*\.ts$/;
 
 const directories = (path: string): string[] =>
-  existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+  existsSync(path)
+    ? readdirSync(path, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+    : [];
 
 const files = (path: string): string[] =>
-  existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+  existsSync(path)
+    ? readdirSync(path, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 /**
  * Reads the project at `root`: a resource `<x>` exists when `src/domain/<x>/` holds
@@ -44,7 +52,8 @@ export function readProjectState(root: string): ProjectState {
     return match ? [Number(match[1])] : [];
   });
   const texts: Record<string, string> = {};
-  for (const path of EDITED_FILES) if (existsSync(join(root, path))) texts[path] = readFileSync(join(root, path), 'utf8');
+  for (const path of EDITED_FILES)
+    if (existsSync(join(root, path))) texts[path] = readFileSync(join(root, path), 'utf8');
   return { ...projectState(resources, Math.max(0, ...numbers) + 1), files: texts };
 }
 

@@ -15,7 +15,13 @@ import type { ChangeSet } from './writer.js';
  */
 export function render(model: ResourceModel, project: ProjectState): ChangeSet {
   return {
-    create: [...domainFiles(model), ...inboundFiles(model), ...outboundFiles(model), ...mainFiles(model), ...testFiles(model)],
+    create: [
+      ...domainFiles(model),
+      ...inboundFiles(model),
+      ...outboundFiles(model),
+      ...mainFiles(model),
+      ...testFiles(model),
+    ],
     modify: MAIN_EDITS.map(({ path, edit }) => {
       const current = project.files?.[path];
       if (current === undefined) throw new Error(`${path} was not read`);

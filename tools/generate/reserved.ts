@@ -114,7 +114,16 @@ export const BUILT_IN_FIELDS: readonly string[] = ['id', 'created_at', 'updated_
  * it is a generated resource, taken while it exists like any other (so it can be generated again in a
  * copy without it, which is how the golden-output test proves the generator writes products).
  */
-export const ROUTE_WORDS: readonly string[] = ['user', 'auth', 'admin', 'profile', 'health', 'graphql', 'metrics', 'docs'];
+export const ROUTE_WORDS: readonly string[] = [
+  'user',
+  'auth',
+  'admin',
+  'profile',
+  'health',
+  'graphql',
+  'metrics',
+  'docs',
+];
 
 /**
  * The languages `word` is reserved in, in a fixed order; empty when it is free. `sql` says whether the

@@ -10,6 +10,8 @@ export interface RunDependencies {
   root: string;
   /** The templates: model → files. */
   render(model: ResourceModel, project: ProjectState): ChangeSet;
+  /** Formats what `render` wrote (the repository's formatter); the identity when absent. */
+  format?: (changes: ChangeSet) => Promise<ChangeSet>;
   readProject?: (root: string) => ProjectState;
   fs?: WriterFs;
   out(text: string): void;
@@ -35,14 +37,18 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       deps.err(problemLines(parsed.problems));
       return 2;
     }
-    const changes = deps.render(parsed.model, project);
+    const rendered = deps.render(parsed.model, project);
+    const changes = deps.format ? await deps.format(rendered) : rendered;
     if (parsed.dryRun) {
       const problems = await checkChangeSet(deps.root, changes, fs);
       if (problems.length > 0) {
         deps.err(problemLines(problems));
         return 2;
       }
-      const lines = [...changes.create.map((f) => `would create ${f.path}`), ...changes.modify.map((f) => `would change ${f.path}`)];
+      const lines = [
+        ...changes.create.map((f) => `would create ${f.path}`),
+        ...changes.modify.map((f) => `would change ${f.path}`),
+      ];
       deps.out(lines.map((line) => `${line}\n`).join(''));
       return 0;
     }
@@ -51,7 +57,10 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       deps.err(problemLines(written.problems));
       return 2;
     }
-    const lines = [...changes.create.map((f) => `created ${f.path}`), ...changes.modify.map((f) => `changed ${f.path}`)];
+    const lines = [
+      ...changes.create.map((f) => `created ${f.path}`),
+      ...changes.modify.map((f) => `changed ${f.path}`),
+    ];
     deps.out(lines.map((line) => `${line}\n`).join(''));
     return 0;
   } catch (error) {

@@ -74,7 +74,10 @@ const insideRoot = (path: string): boolean =>
 export async function checkChangeSet(root: string, changes: ChangeSet, fs: WriterFs = realFs): Promise<string[]> {
   const problems: string[] = [];
   const seen = new Set<string>();
-  for (const [kind, files] of [['create', changes.create], ['change', changes.modify]] as const) {
+  for (const [kind, files] of [
+    ['create', changes.create],
+    ['change', changes.modify],
+  ] as const) {
     for (const { path } of files) {
       if (!insideRoot(path)) {
         problems.push(`${path}: not a path inside the project`);
@@ -84,8 +87,10 @@ export async function checkChangeSet(root: string, changes: ChangeSet, fs: Write
       seen.add(normalize(path));
       const present = await exists(fs, join(root, path));
       if (kind === 'create' && present) problems.push(`${path}: already exists (nothing was written)`);
-      if (kind === 'change' && !present) problems.push(`${path}: does not exist, so it cannot be changed (nothing was written)`);
-      if (kind === 'change' && present && !(await fs.stat(join(root, path))).isFile()) problems.push(`${path}: not a file`);
+      if (kind === 'change' && !present)
+        problems.push(`${path}: does not exist, so it cannot be changed (nothing was written)`);
+      if (kind === 'change' && present && !(await fs.stat(join(root, path))).isFile())
+        problems.push(`${path}: not a file`);
     }
   }
   return problems;
@@ -131,7 +136,11 @@ export async function writeChangeSet(root: string, changes: ChangeSet, fs: Write
       }
       const temp = `${target}.${tag}.generate-tmp`;
       const mode = originals.get(target)?.mode;
-      await fs.writeFile(temp, contents, { encoding: 'utf8', flag: 'wx', ...(mode === undefined ? {} : { mode: mode & 0o777 }) });
+      await fs.writeFile(temp, contents, {
+        encoding: 'utf8',
+        flag: 'wx',
+        ...(mode === undefined ? {} : { mode: mode & 0o777 }),
+      });
       staged.push({ temp, target });
     }
     for (const { temp, target } of staged) {

@@ -49,7 +49,15 @@ export class AccountLinks {
     const secret = this.secrets.create();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS[kind]);
     const stored = await this.tokens.addWithinLimit(
-      { selector: secret.selector, verifierHash: secret.verifierHash, userId: user.id, purpose: kind, email: user.email, createdAt: now, expiresAt },
+      {
+        selector: secret.selector,
+        verifierHash: secret.verifierHash,
+        userId: user.id,
+        purpose: kind,
+        email: user.email,
+        createdAt: now,
+        expiresAt,
+      },
       { count: MAILS_PER_HOUR, since: new Date(now.getTime() - HOUR_MS) },
     );
     if (!stored) return false;

@@ -24,7 +24,8 @@ export class ChangeUserRole {
     }
     const user = await this.users.findById(input.userId);
     if (!user) throw new UserNotFoundError(input.userId);
-    if (user.id === input.actorId && user.role !== input.role) throw new ConflictError('you cannot change your own role');
+    if (user.id === input.actorId && user.role !== input.role)
+      throw new ConflictError('you cannot change your own role');
     if (user.role === input.role) return user;
     const updated = user.with({ role: input.role }, this.clock.now());
     const outcome = await this.users.updateKeepingAnAdmin(updated);

@@ -33,7 +33,9 @@ export class CreateUser {
   async execute(input: CreateUserInput): Promise<User> {
     const roles = await this.policy.roles();
     if (!roles.includes(input.role)) {
-      throw new ValidationError([{ field: 'role', message: `is not a role the access policy knows (${roles.join(', ')})` }]);
+      throw new ValidationError([
+        { field: 'role', message: `is not a role the access policy knows (${roles.join(', ')})` },
+      ]);
     }
     if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
     const user = User.register(

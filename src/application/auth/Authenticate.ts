@@ -18,7 +18,8 @@ export class Authenticate {
   async execute(input: { readonly accessToken: string }): Promise<AccessClaims> {
     const claims = await this.tokens.verifyAccessToken(input.accessToken);
     if (!claims) throw new UnauthorizedError('invalid token');
-    if (!(await this.callers.find(claims.userId, claims.sessionId, this.clock.now()))) throw new UnauthorizedError('invalid token');
+    if (!(await this.callers.find(claims.userId, claims.sessionId, this.clock.now())))
+      throw new UnauthorizedError('invalid token');
     return claims;
   }
 }

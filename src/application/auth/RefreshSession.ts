@@ -32,11 +32,16 @@ export class RefreshSession {
     const { outcome, record } = await this.refreshTokens.consume(claims.tokenId, now);
     if (outcome === 'reused' && record) {
       // A replayed token means it leaked: the whole session ends, its access tokens with it.
-      if (!(await this.ender.endOne(record.userId, record.familyId))) await this.refreshTokens.revokeFamily(record.familyId, now);
+      if (!(await this.ender.endOne(record.userId, record.familyId)))
+        await this.refreshTokens.revokeFamily(record.familyId, now);
       throw new UnauthorizedError('refresh token already used');
     }
-    if (outcome !== 'consumed' || !record || record.userId !== claims.userId) throw new UnauthorizedError('invalid token');
-    const [user, active] = await Promise.all([this.users.findById(record.userId), this.sessions.isActive(record.userId, record.familyId, now)]);
+    if (outcome !== 'consumed' || !record || record.userId !== claims.userId)
+      throw new UnauthorizedError('invalid token');
+    const [user, active] = await Promise.all([
+      this.users.findById(record.userId),
+      this.sessions.isActive(record.userId, record.familyId, now),
+    ]);
     if (!user || !active) throw new UnauthorizedError('invalid token');
     return this.issuer.continue(user, record.familyId);
   }

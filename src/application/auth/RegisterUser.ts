@@ -39,7 +39,14 @@ export class RegisterUser {
     if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
     const passwordHash = await this.hasher.hash(input.password);
     const user = User.register(
-      { id: this.ids.newId(), email: input.email, firstName: input.firstName, lastName: input.lastName, role: DEFAULT_ROLE, passwordHash },
+      {
+        id: this.ids.newId(),
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: DEFAULT_ROLE,
+        passwordHash,
+      },
       this.clock.now(),
     );
     await this.users.add(user); // the repository still guards the race on the unique e-mail

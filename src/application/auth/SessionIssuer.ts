@@ -42,7 +42,15 @@ export class SessionIssuer {
     return this.pair(user, sessionId, async (expiresAt) => {
       const now = this.clock.now();
       const userAgent = client.userAgent === null ? null : client.userAgent.slice(0, USER_AGENT_MAX_LENGTH);
-      await this.sessions.start({ id: sessionId, userId: user.id, createdAt: now, lastUsedAt: now, expiresAt, userAgent, ip: client.ip });
+      await this.sessions.start({
+        id: sessionId,
+        userId: user.id,
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt,
+        userAgent,
+        ip: client.ip,
+      });
     });
   }
 

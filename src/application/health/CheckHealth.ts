@@ -37,7 +37,9 @@ export class CheckHealth {
     checks.forEach((c, i) => {
       entries[c.check.name] = results[i] as CheckResult;
     });
-    let status = aggregateWeighed(results.map((r, i) => ({ status: r.status, critical: checks[i]?.critical ?? false })));
+    let status = aggregateWeighed(
+      results.map((r, i) => ({ status: r.status, critical: checks[i]?.critical ?? false })),
+    );
     if (probe !== 'liveness' && this.lifecycle.isShuttingDown()) {
       entries['shutdown'] = { status: 'down', message: 'service is shutting down', latencyMs: 0 };
       status = 'down';

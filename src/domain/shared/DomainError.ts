@@ -71,7 +71,10 @@ export class ForbiddenError extends DomainError {
 /** The caller is sending too much; `retryAfterSeconds` says when to try again. */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED';
-  constructor(readonly retryAfterSeconds: number, message = 'too many requests') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'too many requests',
+  ) {
     super(message);
   }
 }

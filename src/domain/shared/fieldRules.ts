@@ -69,7 +69,11 @@ function ruleOf<T>(
 }
 
 const lengthMessage = (min: number, max: number): string =>
-  min === max ? `must be exactly ${max} characters` : min === 0 ? `must be at most ${max} characters` : `must be ${min} to ${max} characters`;
+  min === max
+    ? `must be exactly ${max} characters`
+    : min === 0
+      ? `must be at most ${max} characters`
+      : `must be ${min} to ${max} characters`;
 
 /** Trimmed, well-formed text (no NUL, no lone surrogate) of `min` to `max` characters (code points). */
 function lengthRule(min: number, max: number, visibleOnly: boolean): FieldRule<string> {
@@ -109,7 +113,10 @@ export function integerRule(min: number = INT32.min, max: number = INT32.max): F
   const message = `must be an integer from ${min} to ${max}`;
   const facts = { type: 'integer', minimum: Math.max(min, INT32.min), maximum: Math.min(max, INT32.max) } as const;
   return ruleOf(message, facts, (value) =>
-    typeof value !== 'number' || !Number.isInteger(value) || value < Math.max(min, INT32.min) || value > Math.min(max, INT32.max)
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < Math.max(min, INT32.min) ||
+    value > Math.min(max, INT32.max)
       ? message
       : undefined,
   );
@@ -142,7 +149,9 @@ export function numberRule(range: Range = {}): FieldRule<number> {
   );
 }
 
-const BOOLEAN = ruleOf<boolean>('must be true or false', { type: 'boolean' }, (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'));
+const BOOLEAN = ruleOf<boolean>('must be true or false', { type: 'boolean' }, (value) =>
+  typeof value === 'boolean' ? undefined : 'must be true or false',
+);
 
 /** `boolean`: `true` or `false`. */
 export const booleanRule = (): FieldRule<boolean> => BOOLEAN;
@@ -157,7 +166,8 @@ function parseDateTime(text: string): Date | undefined {
   const [year, month, day, hour, minute, second, offsetHours = '0', offsetMinutes = '0'] = match.slice(1).map(Number);
   const calendar = new Date(Date.UTC(year!, month! - 1, day!));
   if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return undefined;
-  if (hour! > 23 || minute! > 59 || second! > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59) return undefined;
+  if (hour! > 23 || minute! > 59 || second! > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59)
+    return undefined;
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
@@ -213,7 +223,9 @@ export const uuidRule = (): FieldRule<string> => UUID;
 /** `enum`: one of the listed values, exactly as listed. */
 export function enumRule<V extends string>(values: readonly V[]): FieldRule<V> {
   const message = `must be one of ${values.join(', ')}`;
-  return ruleOf<V>(message, { type: 'string', enum: values }, (value) => (typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message));
+  return ruleOf<V>(message, { type: 'string', enum: values }, (value) =>
+    typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message,
+  );
 }
 
 /** An optional field: `null` (no value) or a value that keeps `rule`. */

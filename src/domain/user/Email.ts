@@ -18,7 +18,12 @@ export function normalizeEmail(raw: string): string {
 
 /** Whether an already-normalized e-mail is acceptable: its shape, and nothing invisible or ill-formed in it. */
 export function isValidEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX_LENGTH && SHAPE.test(email) && !hasInvisibleCharacters(email) && textProblem(email) === undefined;
+  return (
+    email.length <= EMAIL_MAX_LENGTH &&
+    SHAPE.test(email) &&
+    !hasInvisibleCharacters(email) &&
+    textProblem(email) === undefined
+  );
 }
 
 /**

@@ -20,7 +20,10 @@ export class User {
   private constructor(private readonly props: UserProps) {}
 
   /** A new user, created and updated at `now`; its e-mail is unverified unless said otherwise. */
-  static register(input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified'> & { readonly emailVerified?: boolean }, now: Date): User {
+  static register(
+    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified'> & { readonly emailVerified?: boolean },
+    now: Date,
+  ): User {
     return new User({ ...input, emailVerified: input.emailVerified ?? false, createdAt: now, updatedAt: now });
   }
 
@@ -61,7 +64,10 @@ export class User {
    * Applies the given changes; absent fields stay as they are. A new e-mail is unverified: a
    * verification was of the old address, so it never carries over.
    */
-  with(changes: Partial<Pick<UserProps, 'email' | 'firstName' | 'lastName' | 'role' | 'passwordHash'>>, now: Date): User {
+  with(
+    changes: Partial<Pick<UserProps, 'email' | 'firstName' | 'lastName' | 'role' | 'passwordHash'>>,
+    now: Date,
+  ): User {
     const emailChanged = changes.email !== undefined && changes.email !== this.props.email;
     return new User({ ...this.props, ...changes, ...(emailChanged ? { emailVerified: false } : {}), updatedAt: now });
   }

@@ -57,7 +57,6 @@ export const oneOf = <K extends string>(...values: K[]): t.Type<K, unknown, unkn
     typeof u === 'string' && (values as string[]).includes(u.trim()) ? (u.trim() as K) : undefined,
   );
 
-
 export const NonEmptyText = fromString('a non-empty string', (u) =>
   typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined,
 );
@@ -72,7 +71,12 @@ export const RoutePath = fromString('a path starting with /', (u) =>
 
 /** A list: a YAML sequence of strings or a comma-separated string; items trimmed, empty ones dropped. */
 export const List = fromString('a list of strings', (u) => {
-  const items = typeof u === 'string' ? u.split(',') : Array.isArray(u) && u.every((x) => typeof x === 'string') ? (u as string[]) : undefined;
+  const items =
+    typeof u === 'string'
+      ? u.split(',')
+      : Array.isArray(u) && u.every((x) => typeof x === 'string')
+        ? (u as string[])
+        : undefined;
   return items?.map((s) => s.trim()).filter((s) => s !== '');
 });
 
@@ -161,7 +165,13 @@ export const LinkBaseUrl = fromString('an absolute http:// or https:// URL witho
   const url = urlWithScheme(['http:', 'https:'], u.trim());
   if (url === undefined) return undefined;
   const parsed = new URL(url);
-  return parsed.hostname !== '' && parsed.search === '' && parsed.hash === '' && !url.includes('?') && !url.includes('#') ? url : undefined;
+  return parsed.hostname !== '' &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    !url.includes('?') &&
+    !url.includes('#')
+    ? url
+    : undefined;
 });
 
 export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');

@@ -19,15 +19,17 @@ const HTTP_CHECKS = 'health.http';
 const PRODUCTION_OFF = new Set(['graphql.playground', 'graphql.introspection', 'docs.enabled']);
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /** Keys whose URL may carry a password, never echoed in an error line. */
 const CREDENTIAL_URLS = new Set(['mail.smtp_url']);
-const hidePassword = (value: unknown): unknown => (typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value);
+const hidePassword = (value: unknown): unknown =>
+  typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value;
 
 const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS;
-const isSection = (path: string): boolean => Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
+const isSection = (path: string): boolean =>
+  Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
 
 /** Flattens nested YAML mappings into dotted keys; `health.http` stays a list. Empty values mean "use the default". */
 function flatten(source: string, value: unknown, prefix: string, out: Map<string, unknown>, errors: string[]): void {
@@ -41,7 +43,11 @@ function flatten(source: string, value: unknown, prefix: string, out: Map<string
     return;
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    errors.push(prefix === '' ? `${source}: the top level must be a mapping of keys` : `${prefix}: must be a mapping of keys (in ${source})`);
+    errors.push(
+      prefix === ''
+        ? `${source}: the top level must be a mapping of keys`
+        : `${prefix}: must be a mapping of keys (in ${source})`,
+    );
     return;
   }
   for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
@@ -49,7 +55,13 @@ function flatten(source: string, value: unknown, prefix: string, out: Map<string
   }
 }
 
-function readYaml(path: string, required: boolean, sources: ConfigSources, out: Map<string, unknown>, errors: string[]): void {
+function readYaml(
+  path: string,
+  required: boolean,
+  sources: ConfigSources,
+  out: Map<string, unknown>,
+  errors: string[],
+): void {
   const text = sources.readFile(path);
   if (text === undefined) {
     if (required) errors.push(`SVC_CONFIG: file ${show(path)} does not exist`);
@@ -85,9 +97,16 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   for (const [path, spec] of Object.entries(KEYS)) {
     const fromEnv = sources.env[envName(path)];
     const raw =
-      fromEnv !== undefined ? fromEnv : fileValues.has(path) ? fileValues.get(path) : production && PRODUCTION_OFF.has(path) ? false : spec.default;
+      fromEnv !== undefined
+        ? fromEnv
+        : fileValues.has(path)
+          ? fileValues.get(path)
+          : production && PRODUCTION_OFF.has(path)
+            ? false
+            : spec.default;
     const decoded = spec.codec.decode(raw);
-    if (isLeft(decoded)) errors.push(`${path}: ${show(CREDENTIAL_URLS.has(path) ? hidePassword(raw) : raw)} is not ${spec.codec.name}`);
+    if (isLeft(decoded))
+      errors.push(`${path}: ${show(CREDENTIAL_URLS.has(path) ? hidePassword(raw) : raw)} is not ${spec.codec.name}`);
     else values.set(path, decoded.right);
   }
 
@@ -113,7 +132,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       securityHeaders: v('server.security_headers'),
       hsts: v('server.hsts'),
     },
-    database: { url: v('database.url'), migrateOnStart: v('database.migrate_on_start'), queryTimeoutMs: v('database.query_timeout') },
+    database: {
+      url: v('database.url'),
+      migrateOnStart: v('database.migrate_on_start'),
+      queryTimeoutMs: v('database.query_timeout'),
+    },
     redis: { url: v('redis.url') },
     api: { mode: v('api.mode') },
     jwt: {
@@ -147,7 +170,12 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       loginWindowMs: v('auth.login_window'),
       requireVerifiedEmail: v('auth.require_verified_email'),
     },
-    mail: { smtpUrl: v('mail.smtp_url'), from: v('mail.from'), linkBaseUrl: v('mail.link_base_url'), templates: v('mail.templates') },
+    mail: {
+      smtpUrl: v('mail.smtp_url'),
+      from: v('mail.from'),
+      linkBaseUrl: v('mail.link_base_url'),
+      templates: v('mail.templates'),
+    },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
     tracing: { otlpEndpoint: v('tracing.otlp_endpoint'), serviceName: v('tracing.service_name') },
@@ -180,7 +208,10 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
     const decoded = HttpCheckEntry.decode(entry);
     if (isLeft(decoded)) {
       for (const e of decoded.left) {
-        const field = e.context.map((c) => c.key).filter((k) => k !== '').join('.');
+        const field = e.context
+          .map((c) => c.key)
+          .filter((k) => k !== '')
+          .join('.');
         const expected = e.context[e.context.length - 1]?.type.name ?? 'valid';
         const where = `${HTTP_CHECKS}[${i}]${field ? `.${field}` : ''}`;
         errors.push(e.value === undefined ? `${where}: is missing` : `${where}: ${show(e.value)} is not ${expected}`);
@@ -193,7 +224,8 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
   const names = checks.map((c) => c.name);
   const builtIn = new Set(['database', 'cache', 'disk', 'event_loop']);
   names.forEach((name, i) => {
-    if (names.indexOf(name) !== i || builtIn.has(name)) errors.push(`${HTTP_CHECKS}[${i}].name: ${show(name)} is already the name of another check`);
+    if (names.indexOf(name) !== i || builtIn.has(name))
+      errors.push(`${HTTP_CHECKS}[${i}].name: ${show(name)} is already the name of another check`);
   });
   return checks;
 }
@@ -219,9 +251,10 @@ function crossChecks(config: Config, production: boolean): string[] {
       errors.push('jwt.secret: must be at least 32 bytes in production');
     }
     if (config.mail.smtpUrl === '') {
-      errors.push('mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only');
+      errors.push(
+        'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only',
+      );
     }
   }
   return errors;
 }
-

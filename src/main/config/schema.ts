@@ -75,7 +75,13 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'cors.allowed_origins': key(List, ['*']),
   'cors.allowed_methods': key(List, ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
   'cors.allowed_headers': key(List, ['Authorization', 'Content-Type', 'X-Request-ID']),
-  'cors.exposed_headers': key(List, ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+  'cors.exposed_headers': key(List, [
+    'X-Request-ID',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+  ]),
   'cors.allow_credentials': key(Bool, false),
   'cors.max_age': key(Duration, '12h'),
   'rate_limit.enabled': key(Bool, true),
@@ -130,12 +136,26 @@ export interface Config {
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
-  graphql: { generalRoute: string; playgroundRoute: string; playground: boolean; introspection: boolean; maxDepth: number; maxTokens: number };
+  graphql: {
+    generalRoute: string;
+    playgroundRoute: string;
+    playground: boolean;
+    introspection: boolean;
+    maxDepth: number;
+    maxTokens: number;
+  };
   /** The API document at /api/v1/openapi.json and its reference at /docs (CONTRACT §14). */
   docs: { enabled: boolean };
   /** Prometheus metrics at `GET /metrics` on their own listener, never the public port (CONTRACT §15). */
   metrics: { enabled: boolean; host: string; port: number };
-  cors: { allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders: string[]; exposedHeaders: string[]; allowCredentials: boolean; maxAgeMs: number };
+  cors: {
+    allowedOrigins: string[];
+    allowedMethods: string[];
+    allowedHeaders: string[];
+    exposedHeaders: string[];
+    allowCredentials: boolean;
+    maxAgeMs: number;
+  };
   rateLimit: { enabled: boolean; rate: Rate; store: 'memory' | 'redis' };
   auth: {
     bcryptCost: number;

@@ -17,7 +17,11 @@ export interface FeatureModule {
    * REST routes. Core features (health, auth, users) always; resources only when api.mode is
    * rest/both. `operations` are every route it registers, for the API document (CONTRACT §14).
    */
-  readonly rest?: { readonly always: boolean; readonly operations: readonly Operation[]; routes(container: Container): RouteModule };
+  readonly rest?: {
+    readonly always: boolean;
+    readonly operations: readonly Operation[];
+    routes(container: Container): RouteModule;
+  };
   /** GraphQL contribution (resources): an SDL fragment and its resolver map, when api.mode is graphql/both. */
   readonly graphql?: (container: Container) => GraphQLFragment;
 }

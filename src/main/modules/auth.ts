@@ -36,8 +36,14 @@ export const AuthTokens = {
 } as const;
 
 function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbstract {
-  const options = { points: config.auth.loginMaxFailures, duration: Math.ceil(config.auth.loginWindowMs / 1000), keyPrefix: 'portico:login' };
-  return redis ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }) : new RateLimiterMemory(options);
+  const options = {
+    points: config.auth.loginMaxFailures,
+    duration: Math.ceil(config.auth.loginWindowMs / 1000),
+    keyPrefix: 'portico:login',
+  };
+  return redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true })
+    : new RateLimiterMemory(options);
 }
 
 /** Register, login, refresh, logout (CONTRACT §4), always served; binds the shared `Authenticate`. */
@@ -57,7 +63,9 @@ export const auth: FeatureModule = {
     bind(AuthTokens.LoginThrottle).toResolvedValue(
       (config: Config, redis: Redis | null, metrics: ServiceMetrics | null): LoginThrottle => {
         const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
-        return metrics ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled }) : throttle;
+        return metrics
+          ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled })
+          : throttle;
       },
       [TOKENS.Config, TOKENS.Redis, TOKENS.Metrics],
     );
@@ -112,5 +120,9 @@ export const auth: FeatureModule = {
       ],
     );
   }),
-  rest: { always: true, operations: Object.values(AUTH_OPERATIONS), routes: (container) => authRoutes(container.get(AuthTokens.UseCases)) },
+  rest: {
+    always: true,
+    operations: Object.values(AUTH_OPERATIONS),
+    routes: (container) => authRoutes(container.get(AuthTokens.UseCases)),
+  },
 };

@@ -5,7 +5,10 @@ import { HEALTH_OPERATIONS, healthRoutes } from '../../adapters/inbound/http/rou
 import { CacheHealthCheck } from '../../adapters/outbound/health/CacheHealthCheck.js';
 import { DatabaseHealthCheck } from '../../adapters/outbound/health/DatabaseHealthCheck.js';
 import { DiskHealthCheck } from '../../adapters/outbound/health/DiskHealthCheck.js';
-import { EventLoopHealthCheck, type EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
+import {
+  EventLoopHealthCheck,
+  type EventLoopDelayMonitor,
+} from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { CheckHealth, type Lifecycle } from '../../application/health/CheckHealth.js';
@@ -25,7 +28,12 @@ function diskPathOf(target: Database['target']): string {
   return target.kind === 'sqlite' && target.file !== ':memory:' ? dirname(target.file) || '.' : '.';
 }
 
-function buildRegistry(config: Config, database: Database, redis: Redis | null, eventLoop: EventLoopDelayMonitor): HealthCheckRegistry {
+function buildRegistry(
+  config: Config,
+  database: Database,
+  redis: Redis | null,
+  eventLoop: EventLoopDelayMonitor,
+): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
   // Critical: without it no API call can succeed, so readiness must send traffic elsewhere. The
@@ -33,7 +41,9 @@ function buildRegistry(config: Config, database: Database, redis: Redis | null, 
   registry.register(new DatabaseHealthCheck(database), 'readiness', { critical: true });
   if (redis) registry.register(new CacheHealthCheck(redis), 'readiness');
   for (const http of config.health.http) {
-    registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness', { critical: http.critical });
+    registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness', {
+      critical: http.critical,
+    });
   }
   const diskPath = config.health.disk.path || diskPathOf(database.target);
   registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
@@ -45,12 +55,21 @@ function buildRegistry(config: Config, database: Database, redis: Redis | null, 
 export const health: FeatureModule = {
   name: 'health',
   bindings: new ContainerModule(({ bind }) => {
-    bind(HealthTokens.Registry).toResolvedValue(buildRegistry, [TOKENS.Config, TOKENS.Database, TOKENS.Redis, TOKENS.EventLoop]);
+    bind(HealthTokens.Registry).toResolvedValue(buildRegistry, [
+      TOKENS.Config,
+      TOKENS.Database,
+      TOKENS.Redis,
+      TOKENS.EventLoop,
+    ]);
     bind(HealthTokens.CheckHealth).toResolvedValue(
       (registry: HealthCheckRegistry, clock: Clock, lifecycle: Lifecycle, config: Config, startedAt: Date) =>
         new CheckHealth(registry, clock, lifecycle, { checkTimeoutMs: config.health.checkTimeoutMs, startedAt }),
       [HealthTokens.Registry, TOKENS.Clock, TOKENS.Lifecycle, TOKENS.Config, TOKENS.StartedAt],
     );
   }),
-  rest: { always: true, operations: HEALTH_OPERATIONS, routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)) },
+  rest: {
+    always: true,
+    operations: HEALTH_OPERATIONS,
+    routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)),
+  },
 };

@@ -35,7 +35,13 @@ export const products: FeatureModule = {
       [TOKENS.Database],
     );
     bind(ProductTokens.UseCases).toResolvedValue(
-      (products: ProductRepository, authenticate: Authenticate, policy: AccessPolicy, ids: IdGenerator, clock: Clock): ProductUseCases => ({
+      (
+        products: ProductRepository,
+        authenticate: Authenticate,
+        policy: AccessPolicy,
+        ids: IdGenerator,
+        clock: Clock,
+      ): ProductUseCases => ({
         authenticate,
         policy,
         create: new CreateProduct(products, ids, clock),
@@ -50,6 +56,10 @@ export const products: FeatureModule = {
   }),
   entities: [ProductSchema] as EntitySchema[],
   migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
-  rest: { always: false, operations: Object.values(PRODUCT_OPERATIONS), routes: (container) => productRoutes(container.get(ProductTokens.UseCases)) },
+  rest: {
+    always: false,
+    operations: Object.values(PRODUCT_OPERATIONS),
+    routes: (container) => productRoutes(container.get(ProductTokens.UseCases)),
+  },
   graphql: (container) => productGraphQL(container.get(ProductTokens.UseCases)),
 };

@@ -105,10 +105,14 @@ export const users: FeatureModule = {
       [TOKENS.Database, UserTokens.Changes],
     );
     bind(UserTokens.SessionEnder).toResolvedValue(
-      (sessions: SessionStore, refreshTokens: RefreshTokenStore, clock: Clock) => new SessionEnder(sessions, refreshTokens, clock),
+      (sessions: SessionStore, refreshTokens: RefreshTokenStore, clock: Clock) =>
+        new SessionEnder(sessions, refreshTokens, clock),
       [UserTokens.Sessions, UserTokens.RefreshTokenStore, TOKENS.Clock],
     );
-    bind(UserTokens.EmailTokens).toResolvedValue((database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database.orm), [TOKENS.Database]);
+    bind(UserTokens.EmailTokens).toResolvedValue(
+      (database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database.orm),
+      [TOKENS.Database],
+    );
     bind(UserTokens.Background).toResolvedValue(
       (logger: Logger) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
       [TOKENS.Logger],
@@ -166,10 +170,21 @@ export const users: FeatureModule = {
       ],
     );
   }),
-  entities: [UserSchema, RefreshTokenSchema, SessionSchema, EmailTokenSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
+  entities: [
+    UserSchema,
+    RefreshTokenSchema,
+    SessionSchema,
+    EmailTokenSchema,
+    AccessRuleSchema,
+    AppMetaSchema,
+  ] as EntitySchema[],
   migrations: [
     { name: 'Migration0001Users', class: Migration0001Users },
     { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
   ],
-  rest: { always: true, operations: Object.values(USER_OPERATIONS), routes: (container) => userRoutes(container.get(UserTokens.UseCases)) },
+  rest: {
+    always: true,
+    operations: Object.values(USER_OPERATIONS),
+    routes: (container) => userRoutes(container.get(UserTokens.UseCases)),
+  },
 };

@@ -35,7 +35,14 @@ describe('RefreshTokenStore implementations', () => {
             // refresh_tokens.user_id references users.id: the user must exist first.
             registerUser: async (userId) => {
               const user = User.register(
-                { id: userId, email: `${userId}@example.com`, firstName: 'Token', lastName: 'Holder', role: 'user', passwordHash: 'x' },
+                {
+                  id: userId,
+                  email: `${userId}@example.com`,
+                  firstName: 'Token',
+                  lastName: 'Holder',
+                  role: 'user',
+                  passwordHash: 'x',
+                },
                 new Date('2026-01-01T00:00:00Z'),
               );
               await new MikroOrmUserRepository(database.db.orm).add(user);

@@ -6,16 +6,37 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { MikroOrmProductRepository } from '../../../src/adapters/outbound/mikroorm/MikroOrmProductRepository.js';
 import { Product, type ProductProps } from '../../../src/domain/product/Product.js';
 import type { ProductSortField } from '../../../src/domain/product/ProductRepository.js';
-import { createPartsTable, dropPartsTable, InMemoryPartRepository, Part, type PartProps, type PartSortField, SqlPartRepository } from '../../support/parts.js';
+import {
+  createPartsTable,
+  dropPartsTable,
+  InMemoryPartRepository,
+  Part,
+  type PartProps,
+  type PartSortField,
+  SqlPartRepository,
+} from '../../support/parts.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
-import { resourceRepositoryContract, type ResourceDescriptor, type ResourceStorage } from './contracts/resourceRepository.contract.js';
+import {
+  resourceRepositoryContract,
+  type ResourceDescriptor,
+  type ResourceStorage,
+} from './contracts/resourceRepository.contract.js';
 
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 const CHUNK = 200;
 
 const PRODUCT: ResourceDescriptor<Product, ProductSortField> = {
-  make: (id, values = {}) => Product.restore({ id, name: 'Widget', price: 1, version: 1, createdAt: T0, updatedAt: T0, ...values } as ProductProps),
+  make: (id, values = {}) =>
+    Product.restore({
+      id,
+      name: 'Widget',
+      price: 1,
+      version: 1,
+      createdAt: T0,
+      updatedAt: T0,
+      ...values,
+    } as ProductProps),
   propsOf: (product) => product.toProps() as unknown as Record<string, unknown>,
   change: (product, n, now) => product.update({ price: n + 1 }, now),
   sortable: [
@@ -104,7 +125,8 @@ describe('Resource repositories on the outbound cores', () => {
           ]),
         ),
       );
-      for (let start = 0; start < driverRows.length; start += CHUNK) await knex()(table).insert(driverRows.slice(start, start + CHUNK));
+      for (let start = 0; start < driverRows.length; start += CHUNK)
+        await knex()(table).insert(driverRows.slice(start, start + CHUNK));
     };
 
     resourceRepositoryContract(`products on ${target.name}`, PRODUCT, {
@@ -112,7 +134,14 @@ describe('Resource repositories on the outbound cores', () => {
       fresh: async () => {
         await database.clear();
         const repository = new MikroOrmProductRepository(database.db.orm);
-        return { repository, addMany: (rows) => insertMany('products', rows.map((row) => row.toProps() as unknown as Record<string, unknown>)) };
+        return {
+          repository,
+          addMany: (rows) =>
+            insertMany(
+              'products',
+              rows.map((row) => row.toProps() as unknown as Record<string, unknown>),
+            ),
+        };
       },
       tearDown: () => database.close(),
     });
@@ -143,7 +172,8 @@ describe('Resource repositories on the outbound cores', () => {
                 ]),
               ),
             );
-            for (let start = 0; start < driverRows.length; start += CHUNK) await partsKnex()('test_parts').insert(driverRows.slice(start, start + CHUNK));
+            for (let start = 0; start < driverRows.length; start += CHUNK)
+              await partsKnex()('test_parts').insert(driverRows.slice(start, start + CHUNK));
           },
         };
       },

@@ -15,7 +15,10 @@ const HOUR_MS = 3_600_000;
 class WatchedEmailTokenStore extends InMemoryEmailTokenStore {
   readonly stored: EmailTokenRecord[] = [];
 
-  override async addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+  override async addWithinLimit(
+    record: EmailTokenRecord,
+    limit: { readonly count: number; readonly since: Date },
+  ): Promise<boolean> {
     const added = await super.addWithinLimit(record, limit);
     if (added) this.stored.push({ ...record });
     return added;
@@ -82,7 +85,11 @@ describe('AccountLinks', () => {
     });
 
     it('makes a different token for every mail, of at least 128 random bits', async () => {
-      const tokens = [await mailed('password-reset'), await mailed('password-reset'), await mailed('email-verification')];
+      const tokens = [
+        await mailed('password-reset'),
+        await mailed('password-reset'),
+        await mailed('email-verification'),
+      ];
       expect(new Set(tokens).size).to.equal(3);
       for (const token of tokens) expect(Buffer.from(token.split('.')[1]!, 'base64url').length).to.be.at.least(16);
     });
@@ -174,7 +181,17 @@ describe('AccountLinks', () => {
     it('refuses malformed and made-up tokens alike', async () => {
       const token = await mailed('password-reset');
       const [selector, verifier] = token.split('.') as [string, string];
-      const garbage = ['', 'garbage', '.', token + 'A', token.slice(1), `${selector}`, `${selector}.`, `.${verifier}`, `${verifier}.${selector}`];
+      const garbage = [
+        '',
+        'garbage',
+        '.',
+        token + 'A',
+        token.slice(1),
+        `${selector}`,
+        `${selector}.`,
+        `.${verifier}`,
+        `${verifier}.${selector}`,
+      ];
       for (const bad of garbage) await expectInvalid(links.redeem(bad, 'password-reset'));
       await expectInvalid(links.redeem(`${'A'.repeat(22)}.${verifier}`, 'password-reset'));
       await links.redeem(token, 'password-reset');
@@ -188,7 +205,9 @@ describe('AccountLinks', () => {
 
     it('lets exactly one of 10 concurrent redemptions of one token succeed', async () => {
       const token = await mailed('password-reset');
-      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => links.redeem(token, 'password-reset')));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => links.redeem(token, 'password-reset')),
+      );
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(won).to.have.length(1);

@@ -10,7 +10,10 @@ describe('ConfirmEmail', () => {
   let confirm: ConfirmEmail;
   let ada: User;
 
-  const mailed = async (kind: 'email-verification' | 'password-reset' = 'email-verification', user = ada): Promise<string> => {
+  const mailed = async (
+    kind: 'email-verification' | 'password-reset' = 'email-verification',
+    user = ada,
+  ): Promise<string> => {
     expect(await world.links.send(user, kind)).to.equal(true);
     return world.mailer.last(user.email, kind).token;
   };

@@ -20,7 +20,15 @@ describe('EndAllSessions', () => {
     world = newWorld();
     endAll = new EndAllSessions(world.users, world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 
@@ -29,10 +37,16 @@ describe('EndAllSessions', () => {
     const refreshed = await refresh.execute({ refreshToken: pairs[0]!.refreshToken });
     await endAll.execute({ userId: ada.id });
     for (const pair of [...pairs, refreshed]) {
-      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(
+        UnauthorizedError,
+      );
     }
-    expect(await rejectionOf(refresh.execute({ refreshToken: refreshed.refreshToken }))).to.be.instanceOf(UnauthorizedError);
-    expect(await rejectionOf(refresh.execute({ refreshToken: pairs[1]!.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+    expect(await rejectionOf(refresh.execute({ refreshToken: refreshed.refreshToken }))).to.be.instanceOf(
+      UnauthorizedError,
+    );
+    expect(await rejectionOf(refresh.execute({ refreshToken: pairs[1]!.refreshToken }))).to.be.instanceOf(
+      UnauthorizedError,
+    );
     expect(await world.sessionStore.listActive(ada.id, world.clock.now())).to.deep.equal([]);
   });
 
@@ -40,7 +54,12 @@ describe('EndAllSessions', () => {
     await world.sessions.start(ada, A_CLIENT);
     await endAll.execute({ userId: ada.id });
     const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-    const { tokens } = await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: A_CLIENT.ip!, userAgent: null });
+    const { tokens } = await login.execute({
+      email: ada.email,
+      password: DEFAULT_PASSWORD,
+      clientIp: A_CLIENT.ip!,
+      userAgent: null,
+    });
     expect(await authenticate.execute({ accessToken: tokens.accessToken })).to.include({ userId: ada.id });
     await refresh.execute({ refreshToken: tokens.refreshToken });
   });

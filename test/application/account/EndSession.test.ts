@@ -28,14 +28,24 @@ describe('EndSession', () => {
     await authenticate.execute({ accessToken: pair.accessToken });
   };
   const refused = async (pair: TokenPair): Promise<void> => {
-    expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
+    expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(
+      UnauthorizedError,
+    );
   };
 
   beforeEach(async () => {
     world = newWorld();
     end = new EndSession(world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     ada = await world.given(aUser().withEmail('ada@example.com'));
     phone = await world.sessions.start(ada, A_CLIENT);
     laptop = await world.sessions.start(ada, A_CLIENT);
@@ -44,7 +54,9 @@ describe('EndSession', () => {
   it('ends one of the caller’s sessions: its access token is refused at once, its refresh token too', async () => {
     await end.execute({ userId: ada.id, sessionId: sessionIdOf(world, phone) });
     await refused(phone);
-    expect(await rejectionOf(refresh.execute({ refreshToken: phone.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+    expect(await rejectionOf(refresh.execute({ refreshToken: phone.refreshToken }))).to.be.instanceOf(
+      UnauthorizedError,
+    );
   });
 
   it('leaves the caller’s other sessions working', async () => {
@@ -62,7 +74,10 @@ describe('EndSession', () => {
   it('answers SessionNotFoundError for another user’s session, which keeps working', async () => {
     const bob = await world.given(aUser().withEmail('bob@example.com'));
     const bobs = await world.sessions.start(bob, A_CLIENT);
-    await expectSessionNotFound(end.execute({ userId: ada.id, sessionId: sessionIdOf(world, bobs) }), sessionIdOf(world, bobs));
+    await expectSessionNotFound(
+      end.execute({ userId: ada.id, sessionId: sessionIdOf(world, bobs) }),
+      sessionIdOf(world, bobs),
+    );
     await works(bobs);
     await refresh.execute({ refreshToken: bobs.refreshToken });
   });
@@ -71,6 +86,9 @@ describe('EndSession', () => {
     const id = sessionIdOf(world, phone);
     await end.execute({ userId: ada.id, sessionId: id });
     await expectSessionNotFound(end.execute({ userId: ada.id, sessionId: id }), id);
-    await expectSessionNotFound(end.execute({ userId: ada.id, sessionId: 'c0ffee00-0000-4000-8000-000000000000' }), 'c0ffee00-0000-4000-8000-000000000000');
+    await expectSessionNotFound(
+      end.execute({ userId: ada.id, sessionId: 'c0ffee00-0000-4000-8000-000000000000' }),
+      'c0ffee00-0000-4000-8000-000000000000',
+    );
   });
 });

@@ -26,8 +26,18 @@ describe('ListSessions', () => {
 
     expect(sessions.map((s) => s.id)).to.deep.equal([third, second, first]);
     expect(sessions.map((s) => s.current)).to.deep.equal([false, true, false]);
-    expect(sessions[1]).to.deep.include({ userId: ada.id, userAgent: 'laptop', ip: '198.51.100.2', createdAt: new Date(START.getTime() + 1000) });
-    expect(sessions[2]).to.deep.include({ userAgent: 'phone', ip: '198.51.100.1', createdAt: START, lastUsedAt: START });
+    expect(sessions[1]).to.deep.include({
+      userId: ada.id,
+      userAgent: 'laptop',
+      ip: '198.51.100.2',
+      createdAt: new Date(START.getTime() + 1000),
+    });
+    expect(sessions[2]).to.deep.include({
+      userAgent: 'phone',
+      ip: '198.51.100.1',
+      createdAt: START,
+      lastUsedAt: START,
+    });
     expect(sessions[0]).to.deep.include({ userAgent: null, ip: null });
   });
 
@@ -39,7 +49,9 @@ describe('ListSessions', () => {
     const kept = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
     await world.sessions.start(bob, A_CLIENT);
     await world.ender.endOne(ada.id, ended);
-    expect((await list.execute({ userId: ada.id, sessionId: kept })).map((s) => s.id)).to.include(sessionIdOf(world, old));
+    expect((await list.execute({ userId: ada.id, sessionId: kept })).map((s) => s.id)).to.include(
+      sessionIdOf(world, old),
+    );
     world.clock.advance(1000);
     expect((await list.execute({ userId: ada.id, sessionId: kept })).map((s) => s.id)).to.deep.equal([kept]);
   });

@@ -22,7 +22,10 @@ describe('RequestEmailVerification', () => {
     const mail = world.mailer.sent[0]!;
     expect(mail).to.include({ kind: 'email-verification', to: 'ada@example.com' });
     expect(mail.expiresAt).to.deep.equal(new Date(world.clock.now().getTime() + 24 * 3_600_000));
-    expect(await world.links.redeem(mail.token, 'email-verification')).to.include({ userId: ada.id, email: 'ada@example.com' });
+    expect(await world.links.redeem(mail.token, 'email-verification')).to.include({
+      userId: ada.id,
+      email: 'ada@example.com',
+    });
   });
 
   it('mails the current address after an e-mail change', async () => {

@@ -132,7 +132,10 @@ describe('RequestPasswordReset', () => {
   it('sends a link that resets that user’s password (its token is redeemable for a reset)', async () => {
     await request.execute({ email: 'ada@example.com' });
     await world.background.idle();
-    const record = await world.links.redeem(world.mailer.last('ada@example.com', 'password-reset').token, 'password-reset');
+    const record = await world.links.redeem(
+      world.mailer.last('ada@example.com', 'password-reset').token,
+      'password-reset',
+    );
     expect(record).to.include({ userId: ada.id, email: 'ada@example.com' });
   });
 });

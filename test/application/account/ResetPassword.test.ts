@@ -76,14 +76,26 @@ describe('ResetPassword', () => {
     const phone = await world.sessions.start(ada, A_CLIENT);
     const laptop = await world.sessions.start(ada, { userAgent: 'laptop', ip: '198.51.100.9' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    const refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
 
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
 
     for (const pair of [phone, laptop]) {
       expect(await world.callers.find(ada.id, sessionIdOf(world, pair), world.clock.now())).to.equal(undefined);
-      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
-      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(
+        UnauthorizedError,
+      );
+      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(
+        UnauthorizedError,
+      );
       const tokenId = (await world.tokens.verifyRefreshToken(pair.refreshToken))!.tokenId;
       expect((await world.refreshTokens.consume(tokenId, world.clock.now())).outcome).to.equal('revoked');
     }

@@ -7,7 +7,16 @@ import { RefreshSession } from '../../../src/application/auth/RefreshSession.js'
 import { ConflictError, NotFoundError, ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser } from '../../support/mothers.js';
-import { A_CLIENT, newAccessPolicy, newWorld, readPolicyFiles, rejectionOf, START, type PolicyFiles, type World } from '../world.js';
+import {
+  A_CLIENT,
+  newAccessPolicy,
+  newWorld,
+  readPolicyFiles,
+  rejectionOf,
+  START,
+  type PolicyFiles,
+  type World,
+} from '../world.js';
 
 describe('ChangeUserRole', () => {
   let files: PolicyFiles;
@@ -89,7 +98,9 @@ describe('ChangeUserRole', () => {
     expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
     const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
     expect(refused.reason).to.be.instanceOf(ConflictError);
-    const admins = (await world.users.list({ page: 1, perPage: 10, sort: 'email', order: 'asc' })).items.filter((u) => u.role === 'admin');
+    const admins = (await world.users.list({ page: 1, perPage: 10, sort: 'email', order: 'asc' })).items.filter(
+      (u) => u.role === 'admin',
+    );
     expect(admins).to.have.length(1);
   });
 
@@ -110,9 +121,23 @@ describe('ChangeUserRole', () => {
     const session = await world.sessions.start(bob, A_CLIENT);
     await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'moderator' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.include({ userId: bob.id, role: 'user' });
-    const refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.include({
+      userId: bob.id,
+      role: 'user',
+    });
+    const refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     const next = await refresh.execute({ refreshToken: session.refreshToken });
-    expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.include({ userId: bob.id, role: 'moderator' });
+    expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.include({
+      userId: bob.id,
+      role: 'moderator',
+    });
   });
 });

@@ -19,7 +19,15 @@ describe('DeleteUser', () => {
   beforeEach(async () => {
     world = newWorld();
     deleteUser = new DeleteUser(world.users, world.refreshTokens);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
     bobsSession = await world.sessions.start(bob, A_CLIENT);
@@ -41,7 +49,9 @@ describe('DeleteUser', () => {
 
   it('makes the user’s still-unexpired access token fail authentication', async () => {
     await deleteUser.execute({ actorId: admin.id, userId: bob.id });
-    const error = await rejectionOf(new Authenticate(world.tokens, world.callers, world.clock).execute({ accessToken: bobsSession.accessToken }));
+    const error = await rejectionOf(
+      new Authenticate(world.tokens, world.callers, world.clock).execute({ accessToken: bobsSession.accessToken }),
+    );
     expect(error).to.be.instanceOf(UnauthorizedError);
   });
 
@@ -99,6 +109,8 @@ describe('DeleteUser', () => {
 
   it('answers NOT_FOUND when the user is deleted a second time', async () => {
     await deleteUser.execute({ actorId: admin.id, userId: bob.id });
-    expect(await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: bob.id }))).to.be.instanceOf(NotFoundError);
+    expect(await rejectionOf(deleteUser.execute({ actorId: admin.id, userId: bob.id }))).to.be.instanceOf(
+      NotFoundError,
+    );
   });
 });

@@ -34,7 +34,13 @@ describe('ListUsers', () => {
   let world: World;
   let listUsers: ListUsers;
 
-  const query = (overrides: Partial<UserListQuery> = {}): UserListQuery => ({ page: 1, perPage: 20, sort: 'created_at', order: 'desc', ...overrides });
+  const query = (overrides: Partial<UserListQuery> = {}): UserListQuery => ({
+    page: 1,
+    perPage: 20,
+    sort: 'created_at',
+    order: 'desc',
+    ...overrides,
+  });
   const namesOf = (items: readonly User[]): Name[] =>
     items.map((u) => (Object.keys(PEOPLE) as Name[]).find((name) => idOf(PEOPLE[name].n) === u.id)!);
 
@@ -43,7 +49,13 @@ describe('ListUsers', () => {
     listUsers = new ListUsers(world.users);
     for (const name of ['dave', 'carol', 'eve', 'bob', 'alice'] as const) {
       const p = PEOPLE[name];
-      await world.users.add(aUser().withId(idOf(p.n)).withEmail(p.email).withName(p.first, p.last).build(new Date(START.getTime() + p.at * HOUR)));
+      await world.users.add(
+        aUser()
+          .withId(idOf(p.n))
+          .withEmail(p.email)
+          .withName(p.first, p.last)
+          .build(new Date(START.getTime() + p.at * HOUR)),
+      );
     }
   });
 
@@ -60,7 +72,8 @@ describe('ListUsers', () => {
 
   it('pages through the sorted list without repeating or skipping a row, with the total on every page', async () => {
     const pages = [];
-    for (let page = 1; page <= 3; page++) pages.push(await listUsers.execute(query({ page, perPage: 2, sort: 'last_name', order: 'asc' })));
+    for (let page = 1; page <= 3; page++)
+      pages.push(await listUsers.execute(query({ page, perPage: 2, sort: 'last_name', order: 'asc' })));
     expect(pages.map((p) => namesOf(p.items))).to.deep.equal([['eve', 'dave'], ['alice', 'carol'], ['bob']]);
     expect(pages.map((p) => ({ total: p.total, page: p.page, perPage: p.perPage }))).to.deep.equal([
       { total: 5, page: 1, perPage: 2 },

@@ -11,7 +11,8 @@ import { newAccessPolicy, readPolicyFiles, rejectionOf, type PolicyFiles } from 
 
 const DEFAULT_POLICIES: PolicyRule[] = [...SEED_POLICIES];
 
-const sorted = (rules: readonly PolicyRule[]) => [...rules].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+const sorted = (rules: readonly PolicyRule[]) =>
+  [...rules].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 describe('policy administration', () => {
   let files: PolicyFiles;
@@ -57,7 +58,11 @@ describe('policy administration', () => {
       const error = await rejectionOf(new AddPolicy(policy).execute(existing));
       expect(error).to.be.instanceOf(ConflictError);
       expect(error).to.have.property('code', 'CONFLICT');
-      expect((await new ListPolicies(policy).execute()).policies.filter((p) => JSON.stringify(p) === JSON.stringify(existing))).to.have.length(1);
+      expect(
+        (await new ListPolicies(policy).execute()).policies.filter(
+          (p) => JSON.stringify(p) === JSON.stringify(existing),
+        ),
+      ).to.have.length(1);
     });
 
     it('refuses a rule added a second time', async () => {
@@ -73,7 +78,9 @@ describe('policy administration', () => {
       expect(await policy.enforce('user', '/api/v1/products/42', 'GET')).to.equal(true);
       await new RemovePolicy(policy).execute(rule);
       expect(await policy.enforce('user', '/api/v1/products/42', 'GET')).to.equal(false);
-      expect(await policy.enforce('moderator', '/api/v1/products/42', 'GET'), 'moderator has its own rule').to.equal(true);
+      expect(await policy.enforce('moderator', '/api/v1/products/42', 'GET'), 'moderator has its own rule').to.equal(
+        true,
+      );
     });
 
     it('no longer lists or stores the removed rule', async () => {
@@ -104,7 +111,10 @@ describe('policy administration', () => {
         await remove(adminOnly);
         const error = await rejectionOf(remove(adminAll));
         expect(error).to.be.instanceOf(ConflictError);
-        expect(error).to.include({ code: 'CONFLICT', message: 'no role could manage the access policy without this rule' });
+        expect(error).to.include({
+          code: 'CONFLICT',
+          message: 'no role could manage the access policy without this rule',
+        });
         expect(await listed()).to.deep.include(adminAll);
         expect(await store.load()).to.deep.include({ kind: 'p', values: ['admin', '/api/v1/*', '.*'] });
         expect(await policy.enforce('admin', '/api/v1/admin/policies', 'POST')).to.equal(true);
@@ -132,7 +142,11 @@ describe('policy administration', () => {
       });
 
       it('does not count a rule for another action or path', async () => {
-        await new AddPolicy(policy).execute({ role: 'moderator', path: '/api/v1/admin/policies', action: 'GET|DELETE' });
+        await new AddPolicy(policy).execute({
+          role: 'moderator',
+          path: '/api/v1/admin/policies',
+          action: 'GET|DELETE',
+        });
         await new AddPolicy(policy).execute({ role: 'moderator', path: '/api/v1/admin/users', action: 'POST' });
         await remove(adminOnly);
         expect(await rejectionOf(remove(adminAll))).to.be.instanceOf(ConflictError);
@@ -141,7 +155,9 @@ describe('policy administration', () => {
       it('lets only one of two removals made at the same time succeed when together they would lock everyone out', async () => {
         const results = await Promise.allSettled([remove(adminAll), remove(adminOnly)]);
         expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
-        expect(results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason).to.be.instanceOf(ConflictError);
+        expect(results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason).to.be.instanceOf(
+          ConflictError,
+        );
         expect(await policy.enforce('admin', '/api/v1/admin/policies', 'POST')).to.equal(true);
         expect((await listed()).filter((rule) => rule.role === 'admin')).to.have.length(1);
       });

@@ -28,12 +28,20 @@ describe('Authenticate', () => {
   });
 
   it('answers the user id and role a valid access token carries', async () => {
-    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({ userId: ada.id, role: 'moderator', sessionId });
+    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({
+      userId: ada.id,
+      role: 'moderator',
+      sessionId,
+    });
   });
 
   it('keeps the role the token carries until the next login or refresh', async () => {
     await world.users.update(ada.with({ role: 'user' }, world.clock.now()));
-    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({ userId: ada.id, role: 'moderator', sessionId });
+    expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({
+      userId: ada.id,
+      role: 'moderator',
+      sessionId,
+    });
   });
 
   it('fails for a deleted user’s still-valid token', async () => {
@@ -79,14 +87,20 @@ describe('Authenticate', () => {
       await world.ender.endAll(ada.id);
       await expectInvalidToken(session.accessToken);
       const fresh = await world.sessions.start(ada, A_CLIENT);
-      expect(world.tokens.inspect(fresh.accessToken)?.issuedAt).to.deep.equal(world.tokens.inspect(session.accessToken)?.issuedAt);
+      expect(world.tokens.inspect(fresh.accessToken)?.issuedAt).to.deep.equal(
+        world.tokens.inspect(session.accessToken)?.issuedAt,
+      );
       expect(await authenticate.execute({ accessToken: fresh.accessToken })).to.include({ userId: ada.id });
     });
 
     it('refuses a token of a session that belongs to another user', async () => {
       const bob = await world.given(aUser());
       const bobs = await world.sessions.start(bob, A_CLIENT);
-      const forged = await world.tokens.issueAccessToken({ userId: ada.id, role: 'moderator', sessionId: sessionIdOf(world, bobs) });
+      const forged = await world.tokens.issueAccessToken({
+        userId: ada.id,
+        role: 'moderator',
+        sessionId: sessionIdOf(world, bobs),
+      });
       await expectInvalidToken(forged.token);
     });
 
@@ -95,7 +109,9 @@ describe('Authenticate', () => {
       world.clock.advance(999);
       await authenticate.execute({ accessToken: session.accessToken });
       world.clock.advance(1);
-      expect(await world.tokens.verifyAccessToken(session.accessToken), 'the token itself is still valid').to.not.equal(undefined);
+      expect(await world.tokens.verifyAccessToken(session.accessToken), 'the token itself is still valid').to.not.equal(
+        undefined,
+      );
       await expectInvalidToken(session.accessToken);
     });
   });

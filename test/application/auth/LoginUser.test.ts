@@ -14,7 +14,10 @@ const OTHER_IP = '198.51.100.9';
 const WINDOW_MS = 15 * 60_000;
 
 /** Wraps a repository to record what each `findByEmail` answered. */
-function recordingLookups(users: UserRepository): { repo: UserRepository; lookups: { email: string; found: User | undefined }[] } {
+function recordingLookups(users: UserRepository): {
+  repo: UserRepository;
+  lookups: { email: string; found: User | undefined }[];
+} {
   const lookups: { email: string; found: User | undefined }[] = [];
   const repo: UserRepository = Object.create(users) as UserRepository;
   repo.findByEmail = async (email) => {
@@ -31,10 +34,13 @@ describe('LoginUser', () => {
   let ada: User;
   let lookups: { email: string; found: User | undefined }[];
 
-  const attempt = (password: string, clientIp = IP, email = EMAIL) => login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' });
+  const attempt = (password: string, clientIp = IP, email = EMAIL) =>
+    login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' });
   const failTimes = async (n: number, clientIp = IP, email = EMAIL): Promise<void> => {
     for (let i = 0; i < n; i++) {
-      expect(await rejectionOf(attempt('wrong password', clientIp, email)), `failure ${i + 1}`).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(attempt('wrong password', clientIp, email)), `failure ${i + 1}`).to.be.instanceOf(
+        UnauthorizedError,
+      );
     }
   };
 
@@ -75,7 +81,10 @@ describe('LoginUser', () => {
     it('logs in with the right password: the user and a token pair carrying their role', async () => {
       const { user, tokens } = await attempt(DEFAULT_PASSWORD);
       expect(user.id).to.equal(ada.id);
-      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.include({ userId: ada.id, role: 'moderator' });
+      expect(await world.tokens.verifyAccessToken(tokens.accessToken)).to.deep.include({
+        userId: ada.id,
+        role: 'moderator',
+      });
       const refresh = await world.tokens.verifyRefreshToken(tokens.refreshToken);
       expect(await world.refreshTokens.find(refresh!.tokenId)).to.include({ userId: ada.id });
       expect(tokens.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
@@ -94,7 +103,11 @@ describe('LoginUser', () => {
       expect(error).to.be.instanceOf(UnauthorizedError);
       expect(error).to.include({ code: 'UNAUTHORIZED', message: 'invalid credentials' });
       expect(world.hasher.verifyCalls).to.equal(1);
-      expect(world.hasher.verifications[0]).to.deep.equal({ password: 'not the password', hash: ada.passwordHash, matched: false });
+      expect(world.hasher.verifications[0]).to.deep.equal({
+        password: 'not the password',
+        hash: ada.passwordHash,
+        matched: false,
+      });
     });
 
     it('refuses an unknown e-mail with UnauthorizedError "invalid credentials", after exactly one comparison', async () => {
@@ -190,13 +203,21 @@ describe('LoginUser', () => {
     it('answers a wrong password with invalid credentials again once the window has passed', async () => {
       await failTimes(5);
       world.clock.advance(WINDOW_MS);
-      expect(await rejectionOf(attempt('wrong password'))).to.include({ code: 'UNAUTHORIZED', message: 'invalid credentials' });
+      expect(await rejectionOf(attempt('wrong password'))).to.include({
+        code: 'UNAUTHORIZED',
+        message: 'invalid credentials',
+      });
     });
   });
 
   describe('sessions', () => {
     it('records the session with the client’s user agent and address', async () => {
-      const { tokens } = await login.execute({ email: EMAIL, password: DEFAULT_PASSWORD, clientIp: OTHER_IP, userAgent: 'Firefox/140' });
+      const { tokens } = await login.execute({
+        email: EMAIL,
+        password: DEFAULT_PASSWORD,
+        clientIp: OTHER_IP,
+        userAgent: 'Firefox/140',
+      });
       const sessions = await world.sessionStore.listActive(ada.id, world.clock.now());
       expect(sessions).to.have.length(1);
       expect(sessions[0]).to.include({ id: sessionIdOf(world, tokens), userAgent: 'Firefox/140', ip: OTHER_IP });
@@ -226,7 +247,9 @@ describe('LoginUser', () => {
     });
 
     it('answers an unknown e-mail with 401 invalid credentials, and mails nothing', async () => {
-      expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD, 'nobody@example.com'))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD, 'nobody@example.com'))).to.be.instanceOf(
+        UnauthorizedError,
+      );
       await world.background.idle();
       expect(world.mailer.sent).to.deep.equal([]);
     });
@@ -242,7 +265,8 @@ describe('LoginUser', () => {
     });
 
     it('mails at most 3 links an hour however often the unverified user tries', async () => {
-      for (let i = 0; i < 5; i++) expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD))).to.be.instanceOf(EmailNotVerifiedError);
+      for (let i = 0; i < 5; i++)
+        expect(await rejectionOf(strictAttempt(DEFAULT_PASSWORD))).to.be.instanceOf(EmailNotVerifiedError);
       await world.background.idle();
       expect(world.mailer.to(EMAIL, 'email-verification')).to.have.length(3);
       expect(world.backgroundFailures).to.deep.equal([]);

@@ -18,7 +18,9 @@ describe('Logout', () => {
 
   const loginAs = async (user: User): Promise<TokenPair> => {
     const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-    return (await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })).tokens;
+    return (
+      await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
+    ).tokens;
   };
   const expectUnauthorized = async (promise: Promise<unknown>): Promise<void> => {
     const error = await rejectionOf(promise);
@@ -29,7 +31,15 @@ describe('Logout', () => {
   beforeEach(async () => {
     world = newWorld();
     logout = new Logout(world.tokens, world.refreshTokens, world.ender);
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     ada = await world.given(aUser().withEmail('ada@example.com'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
   });

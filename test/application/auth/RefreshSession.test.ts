@@ -16,7 +16,9 @@ describe('RefreshSession', () => {
 
   const loginAda = async (): Promise<TokenPair> => {
     const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-    return (await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })).tokens;
+    return (
+      await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
+    ).tokens;
   };
   const use = (refreshToken: string) => refresh.execute({ refreshToken });
   const expectUnauthorized = async (promise: Promise<unknown>): Promise<void> => {
@@ -27,7 +29,15 @@ describe('RefreshSession', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+    refresh = new RefreshSession(
+      world.tokens,
+      world.refreshTokens,
+      world.users,
+      world.sessionStore,
+      world.sessions,
+      world.clock,
+      world.ender,
+    );
     ada = await world.given(aUser().withEmail('ada@example.com'));
     session = await loginAda();
   });
@@ -103,7 +113,10 @@ describe('RefreshSession', () => {
   it('gives the access token the user’s current role, not the one at login', async () => {
     await world.users.update(ada.with({ role: 'moderator' }, world.clock.now()));
     const next = await use(session.refreshToken);
-    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.include({ userId: ada.id, role: 'moderator' });
+    expect(await world.tokens.verifyAccessToken(next.accessToken)).to.deep.include({
+      userId: ada.id,
+      role: 'moderator',
+    });
     expect(await world.tokens.verifyAccessToken(session.accessToken), 'the old token keeps its role').to.deep.include({
       userId: ada.id,
       role: 'user',

@@ -9,7 +9,13 @@ import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from 
 describe('RegisterUser', () => {
   let world: World;
   let register: RegisterUser;
-  const input = { email: 'grace@example.com', password: 's3cret-passw0rd', firstName: 'Grace', lastName: 'Hopper', client: A_CLIENT };
+  const input = {
+    email: 'grace@example.com',
+    password: 's3cret-passw0rd',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    client: A_CLIENT,
+  };
 
   beforeEach(() => {
     world = newWorld();
@@ -49,13 +55,19 @@ describe('RegisterUser', () => {
     const smuggled = { ...input, role: 'admin' };
     const { user, tokens } = await register.execute(smuggled);
     expect((await world.users.findById(user.id))?.role).to.equal('user');
-    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({ userId: user.id, role: 'user' });
+    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({
+      userId: user.id,
+      role: 'user',
+    });
   });
 
   it('starts a session: an access token for the new user and a remembered refresh token', async () => {
     const { user, tokens } = await register.execute(input);
     expect(tokens!.expiresIn).to.equal(world.tokens.accessTokenTtlSeconds);
-    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({ userId: user.id, role: 'user' });
+    expect(await world.tokens.verifyAccessToken(tokens!.accessToken)).to.deep.include({
+      userId: user.id,
+      role: 'user',
+    });
     const refresh = await world.tokens.verifyRefreshToken(tokens!.refreshToken);
     expect(refresh?.userId).to.equal(user.id);
     expect((await world.refreshTokens.find(refresh!.tokenId))?.userId).to.equal(user.id);
@@ -73,7 +85,10 @@ describe('RegisterUser', () => {
   });
 
   it('lets exactly one of two concurrent registrations of one e-mail win', async () => {
-    const outcomes = await Promise.allSettled([register.execute(input), register.execute({ ...input, firstName: 'Twin' })]);
+    const outcomes = await Promise.allSettled([
+      register.execute(input),
+      register.execute({ ...input, firstName: 'Twin' }),
+    ]);
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(won).to.have.length(1);
@@ -96,7 +111,10 @@ describe('RegisterUser', () => {
     });
 
     it('records the session with the client that registered', async () => {
-      const { user, tokens } = await register.execute({ ...input, client: { userAgent: 'Firefox/140', ip: '198.51.100.9' } });
+      const { user, tokens } = await register.execute({
+        ...input,
+        client: { userAgent: 'Firefox/140', ip: '198.51.100.9' },
+      });
       const sessions = await world.sessionStore.listActive(user.id, world.clock.now());
       expect(sessions).to.have.length(1);
       expect(sessions[0]).to.include({ id: sessionIdOf(world, tokens!), userAgent: 'Firefox/140', ip: '198.51.100.9' });
@@ -119,7 +137,15 @@ describe('RegisterUser', () => {
     });
 
     it('without a session on registration: no tokens, no session, still the verification mail', async () => {
-      const withoutSession = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions, world.links, false);
+      const withoutSession = new RegisterUser(
+        world.users,
+        world.hasher,
+        world.ids,
+        world.clock,
+        world.sessions,
+        world.links,
+        false,
+      );
       const { user, tokens } = await withoutSession.execute(input);
       expect(tokens).to.equal(undefined);
       expect(world.tokens.issuedCount).to.equal(0);

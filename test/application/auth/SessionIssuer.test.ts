@@ -23,7 +23,11 @@ describe('SessionIssuer', () => {
   it('issues an access token carrying the user id, role and session id', async () => {
     const pair = await world.sessions.start(ada, A_CLIENT);
     const [session] = await sessionsOf(ada);
-    expect(await world.tokens.verifyAccessToken(pair.accessToken)).to.deep.equal({ userId: ada.id, role: 'admin', sessionId: session!.id });
+    expect(await world.tokens.verifyAccessToken(pair.accessToken)).to.deep.equal({
+      userId: ada.id,
+      role: 'admin',
+      sessionId: session!.id,
+    });
   });
 
   it('issues a refresh token that is not an access token, and the reverse', async () => {
@@ -37,7 +41,9 @@ describe('SessionIssuer', () => {
     const record = await recordOf(pair.refreshToken);
     const [session] = await sessionsOf(ada);
     expect(record).to.include({ userId: ada.id, familyId: session!.id });
-    expect(record?.expiresAt).to.deep.equal(new Date(world.clock.now().getTime() + world.tokens.refreshTokenTtlSeconds * 1000));
+    expect(record?.expiresAt).to.deep.equal(
+      new Date(world.clock.now().getTime() + world.tokens.refreshTokenTtlSeconds * 1000),
+    );
     expect(record?.expiresAt).to.deep.equal(world.tokens.inspect(pair.refreshToken)?.expiresAt);
   });
 

@@ -138,7 +138,9 @@ describe('CheckHealth', () => {
   it('reports each check with its outcome and the latency measured on the clock', async () => {
     registry
       .register(new FakeCheck('database', { status: 'up' }, clock, 5))
-      .register(new FakeCheck('event_loop', { status: 'degraded', message: 'event-loop delay p99 is 250ms' }, clock, 12));
+      .register(
+        new FakeCheck('event_loop', { status: 'degraded', message: 'event-loop delay p99 is 250ms' }, clock, 12),
+      );
     const pending = useCase.execute('all');
     clock.advance(5);
     await flush();
@@ -167,7 +169,9 @@ describe('CheckHealth', () => {
   });
 
   it('reports a check that rejects as down with its message', async () => {
-    registry.register(new FakeCheck('disk', { status: 'up' })).register(new FailingCheck('cache', new Error('connection refused')));
+    registry
+      .register(new FakeCheck('disk', { status: 'up' }))
+      .register(new FailingCheck('cache', new Error('connection refused')));
     const report = await useCase.execute('all');
     expect(report.status).to.equal('degraded');
     expect(report.checks['cache']).to.deep.equal({ status: 'down', message: 'connection refused', latencyMs: 0 });
@@ -182,7 +186,10 @@ describe('CheckHealth', () => {
     };
     registry.register(throwing);
     const report = await useCase.execute('all');
-    expect(report).to.deep.include({ status: 'down', checks: { broken: { status: 'down', message: 'not configured', latencyMs: 0 } } });
+    expect(report).to.deep.include({
+      status: 'down',
+      checks: { broken: { status: 'down', message: 'not configured', latencyMs: 0 } },
+    });
     expect(clock.pendingDelays()).to.equal(0);
   });
 
@@ -238,12 +245,18 @@ describe('CheckHealth', () => {
   describe('critical checks (CONTRACT §8)', () => {
     it('a critical check down makes the report down, whatever the others say', async () => {
       registry
-        .register(new FakeCheck('database', { status: 'down', message: 'database unreachable' }), 'readiness', { critical: true })
+        .register(new FakeCheck('database', { status: 'down', message: 'database unreachable' }), 'readiness', {
+          critical: true,
+        })
         .register(new FakeCheck('cache', { status: 'up' }), 'readiness')
         .register(new FakeCheck('event_loop', { status: 'up' }));
       const report = await useCase.execute('readiness');
       expect(report.status).to.equal('down');
-      expect(report.checks['database']).to.deep.equal({ status: 'down', message: 'database unreachable', latencyMs: 0 });
+      expect(report.checks['database']).to.deep.equal({
+        status: 'down',
+        message: 'database unreachable',
+        latencyMs: 0,
+      });
     });
 
     it('a non-critical check down beside others makes it degraded at worst', async () => {
@@ -284,7 +297,9 @@ describe('CheckHealth', () => {
 
   describe('while the service shuts down', () => {
     beforeEach(() => {
-      registry.register(new FakeCheck('database', { status: 'up' }), 'readiness').register(new FakeCheck('event_loop', { status: 'up' }));
+      registry
+        .register(new FakeCheck('database', { status: 'up' }), 'readiness')
+        .register(new FakeCheck('event_loop', { status: 'up' }));
       lifecycle.shuttingDown = true;
     });
 
@@ -313,7 +328,10 @@ describe('CheckHealth', () => {
     });
 
     it('readiness is down even with no checks registered', async () => {
-      const empty = new CheckHealth(new HealthCheckRegistry(), clock, lifecycle, { checkTimeoutMs: TIMEOUT_MS, startedAt });
+      const empty = new CheckHealth(new HealthCheckRegistry(), clock, lifecycle, {
+        checkTimeoutMs: TIMEOUT_MS,
+        startedAt,
+      });
       const report = await empty.execute('readiness');
       expect(report.status).to.equal('down');
       expect(report.checks).to.deep.equal({ shutdown: shutdownEntry });

@@ -12,7 +12,8 @@ describe('CreateProduct', () => {
   let ids: SequentialIds;
   let create: CreateProduct;
 
-  const everything = async () => (await products.list({ page: 1, perPage: 100, sort: 'created_at', order: 'asc' })).items;
+  const everything = async () =>
+    (await products.list({ page: 1, perPage: 100, sort: 'created_at', order: 'asc' })).items;
 
   beforeEach(() => {
     products = new InMemoryProductRepository();

@@ -36,7 +36,8 @@ describe('ListProducts', () => {
 
   it('pages through the sorted list without repeating or skipping a row, with the total on every page', async () => {
     const pages = [];
-    for (let page = 1; page <= 3; page++) pages.push(await listProducts.execute(query({ page, perPage: 4, sort: 'price', order: 'asc' })));
+    for (let page = 1; page <= 3; page++)
+      pages.push(await listProducts.execute(query({ page, perPage: 4, sort: 'price', order: 'asc' })));
     expect(pages.map((p) => p.items.length)).to.deep.equal([4, 2, 0]);
     expect(pages.flatMap((p) => idsOf(p.items))).to.deep.equal(expectedOrder('price', 'asc'));
     expect(pages.map((p) => ({ total: p.total, page: p.page, perPage: p.perPage }))).to.deep.equal([

@@ -9,7 +9,14 @@ import { productEntity, freshProductRepository } from '../../support/resources/p
 
 describeResourceUseCases({
   ...productEntity,
-  classes: { Create: CreateProduct, Get: GetProduct, List: ListProducts, Search: SearchProducts, Update: UpdateProduct, Delete: DeleteProduct },
+  classes: {
+    Create: CreateProduct,
+    Get: GetProduct,
+    List: ListProducts,
+    Search: SearchProducts,
+    Update: UpdateProduct,
+    Delete: DeleteProduct,
+  },
   fresh: freshProductRepository,
   search: 'name',
 });

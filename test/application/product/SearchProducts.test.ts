@@ -23,7 +23,8 @@ describe('SearchProducts', () => {
 
   const search = (q: string, overrides: Partial<ProductListQuery> = {}) =>
     searchProducts.execute({ page: 1, perPage: 20, sort: 'price', order: 'asc', ...overrides, q });
-  const namesOf = async (q: string, overrides: Partial<ProductListQuery> = {}) => (await search(q, overrides)).items.map((p) => p.name);
+  const namesOf = async (q: string, overrides: Partial<ProductListQuery> = {}) =>
+    (await search(q, overrides)).items.map((p) => p.name);
 
   beforeEach(async () => {
     products = new InMemoryProductRepository();
@@ -34,7 +35,14 @@ describe('SearchProducts', () => {
   it('finds the names containing q, whatever the case of either', async () => {
     const page = await search('wIdGeT');
     // price asc: WIDGET Pro 3; Widget …a 5; Blue Widget 7; Widget …b 10, …c 10; widgetry 11.
-    expect(page.items.map((p) => p.name)).to.deep.equal(['WIDGET Pro', 'Widget', 'Blue Widget', 'Widget', 'Widget', 'widgetry']);
+    expect(page.items.map((p) => p.name)).to.deep.equal([
+      'WIDGET Pro',
+      'Widget',
+      'Blue Widget',
+      'Widget',
+      'Widget',
+      'widgetry',
+    ]);
     expect(page.items.map((p) => p.id).slice(3, 5)).to.deep.equal([productId('b'), productId('c')]);
     expect(page.total).to.equal(6);
   });
@@ -70,7 +78,14 @@ describe('SearchProducts', () => {
   it('sorts the matches by name, ties by id', async () => {
     const page = await search('widget', { sort: 'name', order: 'asc' });
     // Binary order (upper case first): "Blue Widget", "WIDGET Pro", "Widget" ×3 by id, "widgetry".
-    expect(page.items.map((p) => p.name)).to.deep.equal(['Blue Widget', 'WIDGET Pro', 'Widget', 'Widget', 'Widget', 'widgetry']);
+    expect(page.items.map((p) => p.name)).to.deep.equal([
+      'Blue Widget',
+      'WIDGET Pro',
+      'Widget',
+      'Widget',
+      'Widget',
+      'widgetry',
+    ]);
     expect(page.items.map((p) => p.id).slice(2, 5)).to.deep.equal([productId('a'), productId('b'), productId('c')]);
   });
 });

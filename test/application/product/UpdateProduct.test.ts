@@ -3,7 +3,11 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { UpdateProduct } from '../../../src/application/product/UpdateProduct.js';
 import { Product } from '../../../src/domain/product/Product.js';
 import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
-import type { ProductChange, ProductListQuery, ProductRepository } from '../../../src/domain/product/ProductRepository.js';
+import type {
+  ProductChange,
+  ProductListQuery,
+  ProductRepository,
+} from '../../../src/domain/product/ProductRepository.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { Page } from '../../../src/domain/shared/Page.js';
 import { FixedClock } from '../../support/FixedClock.js';
@@ -163,7 +167,9 @@ describe('UpdateProduct', () => {
       ['no version at all (only weak tags were sent)', []],
     ] as const) {
       it(`answers PRECONDITION_FAILED (ProductVersionMismatchError) for ${label}, writing nothing`, async () => {
-        const error = await rejectionOf(update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions }));
+        const error = await rejectionOf(
+          update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions }),
+        );
         expect(error).to.be.instanceOf(ProductVersionMismatchError);
         expect(error).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${widget.id}` });
         expect(await stored()).to.deep.equal(widget.toProps());
@@ -175,13 +181,17 @@ describe('UpdateProduct', () => {
         products.beforeUpdate = undefined;
         await update.execute({ id: widget.id, changes: { price: 42 } });
       };
-      const error = await rejectionOf(update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions: [1] }));
+      const error = await rejectionOf(
+        update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions: [1] }),
+      );
       expect(error).to.be.instanceOf(ProductVersionMismatchError);
       expect(await stored()).to.deep.include({ name: 'Widget', price: 42, version: 2 });
     });
 
     it('checks the version for an empty change too, and answers the product untouched when it matches', async () => {
-      expect((await update.execute({ id: widget.id, changes: {}, expectedVersions: [1] })).toProps()).to.deep.equal(widget.toProps());
+      expect((await update.execute({ id: widget.id, changes: {}, expectedVersions: [1] })).toProps()).to.deep.equal(
+        widget.toProps(),
+      );
       const error = await rejectionOf(update.execute({ id: widget.id, changes: {}, expectedVersions: [2] }));
       expect(error).to.be.instanceOf(ProductVersionMismatchError);
       expect(products.updateCalls).to.equal(0);
@@ -192,7 +202,8 @@ describe('UpdateProduct', () => {
         [1, 2, 3, 4].map((n) => update.execute({ id: widget.id, changes: { price: n }, expectedVersions: [1] })),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      for (const r of results) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ProductVersionMismatchError);
+      for (const r of results)
+        if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ProductVersionMismatchError);
       expect((await stored()).version).to.equal(2);
     });
   });
@@ -219,7 +230,9 @@ describe('UpdateProduct', () => {
     it('lets 20 truly concurrent updates of different fields all succeed, each field keeping its last write', async () => {
       const changes = Array.from({ length: 20 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n }));
       const results = await Promise.all(changes.map((c) => update.execute({ id: widget.id, changes: c })));
-      expect(results.map((r) => r.version).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, n) => n + 2));
+      expect(results.map((r) => r.version).sort((a, b) => a - b)).to.deep.equal(
+        Array.from({ length: 20 }, (_, n) => n + 2),
+      );
       const last = results.reduce((a, b) => (a.version > b.version ? a : b));
       expect(await stored()).to.deep.equal(last.toProps());
       expect(await stored()).to.deep.include({ name: 'Name 18', price: 19, version: 21 });

@@ -14,7 +14,9 @@ describe('GetProfile', () => {
   });
 
   it('answers the caller’s own user record', async () => {
-    const ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
+    const ada = await world.given(
+      aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'),
+    );
     await world.given(aUser().withEmail('bob@example.com'));
     const profile = await getProfile.execute({ userId: ada.id });
     expect(profile.toProps()).to.deep.equal(ada.toProps());

@@ -37,7 +37,12 @@ describe('UpdateProfile', () => {
   describe('partial changes', () => {
     it('changes only the first name when only it is given', async () => {
       const result = await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
-      expect(result.toProps()).to.deep.include({ firstName: 'Augusta', lastName: 'Lovelace', email: 'ada@example.com', role: 'moderator' });
+      expect(result.toProps()).to.deep.include({
+        firstName: 'Augusta',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        role: 'moderator',
+      });
       expect(await stored()).to.deep.equal(result.toProps());
     });
 
@@ -47,7 +52,13 @@ describe('UpdateProfile', () => {
     });
 
     it('changes several fields at once', async () => {
-      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        firstName: 'Augusta',
+        lastName: 'King',
+        email: 'augusta@example.com',
+      });
       expect(await stored()).to.deep.include({ firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
     });
 
@@ -77,7 +88,9 @@ describe('UpdateProfile', () => {
 
     it('refuses an e-mail another user has with EmailAlreadyRegisteredError, changing nothing', async () => {
       await world.given(aUser().withEmail('bob@example.com'));
-      const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, email: 'bob@example.com', firstName: 'Augusta' }));
+      const error = await rejectionOf(
+        update.execute({ userId: ada.id, sessionId, email: 'bob@example.com', firstName: 'Augusta' }),
+      );
       expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
       expect(error).to.include({ code: 'CONFLICT', message: 'email already registered' });
       expect(await stored()).to.deep.equal(ada.toProps());
@@ -92,7 +105,12 @@ describe('UpdateProfile', () => {
 
   describe('password', () => {
     it('stores the hash of the new password when the current password is right', async () => {
-      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       const hash = (await stored()).passwordHash;
       expect(hash).to.equal('hashed:a brand new one');
       expect(await world.hasher.verify('a brand new one', hash)).to.equal(true);
@@ -100,22 +118,36 @@ describe('UpdateProfile', () => {
     });
 
     it('lets the user log in with the new password and not the old one', async () => {
-      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
-      const attempt = (password: string) => login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7', userAgent: null });
+      const attempt = (password: string) =>
+        login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7', userAgent: null });
       expect((await attempt('a brand new one')).user.id).to.equal(ada.id);
       expect(await rejectionOf(attempt(DEFAULT_PASSWORD))).to.be.instanceOf(UnauthorizedError);
     });
 
     it('refuses a new password without current_password (ValidationError on current_password), changing nothing', async () => {
-      await expectCurrentPasswordError(update.execute({ userId: ada.id, sessionId, password: 'a brand new one', firstName: 'Augusta' }));
+      await expectCurrentPasswordError(
+        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', firstName: 'Augusta' }),
+      );
       expect(await stored()).to.deep.equal(ada.toProps());
       expect(world.hasher.hashCalls).to.equal(0);
     });
 
     it('refuses a new password with a wrong current_password (ValidationError on current_password), changing nothing', async () => {
       await expectCurrentPasswordError(
-        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password', firstName: 'Augusta' }),
+        update.execute({
+          userId: ada.id,
+          sessionId,
+          password: 'a brand new one',
+          currentPassword: 'not my password',
+          firstName: 'Augusta',
+        }),
       );
       expect(await stored()).to.deep.equal(ada.toProps());
       expect(world.hasher.hashCalls).to.equal(0);
@@ -137,7 +169,12 @@ describe('UpdateProfile', () => {
 
     it('keeps the stored role through every kind of update', async () => {
       await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
-      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       expect((await stored()).role).to.equal('moderator');
     });
 
@@ -162,19 +199,36 @@ describe('UpdateProfile', () => {
       await authenticate.execute({ accessToken: pair.accessToken });
     };
     const refused = async (pair: TokenPair): Promise<void> => {
-      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(UnauthorizedError);
-      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(UnauthorizedError);
+      expect(await rejectionOf(authenticate.execute({ accessToken: pair.accessToken }))).to.be.instanceOf(
+        UnauthorizedError,
+      );
+      expect(await rejectionOf(refresh.execute({ refreshToken: pair.refreshToken }))).to.be.instanceOf(
+        UnauthorizedError,
+      );
     };
 
     beforeEach(() => {
       authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-      refresh = new RefreshSession(world.tokens, world.refreshTokens, world.users, world.sessionStore, world.sessions, world.clock, world.ender);
+      refresh = new RefreshSession(
+        world.tokens,
+        world.refreshTokens,
+        world.users,
+        world.sessionStore,
+        world.sessions,
+        world.clock,
+        world.ender,
+      );
     });
 
     it('ends every other session on a password change, and keeps the current one', async () => {
       const current = await world.sessions.start(ada, A_CLIENT);
       const others = [await world.sessions.start(ada, A_CLIENT), await world.sessions.start(ada, A_CLIENT)];
-      await update.execute({ userId: ada.id, sessionId: sessionIdOf(world, current), password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({
+        userId: ada.id,
+        sessionId: sessionIdOf(world, current),
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       for (const other of others) await refused(other);
       await accepted(current);
       const next = await refresh.execute({ refreshToken: current.refreshToken });
@@ -185,7 +239,9 @@ describe('UpdateProfile', () => {
 
     it('ends no session when the password change is refused', async () => {
       const other = await world.sessions.start(ada, A_CLIENT);
-      await rejectionOf(update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password' }));
+      await rejectionOf(
+        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password' }),
+      );
       await accepted(other);
     });
 
@@ -198,7 +254,12 @@ describe('UpdateProfile', () => {
     it('leaves other users’ sessions alone on a password change', async () => {
       const bob = await world.given(aUser().withEmail('bob@example.com'));
       const bobs = await world.sessions.start(bob, A_CLIENT);
-      await update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: DEFAULT_PASSWORD });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       await accepted(bobs);
     });
 
@@ -208,14 +269,23 @@ describe('UpdateProfile', () => {
       expect(result.emailVerified).to.equal(false);
       expect((await stored()).emailVerified).to.equal(false);
       await world.background.idle();
-      expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([['email-verification', 'countess@example.com']]);
-      const confirmed = await new ConfirmEmail(world.users, world.links, world.clock).execute({ token: world.mailer.sent[0]!.token });
+      expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([
+        ['email-verification', 'countess@example.com'],
+      ]);
+      const confirmed = await new ConfirmEmail(world.users, world.links, world.clock).execute({
+        token: world.mailer.sent[0]!.token,
+      });
       expect(confirmed.toProps()).to.include({ email: 'countess@example.com', emailVerified: true });
     });
 
     it('keeps a verified e-mail verified and mails nothing when the e-mail does not change', async () => {
       await world.users.update(ada.withVerifiedEmail(world.clock.now()));
-      const result = await update.execute({ userId: ada.id, sessionId, email: 'ada@example.com', firstName: 'Augusta' });
+      const result = await update.execute({
+        userId: ada.id,
+        sessionId,
+        email: 'ada@example.com',
+        firstName: 'Augusta',
+      });
       expect(result.emailVerified).to.equal(true);
       await world.background.idle();
       expect(world.mailer.sent).to.deep.equal([]);

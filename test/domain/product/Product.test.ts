@@ -84,7 +84,14 @@ describe('Product', () => {
   describe('create', () => {
     it('starts at version 1 with createdAt = updatedAt = now', () => {
       const product = aWidget();
-      expect(product.toProps()).to.deep.equal({ id: ID, name: 'Widget', price: 9.99, version: 1, createdAt: CREATED, updatedAt: CREATED });
+      expect(product.toProps()).to.deep.equal({
+        id: ID,
+        name: 'Widget',
+        price: 9.99,
+        version: 1,
+        createdAt: CREATED,
+        updatedAt: CREATED,
+      });
       expect(product.createdAt.getTime()).to.equal(CREATED.getTime());
       expect(product.updatedAt.getTime()).to.equal(CREATED.getTime());
     });
@@ -97,12 +104,26 @@ describe('Product', () => {
   describe('update', () => {
     it('sets only the name when only the name is given', () => {
       const updated = aWidget().update({ name: 'Gadget' }, LATER);
-      expect(updated.toProps()).to.deep.equal({ id: ID, name: 'Gadget', price: 9.99, version: 2, createdAt: CREATED, updatedAt: LATER });
+      expect(updated.toProps()).to.deep.equal({
+        id: ID,
+        name: 'Gadget',
+        price: 9.99,
+        version: 2,
+        createdAt: CREATED,
+        updatedAt: LATER,
+      });
     });
 
     it('sets only the price when only the price is given', () => {
       const updated = aWidget().update({ price: 12.5 }, LATER);
-      expect(updated.toProps()).to.deep.equal({ id: ID, name: 'Widget', price: 12.5, version: 2, createdAt: CREATED, updatedAt: LATER });
+      expect(updated.toProps()).to.deep.equal({
+        id: ID,
+        name: 'Widget',
+        price: 12.5,
+        version: 2,
+        createdAt: CREATED,
+        updatedAt: LATER,
+      });
     });
 
     it('sets both when both are given', () => {

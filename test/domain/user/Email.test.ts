@@ -8,7 +8,11 @@ describe('Email', () => {
       ['spaces around and capitals', '  Ada@Example.COM ', 'ada@example.com'],
       ['full-width letters, "＠" and "．"', 'ＡＤＡ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'ada@example.com'],
       ['the ligature "ﬁ"', 'ﬁn@example.com', 'fin@example.com'],
-      ['an ideographic space around it (NFKC makes it a space, then it is trimmed)', '\u3000ada@example.com\u3000', 'ada@example.com'],
+      [
+        'an ideographic space around it (NFKC makes it a space, then it is trimmed)',
+        '\u3000ada@example.com\u3000',
+        'ada@example.com',
+      ],
     ] as const) {
       it(`accepts ${label}`, () => {
         expect(parseEmail(raw)).to.deep.equal({ email });
@@ -19,7 +23,11 @@ describe('Email', () => {
       ['a zero-width space', 'a\u200bda@example.com', 'must not contain invisible characters'],
       ['a zero-width joiner', 'ada\u200d@example.com', 'must not contain invisible characters'],
       ['a word joiner', 'ada@exam\u2060ple.com', 'must not contain invisible characters'],
-      ['a leading byte-order mark (refused, not trimmed)', '\ufeffada@example.com', 'must not contain invisible characters'],
+      [
+        'a leading byte-order mark (refused, not trimmed)',
+        '\ufeffada@example.com',
+        'must not contain invisible characters',
+      ],
       ['a left-to-right mark', 'ada\u200e@example.com', 'must not contain invisible characters'],
       ['a right-to-left override', 'ada@\u202eexample.com', 'must not contain invisible characters'],
       ['a bidi isolate', '\u2066ada\u2069@example.com', 'must not contain invisible characters'],

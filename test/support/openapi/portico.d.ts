@@ -4,9473 +4,9473 @@
  */
 
 export interface paths {
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every check
-         * @description Every check, liveness and readiness. Never cached (`Cache-Control: no-store`).
-         */
-        get: operations["health"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/health/ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Readiness
-         * @description Whether to send traffic here: the database, Redis when configured, the disk; down while shutting down. Never cached (`Cache-Control: no-store`).
-         */
-        get: operations["readiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Every check
+     * @description Every check, liveness and readiness. Never cached (`Cache-Control: no-store`).
+     */
+    get: operations['health'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/health/live": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Liveness
-         * @description Whether the process works (never the database): a restart is the cure when down. Never cached (`Cache-Control: no-store`).
-         */
-        get: operations["liveness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Readiness
+     * @description Whether to send traffic here: the database, Redis when configured, the disk; down while shutting down. Never cached (`Cache-Control: no-store`).
+     */
+    get: operations['readiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Register
-         * @description Creates a user with the role `user` (a `role` in the body is ignored), mails it a verification link and logs it in. With `auth.require_verified_email` on, it is not logged in: it logs in once its e-mail is verified.
-         */
-        post: operations["register"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Liveness
+     * @description Whether the process works (never the database): a restart is the cure when down. Never cached (`Cache-Control: no-store`).
+     */
+    get: operations['liveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in */
-        post: operations["login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Register
+     * @description Creates a user with the role `user` (a `role` in the body is ignored), mails it a verification link and logs it in. With `auth.require_verified_email` on, it is not logged in: it logs in once its e-mail is verified.
+     */
+    post: operations['register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh the session
-         * @description Spends the refresh token and returns a new pair. A spent token presented again revokes every token of its login.
-         */
-        post: operations["refresh"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Log in */
+    post: operations['login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log out
-         * @description Ends the session of the refresh token: it and every token descended from the same login stop working, and so do the session's access tokens.
-         */
-        post: operations["logout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Refresh the session
+     * @description Spends the refresh token and returns a new pair. A spent token presented again revokes every token of its login.
+     */
+    post: operations['refresh'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get my profile */
-        get: operations["getProfile"];
-        /**
-         * Update my profile
-         * @description Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.
-         */
-        put: operations["updateProfile"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Log out
+     * @description Ends the session of the refresh token: it and every token descended from the same login stop working, and so do the session's access tokens.
+     */
+    post: operations['logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/profile': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/admin/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List users
-         * @description A page of users; `q` filters on e-mail and names.
-         */
-        get: operations["listUsers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get my profile */
+    get: operations['getProfile'];
+    /**
+     * Update my profile
+     * @description Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.
+     */
+    put: operations['updateProfile'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/admin/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a user */
-        get: operations["getUser"];
-        /**
-         * Change a user's role
-         * @description Takes effect at the user's next login or refresh (the role travels in the access token).
-         */
-        put: operations["changeUserRole"];
-        post?: never;
-        /**
-         * Delete a user
-         * @description Its refresh tokens stop working, and its access tokens are refused.
-         */
-        delete: operations["deleteUser"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List users
+     * @description A page of users; `q` filters on e-mail and names.
+     */
+    get: operations['listUsers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/users/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/admin/users/{id}/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End all of a user's sessions
-         * @description Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).
-         */
-        post: operations["endUserSessions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get a user */
+    get: operations['getUser'];
+    /**
+     * Change a user's role
+     * @description Takes effect at the user's next login or refresh (the role travels in the access token).
+     */
+    put: operations['changeUserRole'];
+    post?: never;
+    /**
+     * Delete a user
+     * @description Its refresh tokens stop working, and its access tokens are refused.
+     */
+    delete: operations['deleteUser'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/users/{id}/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/admin/policies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the access rules */
-        get: operations["listPolicies"];
-        put?: never;
-        /**
-         * Add an access rule
-         * @description Persisted, and with Redis configured effective on every instance within a second.
-         */
-        post: operations["addPolicy"];
-        /** Remove an access rule */
-        delete: operations["removePolicy"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * End all of a user's sessions
+     * @description Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).
+     */
+    post: operations['endUserSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/password/forgot": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask for a password reset link
-         * @description When the e-mail is registered, a link with a single-use token valid for 1 hour is mailed to it (at most 3 an hour). The answer is the same, after the same time, whether or not it is.
-         */
-        post: operations["forgotPassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** List the access rules */
+    get: operations['listPolicies'];
+    put?: never;
+    /**
+     * Add an access rule
+     * @description Persisted, and with Redis configured effective on every instance within a second.
+     */
+    post: operations['addPolicy'];
+    /** Remove an access rule */
+    delete: operations['removePolicy'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/password/forgot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/password/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set a new password with a reset token
-         * @description Spends the token and ends every session of the user: its refresh tokens and its access tokens stop working.
-         */
-        post: operations["resetPassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password reset link
+     * @description When the e-mail is registered, a link with a single-use token valid for 1 hour is mailed to it (at most 3 an hour). The answer is the same, after the same time, whether or not it is.
+     */
+    post: operations['forgotPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/password/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/email/verify/request": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask for an e-mail verification link
-         * @description Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).
-         */
-        post: operations["requestEmailVerification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with a reset token
+     * @description Spends the token and ends every session of the user: its refresh tokens and its access tokens stop working.
+     */
+    post: operations['resetPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/email/verify/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/email/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Verify the e-mail with a verification token */
-        post: operations["verifyEmail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Ask for an e-mail verification link
+     * @description Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).
+     */
+    post: operations['requestEmailVerification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/email/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List my sessions
-         * @description The active sessions (one per login), newest first; `current` marks the one of this request.
-         */
-        get: operations["listSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Verify the e-mail with a verification token */
+    post: operations['verifyEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/sessions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * End one of my sessions
-         * @description Its refresh tokens stop working at once, its access tokens within a second.
-         */
-        delete: operations["endSession"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List my sessions
+     * @description The active sessions (one per login), newest first; `current` marks the one of this request.
+     */
+    get: operations['listSessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/auth/logout-all": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End all my sessions
-         * @description Every session of the caller ends, this one included.
-         */
-        post: operations["logoutAll"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End one of my sessions
+     * @description Its refresh tokens stop working at once, its access tokens within a second.
+     */
+    delete: operations['endSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/auth/logout-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/products": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List products
-         * @description A page of products, sorted (ties broken by id, so pages never repeat or skip one).
-         */
-        get: operations["listProducts"];
-        put?: never;
-        /** Create a product */
-        post: operations["createProduct"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * End all my sessions
+     * @description Every session of the caller ends, this one included.
+     */
+    post: operations['logoutAll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/products/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Search products
-         * @description Products whose searchable field contains `q`, case-insensitive; paginated like the list.
-         */
-        get: operations["searchProducts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List products
+     * @description A page of products, sorted (ties broken by id, so pages never repeat or skip one).
+     */
+    get: operations['listProducts'];
+    put?: never;
+    /** Create a product */
+    post: operations['createProduct'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/products/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/products/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a product */
-        get: operations["getProduct"];
-        /**
-         * Update a product
-         * @description Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.
-         */
-        put: operations["updateProduct"];
-        post?: never;
-        /**
-         * Delete a product
-         * @description With `If-Match`, only if the version is still current.
-         */
-        delete: operations["deleteProduct"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Search products
+     * @description Products whose searchable field contains `q`, case-insensitive; paginated like the list.
+     */
+    get: operations['searchProducts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/products/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/api/v1/openapi.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The API document
-         * @description This OpenAPI 3.1 document; the interactive reference for it is at /docs.
-         */
-        get: operations["getApiDocument"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Get a product */
+    get: operations['getProduct'];
+    /**
+     * Update a product
+     * @description Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.
+     */
+    put: operations['updateProduct'];
+    post?: never;
+    /**
+     * Delete a product
+     * @description With `If-Match`, only if the version is still current.
+     */
+    delete: operations['deleteProduct'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * The API document
+     * @description This OpenAPI 3.1 document; the interactive reference for it is at /docs.
+     */
+    get: operations['getApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: {
-        ActiveSession: {
-            /**
-             * Format: uuid
-             * @description A UUID
-             */
-            id: string;
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When the session last got tokens (its login or its latest refresh)
-             */
-            last_used_at: string;
-            /** @description The User-Agent of the login, if it sent one */
-            user_agent: string | null;
-            /** @description The client address of the login */
-            ip: string | null;
-            /** @description The session the request came from */
-            current: boolean;
-        };
-        BadRequestError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_TOKEN";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        ConflictError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "CONFLICT";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        ForbiddenError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "FORBIDDEN" | "EMAIL_NOT_VERIFIED";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        HeadersTooLargeError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "HEADERS_TOO_LARGE";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        HealthReport: {
-            /**
-             * @description up; degraded (a check is down or degraded but the service works); down (a critical check is down)
-             * @enum {string}
-             */
-            status: "up" | "degraded" | "down";
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            timestamp: string;
-            /**
-             * @description Time since start, in whole seconds
-             * @example 72h30m15s
-             */
-            uptime: string;
-            /** @description Each check by its name (database, cache, disk, event_loop, and every health.http entry) */
-            checks: {
-                [key: string]: {
-                    /** @enum {string} */
-                    status: "up" | "degraded" | "down";
-                    message?: string;
-                    /**
-                     * @description A Go time.Duration (`72h30m15s`, `1.234ms`, `850µs`)
-                     * @example 1.234ms
-                     */
-                    latency: string;
-                };
-            };
-        };
-        InternalError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "INTERNAL_ERROR";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        NotFoundError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "NOT_FOUND";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        PageMeta: {
-            /** @description This page, from 1 */
-            page: number;
-            /**
-             * @description Items per page
-             * @default 20
-             */
-            per_page: number;
-            /** @description Items in the whole list */
-            total: number;
-            /** @description ceil(total / per_page); 0 when the list is empty */
-            total_pages: number;
-        };
-        PayloadTooLargeError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "PAYLOAD_TOO_LARGE";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        Policies: {
-            /** @description Who may do what: a role, a path pattern, a regular expression over methods */
-            policies: components["schemas"]["PolicyRule"][];
-            /** @description A role has every right of its parent */
-            inheritance: {
-                /**
-                 * @description A role the access policy knows
-                 * @example moderator
-                 */
-                role: string;
-                /**
-                 * @description A role the access policy knows
-                 * @example moderator
-                 */
-                parent: string;
-            }[];
-        };
-        PolicyRule: {
-            /**
-             * @description A role the access policy knows
-             * @example moderator
-             */
-            role: string;
-            /**
-             * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
-             * @example /api/v1/products/{id}
-             */
-            path: string;
-            /**
-             * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
-             * @example GET|PUT
-             */
-            action: string;
-        };
-        PreconditionFailedError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "PRECONDITION_FAILED";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        Product: {
-            /**
-             * Format: uuid
-             * @description A UUID
-             */
-            id: string;
-            /** @description Must be 1 to 200 characters */
-            name: string;
-            /** @description Must be a number greater than 0 */
-            price: number;
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            updated_at: string;
-        };
-        RateLimitedError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "RATE_LIMITED";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        Registered: {
-            user: components["schemas"]["User"];
-        };
-        Session: {
-            user: components["schemas"]["User"];
-            /** @description A JWT to send as `Authorization: Bearer <access_token>` */
-            access_token: string;
-            /** @description A single-use JWT for POST /api/v1/auth/refresh */
-            refresh_token: string;
-            /** @constant */
-            token_type: "Bearer";
-            /** @description Seconds until the access token expires */
-            expires_in: number;
-        };
-        Tokens: {
-            /** @description A JWT to send as `Authorization: Bearer <access_token>` */
-            access_token: string;
-            /** @description A single-use JWT for POST /api/v1/auth/refresh */
-            refresh_token: string;
-            /** @constant */
-            token_type: "Bearer";
-            /** @description Seconds until the access token expires */
-            expires_in: number;
-        };
-        UnauthorizedError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "UNAUTHORIZED";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        UnavailableError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "TIMEOUT" | "OVERLOADED" | "SERVICE_UNAVAILABLE";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        UnsupportedMediaTypeError: {
-            /** @constant */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "UNSUPPORTED_MEDIA_TYPE";
-                /** @description What went wrong, for people */
-                message: string;
-                /** @description More about it, when there is more (`id: <id>`) */
-                detail?: string;
-                /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-        };
-        User: {
-            /**
-             * Format: uuid
-             * @description A UUID
-             */
-            id: string;
-            /**
-             * Format: email
-             * @description An e-mail address; trimmed and lower-cased
-             * @example ada@example.com
-             */
-            email: string;
-            /**
-             * @description Must be 1 to 100 characters
-             * @example Ada
-             */
-            first_name: string;
-            /**
-             * @description Must be 1 to 100 characters
-             * @example Ada
-             */
-            last_name: string;
-            /**
-             * @description A role the access policy knows
-             * @example moderator
-             */
-            role: string;
-            /** @description Whether the user followed a verification link sent to `email` */
-            email_verified: boolean;
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description An instant in RFC 3339, in UTC (`Z`)
-             */
-            updated_at: string;
-        };
+  schemas: {
+    ActiveSession: {
+      /**
+       * Format: uuid
+       * @description A UUID
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the session last got tokens (its login or its latest refresh)
+       */
+      last_used_at: string;
+      /** @description The User-Agent of the login, if it sent one */
+      user_agent: string | null;
+      /** @description The client address of the login */
+      ip: string | null;
+      /** @description The session the request came from */
+      current: boolean;
     };
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: {
-        /** @description The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID */
-        "X-Request-ID": string;
-        /** @description Requests allowed per window (when rate limiting is on) */
-        "X-RateLimit-Limit": number;
-        /** @description Requests left in this window */
-        "X-RateLimit-Remaining": number;
-        /** @description Seconds until the window resets */
-        "X-RateLimit-Reset": number;
-        /** @description Seconds to wait before trying again */
-        "Retry-After": number;
-        /** @description The version of the resource, as a strong tag (`"3"`); send it back in If-Match */
-        ETag: string;
-        /** @description The challenge: `Bearer` */
-        "WWW-Authenticate": "Bearer";
-        /** @description Seconds to wait before trying again */
-        "Retry-After-429": number;
-        /** @description The challenge `Bearer`, when it is the access token that is refused */
-        "WWW-Authenticate-if-bearer": "Bearer";
+    BadRequestError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'BAD_REQUEST' | 'VALIDATION_ERROR' | 'INVALID_TOKEN';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
     };
-    pathItems: never;
+    ConflictError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'CONFLICT';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    ForbiddenError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    HeadersTooLargeError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'HEADERS_TOO_LARGE';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    HealthReport: {
+      /**
+       * @description up; degraded (a check is down or degraded but the service works); down (a critical check is down)
+       * @enum {string}
+       */
+      status: 'up' | 'degraded' | 'down';
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      timestamp: string;
+      /**
+       * @description Time since start, in whole seconds
+       * @example 72h30m15s
+       */
+      uptime: string;
+      /** @description Each check by its name (database, cache, disk, event_loop, and every health.http entry) */
+      checks: {
+        [key: string]: {
+          /** @enum {string} */
+          status: 'up' | 'degraded' | 'down';
+          message?: string;
+          /**
+           * @description A Go time.Duration (`72h30m15s`, `1.234ms`, `850µs`)
+           * @example 1.234ms
+           */
+          latency: string;
+        };
+      };
+    };
+    InternalError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'INTERNAL_ERROR';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    NotFoundError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'NOT_FOUND';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    PageMeta: {
+      /** @description This page, from 1 */
+      page: number;
+      /**
+       * @description Items per page
+       * @default 20
+       */
+      per_page: number;
+      /** @description Items in the whole list */
+      total: number;
+      /** @description ceil(total / per_page); 0 when the list is empty */
+      total_pages: number;
+    };
+    PayloadTooLargeError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'PAYLOAD_TOO_LARGE';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    Policies: {
+      /** @description Who may do what: a role, a path pattern, a regular expression over methods */
+      policies: components['schemas']['PolicyRule'][];
+      /** @description A role has every right of its parent */
+      inheritance: {
+        /**
+         * @description A role the access policy knows
+         * @example moderator
+         */
+        role: string;
+        /**
+         * @description A role the access policy knows
+         * @example moderator
+         */
+        parent: string;
+      }[];
+    };
+    PolicyRule: {
+      /**
+       * @description A role the access policy knows
+       * @example moderator
+       */
+      role: string;
+      /**
+       * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
+       * @example /api/v1/products/{id}
+       */
+      path: string;
+      /**
+       * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
+       * @example GET|PUT
+       */
+      action: string;
+    };
+    PreconditionFailedError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'PRECONDITION_FAILED';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    Product: {
+      /**
+       * Format: uuid
+       * @description A UUID
+       */
+      id: string;
+      /** @description Must be 1 to 200 characters */
+      name: string;
+      /** @description Must be a number greater than 0 */
+      price: number;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      updated_at: string;
+    };
+    RateLimitedError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'RATE_LIMITED';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    Registered: {
+      user: components['schemas']['User'];
+    };
+    Session: {
+      user: components['schemas']['User'];
+      /** @description A JWT to send as `Authorization: Bearer <access_token>` */
+      access_token: string;
+      /** @description A single-use JWT for POST /api/v1/auth/refresh */
+      refresh_token: string;
+      /** @constant */
+      token_type: 'Bearer';
+      /** @description Seconds until the access token expires */
+      expires_in: number;
+    };
+    Tokens: {
+      /** @description A JWT to send as `Authorization: Bearer <access_token>` */
+      access_token: string;
+      /** @description A single-use JWT for POST /api/v1/auth/refresh */
+      refresh_token: string;
+      /** @constant */
+      token_type: 'Bearer';
+      /** @description Seconds until the access token expires */
+      expires_in: number;
+    };
+    UnauthorizedError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'UNAUTHORIZED';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    UnavailableError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'TIMEOUT' | 'OVERLOADED' | 'SERVICE_UNAVAILABLE';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    UnsupportedMediaTypeError: {
+      /** @constant */
+      success: false;
+      error: {
+        /** @enum {string} */
+        code: 'UNSUPPORTED_MEDIA_TYPE';
+        /** @description What went wrong, for people */
+        message: string;
+        /** @description More about it, when there is more (`id: <id>`) */
+        detail?: string;
+        /** @description VALIDATION_ERROR: every failing field or parameter, by its JSON name */
+        fields?: {
+          field: string;
+          message: string;
+        }[];
+      };
+    };
+    User: {
+      /**
+       * Format: uuid
+       * @description A UUID
+       */
+      id: string;
+      /**
+       * Format: email
+       * @description An e-mail address; trimmed and lower-cased
+       * @example ada@example.com
+       */
+      email: string;
+      /**
+       * @description Must be 1 to 100 characters
+       * @example Ada
+       */
+      first_name: string;
+      /**
+       * @description Must be 1 to 100 characters
+       * @example Ada
+       */
+      last_name: string;
+      /**
+       * @description A role the access policy knows
+       * @example moderator
+       */
+      role: string;
+      /** @description Whether the user followed a verification link sent to `email` */
+      email_verified: boolean;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      updated_at: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID */
+    'X-Request-ID': string;
+    /** @description Requests allowed per window (when rate limiting is on) */
+    'X-RateLimit-Limit': number;
+    /** @description Requests left in this window */
+    'X-RateLimit-Remaining': number;
+    /** @description Seconds until the window resets */
+    'X-RateLimit-Reset': number;
+    /** @description Seconds to wait before trying again */
+    'Retry-After': number;
+    /** @description The version of the resource, as a strong tag (`"3"`); send it back in If-Match */
+    ETag: string;
+    /** @description The challenge: `Bearer` */
+    'WWW-Authenticate': 'Bearer';
+    /** @description Seconds to wait before trying again */
+    'Retry-After-429': number;
+    /** @description The challenge `Bearer`, when it is the access token that is refused */
+    'WWW-Authenticate-if-bearer': 'Bearer';
+  };
+  pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    health: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Up or degraded */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Down */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
-        };
+  health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    readiness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Up or degraded */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Up or degraded */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Down */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Down */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
+        };
+      };
     };
-    liveness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Up or degraded */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Down */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "up",
-                     *       "timestamp": "2026-01-15T09:30:00.000Z",
-                     *       "uptime": "72h30m15s",
-                     *       "checks": {}
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthReport"];
-                };
-            };
-        };
+  };
+  readiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    register: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Up or degraded */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "password": "correct horse battery",
-                 *       "first_name": "Ada",
-                 *       "last_name": "Ada"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description An e-mail address; trimmed and lower-cased
-                     * @example ada@example.com
-                     */
-                    email: string;
-                    /**
-                     * Format: password
-                     * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
-                     * @example correct horse battery
-                     */
-                    password: string;
-                    /**
-                     * @description Must be 1 to 100 characters
-                     * @example Ada
-                     */
-                    first_name: string;
-                    /**
-                     * @description Must be 1 to 100 characters
-                     * @example Ada
-                     */
-                    last_name: string;
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
         };
-        responses: {
-            /** @description The new user and its first token pair (only the user when `auth.require_verified_email` is on) */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "user": {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "email": "ada@example.com",
-                     *           "first_name": "Ada",
-                     *           "last_name": "Ada",
-                     *           "role": "moderator",
-                     *           "email_verified": true,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_at": "2026-01-15T09:30:00.000Z"
-                     *         },
-                     *         "access_token": "example",
-                     *         "refresh_token": "example",
-                     *         "token_type": "Bearer",
-                     *         "expires_in": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Session"] | components["schemas"]["Registered"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The e-mail is already registered */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Down */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
+        };
+      };
     };
-    login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "password": "correct horse battery"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description An e-mail address; trimmed and lower-cased
-                     * @example ada@example.com
-                     */
-                    email: string;
-                    /**
-                     * Format: password
-                     * @description 1 to 72 bytes in UTF-8 once trimmed
-                     * @example correct horse battery
-                     */
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The user and a new token pair */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "user": {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "email": "ada@example.com",
-                     *           "first_name": "Ada",
-                     *           "last_name": "Ada",
-                     *           "role": "moderator",
-                     *           "email_verified": true,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_at": "2026-01-15T09:30:00.000Z"
-                     *         },
-                     *         "access_token": "example",
-                     *         "refresh_token": "example",
-                     *         "token_type": "Bearer",
-                     *         "expires_in": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Session"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description Unknown e-mail or wrong password (`invalid credentials`, the same for both) */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description With `auth.require_verified_email` on, the e-mail is not verified yet (EMAIL_NOT_VERIFIED); a new link is mailed */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent; Too many failed logins for this e-mail from this client; `Retry-After` says when to try again */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  liveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    refresh: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Up or degraded */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description A refresh token, as login, register or refresh gave it
-                     * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
-                     */
-                    refresh_token: string;
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
         };
-        responses: {
-            /** @description A new token pair */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "access_token": "example",
-                     *         "refresh_token": "example",
-                     *         "token_type": "Bearer",
-                     *         "expires_in": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Tokens"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The refresh token is invalid, expired, spent or revoked */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Down */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "up",
+           *       "timestamp": "2026-01-15T09:30:00.000Z",
+           *       "uptime": "72h30m15s",
+           *       "checks": {}
+           *     }
+           */
+          'application/json': components['schemas']['HealthReport'];
+        };
+      };
     };
-    logout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description A refresh token, as login, register or refresh gave it
-                     * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
-                     */
-                    refresh_token: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The session is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone (with WWW-Authenticate); or the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine) */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-if-bearer"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  register: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    getProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery",
+         *       "first_name": "Ada",
+         *       "last_name": "Ada"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description An e-mail address; trimmed and lower-cased
+           * @example ada@example.com
+           */
+          email: string;
+          /**
+           * Format: password
+           * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
+           * @example correct horse battery
+           */
+          password: string;
+          /**
+           * @description Must be 1 to 100 characters
+           * @example Ada
+           */
+          first_name: string;
+          /**
+           * @description Must be 1 to 100 characters
+           * @example Ada
+           */
+          last_name: string;
         };
-        requestBody?: never;
-        responses: {
-            /** @description The caller */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    updateProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    responses: {
+      /** @description The new user and its first token pair (only the user when `auth.require_verified_email` is on) */
+      201: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "first_name": "Ada",
-                 *       "last_name": "Ada",
-                 *       "email": "ada@example.com",
-                 *       "password": "correct horse battery",
-                 *       "current_password": "correct horse battery"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Must be 1 to 100 characters
-                     * @example Ada
-                     */
-                    first_name?: string;
-                    /**
-                     * @description Must be 1 to 100 characters
-                     * @example Ada
-                     */
-                    last_name?: string;
-                    /**
-                     * Format: email
-                     * @description An e-mail address; trimmed and lower-cased
-                     * @example ada@example.com
-                     */
-                    email?: string;
-                    /**
-                     * Format: password
-                     * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
-                     * @example correct horse battery
-                     */
-                    password?: string;
-                    /**
-                     * Format: password
-                     * @description 1 to 72 bytes in UTF-8 once trimmed
-                     * @example correct horse battery
-                     */
-                    current_password?: string;
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "user": {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "email": "ada@example.com",
+           *           "first_name": "Ada",
+           *           "last_name": "Ada",
+           *           "role": "moderator",
+           *           "email_verified": true,
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "updated_at": "2026-01-15T09:30:00.000Z"
+           *         },
+           *         "access_token": "example",
+           *         "refresh_token": "example",
+           *         "token_type": "Bearer",
+           *         "expires_in": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Session'] | components['schemas']['Registered'];
+          };
         };
-        responses: {
-            /** @description The caller, updated */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The new e-mail is already registered */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The e-mail is already registered */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    listUsers: {
-        parameters: {
-            query?: {
-                /** @description Must be an integer from 1 to 999999999 */
-                page?: number;
-                /** @description Must be an integer from 1 to 100 */
-                per_page?: number;
-                /** @description The field to sort by (ties broken by id): email, first_name, last_name, created_at */
-                sort?: "email" | "first_name" | "last_name" | "created_at";
-                /** @description Sort direction: asc or desc (any case) */
-                order?: "asc" | "desc";
-                /** @description Must be 1 to 100 characters */
-                q?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of users */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "email": "ada@example.com",
-                     *           "first_name": "Ada",
-                     *           "last_name": "Ada",
-                     *           "role": "moderator",
-                     *           "email_verified": true,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_at": "2026-01-15T09:30:00.000Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "page": 10,
-                     *         "per_page": 10,
-                     *         "total": 10,
-                     *         "total_pages": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"][];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  login: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    getUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description An e-mail address; trimmed and lower-cased
+           * @example ada@example.com
+           */
+          email: string;
+          /**
+           * Format: password
+           * @description 1 to 72 bytes in UTF-8 once trimmed
+           * @example correct horse battery
+           */
+          password: string;
         };
-        requestBody?: never;
-        responses: {
-            /** @description The user */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No user has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    changeUserRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description The user and a new token pair */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "role": "moderator"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description A role the access policy knows
-                     * @example moderator
-                     */
-                    role: string;
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "user": {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "email": "ada@example.com",
+           *           "first_name": "Ada",
+           *           "last_name": "Ada",
+           *           "role": "moderator",
+           *           "email_verified": true,
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "updated_at": "2026-01-15T09:30:00.000Z"
+           *         },
+           *         "access_token": "example",
+           *         "refresh_token": "example",
+           *         "token_type": "Bearer",
+           *         "expires_in": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Session'];
+          };
         };
-        responses: {
-            /** @description The user, with its new role */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No user has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The caller would demote itself, or no admin would be left */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description Unknown e-mail or wrong password (`invalid credentials`, the same for both) */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description With `auth.require_verified_email` on, the e-mail is not verified yet (EMAIL_NOT_VERIFIED); a new link is mailed */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent; Too many failed logins for this e-mail from this client; `Retry-After` says when to try again */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    deleteUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The user is deleted */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No user has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The caller would delete itself, or no admin would be left */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    endUserSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description A refresh token, as login, register or refresh gave it
+           * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
+           */
+          refresh_token: string;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Every session of the user is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No user has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    listPolicies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    responses: {
+      /** @description A new token pair */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Every rule and every role inheritance */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "policies": [
-                     *           {
-                     *             "role": "moderator",
-                     *             "path": "/api/v1/products/{id}",
-                     *             "action": "GET|PUT"
-                     *           }
-                     *         ],
-                     *         "inheritance": [
-                     *           {
-                     *             "role": "moderator",
-                     *             "parent": "moderator"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Policies"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "access_token": "example",
+           *         "refresh_token": "example",
+           *         "token_type": "Bearer",
+           *         "expires_in": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Tokens'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The refresh token is invalid, expired, spent or revoked */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    addPolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "role": "moderator",
-                 *       "path": "/api/v1/products/{id}",
-                 *       "action": "GET|PUT"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description A role the access policy knows
-                     * @example moderator
-                     */
-                    role: string;
-                    /**
-                     * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
-                     * @example /api/v1/products/{id}
-                     */
-                    path: string;
-                    /**
-                     * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
-                     * @example GET|PUT
-                     */
-                    action: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The rule added */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "role": "moderator",
-                     *         "path": "/api/v1/products/{id}",
-                     *         "action": "GET|PUT"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["PolicyRule"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description The rule already exists */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    removePolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description A refresh token, as login, register or refresh gave it
+           * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
+           */
+          refresh_token: string;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "role": "moderator",
-                 *       "path": "/api/v1/products/{id}",
-                 *       "action": "GET|PUT"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description A role the access policy knows
-                     * @example moderator
-                     */
-                    role: string;
-                    /**
-                     * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
-                     * @example /api/v1/products/{id}
-                     */
-                    path: string;
-                    /**
-                     * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
-                     * @example GET|PUT
-                     */
-                    action: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The rule is removed */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No such rule */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Without it no role could manage the access rules */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    forgotPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    responses: {
+      /** @description The session is ended */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description An e-mail address; trimmed and lower-cased
-                     * @example ada@example.com
-                     */
-                    email: string;
-                };
-            };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        responses: {
-            /** @description Taken; a link is mailed if the address is registered */
-            202: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": null,
-                     *       "message": "example"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: null;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
         };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone (with WWW-Authenticate); or the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine) */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate-if-bearer'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    resetPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl",
-                 *       "password": "correct horse battery"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description The `token` parameter of the link in the e-mail, as it is
-                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
-                     */
-                    token: string;
-                    /**
-                     * Format: password
-                     * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
-                     * @example correct horse battery
-                     */
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The password is changed; log in with it */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  getProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    requestEmailVerification: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description The caller */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Taken; the link is on its way */
-            202: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": null,
-                     *       "message": "example"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: null;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE); the mail could not be handed to the mail server (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "email": "ada@example.com",
+           *         "first_name": "Ada",
+           *         "last_name": "Ada",
+           *         "role": "moderator",
+           *         "email_verified": true,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    verifyEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description The `token` parameter of the link in the e-mail, as it is
-                     * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
-                     */
-                    token: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The user, with `email_verified: true` */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "email": "ada@example.com",
-                     *         "first_name": "Ada",
-                     *         "last_name": "Ada",
-                     *         "role": "moderator",
-                     *         "email_verified": true,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["User"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`); a token sent to an address the user no longer has is invalid too */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  updateProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "first_name": "Ada",
+         *       "last_name": "Ada",
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery",
+         *       "current_password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description Must be 1 to 100 characters
+           * @example Ada
+           */
+          first_name?: string;
+          /**
+           * @description Must be 1 to 100 characters
+           * @example Ada
+           */
+          last_name?: string;
+          /**
+           * Format: email
+           * @description An e-mail address; trimmed and lower-cased
+           * @example ada@example.com
+           */
+          email?: string;
+          /**
+           * Format: password
+           * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
+           * @example correct horse battery
+           */
+          password?: string;
+          /**
+           * Format: password
+           * @description 1 to 72 bytes in UTF-8 once trimmed
+           * @example correct horse battery
+           */
+          current_password?: string;
         };
-        requestBody?: never;
-        responses: {
-            /** @description The active sessions */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "last_used_at": "2026-01-15T09:30:00.000Z",
-                     *           "user_agent": "example",
-                     *           "ip": "example",
-                     *           "current": true
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["ActiveSession"][];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    endSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description The caller, updated */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description The session is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description None of the caller's active sessions has this id */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "email": "ada@example.com",
+           *         "first_name": "Ada",
+           *         "last_name": "Ada",
+           *         "role": "moderator",
+           *         "email_verified": true,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The new e-mail is already registered */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    logoutAll: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every session is ended */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  listUsers: {
+    parameters: {
+      query?: {
+        /** @description Must be an integer from 1 to 999999999 */
+        page?: number;
+        /** @description Must be an integer from 1 to 100 */
+        per_page?: number;
+        /** @description The field to sort by (ties broken by id): email, first_name, last_name, created_at */
+        sort?: 'email' | 'first_name' | 'last_name' | 'created_at';
+        /** @description Sort direction: asc or desc (any case) */
+        order?: 'asc' | 'desc';
+        /** @description Must be 1 to 100 characters */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listProducts: {
-        parameters: {
-            query?: {
-                /** @description Must be an integer from 1 to 999999999 */
-                page?: number;
-                /** @description Must be an integer from 1 to 100 */
-                per_page?: number;
-                /** @description The field to sort by (ties broken by id): name, price, created_at, updated_at */
-                sort?: "name" | "price" | "created_at" | "updated_at";
-                /** @description Sort direction: asc or desc (any case) */
-                order?: "asc" | "desc";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description A page of users */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description A page of products */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "name": "example",
-                     *           "price": 19.99,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_at": "2026-01-15T09:30:00.000Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "page": 10,
-                     *         "per_page": 10,
-                     *         "total": 10,
-                     *         "total_pages": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Product"][];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": [
+           *         {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "email": "ada@example.com",
+           *           "first_name": "Ada",
+           *           "last_name": "Ada",
+           *           "role": "moderator",
+           *           "email_verified": true,
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "updated_at": "2026-01-15T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 10,
+           *         "per_page": 10,
+           *         "total": 10,
+           *         "total_pages": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'][];
+            meta: components['schemas']['PageMeta'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    createProduct: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "example",
-                 *       "price": 19.99
-                 *     }
-                 */
-                "application/json": {
-                    /** @description Must be 1 to 200 characters */
-                    name: string;
-                    /** @description Must be a number greater than 0 */
-                    price: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The product created, with its version in ETag */
-            201: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "name": "example",
-                     *         "price": 19.99,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Product"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  getUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
     };
-    searchProducts: {
-        parameters: {
-            query: {
-                /** @description Must be an integer from 1 to 999999999 */
-                page?: number;
-                /** @description Must be an integer from 1 to 100 */
-                per_page?: number;
-                /** @description The field to sort by (ties broken by id): name, price, created_at, updated_at */
-                sort?: "name" | "price" | "created_at" | "updated_at";
-                /** @description Sort direction: asc or desc (any case) */
-                order?: "asc" | "desc";
-                /** @description Must be 1 to 100 characters */
-                q: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the products found */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *           "name": "example",
-                     *           "price": 19.99,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_at": "2026-01-15T09:30:00.000Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "page": 10,
-                     *         "per_page": 10,
-                     *         "total": 10,
-                     *         "total_pages": 10
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Product"][];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "email": "ada@example.com",
+           *         "first_name": "Ada",
+           *         "last_name": "Ada",
+           *         "role": "moderator",
+           *         "email_verified": true,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No user has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    getProduct: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The product, with its version in ETag */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "name": "example",
-                     *         "price": 19.99,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Product"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No product has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  changeUserRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
     };
-    updateProduct: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412
-                 * @example "3"
-                 */
-                "If-Match"?: string;
-            };
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "moderator"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description A role the access policy knows
+           * @example moderator
+           */
+          role: string;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "example",
-                 *       "price": 19.99
-                 *     }
-                 */
-                "application/json": {
-                    /** @description Must be 1 to 200 characters */
-                    name?: string;
-                    /** @description Must be a number greater than 0 */
-                    price?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The product updated, with its new version in ETag */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
-                     *         "name": "example",
-                     *         "price": 19.99,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Product"];
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No product has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description If-Match names a version that is no longer current */
-            412: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PRECONDITION_FAILED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PreconditionFailedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+      };
     };
-    deleteProduct: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412
-                 * @example "3"
-                 */
-                "If-Match"?: string;
-            };
-            path: {
-                /** @description The id (a UUID; any other text is answered 404) */
-                id: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description The user, with its new role */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description The product is deleted */
-            204: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
-            401: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description The access policy does not let the caller's role use this route */
-            403: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "FORBIDDEN",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description No product has this id (an id that is not a UUID included) */
-            404: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description The product is still referenced by another resource */
-            409: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CONFLICT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConflictError"];
-                };
-            };
-            /** @description If-Match names a version that is no longer current */
-            412: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PRECONDITION_FAILED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PreconditionFailedError"];
-                };
-            };
-            /** @description The body is larger than server.body_limit */
-            413: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description A body was sent with a content type other than application/json */
-            415: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-                };
-            };
-            /** @description Too many requests: the client's rate limit is spent */
-            429: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After-429"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RateLimitedError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "email": "ada@example.com",
+           *         "first_name": "Ada",
+           *         "last_name": "Ada",
+           *         "role": "moderator",
+           *         "email_verified": true,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'];
+          };
         };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No user has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The caller would demote itself, or no admin would be left */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
     };
-    getApiDocument: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The OpenAPI document */
-            200: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "openapi": "3.1.0",
-                     *       "info": {},
-                     *       "paths": {}
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        openapi: "3.1.0";
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
-                    };
-                };
-            };
-            /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
-            400: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "BAD_REQUEST",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BadRequestError"];
-                };
-            };
-            /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
-            431: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HeadersTooLargeError"];
-                };
-            };
-            /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
-            500: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["InternalError"];
-                };
-            };
-            /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
-            503: {
-                headers: {
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TIMEOUT",
-                     *         "message": "example",
-                     *         "detail": "example",
-                     *         "fields": [
-                     *           {
-                     *             "field": "example",
-                     *             "message": "example"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-        };
+  };
+  deleteUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
     };
+    requestBody?: never;
+    responses: {
+      /** @description The user is deleted */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No user has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The caller would delete itself, or no admin would be left */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  endUserSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session of the user is ended */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No user has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  listPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every rule and every role inheritance */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "policies": [
+           *           {
+           *             "role": "moderator",
+           *             "path": "/api/v1/products/{id}",
+           *             "action": "GET|PUT"
+           *           }
+           *         ],
+           *         "inheritance": [
+           *           {
+           *             "role": "moderator",
+           *             "parent": "moderator"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Policies'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  addPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "moderator",
+         *       "path": "/api/v1/products/{id}",
+         *       "action": "GET|PUT"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description A role the access policy knows
+           * @example moderator
+           */
+          role: string;
+          /**
+           * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
+           * @example /api/v1/products/{id}
+           */
+          path: string;
+          /**
+           * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
+           * @example GET|PUT
+           */
+          action: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule added */
+      201: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "role": "moderator",
+           *         "path": "/api/v1/products/{id}",
+           *         "action": "GET|PUT"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['PolicyRule'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The rule already exists */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  removePolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "moderator",
+         *       "path": "/api/v1/products/{id}",
+         *       "action": "GET|PUT"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description A role the access policy knows
+           * @example moderator
+           */
+          role: string;
+          /**
+           * @description Must be a path pattern starting with /api/v1 (segments, {param} or *)
+           * @example /api/v1/products/{id}
+           */
+          path: string;
+          /**
+           * @description Must be a regular expression of HTTP methods, such as GET|PUT or .*
+           * @example GET|PUT
+           */
+          action: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule is removed */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such rule */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description Without it no role could manage the access rules */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  forgotPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description An e-mail address; trimmed and lower-cased
+           * @example ada@example.com
+           */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Taken; a link is mailed if the address is registered */
+      202: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": null,
+           *       "message": "example"
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: null;
+            message: string;
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  resetPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description The `token` parameter of the link in the e-mail, as it is
+           * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
+           */
+          token: string;
+          /**
+           * Format: password
+           * @description 8 to 72 bytes in UTF-8 once trimmed (bcrypt reads no further)
+           * @example correct horse battery
+           */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The password is changed; log in with it */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  requestEmailVerification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Taken; the link is on its way */
+      202: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": null,
+           *       "message": "example"
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: null;
+            message: string;
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE); the mail could not be handed to the mail server (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  verifyEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description The `token` parameter of the link in the e-mail, as it is
+           * @example Qm9vdHN0cmFwU2VsZWN0b3I.dmVyaWZpZXItMzItYnl0ZXMtb2YtcmFuZG9tbmVzcy1oZXJl
+           */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The user, with `email_verified: true` */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "email": "ada@example.com",
+           *         "first_name": "Ada",
+           *         "last_name": "Ada",
+           *         "role": "moderator",
+           *         "email_verified": true,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['User'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`); a token sent to an address the user no longer has is invalid too */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The active sessions */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": [
+           *         {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "last_used_at": "2026-01-15T09:30:00.000Z",
+           *           "user_agent": "example",
+           *           "ip": "example",
+           *           "current": true
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['ActiveSession'][];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  endSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session is ended */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description None of the caller's active sessions has this id */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  logoutAll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session is ended */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  listProducts: {
+    parameters: {
+      query?: {
+        /** @description Must be an integer from 1 to 999999999 */
+        page?: number;
+        /** @description Must be an integer from 1 to 100 */
+        per_page?: number;
+        /** @description The field to sort by (ties broken by id): name, price, created_at, updated_at */
+        sort?: 'name' | 'price' | 'created_at' | 'updated_at';
+        /** @description Sort direction: asc or desc (any case) */
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of products */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": [
+           *         {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "name": "example",
+           *           "price": 19.99,
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "updated_at": "2026-01-15T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 10,
+           *         "per_page": 10,
+           *         "total": 10,
+           *         "total_pages": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Product'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  createProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "example",
+         *       "price": 19.99
+         *     }
+         */
+        'application/json': {
+          /** @description Must be 1 to 200 characters */
+          name: string;
+          /** @description Must be a number greater than 0 */
+          price: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The product created, with its version in ETag */
+      201: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "name": "example",
+           *         "price": 19.99,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  searchProducts: {
+    parameters: {
+      query: {
+        /** @description Must be an integer from 1 to 999999999 */
+        page?: number;
+        /** @description Must be an integer from 1 to 100 */
+        per_page?: number;
+        /** @description The field to sort by (ties broken by id): name, price, created_at, updated_at */
+        sort?: 'name' | 'price' | 'created_at' | 'updated_at';
+        /** @description Sort direction: asc or desc (any case) */
+        order?: 'asc' | 'desc';
+        /** @description Must be 1 to 100 characters */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the products found */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": [
+           *         {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "name": "example",
+           *           "price": 19.99,
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "updated_at": "2026-01-15T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 10,
+           *         "per_page": 10,
+           *         "total": 10,
+           *         "total_pages": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Product'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  getProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The product, with its version in ETag */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "name": "example",
+           *         "price": 19.99,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No product has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  updateProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412
+         * @example "3"
+         */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "example",
+         *       "price": 19.99
+         *     }
+         */
+        'application/json': {
+          /** @description Must be 1 to 200 characters */
+          name?: string;
+          /** @description Must be a number greater than 0 */
+          price?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The product updated, with its new version in ETag */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *         "name": "example",
+           *         "price": 19.99,
+           *         "created_at": "2026-01-15T09:30:00.000Z",
+           *         "updated_at": "2026-01-15T09:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No product has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description If-Match names a version that is no longer current */
+      412: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PRECONDITION_FAILED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PreconditionFailedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  deleteProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412
+         * @example "3"
+         */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The product is deleted */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST); If-Match is not `*` or a list of quoted versions (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No product has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The product is still referenced by another resource */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description If-Match names a version that is no longer current */
+      412: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PRECONDITION_FAILED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PreconditionFailedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  getApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI document */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {},
+           *       "paths": {}
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            openapi: '3.1.0';
+            info: Record<string, never>;
+            paths: Record<string, never>;
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
 }

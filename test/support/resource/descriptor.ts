@@ -8,7 +8,8 @@
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
 /** The field types of CONTRACT §13: how values compare when a list is sorted. */
-export type FieldKind = 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+export type FieldKind =
+  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 
 /** A value the API must refuse for a field, and the message it must refuse it with. */
 export interface InvalidValue {

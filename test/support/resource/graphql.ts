@@ -1,9 +1,28 @@
 import { expect } from 'chai';
 import { dataOf } from '../api.js';
 import { gqlData, gqlError, graphql, type GraphQLFieldJson, type GraphQLResponse } from '../graphql.js';
-import { camelOf, mutationsOf, sortFieldsOf, UNKNOWN_ID, type FieldUnderTest, type Json, type ResourceUnderTest } from './descriptor.js';
+import {
+  camelOf,
+  mutationsOf,
+  sortFieldsOf,
+  UNKNOWN_ID,
+  type FieldUnderTest,
+  type Json,
+  type ResourceUnderTest,
+} from './descriptor.js';
 import { searchable } from './rest.js';
-import { asGraphQLRow, createRow, expectSorted, graphqlInput, itemPath, sortKey, toGraphQL, useResourceWorld, validBody, type RowJson } from './world.js';
+import {
+  asGraphQLRow,
+  createRow,
+  expectSorted,
+  graphqlInput,
+  itemPath,
+  sortKey,
+  toGraphQL,
+  useResourceWorld,
+  validBody,
+  type RowJson,
+} from './world.js';
 
 /** A mutation's response object (`<Type>Response` or `TCommonResponseDto`). */
 interface ResponseObject {
@@ -34,7 +53,12 @@ export function documentsOf(resource: ResourceUnderTest) {
     ...(resource.search ? ['$search: String'] : []),
     ...filters.map((f) => `$${f.graphql}: ID`),
   ].join(', ');
-  const listArguments = ['pagination: $pagination', 'sort: $sort', ...(resource.search ? ['search: $search'] : []), ...filters.map((f) => `${f.graphql}: $${f.graphql}`)].join(', ');
+  const listArguments = [
+    'pagination: $pagination',
+    'sort: $sort',
+    ...(resource.search ? ['search: $search'] : []),
+    ...filters.map((f) => `${f.graphql}: $${f.graphql}`),
+  ].join(', ');
   return {
     one: `query One($id: ID!) { ${one}(id: $id) { ${selection} } }`,
     list: `query List(${listVariables}) { ${list}(${listArguments}) { data { ${selection} } pagination { totalRecords recordsPerPage totalPages currentPage } } }`,
@@ -59,7 +83,11 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
     this.timeout(60_000);
     const world = useResourceWorld();
     /** One request as the admin; with `token` null, without any token. */
-    const gql = <D>(query: string, variables: Record<string, unknown>, token: string | null = world().token): Promise<GraphQLResponse<D>> =>
+    const gql = <D>(
+      query: string,
+      variables: Record<string, unknown>,
+      token: string | null = world().token,
+    ): Promise<GraphQLResponse<D>> =>
       graphql<D>(world().service.url, query, { variables, ...(token === null ? {} : { token }) });
     const create = async (overrides: Record<string, Json> = {}) => createRow(world(), resource, overrides);
 
@@ -69,9 +97,12 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       const created = gqlData(response)[names.create]!;
       expect(created, response.text).to.deep.include({ status: 201, errors: null });
       const row = created.data!;
-      const rest = dataOf<RowJson>(await world().api.get(itemPath(resource, row.id as string), { token: world().token }));
+      const rest = dataOf<RowJson>(
+        await world().api.get(itemPath(resource, row.id as string), { token: world().token }),
+      );
       expect(row).to.deep.equal(asGraphQLRow(resource, rest));
-      for (const field of resource.fields.filter((f) => !f.ref)) expect(row[field.graphql], field.graphql).to.deep.equal(toGraphQL(field, body[field.name]!));
+      for (const field of resource.fields.filter((f) => !f.ref))
+        expect(row[field.graphql], field.graphql).to.deep.equal(toGraphQL(field, body[field.name]!));
     });
 
     it(`${one}: the row, and NOT_FOUND "${notFound}" for an unknown or non-UUID id`, async () => {
@@ -90,7 +121,10 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       for (const name of sortFieldsOf(resource)) {
         const field = resource.fields.find((f) => f.name === name);
         for (const orientation of ['ASC', 'DESC'] as const) {
-          const response = await gql<Record<string, ListObject>>(docs.list, { pagination: { limit: 100 }, sort: { sortByField: camelOf(name), sortOrientation: orientation } });
+          const response = await gql<Record<string, ListObject>>(docs.list, {
+            pagination: { limit: 100 },
+            sort: { sortByField: camelOf(name), sortOrientation: orientation },
+          });
           const answered = gqlData(response)[list]!;
           expect(answered.pagination).to.include({ recordsPerPage: 100, currentPage: 1 });
           expect(answered.data.length).to.equal(answered.pagination.totalRecords);
@@ -99,13 +133,18 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
           expectSorted(rows, key, orientation === 'ASC' ? 'asc' : 'desc', `${name} ${orientation}`);
         }
       }
-      const paged = gqlData(await gql<Record<string, ListObject>>(docs.list, { pagination: { limit: 2, page: 2 } }))[list]!;
+      const paged = gqlData(await gql<Record<string, ListObject>>(docs.list, { pagination: { limit: 2, page: 2 } }))[
+        list
+      ]!;
       expect(paged.pagination).to.include({ recordsPerPage: 2, currentPage: 2 });
       expect(paged.pagination.totalPages).to.equal(Math.ceil(paged.pagination.totalRecords / 2));
     });
 
     it(`${list}: bad pagination or sort is a VALIDATION_ERROR naming each argument`, async () => {
-      const error = gqlError(await gql(docs.list, { pagination: { limit: 0 }, sort: { sortByField: 'nope' } }), 'VALIDATION_ERROR');
+      const error = gqlError(
+        await gql(docs.list, { pagination: { limit: 0 }, sort: { sortByField: 'nope' } }),
+        'VALIDATION_ERROR',
+      );
       const graphqlSorts = sortFieldsOf(resource).map(camelOf).join(', ');
       expect(error.extensions?.fields).to.deep.equal([
         { fieldName: 'pagination.limit', message: 'must be an integer from 1 to 100' },
@@ -118,7 +157,9 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
         const parent = await createRow(world(), field.ref!());
         const mine = [await create({ [field.name]: parent.id }), await create({ [field.name]: parent.id })];
         await create();
-        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { [field.graphql]: parent.id }))[list]!;
+        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { [field.graphql]: parent.id }))[
+          list
+        ]!;
         expect(answered.data.map((r) => r.id).sort()).to.deep.equal(mine.map((r) => r.id).sort());
       });
     }
@@ -129,7 +170,9 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
         const marker = `zq${Math.random().toString(36).slice(2, 10)}`;
         const value = searchable(searchField, marker);
         const row = await create({ [searchField.name]: value });
-        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { search: value.toUpperCase() }))[list]!;
+        const answered = gqlData(await gql<Record<string, ListObject>>(docs.list, { search: value.toUpperCase() }))[
+          list
+        ]!;
         expect(answered.data.map((r) => r.id)).to.deep.equal([row.id]);
         expect(answered.pagination.totalRecords).to.equal(1);
       });
@@ -139,12 +182,18 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       const row = await create();
       const changed = resource.fields.find((f) => !f.ref) ?? resource.fields[0]!;
       const value = changed.ref ? (await createRow(world(), changed.ref())).id : changed.samples[1];
-      const response = await gql<Record<string, ResponseObject>>(docs.update, { id: row.id, input: { [changed.graphql]: toGraphQL(changed, value) } });
+      const response = await gql<Record<string, ResponseObject>>(docs.update, {
+        id: row.id,
+        input: { [changed.graphql]: toGraphQL(changed, value) },
+      });
       const updated = gqlData(response)[names.update]!;
       expect(updated, response.text).to.deep.include({ status: 200, errors: null });
       const expected = asGraphQLRow(resource, { ...row, [changed.name]: value });
       expect({ ...updated.data, updatedAt: null }).to.deep.equal({ ...expected, updatedAt: null });
-      const error = gqlError(await gql(docs.update, { id: UNKNOWN_ID, input: { [changed.graphql]: toGraphQL(changed, value) } }), 'NOT_FOUND');
+      const error = gqlError(
+        await gql(docs.update, { id: UNKNOWN_ID, input: { [changed.graphql]: toGraphQL(changed, value) } }),
+        'NOT_FOUND',
+      );
       expect(error.message).to.equal(notFound);
     });
 
@@ -152,14 +201,24 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       for (const invalid of field.invalid.filter((i) => !i.restOnly)) {
         const value = 'graphql' in invalid ? invalid.graphql! : invalid.value;
         it(`refuses ${field.graphql} ${JSON.stringify(value)?.slice(0, 40)} with a 422 response object, on create and update`, async () => {
-          const expected = { status: 422, message: 'validation failed', errors: [{ fieldName: graphqlFieldName(field), message: invalid.message }], data: null };
+          const expected = {
+            status: 422,
+            message: 'validation failed',
+            errors: [{ fieldName: graphqlFieldName(field), message: invalid.message }],
+            data: null,
+          };
           const input = { ...graphqlInput(resource, await validBody(world(), resource)), [field.graphql]: value };
           const created = await gql<Record<string, ResponseObject>>(docs.create, { input });
           expect(gqlData(created)[names.create], created.text).to.deep.equal(expected);
           const row = await create();
-          const updated = await gql<Record<string, ResponseObject>>(docs.update, { id: row.id, input: { [field.graphql]: value } });
+          const updated = await gql<Record<string, ResponseObject>>(docs.update, {
+            id: row.id,
+            input: { [field.graphql]: value },
+          });
           expect(gqlData(updated)[names.update], updated.text).to.deep.equal(expected);
-          expect(gqlData(await gql<Record<string, Record<string, Json>>>(docs.one, { id: row.id }))[one]).to.deep.equal(asGraphQLRow(resource, row));
+          expect(gqlData(await gql<Record<string, Record<string, Json>>>(docs.one, { id: row.id }))[one]).to.deep.equal(
+            asGraphQLRow(resource, row),
+          );
         });
       }
     }

@@ -1,14 +1,29 @@
 import { expect } from 'chai';
 import { dataOf, expectError, expectUnauthorized, type ApiResponse } from '../api.js';
 import { gqlData, gqlError, graphql } from '../graphql.js';
-import { METHOD_OF, mutationsOf, type GraphQLOperation, type Json, type RestOperation, type ResourceUnderTest, type Role } from './descriptor.js';
+import {
+  METHOD_OF,
+  mutationsOf,
+  type GraphQLOperation,
+  type Json,
+  type RestOperation,
+  type ResourceUnderTest,
+  type Role,
+} from './descriptor.js';
 import { documentsOf } from './graphql.js';
 import { createRow, graphqlInput, itemPath, useResourceWorld, validBody, type RowJson } from './world.js';
 
 const ROLES: readonly Role[] = ['user', 'moderator', 'admin'];
 
 /** The status an allowed REST operation answers with a valid request. */
-const SUCCESS: Readonly<Record<RestOperation, number>> = { list: 200, search: 200, get: 200, create: 201, update: 200, delete: 204 };
+const SUCCESS: Readonly<Record<RestOperation, number>> = {
+  list: 200,
+  search: 200,
+  get: 200,
+  create: 201,
+  update: 200,
+  delete: 204,
+};
 
 /**
  * Access control of a resource (CONTRACT §7, §10): for each role and each REST and GraphQL
@@ -17,7 +32,14 @@ const SUCCESS: Readonly<Record<RestOperation, number>> = { list: 200, search: 20
  */
 export function describeResourceRbac(resource: ResourceUnderTest): void {
   const collection = resource.collection;
-  const restOperations: RestOperation[] = ['list', ...(resource.search ? (['search'] as const) : []), 'get', 'create', 'update', 'delete'];
+  const restOperations: RestOperation[] = [
+    'list',
+    ...(resource.search ? (['search'] as const) : []),
+    'get',
+    'create',
+    'update',
+    'delete',
+  ];
   const graphqlOperations: GraphQLOperation[] = ['list', 'one', 'create', 'update', 'delete'];
   const docs = documentsOf(resource);
   const mutations = mutationsOf(resource);
@@ -37,7 +59,10 @@ export function describeResourceRbac(resource: ResourceUnderTest): void {
 
     /** Sends one REST operation on `row` as `token`. */
     async function rest(operation: RestOperation, row: RowJson, token: string | undefined): Promise<ApiResponse> {
-      const options = (json?: unknown) => ({ ...(token === undefined ? {} : { token }), ...(json === undefined ? {} : { json }) });
+      const options = (json?: unknown) => ({
+        ...(token === undefined ? {} : { token }),
+        ...(json === undefined ? {} : { json }),
+      });
       const api = world().api;
       switch (operation) {
         case 'list':
@@ -56,7 +81,8 @@ export function describeResourceRbac(resource: ResourceUnderTest): void {
     }
 
     for (const role of ROLES) {
-      const allowed = (operation: RestOperation | GraphQLOperation) => resource.policy[role].includes(METHOD_OF[operation]);
+      const allowed = (operation: RestOperation | GraphQLOperation) =>
+        resource.policy[role].includes(METHOD_OF[operation]);
 
       for (const operation of restOperations) {
         it(`${role}: REST ${operation} is ${allowed(operation) ? 'allowed' : '403 FORBIDDEN, changing nothing'}`, async () => {
@@ -82,10 +108,14 @@ export function describeResourceRbac(resource: ResourceUnderTest): void {
             update: { id: row.id, input: graphqlInput(resource, await validBody(world(), resource, 1)) },
             delete: { id: row.id },
           }[operation];
-          const response = await graphql<Record<string, { status?: number } | null>>(world().service.url, docs[operation], {
-            token: world().accounts[role].access_token,
-            variables: variables as Record<string, unknown>,
-          });
+          const response = await graphql<Record<string, { status?: number } | null>>(
+            world().service.url,
+            docs[operation],
+            {
+              token: world().accounts[role].access_token,
+              variables: variables as Record<string, unknown>,
+            },
+          );
           if (allowed(operation)) {
             const answer = gqlData(response)[fieldOf[operation]];
             expect(answer, response.text).to.be.an('object');
@@ -101,7 +131,8 @@ export function describeResourceRbac(resource: ResourceUnderTest): void {
 
     it('answers every REST operation without a token with 401', async () => {
       const row = await createRow(world(), resource);
-      for (const operation of restOperations) expectUnauthorized(await rest(operation, row, undefined), 'missing bearer token');
+      for (const operation of restOperations)
+        expectUnauthorized(await rest(operation, row, undefined), 'missing bearer token');
       expect(dataOf<RowJson>(await current(row.id))).to.deep.equal(row);
     });
   });

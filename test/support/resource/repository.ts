@@ -28,14 +28,24 @@ export async function clearResourceTables(orm: MikroORM): Promise<void> {
 }
 
 /** Inserts rows given as entity props (camel case) straight into `table`, in chunks, in the driver's column forms. */
-export async function insertRows(orm: MikroORM, table: string, rows: readonly object[], sqlite: boolean): Promise<void> {
+export async function insertRows(
+  orm: MikroORM,
+  table: string,
+  rows: readonly object[],
+  sqlite: boolean,
+): Promise<void> {
   const driverRows = rows.map((row) =>
     Object.fromEntries(
       Object.entries(row).map(([key, value]: [string, unknown]) => [
         key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-        sqlite && value instanceof Date ? value.getTime() : sqlite && typeof value === 'boolean' ? Number(value) : value,
+        sqlite && value instanceof Date
+          ? value.getTime()
+          : sqlite && typeof value === 'boolean'
+            ? Number(value)
+            : value,
       ]),
     ),
   );
-  for (let start = 0; start < driverRows.length; start += 200) await knexOf(orm)(table).insert(driverRows.slice(start, start + 200));
+  for (let start = 0; start < driverRows.length; start += 200)
+    await knexOf(orm)(table).insert(driverRows.slice(start, start + 200));
 }

@@ -33,7 +33,8 @@ function listOf(resource: ResourceUnderTest, response: ApiResponse): { data: Row
   return { data: body.data, meta: body.meta };
 }
 
-const withQuery = (path: string, params: Record<string, string>): string => `${path}?${new URLSearchParams(params).toString()}`;
+const withQuery = (path: string, params: Record<string, string>): string =>
+  `${path}?${new URLSearchParams(params).toString()}`;
 
 /** A value of a searchable string field starting with `marker`, as long as a valid sample (so within the field's bounds). */
 export const searchable = (field: FieldUnderTest, marker: string): string => {
@@ -64,11 +65,17 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
 
     /** Every row of the list with these parameters, page by page, checking every page's meta. */
     async function walk(params: Record<string, string>, perPage = 7): Promise<RowJson[]> {
-      const first = listOf(resource, await api().get(withQuery(collection, { ...params, per_page: String(perPage) }), { token: token() })).meta;
+      const first = listOf(
+        resource,
+        await api().get(withQuery(collection, { ...params, per_page: String(perPage) }), { token: token() }),
+      ).meta;
       expect(first.total_pages).to.equal(Math.ceil(first.total / perPage));
       const rows: RowJson[] = [];
       for (let page = 1; page <= first.total_pages; page += 1) {
-        const answer = await api().get(withQuery(collection, { ...params, per_page: String(perPage), page: String(page) }), { token: token() });
+        const answer = await api().get(
+          withQuery(collection, { ...params, per_page: String(perPage), page: String(page) }),
+          { token: token() },
+        );
         const { data, meta } = listOf(resource, answer);
         expect(meta).to.deep.equal({ ...first, page });
         rows.push(...data);
@@ -93,8 +100,12 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
       });
 
       it('stores null for every optional field left out, and needs every required one ("is required", in field order)', async () => {
-        const row = dataOf<RowJson>(await api().post(collection, { token: token(), json: await requiredBody(world(), resource) }), 201);
-        for (const field of resource.fields.filter((f) => f.optional)) expect(row[field.name], field.name).to.equal(null);
+        const row = dataOf<RowJson>(
+          await api().post(collection, { token: token(), json: await requiredBody(world(), resource) }),
+          201,
+        );
+        for (const field of resource.fields.filter((f) => f.optional))
+          expect(row[field.name], field.name).to.equal(null);
         const required = resource.fields.filter((f) => !f.optional);
         expectValidation(
           await api().post(collection, { token: token(), json: {} }),
@@ -104,7 +115,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
 
       it('refuses a body that is not a JSON object: 400 naming body', async () => {
         for (const json of [[], 'text', 42, null]) {
-          expectValidation(await api().post(collection, { token: token(), json }), [{ field: 'body', message: 'must be a JSON object' }]);
+          expectValidation(await api().post(collection, { token: token(), json }), [
+            { field: 'body', message: 'must be a JSON object' },
+          ]);
         }
       });
 
@@ -113,7 +126,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
           it(`refuses ${field.name} ${JSON.stringify(invalid.value)?.slice(0, 40)}: 400 "${invalid.message}", nothing stored`, async () => {
             const body = { ...(await validBody(world(), resource)), [field.name]: invalid.value };
             const before = (await walk({})).length;
-            expectValidation(await api().post(collection, { token: token(), json: body }), [{ field: field.name, message: invalid.message }]);
+            expectValidation(await api().post(collection, { token: token(), json: body }), [
+              { field: field.name, message: invalid.message },
+            ]);
             expect((await walk({})).length).to.equal(before);
           });
         }
@@ -146,7 +161,10 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         for (let n = 0; n < 4; n += 1) await create();
         const rows = await walk({ sort: 'created_at', order: 'asc' }, 3);
         expectSorted(rows, (r) => sortKey('timestamp', r.created_at), 'asc', 'created_at asc');
-        const past = listOf(resource, await api().get(withQuery(collection, { page: '999', per_page: '3' }), { token: token() }));
+        const past = listOf(
+          resource,
+          await api().get(withQuery(collection, { page: '999', per_page: '3' }), { token: token() }),
+        );
         expect(past.data).to.deep.equal([]);
       });
 
@@ -157,7 +175,8 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
           it(`sorts by ${name} ${order.toUpperCase()}${field?.optional ? ', nulls last' : ''}, ties broken by id`, async () => {
             if (field && !field.ref) {
               // Ties on purpose: two rows of each sample, and nulls when the field is optional.
-              for (const value of [field.samples[0], field.samples[1], field.samples[0], field.samples[1]]) await create({ [name]: value });
+              for (const value of [field.samples[0], field.samples[1], field.samples[0], field.samples[1]])
+                await create({ [name]: value });
               if (field.optional) for (let n = 0; n < 2; n += 1) await create({ [name]: null });
             } else {
               for (let n = 0; n < 3; n += 1) await create();
@@ -170,9 +189,16 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
 
       it('refuses an unknown sort field, order, page or per_page: 400 naming each', async () => {
         const sorts = sortFieldsOf(resource).join(', ');
-        expectValidation(await api().get(`${collection}?sort=nope`, { token: token() }), [{ field: 'sort', message: `must be one of ${sorts}` }]);
-        expectValidation(await api().get(`${collection}?order=up`, { token: token() }), [{ field: 'order', message: 'must be asc or desc' }]);
-        expectInvalidFields(await api().get(`${collection}?page=0&per_page=101`, { token: token() }), ['page', 'per_page']);
+        expectValidation(await api().get(`${collection}?sort=nope`, { token: token() }), [
+          { field: 'sort', message: `must be one of ${sorts}` },
+        ]);
+        expectValidation(await api().get(`${collection}?order=up`, { token: token() }), [
+          { field: 'order', message: 'must be asc or desc' },
+        ]);
+        expectInvalidFields(await api().get(`${collection}?page=0&per_page=101`, { token: token() }), [
+          'page',
+          'per_page',
+        ]);
       });
 
       for (const field of refs) {
@@ -192,14 +218,21 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
 
     if (searchField) {
       describe('search', () => {
-        const search = (params: Record<string, string>) => api().get(withQuery(`${collection}/search`, params), { token: token() });
+        const search = (params: Record<string, string>) =>
+          api().get(withQuery(`${collection}/search`, params), { token: token() });
 
         it(`finds the rows whose ${searchField.name} contains q, whatever the case, paged like the list`, async () => {
           const marker = `zq${randomUUID().replace(/-/g, '').slice(0, 8)}`;
           const value = searchable(searchField, marker);
-          const found = [await create({ [searchField.name]: value }), await create({ [searchField.name]: value.toUpperCase() })];
+          const found = [
+            await create({ [searchField.name]: value }),
+            await create({ [searchField.name]: value.toUpperCase() }),
+          ];
           await create();
-          const { data, meta } = listOf(resource, await search({ q: value.toLowerCase(), sort: 'created_at', order: 'asc' }));
+          const { data, meta } = listOf(
+            resource,
+            await search({ q: value.toLowerCase(), sort: 'created_at', order: 'asc' }),
+          );
           expect(data.map((r) => r.id).sort()).to.deep.equal(found.map((r) => r.id).sort());
           expect(meta).to.deep.equal({ page: 1, per_page: 20, total: 2, total_pages: 1 });
           expect(listOf(resource, await search({ q: `${value}!` })).meta.total).to.equal(0);
@@ -243,7 +276,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         for (const invalid of field.invalid) {
           it(`refuses ${field.name} ${JSON.stringify(invalid.value)?.slice(0, 40)} on update, changing nothing`, async () => {
             const row = await create();
-            expectValidation(await put(row.id, { [field.name]: invalid.value }), [{ field: field.name, message: invalid.message }]);
+            expectValidation(await put(row.id, { [field.name]: invalid.value }), [
+              { field: field.name, message: invalid.message },
+            ]);
             expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
           });
         }
@@ -278,10 +313,16 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
       it('deletes only at the named version: 412 for a stale one, 204 for the current one', async () => {
         const row = await create();
         await put(row.id, await validBody(world(), resource, 1));
-        const stale = await api().delete(itemPath(resource, row.id), { token: token(), headers: { 'If-Match': '"1"' } });
+        const stale = await api().delete(itemPath(resource, row.id), {
+          token: token(),
+          headers: { 'If-Match': '"1"' },
+        });
         expect(stale.status, stale.text).to.equal(412);
         expect((await get(row.id)).status).to.equal(200);
-        const current = await api().delete(itemPath(resource, row.id), { token: token(), headers: { 'If-Match': '"2"' } });
+        const current = await api().delete(itemPath(resource, row.id), {
+          token: token(),
+          headers: { 'If-Match': '"2"' },
+        });
         expect(current.status, current.text).to.equal(204);
       });
     });
@@ -295,11 +336,19 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         const gone = { detail: `id: ${row.id}` };
         expectError(await get(row.id), 404, 'NOT_FOUND', notFound, gone);
         expectError(await put(row.id, await validBody(world(), resource, 1)), 404, 'NOT_FOUND', notFound, gone);
-        expectError(await api().delete(itemPath(resource, row.id), { token: token() }), 404, 'NOT_FOUND', notFound, gone);
+        expectError(
+          await api().delete(itemPath(resource, row.id), { token: token() }),
+          404,
+          'NOT_FOUND',
+          notFound,
+          gone,
+        );
       });
 
       it('answers 404 for a non-UUID id', async () => {
-        expectError(await api().delete(itemPath(resource, 'abc'), { token: token() }), 404, 'NOT_FOUND', notFound, { detail: 'id: abc' });
+        expectError(await api().delete(itemPath(resource, 'abc'), { token: token() }), 404, 'NOT_FOUND', notFound, {
+          detail: 'id: abc',
+        });
       });
     });
 
@@ -310,7 +359,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         it(`refuses a ${field.name} naming no row: 400 on ${field.name}, on create and on update`, async () => {
           const message = `must name an existing ${target().human.toLowerCase()}`;
           const body = { ...(await validBody(world(), resource)), [field.name]: UNKNOWN_ID };
-          expectValidation(await api().post(collection, { token: token(), json: body }), [{ field: field.name, message }]);
+          expectValidation(await api().post(collection, { token: token(), json: body }), [
+            { field: field.name, message },
+          ]);
           const row = await create();
           expectValidation(await put(row.id, { [field.name]: UNKNOWN_ID }), [{ field: field.name, message }]);
           expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
@@ -321,7 +372,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
           const row = await create({ [field.name]: parent.id });
           const parentPath = itemPath(target(), parent.id);
           const refused = await api().delete(parentPath, { token: token() });
-          expectError(refused, 409, 'CONFLICT', `${target().human} is still referenced`, { detail: `id: ${parent.id}` });
+          expectError(refused, 409, 'CONFLICT', `${target().human} is still referenced`, {
+            detail: `id: ${parent.id}`,
+          });
           expect((await api().get(parentPath, { token: token() })).status).to.equal(200);
           expect((await api().delete(itemPath(resource, row.id), { token: token() })).status).to.equal(204);
           expect((await api().delete(parentPath, { token: token() })).status).to.equal(204);

@@ -58,7 +58,10 @@ export interface UseCaseClasses<E, R, F extends string> {
   readonly Get: new (repository: R) => Executes<{ id: string }, E>;
   readonly List: new (repository: R) => Executes<ListQuery<F>, Page<E>>;
   readonly Search?: new (repository: R) => Executes<ListQuery<F> & { q: string }, Page<E>>;
-  readonly Update: new (repository: R, clock: Clock) => Executes<{ id: string; changes: never; expectedVersions?: readonly number[] }, E>;
+  readonly Update: new (
+    repository: R,
+    clock: Clock,
+  ) => Executes<{ id: string; changes: never; expectedVersions?: readonly number[] }, E>;
   readonly Delete: new (repository: R) => Executes<{ id: string; expectedVersions?: readonly number[] }, void>;
 }
 
@@ -100,7 +103,9 @@ export function describeResourceEntity<E extends EntityLike>(subject: EntityUnde
 
     for (const prop of subject.optional) {
       it(`takes null for the optional ${prop}`, () => {
-        expect(subject.create({ id, ...subject.input, [prop]: null }, START).toProps()).to.deep.include({ [prop]: null });
+        expect(subject.create({ id, ...subject.input, [prop]: null }, START).toProps()).to.deep.include({
+          [prop]: null,
+        });
       });
     }
 
@@ -136,7 +141,11 @@ export function describeResourceEntity<E extends EntityLike>(subject: EntityUnde
 
     it('keeps every field an update leaves out', () => {
       const entity = subject.create({ id, ...subject.input }, START);
-      expect(subject.update(entity, {}, later).toProps()).to.deep.equal({ ...entity.toProps(), version: 2, updatedAt: later });
+      expect(subject.update(entity, {}, later).toProps()).to.deep.equal({
+        ...entity.toProps(),
+        version: 2,
+        updatedAt: later,
+      });
     });
 
     it('requires one of the expected versions, or none', () => {
@@ -162,7 +171,9 @@ export function describeResourceEntity<E extends EntityLike>(subject: EntityUnde
  * conditional update, conditional delete, and the NOT_FOUND / PRECONDITION_FAILED / VALIDATION_ERROR
  * answers.
  */
-export function describeResourceUseCases<E extends EntityLike, R, F extends string>(subject: UseCasesUnderTest<E, R, F>): void {
+export function describeResourceUseCases<E extends EntityLike, R, F extends string>(
+  subject: UseCasesUnderTest<E, R, F>,
+): void {
   const { classes } = subject;
   const notFoundMessage = `${subject.human} not found`;
 
@@ -173,7 +184,11 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
     const create = (input: Props = subject.input) => new classes.Create(repository, ids, clock).execute(input as never);
     const get = (id: string) => new classes.Get(repository).execute({ id });
     const update = (id: string, changes: Props, expectedVersions?: readonly number[]) =>
-      new classes.Update(repository, clock).execute({ id, changes: changes as never, ...(expectedVersions ? { expectedVersions } : {}) });
+      new classes.Update(repository, clock).execute({
+        id,
+        changes: changes as never,
+        ...(expectedVersions ? { expectedVersions } : {}),
+      });
     const remove = (id: string, expectedVersions?: readonly number[]) =>
       new classes.Delete(repository).execute({ id, ...(expectedVersions ? { expectedVersions } : {}) });
     const list = (query: Partial<ListQuery<F>> = {}) =>
@@ -185,15 +200,25 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
       ids = new SequentialIds();
     });
 
-    it('creates with a new id at the clock\'s time, version 1, and stores it', async () => {
+    it("creates with a new id at the clock's time, version 1, and stores it", async () => {
       const created = await create();
-      expect(created.toProps()).to.deep.equal({ id: '00000000-0000-4000-8000-000000000001', ...subject.input, version: 1, createdAt: START, updatedAt: START });
+      expect(created.toProps()).to.deep.equal({
+        id: '00000000-0000-4000-8000-000000000001',
+        ...subject.input,
+        version: 1,
+        createdAt: START,
+        updatedAt: START,
+      });
       expect((await get(created.id)).toProps()).to.deep.equal(created.toProps());
     });
 
     for (const invalid of subject.invalid) {
       it(`refuses to create with ${invalid.prop} ${JSON.stringify(invalid.value)?.slice(0, 40) ?? String(invalid.value)}, storing nothing`, async () => {
-        expectViolation(await rejectionOf(create({ ...subject.input, [invalid.prop]: invalid.value })), invalid.field, invalid.message);
+        expectViolation(
+          await rejectionOf(create({ ...subject.input, [invalid.prop]: invalid.value })),
+          invalid.field,
+          invalid.message,
+        );
         expect((await list()).total).to.equal(0);
       });
     }
@@ -227,7 +252,13 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
         const base = String(subject.input[prop]);
         const hit = await create({ ...subject.input, [prop]: `Zq${base}`.slice(0, base.length) });
         await create({ ...subject.input, [prop]: base });
-        const page = await new Search(repository).execute({ page: 1, perPage: 20, sort: 'created_at' as F, order: 'asc', q: 'zQ' });
+        const page = await new Search(repository).execute({
+          page: 1,
+          perPage: 20,
+          sort: 'created_at' as F,
+          order: 'asc',
+          q: 'zQ',
+        });
         expect(page.items.map((e) => e.id)).to.deep.equal([hit.id]);
         expect(page.total).to.equal(1);
       });
@@ -238,7 +269,12 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
       clock.advance(5_000);
       const updated = await update(created.id, subject.changes);
       const later = new Date(START.getTime() + 5_000);
-      expect(updated.toProps()).to.deep.equal({ ...created.toProps(), ...subject.changes, version: 2, updatedAt: later });
+      expect(updated.toProps()).to.deep.equal({
+        ...created.toProps(),
+        ...subject.changes,
+        version: 2,
+        updatedAt: later,
+      });
       expect((await get(created.id)).toProps()).to.deep.equal(updated.toProps());
       const untouched = await update(created.id, {});
       expect(untouched.toProps()).to.deep.equal(updated.toProps());
@@ -247,7 +283,11 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
     for (const invalid of subject.invalid) {
       it(`refuses to update ${invalid.prop} to ${JSON.stringify(invalid.value)?.slice(0, 40) ?? String(invalid.value)}, changing nothing`, async () => {
         const created = await create();
-        expectViolation(await rejectionOf(update(created.id, { [invalid.prop]: invalid.value })), invalid.field, invalid.message);
+        expectViolation(
+          await rejectionOf(update(created.id, { [invalid.prop]: invalid.value })),
+          invalid.field,
+          invalid.message,
+        );
         expect((await get(created.id)).toProps()).to.deep.equal(created.toProps());
       });
     }

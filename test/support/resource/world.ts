@@ -6,7 +6,11 @@ import { silentLogger } from '../logger.js';
 import { camelOf, type FieldUnderTest, type Json, type ResourceUnderTest, type Role } from './descriptor.js';
 
 /** A resource row as REST answers it. */
-export type RowJson = Readonly<Record<string, Json>> & { readonly id: string; readonly created_at: string; readonly updated_at: string };
+export type RowJson = Readonly<Record<string, Json>> & {
+  readonly id: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+};
 
 /** A running service (in-memory SQLite, both APIs) with one account per role. */
 export interface ResourceWorld {
@@ -25,9 +29,12 @@ export function useResourceWorld(): () => ResourceWorld {
   let world: ResourceWorld | undefined;
   before(async function () {
     this.timeout(60_000);
-    const service = await startService(testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_API_MODE: 'both' }), {
-      logger: silentLogger(),
-    });
+    const service = await startService(
+      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_API_MODE: 'both' }),
+      {
+        logger: silentLogger(),
+      },
+    );
     const api = new Api(service.url);
     const accounts = {
       user: await accountWithRole(service, api, 'user'),
@@ -43,7 +50,8 @@ export function useResourceWorld(): () => ResourceWorld {
   };
 }
 
-export const itemPath = (resource: ResourceUnderTest, id: string): string => `${resource.collection}/${encodeURIComponent(id)}`;
+export const itemPath = (resource: ResourceUnderTest, id: string): string =>
+  `${resource.collection}/${encodeURIComponent(id)}`;
 
 /** The value of one field in a new row: a sample, or (for a ref) the id of a row of the referenced resource made first. */
 async function valueFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Promise<Json> {
@@ -52,7 +60,11 @@ async function valueFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 
 }
 
 /** A valid create body with every field (refs pointing at rows made for it), in REST form. */
-export async function validBody(world: ResourceWorld, resource: ResourceUnderTest, which: 0 | 1 = 0): Promise<Record<string, Json>> {
+export async function validBody(
+  world: ResourceWorld,
+  resource: ResourceUnderTest,
+  which: 0 | 1 = 0,
+): Promise<Record<string, Json>> {
   const body: Record<string, Json> = {};
   for (const field of resource.fields) body[field.name] = await valueFor(world, field, which);
   return body;
@@ -66,7 +78,11 @@ export async function requiredBody(world: ResourceWorld, resource: ResourceUnder
 }
 
 /** Creates a row (as the admin) from a valid body with `overrides`, and answers it. */
-export async function createRow(world: ResourceWorld, resource: ResourceUnderTest, overrides: Record<string, Json> = {}): Promise<RowJson> {
+export async function createRow(
+  world: ResourceWorld,
+  resource: ResourceUnderTest,
+  overrides: Record<string, Json> = {},
+): Promise<RowJson> {
   const json = { ...(await validBody(world, resource)), ...overrides };
   return dataOf<RowJson>(await world.api.post(resource.collection, { token: world.token, json }), 201);
 }
@@ -119,7 +135,12 @@ export function sortKey(kind: FieldUnderTest['kind'] | 'timestamp', value: Json)
  * Asserts `rows` are sorted by `key` in `order`: values that differ in that direction (nulls last
  * both ways), ties broken by id in the same direction.
  */
-export function expectSorted(rows: readonly RowJson[], key: (row: RowJson) => number | string | null, order: 'asc' | 'desc', what: string): void {
+export function expectSorted(
+  rows: readonly RowJson[],
+  key: (row: RowJson) => number | string | null,
+  order: 'asc' | 'desc',
+  what: string,
+): void {
   const sign = order === 'asc' ? 1 : -1;
   for (let i = 1; i < rows.length; i += 1) {
     const a = rows[i - 1]!;
@@ -129,7 +150,8 @@ export function expectSorted(rows: readonly RowJson[], key: (row: RowJson) => nu
     const context = `${what} at ${i}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`;
     if (x === null || y === null) {
       expect(x === null && y !== null, `a null before a value: ${context}`).to.equal(false);
-      if (x === null && y === null) expect(sign * (a.id < b.id ? -1 : 1), `tie not broken by id: ${context}`).to.equal(-1);
+      if (x === null && y === null)
+        expect(sign * (a.id < b.id ? -1 : 1), `tie not broken by id: ${context}`).to.equal(-1);
       continue;
     }
     if (x === y) expect(sign * (a.id < b.id ? -1 : 1), `tie not broken by id: ${context}`).to.equal(-1);

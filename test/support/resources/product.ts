@@ -49,7 +49,8 @@ export const productInput = {
 } as const;
 
 /** A product with this id, at version 1. */
-export const aProduct = (id: string, now = new Date('2026-01-01T00:00:00Z')): Product => Product.create({ id, ...productInput }, now);
+export const aProduct = (id: string, now = new Date('2026-01-01T00:00:00Z')): Product =>
+  Product.create({ id, ...productInput }, now);
 
 /** An empty in-memory repository of products. */
 export async function freshProductRepository(): Promise<InMemoryProductRepository> {

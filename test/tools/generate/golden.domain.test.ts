@@ -22,6 +22,8 @@ describe('generate: the domain templates reproduce the committed product (the go
   itRendersAsCommitted(files);
 
   it('writes no search use case for a resource without --search', () => {
-    expect(domainFiles(modelOf(['gadget', 'name:string'], ['product', 'user'], 3)).map((f) => f.path)).to.not.include('src/application/gadget/SearchGadgets.ts');
+    expect(domainFiles(modelOf(['gadget', 'name:string'], ['product', 'user'], 3)).map((f) => f.path)).to.not.include(
+      'src/application/gadget/SearchGadgets.ts',
+    );
   });
 });

@@ -35,15 +35,39 @@ describe('generate: inbound templates', () => {
       const built = schema();
       const query = built.getQueryType()?.getFields() ?? {};
       const mutation = built.getMutationType()?.getFields() ?? {};
-      expect(Object.keys(query)).to.include.members(['queryHealth', 'product', 'products', 'customer', 'customers', 'invoice', 'invoices']);
-      expect(Object.keys(mutation)).to.include.members(['createCustomer', 'updateCustomer', 'deleteCustomer', 'createInvoice', 'updateInvoice', 'deleteInvoice']);
+      expect(Object.keys(query)).to.include.members([
+        'queryHealth',
+        'product',
+        'products',
+        'customer',
+        'customers',
+        'invoice',
+        'invoices',
+      ]);
+      expect(Object.keys(mutation)).to.include.members([
+        'createCustomer',
+        'updateCustomer',
+        'deleteCustomer',
+        'createInvoice',
+        'updateInvoice',
+        'deleteInvoice',
+      ]);
     });
 
     it('a searchable resource takes search, a ref field becomes an optional ID filter on the list', () => {
       const query = schema().getQueryType()?.getFields() ?? {};
-      const args = (field: string) => Object.fromEntries((query[field]?.args ?? []).map((a) => [a.name, String(a.type)]));
-      expect(args('customers')).to.deep.equal({ pagination: 'TPaginationInputDto', sort: 'TSortingInputDto', search: 'String' });
-      expect(args('invoices')).to.deep.equal({ pagination: 'TPaginationInputDto', sort: 'TSortingInputDto', customerId: 'ID' });
+      const args = (field: string) =>
+        Object.fromEntries((query[field]?.args ?? []).map((a) => [a.name, String(a.type)]));
+      expect(args('customers')).to.deep.equal({
+        pagination: 'TPaginationInputDto',
+        sort: 'TSortingInputDto',
+        search: 'String',
+      });
+      expect(args('invoices')).to.deep.equal({
+        pagination: 'TPaginationInputDto',
+        sort: 'TSortingInputDto',
+        customerId: 'ID',
+      });
       expect(String(query.invoices?.type)).to.equal('InvoiceList!');
       expect(String(query.invoice?.type)).to.equal('Invoice');
     });
@@ -98,20 +122,29 @@ describe('generate: inbound templates', () => {
       expect(file('invoiceUseCases.ts')).not.to.include('search');
       // Its operations say it has none (`search: false`), so neither the router nor the API document has one.
       expect(file('routes/invoices.ts')).not.to.match(/ops\.search|notSearch|\/search/);
-      expect(squeezed(file('routes/invoices.ts'))).to.include('sortFields: INVOICE_SORT_FIELDS, search: false, filters: InvoiceFilters, });');
+      expect(squeezed(file('routes/invoices.ts'))).to.include(
+        'sortFields: INVOICE_SORT_FIELDS, search: false, filters: InvoiceFilters, });',
+      );
       expect(file('invoiceResolvers.ts')).not.to.include('search');
     });
 
     it('lists filter by ref fields; optional fields are nullable on create and update', () => {
       expect(squeezed(file('routes/invoices.ts'))).to.include('export const INVOICE_OPERATIONS = resourceOperations({');
       expect(squeezed(file('routes/invoices.ts'))).to.include('filters: InvoiceFilters, });');
-      expect(squeezed(file('invoiceCodecs.ts'))).to.include('export const InvoiceFilters = { customerId: optional(InvoiceCustomerIdField) };');
+      expect(squeezed(file('invoiceCodecs.ts'))).to.include(
+        'export const InvoiceFilters = { customerId: optional(InvoiceCustomerIdField) };',
+      );
       expect(squeezed(file('invoiceCodecs.ts'))).to.include('notes: optional(nullable(InvoiceNotesField))');
-      expect(squeezed(file('invoiceCodecs.ts'))).to.include('export const InvoiceTierField = enumField<InvoiceTier>(INVOICE_FIELD_RULES.tier);');
+      expect(squeezed(file('invoiceCodecs.ts'))).to.include(
+        'export const InvoiceTierField = enumField<InvoiceTier>(INVOICE_FIELD_RULES.tier);',
+      );
     });
 
     it('a multi-word plural gets a kebab-case route file and path', () => {
-      const paths = inboundFiles({ ...invoiceModel(), names: { ...invoiceModel().names, pluralKebab: 'purchase-orders' } }).map((f) => f.path);
+      const paths = inboundFiles({
+        ...invoiceModel(),
+        names: { ...invoiceModel().names, pluralKebab: 'purchase-orders' },
+      }).map((f) => f.path);
       expect(paths).to.include('src/adapters/inbound/http/routes/purchase-orders.ts');
     });
   });

@@ -7,16 +7,18 @@ describe('generate: the test templates', () => {
     itRendersAsCommitted(testFiles(productModel()));
   });
 
-  it('gives a resource with references its referenced resources\' rows: an invoice needs a customer', () => {
+  it("gives a resource with references its referenced resources' rows: an invoice needs a customer", () => {
     const files = Object.fromEntries(testFiles(invoiceModel()).map((f) => [f.path, f.contents]));
     const support = files['test/support/resources/invoice.ts']!;
     expect(support).to.include("import { aCustomer, customerResource, freshCustomerRepository } from './customer.js';");
     expect(support).to.include('ref: () => customerResource,');
     expect(support).to.include('return new InMemoryInvoiceRepository(customers);');
-    expect(files['test/adapters/outbound/resources/invoiceRepository.test.ts']).to.include("reference: { prop: 'customerId', field: 'customer_id', target: 'customer' }");
+    expect(files['test/adapters/outbound/resources/invoiceRepository.test.ts']).to.include(
+      "reference: { prop: 'customerId', field: 'customer_id', target: 'customer' }",
+    );
   });
 
-  it('writes a value every rule refuses, with the rule\'s message, for every field type', () => {
+  it("writes a value every rule refuses, with the rule's message, for every field type", () => {
     const support = testFiles(invoiceModel())[0]!.contents + testFiles(customerModel())[0]!.contents;
     for (const expected of [
       "{ value: '', message: 'must be 1 to 200 characters' }",

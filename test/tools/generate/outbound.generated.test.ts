@@ -17,7 +17,10 @@ import { accessGrants, migrationName, outboundFiles } from '../../../tools/gener
 import type * as Databases from '../../adapters/outbound/contracts/databases.js';
 import type { SqlTarget } from '../../adapters/outbound/contracts/databases.js';
 import type * as Contract from '../../adapters/outbound/contracts/resourceRepository.contract.js';
-import type { ResourceDescriptor, ResourceStorage } from '../../adapters/outbound/contracts/resourceRepository.contract.js';
+import type {
+  ResourceDescriptor,
+  ResourceStorage,
+} from '../../adapters/outbound/contracts/resourceRepository.contract.js';
 import type * as SupportDatabase from '../../support/database.js';
 
 /**
@@ -62,7 +65,9 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 const adapters = 'src/adapters/outbound';
 const { Customer } = await load<{ Customer: { restore(props: Props): Entity } }>('src/domain/customer/Customer.ts');
 const { Invoice } = await load<{ Invoice: { restore(props: Props): Entity } }>('src/domain/invoice/Invoice.ts');
-const { CustomerSchema } = await load<{ CustomerSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/CustomerSchema.ts`);
+const { CustomerSchema } = await load<{ CustomerSchema: EntitySchema }>(
+  `${adapters}/mikroorm/schemas/CustomerSchema.ts`,
+);
 const { InvoiceSchema } = await load<{ InvoiceSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/InvoiceSchema.ts`);
 const { MikroOrmCustomerRepository } = await load<{ MikroOrmCustomerRepository: Constructor<[Database['orm']]> }>(
   `${adapters}/mikroorm/MikroOrmCustomerRepository.ts`,
@@ -70,7 +75,9 @@ const { MikroOrmCustomerRepository } = await load<{ MikroOrmCustomerRepository: 
 const { MikroOrmInvoiceRepository } = await load<{ MikroOrmInvoiceRepository: Constructor<[Database['orm']]> }>(
   `${adapters}/mikroorm/MikroOrmInvoiceRepository.ts`,
 );
-const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(`${adapters}/memory/InMemoryCustomerRepository.ts`);
+const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(
+  `${adapters}/memory/InMemoryCustomerRepository.ts`,
+);
 const { InMemoryInvoiceRepository } = await load<{ InMemoryInvoiceRepository: Constructor<[Repository]> }>(
   `${adapters}/memory/InMemoryInvoiceRepository.ts`,
 );
@@ -79,7 +86,9 @@ const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof
 );
 const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/database.ts');
 const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
-const { resourceRepositoryContract } = await load<typeof Contract>('test/adapters/outbound/contracts/resourceRepository.contract.ts');
+const { resourceRepositoryContract } = await load<typeof Contract>(
+  'test/adapters/outbound/contracts/resourceRepository.contract.ts',
+);
 const { connectDatabase } = await load<typeof SupportDatabase>('test/support/database.ts');
 const migrations: MigrationObject[] = [];
 for (const model of [CUSTOMER, INVOICE]) {
@@ -92,7 +101,16 @@ const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 const uuid = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const aCustomer = (id: string, values: Props = {}): Entity =>
-  Customer.restore({ id, name: 'Ada', email: 'ada@example.com', tier: 'pro', version: 1, createdAt: T0, updatedAt: T0, ...values });
+  Customer.restore({
+    id,
+    name: 'Ada',
+    email: 'ada@example.com',
+    tier: 'pro',
+    version: 1,
+    createdAt: T0,
+    updatedAt: T0,
+    ...values,
+  });
 
 const CUSTOMERS: ResourceDescriptor<Entity, string> = {
   make: aCustomer,
@@ -156,7 +174,8 @@ async function insertMany(db: Database, table: string, rows: readonly Entity[], 
       ]),
     ),
   );
-  for (let start = 0; start < driverRows.length; start += 100) await knexOf(db)(table).insert(driverRows.slice(start, start + 100));
+  for (let start = 0; start < driverRows.length; start += 100)
+    await knexOf(db)(table).insert(driverRows.slice(start, start + 100));
 }
 
 /** Takes the two resources out of a shared database (PostgreSQL's test database outlives this run). */
@@ -164,8 +183,15 @@ async function removeResources(db: Database): Promise<void> {
   const knex = knexOf(db);
   await knex.raw('drop table if exists invoices');
   await knex.raw('drop table if exists customers');
-  await knex('mikro_orm_migrations').whereIn('name', migrations.map((m) => m.name)).delete();
-  await knex('access_rules').whereIn('v1', ['/api/v1/customers', '/api/v1/customers/{id}', '/api/v1/invoices', '/api/v1/invoices/{id}']).delete();
+  await knex('mikro_orm_migrations')
+    .whereIn(
+      'name',
+      migrations.map((m) => m.name),
+    )
+    .delete();
+  await knex('access_rules')
+    .whereIn('v1', ['/api/v1/customers', '/api/v1/customers/{id}', '/api/v1/invoices', '/api/v1/invoices/{id}'])
+    .delete();
 }
 
 /** A database mapping the modules plus the rendered resources, migrated up to the rendered migrations. */
@@ -181,13 +207,17 @@ async function openWithResources(url: string): Promise<Database> {
 /** The table's columns and indexes as the engine reports them. */
 async function schemaOf(db: Database, table: string, postgres: boolean): Promise<string> {
   const knex = knexOf(db);
-  if (!postgres) return JSON.stringify(await knex.raw(`select name, sql from sqlite_master where tbl_name = ?`, [table]));
+  if (!postgres)
+    return JSON.stringify(await knex.raw(`select name, sql from sqlite_master where tbl_name = ?`, [table]));
   const indexes = await knex.raw(`select indexname, indexdef from pg_indexes where tablename = ?`, [table]);
   const keys = await knex.raw(
     `select conname, pg_get_constraintdef(oid) as def from pg_constraint where conrelid = ?::regclass and contype = 'f'`,
     [table],
   );
-  const columns = await knex.raw(`select column_name, data_type, is_nullable from information_schema.columns where table_name = ?`, [table]);
+  const columns = await knex.raw(
+    `select column_name, data_type, is_nullable from information_schema.columns where table_name = ?`,
+    [table],
+  );
   return JSON.stringify({ indexes: indexes.rows, keys: keys.rows, columns: columns.rows });
 }
 
@@ -282,7 +312,9 @@ function describeOn(target: SqlTarget): void {
 
     it('migrates: every column, the foreign key (on delete restrict) and its index, an index per sort, nulls-last pairs', async () => {
       const invoices = await schemaOf(database(), 'invoices', postgres);
-      expect(invoices.toLowerCase()).to.match(/foreign key ?\(\W*customer_id\W*\) references \W*customers\W* ?\(\W*id\W*\) on delete restrict/);
+      expect(invoices.toLowerCase()).to.match(
+        /foreign key ?\(\W*customer_id\W*\) references \W*customers\W* ?\(\W*id\W*\) on delete restrict/,
+      );
       expect(invoices).to.contain('invoices_customer_id_index');
       for (const field of ['customer_id', 'number', 'total', 'due_at', 'paid', 'tier', 'created_at', 'updated_at']) {
         expect(invoices).to.contain(`invoices_${field}_id_index`);
@@ -300,7 +332,15 @@ function describeOn(target: SqlTarget): void {
       await clear();
       await new MikroOrmCustomerRepository(database().orm).add(aCustomer(uuid(0xfff0)));
       const repository = new MikroOrmInvoiceRepository(database().orm);
-      const full = INVOICES.make(uuid(1), { score: 7, contact: 'x@example.com', ext: uuid(99), paid: true, tier: 'pro', total: 12.25, dueAt: at(0.001) });
+      const full = INVOICES.make(uuid(1), {
+        score: 7,
+        contact: 'x@example.com',
+        ext: uuid(99),
+        paid: true,
+        tier: 'pro',
+        total: 12.25,
+        dueAt: at(0.001),
+      });
       const empty = INVOICES.make(uuid(2), { notes: null });
       for (const row of [full, empty]) {
         await repository.add(row);
@@ -322,7 +362,10 @@ function describeOn(target: SqlTarget): void {
         await new MikroOrmPolicyRuleStore(before.orm).seed(seeded);
         await before.close();
         db = await openWithResources(url);
-        const grants = [...accessGrants(CUSTOMER), ...accessGrants(INVOICE)].map((g): StoredRule => ({ kind: 'p', values: [g.role, g.path, g.action] }));
+        const grants = [...accessGrants(CUSTOMER), ...accessGrants(INVOICE)].map((g): StoredRule => ({
+          kind: 'p',
+          values: [g.role, g.path, g.action],
+        }));
         expect(await new MikroOrmPolicyRuleStore(database().orm).load()).to.deep.equal([...seeded, ...grants]);
         await knexOf(database())('access_rules').delete();
         await knexOf(database())('app_meta').delete();

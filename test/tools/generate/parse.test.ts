@@ -26,11 +26,31 @@ const refusedWith = (args: string, problem: string, project = PROJECT) =>
 
 describe('generate: parsing the command', () => {
   it('reads the products command into the model products are', () => {
-    const { model, dryRun } = modelOf('resource product name:string(1..200) price:number(>0) --search name', projectState(['user'], 2));
-    const name: FieldModel = { name: 'name', camel: 'name', type: 'string', optional: false, bounds: { min: 1, max: 200 }, sortable: true };
+    const { model, dryRun } = modelOf(
+      'resource product name:string(1..200) price:number(>0) --search name',
+      projectState(['user'], 2),
+    );
+    const name: FieldModel = {
+      name: 'name',
+      camel: 'name',
+      type: 'string',
+      optional: false,
+      bounds: { min: 1, max: 200 },
+      sortable: true,
+    };
     expect(model).to.deep.equal({
       names: namesOf('product'),
-      fields: [name, { name: 'price', camel: 'price', type: 'number', optional: false, bounds: { min: 0, minExclusive: true }, sortable: true }],
+      fields: [
+        name,
+        {
+          name: 'price',
+          camel: 'price',
+          type: 'number',
+          optional: false,
+          bounds: { min: 0, minExclusive: true },
+          sortable: true,
+        },
+      ],
       search: name,
       migrationNumber: 2,
     });
@@ -74,7 +94,14 @@ describe('generate: parsing the command', () => {
     ] as const) {
       it(`${spec}: ${JSON.stringify(bounds)}, required, ${spec === 'text' ? 'not sortable' : 'sortable'}`, () => {
         const field = fieldOf(`f:${spec}`);
-        expect(field).to.deep.equal({ name: 'f', camel: 'f', type: spec, optional: false, bounds, sortable: spec !== 'text' });
+        expect(field).to.deep.equal({
+          name: 'f',
+          camel: 'f',
+          type: spec,
+          optional: false,
+          bounds,
+          sortable: spec !== 'text',
+        });
       });
     }
 
@@ -123,103 +150,341 @@ describe('generate: parsing the command', () => {
       it(`${spec} is optional`, () => expect(fieldOf(`f:${spec}`).optional).to.equal(true));
     }
     it('a ref can be optional', () => {
-      expect(modelOf('resource invoice customer_id:ref(customer)?', WITH_CUSTOMER).model.fields[0]!.optional).to.equal(true);
+      expect(modelOf('resource invoice customer_id:ref(customer)?', WITH_CUSTOMER).model.fields[0]!.optional).to.equal(
+        true,
+      );
     });
   });
 
   describe('refusals, each with its message', () => {
     const cases: [string, string, string][] = [
       // the name
-      ['not lower snake case', 'resource Invoice a:string', 'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)'],
-      ['camel case', 'resource purchaseOrder a:string', 'name "purchaseOrder": must be lower snake case, each word starting with a letter (e.g. purchase_order)'],
-      ['a word starting with a digit', 'resource item_2 a:string', 'name "item_2": must be lower snake case, each word starting with a letter (e.g. purchase_order)'],
-      ['kebab case', 'resource purchase-order a:string', 'name "purchase-order": must be lower snake case, each word starting with a letter (e.g. purchase_order)'],
+      [
+        'not lower snake case',
+        'resource Invoice a:string',
+        'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
+      ],
+      [
+        'camel case',
+        'resource purchaseOrder a:string',
+        'name "purchaseOrder": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
+      ],
+      [
+        'a word starting with a digit',
+        'resource item_2 a:string',
+        'name "item_2": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
+      ],
+      [
+        'kebab case',
+        'resource purchase-order a:string',
+        'name "purchase-order": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
+      ],
       ['too long', `resource ${'a'.repeat(41)} b:string`, `name "${'a'.repeat(41)}": at most 40 characters`],
       ['an existing resource', 'resource product a:string', 'name "product": already taken by the product resource'],
       ['a route word', 'resource admin a:string', 'name "admin": already taken by the admin route'],
-      ['a name whose plural is a route word', 'resource doc a:string', 'name "doc": its plural "docs" is already taken by the docs route'],
-      ['a name whose plural is the same word', 'resource sheep a:string', 'name "sheep": its plural is the same word, so one sheep and the list would share names; pick another'],
+      [
+        'a name whose plural is a route word',
+        'resource doc a:string',
+        'name "doc": its plural "docs" is already taken by the docs route',
+      ],
+      [
+        'a name whose plural is the same word',
+        'resource sheep a:string',
+        'name "sheep": its plural is the same word, so one sheep and the list would share names; pick another',
+      ],
       ['a plural', 'resource invoices a:string', 'name "invoices": is plural; give the singular (invoice)'],
       ['a JavaScript keyword', 'resource class a:string', 'name "class": "class" is a reserved word (JavaScript)'],
-      ['a TypeScript keyword', 'resource namespace a:string', 'name "namespace": "namespace" is a reserved word (TypeScript)'],
+      [
+        'a TypeScript keyword',
+        'resource namespace a:string',
+        'name "namespace": "namespace" is a reserved word (TypeScript)',
+      ],
       ['a GraphQL keyword', 'resource fragment a:string', 'name "fragment": "fragment" is a reserved word (GraphQL)'],
       ['a SQL keyword', 'resource grant a:string', 'name "grant": "grant" is a reserved word (SQL)'],
-      ['a plural that is a SQL keyword', 'resource row a:string', 'name "row": its plural "rows" is a reserved word (SQL)'],
-      ['a plural that strict mode forbids to bind', 'resource argument a:string', 'name "argument": its plural "arguments" is a reserved word (JavaScript)'],
-      ['a class name that shadows a built-in', 'resource promise a:string', 'name "promise": its class name "Promise" would shadow the JavaScript built-in'],
-      ['a GraphQL type another resource declares', 'resource product_list a:string', 'name "product_list": its GraphQL type "ProductList" is already declared by the product resource'],
-      ['a GraphQL type the shared schema declares', 'resource sort_orientation a:string', 'name "sort_orientation": its GraphQL type "SortOrientation" is already declared by the shared schema'],
+      [
+        'a plural that is a SQL keyword',
+        'resource row a:string',
+        'name "row": its plural "rows" is a reserved word (SQL)',
+      ],
+      [
+        'a plural that strict mode forbids to bind',
+        'resource argument a:string',
+        'name "argument": its plural "arguments" is a reserved word (JavaScript)',
+      ],
+      [
+        'a class name that shadows a built-in',
+        'resource promise a:string',
+        'name "promise": its class name "Promise" would shadow the JavaScript built-in',
+      ],
+      [
+        'a GraphQL type another resource declares',
+        'resource product_list a:string',
+        'name "product_list": its GraphQL type "ProductList" is already declared by the product resource',
+      ],
+      [
+        'a GraphQL type the shared schema declares',
+        'resource sort_orientation a:string',
+        'name "sort_orientation": its GraphQL type "SortOrientation" is already declared by the shared schema',
+      ],
       // fields
       ['no fields', 'resource invoice', 'no fields: give at least one as name:type (e.g. title:string)'],
       ['no type', 'resource invoice title', 'field "title": expected name:type (e.g. title:string)'],
       ['no field name', 'resource invoice :string', 'field ":string": missing the name before the colon'],
-      ['a field not in snake case', 'resource invoice dueAt:datetime', 'field "dueAt": must be lower snake case, each word starting with a letter (e.g. due_at)'],
-      ['an unknown type', 'resource invoice total:float', 'field "total": unknown type "float" (the types are string, text, integer, number, boolean, datetime, email, uuid, enum, ref)'],
-      ['a malformed type', 'resource invoice total:number(1..2', 'field "total": malformed type "number(1..2" (expected type, type(...) and ? for optional, e.g. string(1..80)?)'],
+      [
+        'a field not in snake case',
+        'resource invoice dueAt:datetime',
+        'field "dueAt": must be lower snake case, each word starting with a letter (e.g. due_at)',
+      ],
+      [
+        'an unknown type',
+        'resource invoice total:float',
+        'field "total": unknown type "float" (the types are string, text, integer, number, boolean, datetime, email, uuid, enum, ref)',
+      ],
+      [
+        'a malformed type',
+        'resource invoice total:number(1..2',
+        'field "total": malformed type "number(1..2" (expected type, type(...) and ? for optional, e.g. string(1..80)?)',
+      ],
       ['a duplicate field', 'resource invoice title:string title:text', 'field "title": declared twice'],
-      ['id', 'resource invoice id:uuid', 'field "id": every resource has it already (id, created_at, updated_at and version are generated)'],
-      ['created_at', 'resource invoice created_at:datetime', 'field "created_at": every resource has it already (id, created_at, updated_at and version are generated)'],
-      ['updated_at', 'resource invoice updated_at:datetime', 'field "updated_at": every resource has it already (id, created_at, updated_at and version are generated)'],
-      ['version', 'resource invoice version:integer', 'field "version": every resource has it already (id, created_at, updated_at and version are generated)'],
-      ['a TypeScript keyword as a field', 'resource invoice keyof:string', 'field "keyof": "keyof" is a reserved word (TypeScript)'],
-      ['a TypeScript and SQL keyword as a field', 'resource invoice declare:string', 'field "declare": "declare" is a reserved word (TypeScript, SQL)'],
-      ['a keyword of two languages', 'resource invoice type:string', 'field "type": "type" is a reserved word (TypeScript, GraphQL)'],
-      ['a keyword of three languages', 'resource invoice default:string', 'field "default": "default" is a reserved word (JavaScript, SQL)'],
-      ['a field whose camel case is an Object member', 'resource invoice to_string:string', 'field "to_string": its camel-case form "toString" is a reserved word (JavaScript)'],
-      ['a field that makes the entity thenable', 'resource invoice then:string', 'field "then": "then" is a reserved word (JavaScript, SQL)'],
-      ['a field named after an entity member', 'resource invoice to_props:string', 'field "to_props": "toProps" is a member of the generated entity'],
+      [
+        'id',
+        'resource invoice id:uuid',
+        'field "id": every resource has it already (id, created_at, updated_at and version are generated)',
+      ],
+      [
+        'created_at',
+        'resource invoice created_at:datetime',
+        'field "created_at": every resource has it already (id, created_at, updated_at and version are generated)',
+      ],
+      [
+        'updated_at',
+        'resource invoice updated_at:datetime',
+        'field "updated_at": every resource has it already (id, created_at, updated_at and version are generated)',
+      ],
+      [
+        'version',
+        'resource invoice version:integer',
+        'field "version": every resource has it already (id, created_at, updated_at and version are generated)',
+      ],
+      [
+        'a TypeScript keyword as a field',
+        'resource invoice keyof:string',
+        'field "keyof": "keyof" is a reserved word (TypeScript)',
+      ],
+      [
+        'a TypeScript and SQL keyword as a field',
+        'resource invoice declare:string',
+        'field "declare": "declare" is a reserved word (TypeScript, SQL)',
+      ],
+      [
+        'a keyword of two languages',
+        'resource invoice type:string',
+        'field "type": "type" is a reserved word (TypeScript, GraphQL)',
+      ],
+      [
+        'a keyword of three languages',
+        'resource invoice default:string',
+        'field "default": "default" is a reserved word (JavaScript, SQL)',
+      ],
+      [
+        'a field whose camel case is an Object member',
+        'resource invoice to_string:string',
+        'field "to_string": its camel-case form "toString" is a reserved word (JavaScript)',
+      ],
+      [
+        'a field that makes the entity thenable',
+        'resource invoice then:string',
+        'field "then": "then" is a reserved word (JavaScript, SQL)',
+      ],
+      [
+        'a field named after an entity member',
+        'resource invoice to_props:string',
+        'field "to_props": "toProps" is a member of the generated entity',
+      ],
       ['a SQL keyword as a field', 'resource invoice order:integer', 'field "order": "order" is a reserved word (SQL)'],
-      ['a field name too long', `resource invoice ${'b'.repeat(41)}:string`, `field "${'b'.repeat(41)}": at most 40 characters`],
+      [
+        'a field name too long',
+        `resource invoice ${'b'.repeat(41)}:string`,
+        `field "${'b'.repeat(41)}": at most 40 characters`,
+      ],
       // bounds
       ['min above max', 'resource invoice n:integer(5..1)', 'field "n": integer(5..1): min 5 is greater than max 1'],
-      ['min above max (lengths)', 'resource invoice s:string(9..3)', 'field "s": string(9..3): min 9 is greater than max 3'],
-      ['a min above the default max', 'resource invoice s:string(201..)', 'field "s": string(201..): min 201 is greater than max 200'],
-      ['not numbers', 'resource invoice n:integer(a..b)', 'field "n": integer(a..b): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)'],
-      ['empty bounds', 'resource invoice n:number()', 'field "n": number(): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)'],
-      ['only dots', 'resource invoice n:number(..)', 'field "n": number(..): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)'],
-      ['>= is not a form', 'resource invoice n:number(>=0)', 'field "n": number(>=0): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)'],
-      ['an empty exclusive range', 'resource invoice n:number(>1..1)', 'field "n": number(>1..1): no number is in the range'],
-      ['an empty integer range', 'resource invoice n:integer(>1..<2)', 'field "n": integer(>1..<2): no integer is in the range'],
-      ['a fractional integer bound', 'resource invoice n:integer(0..1.5)', 'field "n": integer(0..1.5): integer bounds are whole numbers'],
-      ['an integer bound beyond 32 bits', 'resource invoice n:integer(0..3000000000)', 'field "n": integer(0..3000000000): outside the signed 32-bit range'],
-      ['an exclusive length', 'resource invoice s:string(>0)', 'field "s": string(>0): lengths are inclusive, without > or < (e.g. string(1..80))'],
-      ['a fractional length', 'resource invoice s:text(..1.5)', 'field "s": text(..1.5): lengths are whole numbers of characters, 0 or more'],
-      ['a negative length', 'resource invoice s:string(-1..5)', 'field "s": string(-1..5): lengths are whole numbers of characters, 0 or more'],
-      ['a string longer than its column', 'resource invoice s:string(1..500)', 'field "s": string(1..500): a string is at most 200 characters (use text for longer)'],
-      ['a text longer than 10000', 'resource invoice s:text(..20000)', 'field "s": text(..20000): a text is at most 10000 characters'],
-      ['a zero longest length', 'resource invoice s:text(..0)', 'field "s": text(..0): the longest must be at least 1 character'],
+      [
+        'min above max (lengths)',
+        'resource invoice s:string(9..3)',
+        'field "s": string(9..3): min 9 is greater than max 3',
+      ],
+      [
+        'a min above the default max',
+        'resource invoice s:string(201..)',
+        'field "s": string(201..): min 201 is greater than max 200',
+      ],
+      [
+        'not numbers',
+        'resource invoice n:integer(a..b)',
+        'field "n": integer(a..b): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)',
+      ],
+      [
+        'empty bounds',
+        'resource invoice n:number()',
+        'field "n": number(): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)',
+      ],
+      [
+        'only dots',
+        'resource invoice n:number(..)',
+        'field "n": number(..): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)',
+      ],
+      [
+        '>= is not a form',
+        'resource invoice n:number(>=0)',
+        'field "n": number(>=0): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)',
+      ],
+      [
+        'an empty exclusive range',
+        'resource invoice n:number(>1..1)',
+        'field "n": number(>1..1): no number is in the range',
+      ],
+      [
+        'an empty integer range',
+        'resource invoice n:integer(>1..<2)',
+        'field "n": integer(>1..<2): no integer is in the range',
+      ],
+      [
+        'a fractional integer bound',
+        'resource invoice n:integer(0..1.5)',
+        'field "n": integer(0..1.5): integer bounds are whole numbers',
+      ],
+      [
+        'an integer bound beyond 32 bits',
+        'resource invoice n:integer(0..3000000000)',
+        'field "n": integer(0..3000000000): outside the signed 32-bit range',
+      ],
+      [
+        'an exclusive length',
+        'resource invoice s:string(>0)',
+        'field "s": string(>0): lengths are inclusive, without > or < (e.g. string(1..80))',
+      ],
+      [
+        'a fractional length',
+        'resource invoice s:text(..1.5)',
+        'field "s": text(..1.5): lengths are whole numbers of characters, 0 or more',
+      ],
+      [
+        'a negative length',
+        'resource invoice s:string(-1..5)',
+        'field "s": string(-1..5): lengths are whole numbers of characters, 0 or more',
+      ],
+      [
+        'a string longer than its column',
+        'resource invoice s:string(1..500)',
+        'field "s": string(1..500): a string is at most 200 characters (use text for longer)',
+      ],
+      [
+        'a text longer than 10000',
+        'resource invoice s:text(..20000)',
+        'field "s": text(..20000): a text is at most 10000 characters',
+      ],
+      [
+        'a zero longest length',
+        'resource invoice s:text(..0)',
+        'field "s": text(..0): the longest must be at least 1 character',
+      ],
       ['bounds on boolean', 'resource invoice paid:boolean(1..2)', 'field "paid": boolean takes no bounds'],
       ['bounds on datetime', 'resource invoice due_at:datetime(0..)', 'field "due_at": datetime takes no bounds'],
       ['bounds on email', 'resource invoice mail:email(..80)', 'field "mail": email takes no bounds'],
       ['bounds on uuid', 'resource invoice code:uuid(1..2)', 'field "code": uuid takes no bounds'],
       // enum
-      ['an enum without values', 'resource invoice state:enum', 'field "state": enum needs its values, e.g. enum(draft|sent|paid)'],
+      [
+        'an enum without values',
+        'resource invoice state:enum',
+        'field "state": enum needs its values, e.g. enum(draft|sent|paid)',
+      ],
       ['an empty enum', 'resource invoice state:enum()', 'field "state": enum(): needs at least one value'],
-      ['an enum value not in snake case', 'resource invoice state:enum(Draft|sent)', 'field "state": enum value "Draft" must be lower snake case (it becomes DRAFT in GraphQL)'],
-      ['an empty enum value', 'resource invoice state:enum(a||b)', 'field "state": enum value "" must be lower snake case (it becomes "" in GraphQL)'],
-      ['an enum value GraphQL reserves', 'resource invoice state:enum(true|open)', 'field "state": enum value "true" is a reserved word (GraphQL)'],
+      [
+        'an enum value not in snake case',
+        'resource invoice state:enum(Draft|sent)',
+        'field "state": enum value "Draft" must be lower snake case (it becomes DRAFT in GraphQL)',
+      ],
+      [
+        'an empty enum value',
+        'resource invoice state:enum(a||b)',
+        'field "state": enum value "" must be lower snake case (it becomes "" in GraphQL)',
+      ],
+      [
+        'an enum value GraphQL reserves',
+        'resource invoice state:enum(true|open)',
+        'field "state": enum value "true" is a reserved word (GraphQL)',
+      ],
       ['an enum value twice', 'resource invoice state:enum(a|b|a)', 'field "state": enum value "a" is listed twice'],
       // ref
-      ['a ref to a resource that does not exist', 'resource invoice customer_id:ref(customer)', 'field "customer_id": ref(customer): there is no customer resource (the resources are product, user)'],
-      ['a ref field not ending in _id', 'resource invoice owner:ref(product)', 'field "owner": a ref field\'s name ends in _id (e.g. owner_id)'],
-      ['a ref to itself', 'resource invoice parent_id:ref(invoice)', 'field "parent_id": ref(invoice): a resource cannot refer to itself (a row would have to exist before it is created)'],
-      ['a ref without a resource', 'resource invoice owner_id:ref', 'field "owner_id": ref needs the resource it refers to, e.g. ref(customer)'],
-      ['a ref to a name not in snake case', 'resource invoice owner_id:ref(User)', 'field "owner_id": ref(User): not a resource name (lower snake case)'],
+      [
+        'a ref to a resource that does not exist',
+        'resource invoice customer_id:ref(customer)',
+        'field "customer_id": ref(customer): there is no customer resource (the resources are product, user)',
+      ],
+      [
+        'a ref field not ending in _id',
+        'resource invoice owner:ref(product)',
+        'field "owner": a ref field\'s name ends in _id (e.g. owner_id)',
+      ],
+      [
+        'a ref to itself',
+        'resource invoice parent_id:ref(invoice)',
+        'field "parent_id": ref(invoice): a resource cannot refer to itself (a row would have to exist before it is created)',
+      ],
+      [
+        'a ref without a resource',
+        'resource invoice owner_id:ref',
+        'field "owner_id": ref needs the resource it refers to, e.g. ref(customer)',
+      ],
+      [
+        'a ref to a name not in snake case',
+        'resource invoice owner_id:ref(User)',
+        'field "owner_id": ref(User): not a resource name (lower snake case)',
+      ],
       // search and options
-      ['--search on a text', 'resource invoice notes:text --search notes', '--search notes: only a string field can be searched (notes is text)'],
-      ['--search on an email', 'resource invoice mail:email --search mail', '--search mail: only a string field can be searched (mail is email)'],
-      ['--search on an undeclared field', 'resource invoice title:string --search name', '--search name: there is no field name'],
-      ['--search twice', 'resource invoice title:string --search title --search title', '--search given twice: one field can be searched'],
-      ['--search without a field', 'resource invoice title:string --search', '--search needs a field name, e.g. --search title'],
-      ['an unknown option', 'resource invoice title:string --force', 'unknown option "--force" (the options are --search <field>, --dry-run, --help)'],
-      ['an unknown command', 'model invoice title:string', 'unknown command "model": use resource <name> <field>... (see --help)'],
+      [
+        '--search on a text',
+        'resource invoice notes:text --search notes',
+        '--search notes: only a string field can be searched (notes is text)',
+      ],
+      [
+        '--search on an email',
+        'resource invoice mail:email --search mail',
+        '--search mail: only a string field can be searched (mail is email)',
+      ],
+      [
+        '--search on an undeclared field',
+        'resource invoice title:string --search name',
+        '--search name: there is no field name',
+      ],
+      [
+        '--search twice',
+        'resource invoice title:string --search title --search title',
+        '--search given twice: one field can be searched',
+      ],
+      [
+        '--search without a field',
+        'resource invoice title:string --search',
+        '--search needs a field name, e.g. --search title',
+      ],
+      [
+        'an unknown option',
+        'resource invoice title:string --force',
+        'unknown option "--force" (the options are --search <field>, --dry-run, --help)',
+      ],
+      [
+        'an unknown command',
+        'model invoice title:string',
+        'unknown command "model": use resource <name> <field>... (see --help)',
+      ],
       ['no name', 'resource', 'missing the resource name: resource <name> <field>...'],
     ];
     for (const [label, args, problem] of cases) {
       it(`${label}: ${problem}`, () => refusedWith(args, problem));
     }
 
-    it('a ref to user is refused: users are the service\'s accounts, not a generated resource', () => {
+    it("a ref to user is refused: users are the service's accounts, not a generated resource", () => {
       refusedWith(
         'resource note owner_id:ref(user)',
         'field "owner_id": ref(user): users are the service\'s accounts, not a generated resource; only generated resources can be referenced',
@@ -286,7 +551,9 @@ describe('generate: parsing the command', () => {
   });
 
   it('accepts everyday field names that are keywords nowhere it matters (number, name, status, symbol, email)', () => {
-    const { model } = modelOf('resource ticket number:string name:string status:enum(open|closed) symbol:string email:email');
+    const { model } = modelOf(
+      'resource ticket number:string name:string status:enum(open|closed) symbol:string email:email',
+    );
     expect(model.fields.map((f) => f.name)).to.deep.equal(['number', 'name', 'status', 'symbol', 'email']);
   });
 });

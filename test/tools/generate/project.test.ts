@@ -33,7 +33,18 @@ describe('generate: the project state', () => {
   it('takes the route words, their plurals, and every resource with its plural', () => {
     touch('src/domain/purchase_order/PurchaseOrderRepository.ts');
     const words = readProjectState(root).routeWords;
-    for (const word of ['user', 'users', 'auth', 'admin', 'admins', 'profile', 'health', 'graphql', 'metrics', 'docs']) {
+    for (const word of [
+      'user',
+      'users',
+      'auth',
+      'admin',
+      'admins',
+      'profile',
+      'health',
+      'graphql',
+      'metrics',
+      'docs',
+    ]) {
       expect(words).to.include(word);
     }
     expect(words).to.include.members(['purchase_order', 'purchase_orders']);

@@ -11,7 +11,12 @@ import { runEntry } from '../../support/process.js';
 /** A stand-in for the templates: one new file naming the resource, and a line appended to the policy. */
 function testRender(model: ResourceModel): ChangeSet {
   return {
-    create: [{ path: `src/domain/${model.names.snake}/${model.names.pascal}.ts`, contents: `// ${model.fields.map((f) => f.name).join(' ')}\n` }],
+    create: [
+      {
+        path: `src/domain/${model.names.snake}/${model.names.pascal}.ts`,
+        contents: `// ${model.fields.map((f) => f.name).join(' ')}\n`,
+      },
+    ],
     modify: [{ path: 'policy/policy.csv', contents: `p, user, /api/v1/${model.names.pluralKebab}, GET\n` }],
   };
 }
@@ -105,7 +110,18 @@ describe('generate: the command', () => {
       expect(await generate(argv)).to.equal(0);
       for (const needle of [
         'usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]',
-        ...['string', 'text', 'integer', 'number', 'boolean', 'datetime', 'email', 'uuid', 'enum(a|b|c)', 'ref(<resource>)'].map((t) => `  ${t} `),
+        ...[
+          'string',
+          'text',
+          'integer',
+          'number',
+          'boolean',
+          'datetime',
+          'email',
+          'uuid',
+          'enum(a|b|c)',
+          'ref(<resource>)',
+        ].map((t) => `  ${t} `),
         'string(1..80)',
         'number(0..<1)',
         'notes:text?',
@@ -126,7 +142,11 @@ describe('generate: the command', () => {
   });
 
   it('through the real process: a refusal exits 2 with its line on stderr', async () => {
-    const finished = await runEntry('tools/generate/cli.ts', ['resource', 'Invoice', 'title:string', 'type:string'], {});
+    const finished = await runEntry(
+      'tools/generate/cli.ts',
+      ['resource', 'Invoice', 'title:string', 'type:string'],
+      {},
+    );
     expect(finished.code).to.equal(2);
     expect(finished.stderr).to.equal(
       [

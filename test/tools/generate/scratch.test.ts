@@ -35,7 +35,12 @@ interface Schema {
   readonly $ref?: string;
 }
 interface DocumentedOperation {
-  readonly parameters?: { readonly name: string; readonly in: string; readonly required: boolean; readonly schema: Schema }[];
+  readonly parameters?: {
+    readonly name: string;
+    readonly in: string;
+    readonly required: boolean;
+    readonly schema: Schema;
+  }[];
   readonly requestBody?: { readonly content: Record<string, { readonly schema: Schema }> };
   readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: Schema }> }>;
 }
@@ -51,7 +56,8 @@ function expectExit(result: Finished, code: number, what: string): void {
 
 /** Logs in on the copy's service and answers the access token. */
 async function tokenOf(api: Api, email: string): Promise<string> {
-  return dataOf<{ access_token: string }>(await api.post('/api/v1/auth/login', { json: { email, password: PASSWORD } })).access_token;
+  return dataOf<{ access_token: string }>(await api.post('/api/v1/auth/login', { json: { email, password: PASSWORD } }))
+    .access_token;
 }
 
 /**
@@ -72,7 +78,8 @@ describe('generate: in a scratch copy of the repository', function () {
    */
   let setAside: string[] = [];
   const putBack = () => {
-    for (const name of setAside) renameSync(copy.path(`${MIGRATIONS_DIR}/${name}.aside`), copy.path(`${MIGRATIONS_DIR}/${name}`));
+    for (const name of setAside)
+      renameSync(copy.path(`${MIGRATIONS_DIR}/${name}.aside`), copy.path(`${MIGRATIONS_DIR}/${name}`));
     setAside = [];
   };
   /** The first step that failed: the steps after it depend on it and say so instead of failing obscurely. */
@@ -98,11 +105,30 @@ describe('generate: in a scratch copy of the repository', function () {
   /** Starts the copy's service on a fresh SQLite file with an admin made by the copy's CLI and a registered user. */
   async function serve(name: string): Promise<{ service: ScratchService; api: Api; admin: string; user: string }> {
     mkdirSync(copy.path('.tmp'), { recursive: true });
-    const env = { SVC_DATABASE_URL: `sqlite:${copy.path(`.tmp/${name}.sqlite`)}`, SVC_API_MODE: 'both', SVC_SERVER_PORT: '0', SVC_SERVER_HOST: '127.0.0.1', SVC_AUTH_BCRYPT_COST: '4', SVC_LOG_LEVEL: 'warn' };
+    const env = {
+      SVC_DATABASE_URL: `sqlite:${copy.path(`.tmp/${name}.sqlite`)}`,
+      SVC_API_MODE: 'both',
+      SVC_SERVER_PORT: '0',
+      SVC_SERVER_HOST: '127.0.0.1',
+      SVC_AUTH_BCRYPT_COST: '4',
+      SVC_LOG_LEVEL: 'warn',
+    };
     const email = `admin-${name}@example.com`;
     const created = await copy.node(
       'src/main/cli.ts',
-      ['users:create', '--email', email, '--password', PASSWORD, '--first-name', 'Ada', '--last-name', 'Admin', '--role', 'admin'],
+      [
+        'users:create',
+        '--email',
+        email,
+        '--password',
+        PASSWORD,
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Admin',
+        '--role',
+        'admin',
+      ],
       env,
       120_000,
     );
@@ -111,17 +137,24 @@ describe('generate: in a scratch copy of the repository', function () {
     // Its own document: the copy's generated resources are checked against what it says of them.
     const api = new Api(service.url, await servedContract(service.url));
     const user = dataOf<{ access_token: string }>(
-      await api.post('/api/v1/auth/register', { json: { email: `user-${name}@example.com`, password: PASSWORD, first_name: 'Una', last_name: 'User' } }),
+      await api.post('/api/v1/auth/register', {
+        json: { email: `user-${name}@example.com`, password: PASSWORD, first_name: 'Una', last_name: 'User' },
+      }),
       201,
     ).access_token;
     return { service, api, admin: await tokenOf(api, email), user };
   }
 
-  const gql = async <D>(service: ScratchService, token: string, query: string, variables: Record<string, unknown> = {}): Promise<D> =>
-    gqlData(await graphql<D>(service.url, query, { token, variables }));
+  const gql = async <D>(
+    service: ScratchService,
+    token: string,
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<D> => gqlData(await graphql<D>(service.url, query, { token, variables }));
 
   step('copies the tracked files, with node_modules linked', async () => {
-    for (const path of ['package.json', MODULE_LIST, POLICY, 'tools/generate/cli.ts', 'src/domain/product/Product.ts']) expect(copy.exists(path), path).to.equal(true);
+    for (const path of ['package.json', MODULE_LIST, POLICY, 'tools/generate/cli.ts', 'src/domain/product/Product.ts'])
+      expect(copy.exists(path), path).to.equal(true);
     expect(copy.exists('.git')).to.equal(false);
     expect(copy.exists('node_modules/tsx/package.json')).to.equal(true);
   });
@@ -129,11 +162,23 @@ describe('generate: in a scratch copy of the repository', function () {
   step('serves products in the copy as it is (REST and GraphQL, 403 for a user on POST)', async () => {
     const { service, api, admin, user } = await serve('before');
     try {
-      const product = dataOf<{ id: string; name: string }>(await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }), 201);
+      const product = dataOf<{ id: string; name: string }>(
+        await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+        201,
+      );
       expect(product.name).to.equal('Walnut desk');
-      expectError(await api.post('/api/v1/products', { token: user, json: { name: 'Oak chair', price: 5 } }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.post('/api/v1/products', { token: user, json: { name: 'Oak chair', price: 5 } }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       expect((await api.get(`/api/v1/products/${product.id}`, { token: user })).status).to.equal(200);
-      const listed = await gql<{ products: { data: { id: string }[] } }>(service, admin, '{ products(search: "walnut") { data { id } } }');
+      const listed = await gql<{ products: { data: { id: string }[] } }>(
+        service,
+        admin,
+        '{ products(search: "walnut") { data { id } } }',
+      );
       expect(listed.products.data.map((p) => p.id)).to.deep.equal([product.id]);
     } finally {
       expect(await service.stop()).to.equal(0);
@@ -148,17 +193,23 @@ describe('generate: in a scratch copy of the repository', function () {
     }
     copy.write(MODULE_LIST, withoutProductsModule(copy.read(MODULE_LIST)));
     copy.write(POLICY, withoutProductRules(copy.read(POLICY)).text);
-    setAside = readdirSync(copy.path(MIGRATIONS_DIR)).filter((name) => Number(/^Migration(\d{4})\w*\.ts$/.exec(name)?.[1] ?? 0) > 2);
-    for (const name of setAside) renameSync(copy.path(`${MIGRATIONS_DIR}/${name}`), copy.path(`${MIGRATIONS_DIR}/${name}.aside`));
+    setAside = readdirSync(copy.path(MIGRATIONS_DIR)).filter(
+      (name) => Number(/^Migration(\d{4})\w*\.ts$/.exec(name)?.[1] ?? 0) > 2,
+    );
+    for (const name of setAside)
+      renameSync(copy.path(`${MIGRATIONS_DIR}/${name}`), copy.path(`${MIGRATIONS_DIR}/${name}.aside`));
   });
 
-  step('--dry-run lists the files it would create, and as changed only the module list and policy.csv, writing nothing', async () => {
-    const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS, '--dry-run']);
-    expectExit(result, 0, 'generate --dry-run');
-    expect(pathsIn(result.stdout, 'would change')).to.deep.equal([MODULE_LIST, POLICY].sort());
-    expect(pathsIn(result.stdout, 'would create')).to.deep.equal(slice().paths);
-    for (const path of slice().paths) expect(copy.exists(path), `--dry-run wrote ${path}`).to.equal(false);
-  });
+  step(
+    '--dry-run lists the files it would create, and as changed only the module list and policy.csv, writing nothing',
+    async () => {
+      const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS, '--dry-run']);
+      expectExit(result, 0, 'generate --dry-run');
+      expect(pathsIn(result.stdout, 'would change')).to.deep.equal([MODULE_LIST, POLICY].sort());
+      expect(pathsIn(result.stdout, 'would create')).to.deep.equal(slice().paths);
+      for (const path of slice().paths) expect(copy.exists(path), `--dry-run wrote ${path}`).to.equal(false);
+    },
+  );
 
   step('regenerates products exactly as committed, whitespace aside (the golden rule)', async () => {
     const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS]).finally(putBack);
@@ -172,27 +223,35 @@ describe('generate: in a scratch copy of the repository', function () {
   });
 
   const created: string[] = [];
-  step('generates customer (with search) and invoice (a reference to customer, every other type, an optional text and integer)', async () => {
-    for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
-      const result = await copy.npm('generate', ['resource', ...args]);
-      expectExit(result, 0, `generate ${args[0]}`);
-      expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
-      created.push(...pathsIn(result.stdout, 'created'));
-    }
-    expect(created).to.include.members(['src/domain/customer/Customer.ts', 'src/domain/invoice/Invoice.ts', 'src/main/modules/customers.ts', 'src/main/modules/invoices.ts']);
-    expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices\s*\]/);
-    expect(rulesOf(copy.read(POLICY))).to.include.members([
-      'p, user, /api/v1/customers, GET',
-      'p, user, /api/v1/customers/{id}, GET',
-      'p, moderator, /api/v1/customers, .*',
-      'p, moderator, /api/v1/customers/{id}, .*',
-      'p, user, /api/v1/invoices, GET',
-      'p, moderator, /api/v1/invoices/{id}, .*',
-    ]);
-    // A second run refuses (the resource exists now), with exit 2 and nothing written.
-    const again = await copy.npm('generate', ['resource', ...CUSTOMER_ARGS]);
-    expectExit(again, 2, 'generate customer again');
-  });
+  step(
+    'generates customer (with search) and invoice (a reference to customer, every other type, an optional text and integer)',
+    async () => {
+      for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
+        const result = await copy.npm('generate', ['resource', ...args]);
+        expectExit(result, 0, `generate ${args[0]}`);
+        expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
+        created.push(...pathsIn(result.stdout, 'created'));
+      }
+      expect(created).to.include.members([
+        'src/domain/customer/Customer.ts',
+        'src/domain/invoice/Invoice.ts',
+        'src/main/modules/customers.ts',
+        'src/main/modules/invoices.ts',
+      ]);
+      expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices\s*\]/);
+      expect(rulesOf(copy.read(POLICY))).to.include.members([
+        'p, user, /api/v1/customers, GET',
+        'p, user, /api/v1/customers/{id}, GET',
+        'p, moderator, /api/v1/customers, .*',
+        'p, moderator, /api/v1/customers/{id}, .*',
+        'p, user, /api/v1/invoices, GET',
+        'p, moderator, /api/v1/invoices/{id}, .*',
+      ]);
+      // A second run refuses (the resource exists now), with exit 2 and nothing written.
+      const again = await copy.npm('generate', ['resource', ...CUSTOMER_ARGS]);
+      expectExit(again, 2, 'generate customer again');
+    },
+  );
 
   step('passes lint (eslint and the layer rule) untouched', async () => {
     expectExit(await copy.npm('lint', [], {}, 900_000), 0, 'npm run lint');
@@ -202,57 +261,89 @@ describe('generate: in a scratch copy of the repository', function () {
     expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');
   });
 
-  step('lists the new resources in the API document (npm run cli -- openapi): every route, field and list parameter', async () => {
-    const printed = await copy.npm('cli', ['openapi'], {}, 120_000);
-    expectExit(printed, 0, 'npm run cli -- openapi');
-    const document = JSON.parse(printed.stdout) as OpenApiDocument;
-    const methods = (path: string) => Object.keys(document.paths[path] ?? {}).sort();
-    expect(methods('/api/v1/customers')).to.deep.equal(['get', 'post']);
-    expect(methods('/api/v1/customers/search')).to.deep.equal(['get']);
-    expect(methods('/api/v1/customers/{id}')).to.deep.equal(['delete', 'get', 'put']);
-    expect(methods('/api/v1/invoices')).to.deep.equal(['get', 'post']);
-    expect(document.paths, 'invoices have no --search').not.to.have.property('/api/v1/invoices/search');
-    expect(methods('/api/v1/invoices/{id}')).to.deep.equal(['delete', 'get', 'put']);
+  step(
+    'lists the new resources in the API document (npm run cli -- openapi): every route, field and list parameter',
+    async () => {
+      const printed = await copy.npm('cli', ['openapi'], {}, 120_000);
+      expectExit(printed, 0, 'npm run cli -- openapi');
+      const document = JSON.parse(printed.stdout) as OpenApiDocument;
+      const methods = (path: string) => Object.keys(document.paths[path] ?? {}).sort();
+      expect(methods('/api/v1/customers')).to.deep.equal(['get', 'post']);
+      expect(methods('/api/v1/customers/search')).to.deep.equal(['get']);
+      expect(methods('/api/v1/customers/{id}')).to.deep.equal(['delete', 'get', 'put']);
+      expect(methods('/api/v1/invoices')).to.deep.equal(['get', 'post']);
+      expect(document.paths, 'invoices have no --search').not.to.have.property('/api/v1/invoices/search');
+      expect(methods('/api/v1/invoices/{id}')).to.deep.equal(['delete', 'get', 'put']);
 
-    // Each field with its type, format, bounds and values, an optional one nullable.
-    const fields = (name: string) => document.components.schemas[name]?.properties ?? {};
-    expect(fields('Customer')).to.deep.include({
-      name: { type: 'string', minLength: 1, maxLength: 200, description: 'Must be 1 to 200 characters' },
-      tier: { type: 'string', enum: ['free', 'pro'], description: 'Must be one of free, pro' },
-    });
-    expect(fields('Customer').email).to.include({ type: 'string', format: 'email' });
-    const invoice = fields('Invoice');
-    expect(Object.keys(invoice)).to.deep.equal(['id', 'customer_id', 'number', 'total', 'due_at', 'paid', 'notes', 'score', 'created_at', 'updated_at']);
-    expect(invoice.customer_id).to.include({ type: 'string', format: 'uuid' });
-    expect(invoice.number).to.include({ type: 'string', minLength: 1, maxLength: 80 });
-    expect(invoice.total).to.include({ type: 'number' });
-    expect(invoice.due_at).to.include({ type: 'string', format: 'date-time' });
-    expect(invoice.paid).to.include({ type: 'boolean' });
-    expect(invoice.notes?.type).to.deep.equal(['string', 'null']);
-    expect(invoice.score).to.deep.include({ type: ['integer', 'null'], minimum: 0, maximum: 10 });
-    const created = document.paths['/api/v1/invoices']?.post?.requestBody?.content['application/json']?.schema;
-    expect(created?.required).to.deep.equal(['customer_id', 'number', 'total', 'due_at', 'paid']);
-    expect(created?.properties?.score).to.deep.equal(invoice.score);
-    const answered = document.paths['/api/v1/invoices/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
-    expect(answered?.properties?.data).to.deep.equal({ $ref: '#/components/schemas/Invoice' });
+      // Each field with its type, format, bounds and values, an optional one nullable.
+      const fields = (name: string) => document.components.schemas[name]?.properties ?? {};
+      expect(fields('Customer')).to.deep.include({
+        name: { type: 'string', minLength: 1, maxLength: 200, description: 'Must be 1 to 200 characters' },
+        tier: { type: 'string', enum: ['free', 'pro'], description: 'Must be one of free, pro' },
+      });
+      expect(fields('Customer').email).to.include({ type: 'string', format: 'email' });
+      const invoice = fields('Invoice');
+      expect(Object.keys(invoice)).to.deep.equal([
+        'id',
+        'customer_id',
+        'number',
+        'total',
+        'due_at',
+        'paid',
+        'notes',
+        'score',
+        'created_at',
+        'updated_at',
+      ]);
+      expect(invoice.customer_id).to.include({ type: 'string', format: 'uuid' });
+      expect(invoice.number).to.include({ type: 'string', minLength: 1, maxLength: 80 });
+      expect(invoice.total).to.include({ type: 'number' });
+      expect(invoice.due_at).to.include({ type: 'string', format: 'date-time' });
+      expect(invoice.paid).to.include({ type: 'boolean' });
+      expect(invoice.notes?.type).to.deep.equal(['string', 'null']);
+      expect(invoice.score).to.deep.include({ type: ['integer', 'null'], minimum: 0, maximum: 10 });
+      const created = document.paths['/api/v1/invoices']?.post?.requestBody?.content['application/json']?.schema;
+      expect(created?.required).to.deep.equal(['customer_id', 'number', 'total', 'due_at', 'paid']);
+      expect(created?.properties?.score).to.deep.equal(invoice.score);
+      const answered =
+        document.paths['/api/v1/invoices/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
+      expect(answered?.properties?.data).to.deep.equal({ $ref: '#/components/schemas/Invoice' });
 
-    // The list's sort lists the sortable fields; the ref field is a filter; search takes q.
-    const parameter = (path: string, name: string) => document.paths[path]?.get?.parameters?.find((p) => p.name === name);
-    expect(parameter('/api/v1/invoices', 'sort')?.schema.enum).to.deep.equal([
-      'customer_id',
-      'number',
-      'total',
-      'due_at',
-      'paid',
-      'score',
-      'created_at',
-      'updated_at',
-    ]);
-    expect(parameter('/api/v1/invoices', 'customer_id')).to.deep.include({ in: 'query', required: false, schema: { type: 'string', format: 'uuid' } });
-    expect(parameter('/api/v1/customers', 'sort')?.schema.enum).to.deep.equal(['name', 'email', 'tier', 'created_at', 'updated_at']);
-    expect(parameter('/api/v1/customers/search', 'q')).to.include({ in: 'query', required: true });
-    expect(parameter('/api/v1/customers/search', 'sort')?.schema.enum).to.deep.equal(['name', 'email', 'tier', 'created_at', 'updated_at']);
-  });
+      // The list's sort lists the sortable fields; the ref field is a filter; search takes q.
+      const parameter = (path: string, name: string) =>
+        document.paths[path]?.get?.parameters?.find((p) => p.name === name);
+      expect(parameter('/api/v1/invoices', 'sort')?.schema.enum).to.deep.equal([
+        'customer_id',
+        'number',
+        'total',
+        'due_at',
+        'paid',
+        'score',
+        'created_at',
+        'updated_at',
+      ]);
+      expect(parameter('/api/v1/invoices', 'customer_id')).to.deep.include({
+        in: 'query',
+        required: false,
+        schema: { type: 'string', format: 'uuid' },
+      });
+      expect(parameter('/api/v1/customers', 'sort')?.schema.enum).to.deep.equal([
+        'name',
+        'email',
+        'tier',
+        'created_at',
+        'updated_at',
+      ]);
+      expect(parameter('/api/v1/customers/search', 'q')).to.include({ in: 'query', required: true });
+      expect(parameter('/api/v1/customers/search', 'sort')?.schema.enum).to.deep.equal([
+        'name',
+        'email',
+        'tier',
+        'created_at',
+        'updated_at',
+      ]);
+    },
+  );
 
   step("passes the new resources' own tests, the repository contract on PostgreSQL included", async () => {
     const tests = created.filter((path) => path.endsWith('.test.ts'));
@@ -270,88 +361,166 @@ describe('generate: in a scratch copy of the repository', function () {
     }
   });
 
-  step('serves both: a REST and GraphQL round trip, 409 for a referenced customer, 403 for a user on POST', async () => {
-    const { service, api, admin, user } = await serve('after');
-    const expectStatus = (response: ApiResponse, status: number) => expect(response.status, response.text).to.equal(status);
-    try {
-      // REST
-      const customer = dataOf<Record<string, unknown> & { id: string }>(
-        await api.post('/api/v1/customers', { token: admin, json: { name: ' Ada Lovelace ', email: 'ADA@Example.com', tier: 'pro' } }),
-        201,
-      );
-      expect(customer).to.deep.include({ name: 'Ada Lovelace', email: 'ada@example.com', tier: 'pro' });
-      const found = dataOf<{ id: string }[]>(await api.get('/api/v1/customers/search?q=LOVE', { token: user }));
-      expect(found.map((c) => c.id)).to.deep.equal([customer.id]);
-      const invoiceBody = { customer_id: customer.id, number: 'INV-0001', total: 99.5, due_at: '2026-05-01T12:00:00+02:00', paid: false };
-      const invoice = dataOf<Record<string, unknown> & { id: string }>(await api.post('/api/v1/invoices', { token: admin, json: invoiceBody }), 201);
-      expect(invoice).to.deep.include({ ...invoiceBody, due_at: '2026-05-01T10:00:00.000Z', notes: null });
-      const filtered = dataOf<{ id: string }[]>(await api.get(`/api/v1/invoices?customer_id=${customer.id}`, { token: user }));
-      expect(filtered.map((i) => i.id)).to.deep.equal([invoice.id]);
-      const paid = await api.put(`/api/v1/invoices/${invoice.id}`, { token: admin, json: { paid: true, notes: 'Paid by transfer' }, headers: { 'If-Match': '"1"' } });
-      expect(dataOf<Record<string, unknown>>(paid)).to.deep.include({ paid: true, notes: 'Paid by transfer', total: 99.5 });
-      expect(paid.headers.get('etag')).to.equal('"2"');
-      expectError(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 409, 'CONFLICT', 'Customer is still referenced', { detail: `id: ${customer.id}` });
-      expectError(await api.post('/api/v1/customers', { token: user, json: { name: 'Una', email: 'una@example.com', tier: 'free' } }), 403, 'FORBIDDEN', 'forbidden');
-      expectError(await api.post('/api/v1/invoices', { token: user, json: invoiceBody }), 403, 'FORBIDDEN', 'forbidden');
-      expectError(
-        await api.post('/api/v1/invoices', { token: admin, json: { ...invoiceBody, customer_id: '00000000-0000-4000-8000-00000000dead' } }),
-        400,
-        'VALIDATION_ERROR',
-        'validation failed',
-        { fields: [{ field: 'customer_id', message: 'must name an existing customer' }] },
-      );
+  step(
+    'serves both: a REST and GraphQL round trip, 409 for a referenced customer, 403 for a user on POST',
+    async () => {
+      const { service, api, admin, user } = await serve('after');
+      const expectStatus = (response: ApiResponse, status: number) =>
+        expect(response.status, response.text).to.equal(status);
+      try {
+        // REST
+        const customer = dataOf<Record<string, unknown> & { id: string }>(
+          await api.post('/api/v1/customers', {
+            token: admin,
+            json: { name: ' Ada Lovelace ', email: 'ADA@Example.com', tier: 'pro' },
+          }),
+          201,
+        );
+        expect(customer).to.deep.include({ name: 'Ada Lovelace', email: 'ada@example.com', tier: 'pro' });
+        const found = dataOf<{ id: string }[]>(await api.get('/api/v1/customers/search?q=LOVE', { token: user }));
+        expect(found.map((c) => c.id)).to.deep.equal([customer.id]);
+        const invoiceBody = {
+          customer_id: customer.id,
+          number: 'INV-0001',
+          total: 99.5,
+          due_at: '2026-05-01T12:00:00+02:00',
+          paid: false,
+        };
+        const invoice = dataOf<Record<string, unknown> & { id: string }>(
+          await api.post('/api/v1/invoices', { token: admin, json: invoiceBody }),
+          201,
+        );
+        expect(invoice).to.deep.include({ ...invoiceBody, due_at: '2026-05-01T10:00:00.000Z', notes: null });
+        const filtered = dataOf<{ id: string }[]>(
+          await api.get(`/api/v1/invoices?customer_id=${customer.id}`, { token: user }),
+        );
+        expect(filtered.map((i) => i.id)).to.deep.equal([invoice.id]);
+        const paid = await api.put(`/api/v1/invoices/${invoice.id}`, {
+          token: admin,
+          json: { paid: true, notes: 'Paid by transfer' },
+          headers: { 'If-Match': '"1"' },
+        });
+        expect(dataOf<Record<string, unknown>>(paid)).to.deep.include({
+          paid: true,
+          notes: 'Paid by transfer',
+          total: 99.5,
+        });
+        expect(paid.headers.get('etag')).to.equal('"2"');
+        expectError(
+          await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }),
+          409,
+          'CONFLICT',
+          'Customer is still referenced',
+          { detail: `id: ${customer.id}` },
+        );
+        expectError(
+          await api.post('/api/v1/customers', {
+            token: user,
+            json: { name: 'Una', email: 'una@example.com', tier: 'free' },
+          }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
+        expectError(
+          await api.post('/api/v1/invoices', { token: user, json: invoiceBody }),
+          403,
+          'FORBIDDEN',
+          'forbidden',
+        );
+        expectError(
+          await api.post('/api/v1/invoices', {
+            token: admin,
+            json: { ...invoiceBody, customer_id: '00000000-0000-4000-8000-00000000dead' },
+          }),
+          400,
+          'VALIDATION_ERROR',
+          'validation failed',
+          { fields: [{ field: 'customer_id', message: 'must name an existing customer' }] },
+        );
 
-      // GraphQL
-      const second = await gql<{ createCustomer: { status: number; data: { id: string; tier: string } } }>(
-        service,
-        admin,
-        'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { status data { id tier } } }',
-        { input: { name: 'Grace Hopper', email: 'grace@example.org', tier: 'FREE' } },
-      );
-      expect(second.createCustomer).to.deep.include({ status: 201 });
-      expect(second.createCustomer.data.tier).to.equal('FREE');
-      const listed = await gql<{ customers: { data: { id: string }[]; pagination: { totalRecords: number } } }>(
-        service,
-        user,
-        '{ customers(search: "grace", sort: { sortByField: "name", sortOrientation: ASC }) { data { id } pagination { totalRecords } } }',
-      );
-      expect(listed.customers.data.map((c) => c.id)).to.deep.equal([second.createCustomer.data.id]);
-      const created = await gql<{ createInvoice: { status: number; data: { id: string; customerId: string; dueAt: string } } }>(
-        service,
-        admin,
-        'mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { status data { id customerId dueAt } } }',
-        { input: { customerId: second.createCustomer.data.id, number: 'INV-0002', total: 10, dueAt: '2026-06-01T00:00:00Z', paid: false } },
-      );
-      expect(created.createInvoice).to.deep.include({ status: 201 });
-      expect(created.createInvoice.data).to.deep.include({ customerId: second.createCustomer.data.id, dueAt: '2026-06-01T00:00:00.000Z' });
-      const invoices = await gql<{ invoices: { data: { id: string }[] } }>(service, user, 'query($c: ID) { invoices(customerId: $c) { data { id } } }', {
-        c: second.createCustomer.data.id,
-      });
-      expect(invoices.invoices.data.map((i) => i.id)).to.deep.equal([created.createInvoice.data.id]);
-      const forbidden = await graphql(service.url, 'mutation { deleteInvoice(id: "00000000-0000-4000-8000-00000000dead") { status } }', { token: user });
-      expect(forbidden.body.errors?.[0]?.extensions?.code, forbidden.text).to.equal('FORBIDDEN');
-      const updated = await gql<{ updateInvoice: { status: number; data: { paid: boolean } } }>(
-        service,
-        admin,
-        'mutation($id: ID!) { updateInvoice(id: $id, input: { paid: true }) { status data { paid } } }',
-        { id: created.createInvoice.data.id },
-      );
-      expect(updated.updateInvoice).to.deep.equal({ status: 200, data: { paid: true } });
-      for (const [mutation, id] of [
-        ['deleteInvoice', created.createInvoice.data.id],
-        ['deleteCustomer', second.createCustomer.data.id],
-      ] as const) {
-        const deleted = await gql<Record<string, { status: number }>>(service, admin, `mutation($id: ID!) { ${mutation}(id: $id) { status } }`, { id });
-        expect(deleted[mutation]).to.deep.equal({ status: 200 });
+        // GraphQL
+        const second = await gql<{ createCustomer: { status: number; data: { id: string; tier: string } } }>(
+          service,
+          admin,
+          'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { status data { id tier } } }',
+          { input: { name: 'Grace Hopper', email: 'grace@example.org', tier: 'FREE' } },
+        );
+        expect(second.createCustomer).to.deep.include({ status: 201 });
+        expect(second.createCustomer.data.tier).to.equal('FREE');
+        const listed = await gql<{ customers: { data: { id: string }[]; pagination: { totalRecords: number } } }>(
+          service,
+          user,
+          '{ customers(search: "grace", sort: { sortByField: "name", sortOrientation: ASC }) { data { id } pagination { totalRecords } } }',
+        );
+        expect(listed.customers.data.map((c) => c.id)).to.deep.equal([second.createCustomer.data.id]);
+        const created = await gql<{
+          createInvoice: { status: number; data: { id: string; customerId: string; dueAt: string } };
+        }>(
+          service,
+          admin,
+          'mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { status data { id customerId dueAt } } }',
+          {
+            input: {
+              customerId: second.createCustomer.data.id,
+              number: 'INV-0002',
+              total: 10,
+              dueAt: '2026-06-01T00:00:00Z',
+              paid: false,
+            },
+          },
+        );
+        expect(created.createInvoice).to.deep.include({ status: 201 });
+        expect(created.createInvoice.data).to.deep.include({
+          customerId: second.createCustomer.data.id,
+          dueAt: '2026-06-01T00:00:00.000Z',
+        });
+        const invoices = await gql<{ invoices: { data: { id: string }[] } }>(
+          service,
+          user,
+          'query($c: ID) { invoices(customerId: $c) { data { id } } }',
+          {
+            c: second.createCustomer.data.id,
+          },
+        );
+        expect(invoices.invoices.data.map((i) => i.id)).to.deep.equal([created.createInvoice.data.id]);
+        const forbidden = await graphql(
+          service.url,
+          'mutation { deleteInvoice(id: "00000000-0000-4000-8000-00000000dead") { status } }',
+          { token: user },
+        );
+        expect(forbidden.body.errors?.[0]?.extensions?.code, forbidden.text).to.equal('FORBIDDEN');
+        const updated = await gql<{ updateInvoice: { status: number; data: { paid: boolean } } }>(
+          service,
+          admin,
+          'mutation($id: ID!) { updateInvoice(id: $id, input: { paid: true }) { status data { paid } } }',
+          { id: created.createInvoice.data.id },
+        );
+        expect(updated.updateInvoice).to.deep.equal({ status: 200, data: { paid: true } });
+        for (const [mutation, id] of [
+          ['deleteInvoice', created.createInvoice.data.id],
+          ['deleteCustomer', second.createCustomer.data.id],
+        ] as const) {
+          const deleted = await gql<Record<string, { status: number }>>(
+            service,
+            admin,
+            `mutation($id: ID!) { ${mutation}(id: $id) { status } }`,
+            { id },
+          );
+          expect(deleted[mutation]).to.deep.equal({ status: 200 });
+        }
+
+        // Once nothing names it, the first customer can go.
+        expectStatus(await api.delete(`/api/v1/invoices/${invoice.id}`, { token: admin }), 204);
+        expectStatus(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 204);
+        // Products are still served, regenerated.
+        expectStatus(
+          await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+          201,
+        );
+      } finally {
+        expect(await service.stop()).to.equal(0);
       }
-
-      // Once nothing names it, the first customer can go.
-      expectStatus(await api.delete(`/api/v1/invoices/${invoice.id}`, { token: admin }), 204);
-      expectStatus(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 204);
-      // Products are still served, regenerated.
-      expectStatus(await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }), 201);
-    } finally {
-      expect(await service.stop()).to.equal(0);
-    }
-  });
+    },
+  );
 });

@@ -1,5 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ResourceModel } from '../../../tools/generate/model.js';
@@ -12,10 +23,15 @@ import { childEnv, runCommand, type Finished } from '../../support/process.js';
 export type { Finished };
 
 /** Runs `command args` in `cwd` to its end (killed after `timeoutMs`). */
-export function run(cwd: string, command: string, args: readonly string[], env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Finished> {
+export function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 300_000,
+): Promise<Finished> {
   return runCommand(cwd, command, args, env, timeoutMs);
 }
-
 
 /** A copy of the project's tracked files in a temporary folder, its node_modules a link to the project's. */
 export class ScratchCopy {
@@ -59,12 +75,22 @@ export class ScratchCopy {
   }
 
   /** `npm run -s <script> -- <args>` in the copy. */
-  npm(script: string, args: readonly string[] = [], env: Record<string, string> = {}, timeoutMs?: number): Promise<Finished> {
+  npm(
+    script: string,
+    args: readonly string[] = [],
+    env: Record<string, string> = {},
+    timeoutMs?: number,
+  ): Promise<Finished> {
     return run(this.root, 'npm', ['run', '-s', script, ...(args.length > 0 ? ['--', ...args] : [])], env, timeoutMs);
   }
 
   /** `node --import tsx <entry> <args>` in the copy, as `npm run cli` and the server run. */
-  node(entry: string, args: readonly string[], env: Record<string, string> = {}, timeoutMs?: number): Promise<Finished> {
+  node(
+    entry: string,
+    args: readonly string[],
+    env: Record<string, string> = {},
+    timeoutMs?: number,
+  ): Promise<Finished> {
     return run(this.root, process.execPath, ['--import', 'tsx', entry, ...args], env, timeoutMs);
   }
 
@@ -87,15 +113,25 @@ export function pathsIn(output: string, verb: string): string[] {
  * deletes and regenerating them must give back. From `render` once it is written; until then the
  * slice ISSUE10.md lists, and the test templates' files.
  */
-export function productSlice(model: ResourceModel, project: ProjectState): { paths: string[]; from: 'render' | 'the issue' } {
+export function productSlice(
+  model: ResourceModel,
+  project: ProjectState,
+): { paths: string[]; from: 'render' | 'the issue' } {
   try {
-    return { paths: render(model, project).create.map((f) => f.path).sort(), from: 'render' };
+    return {
+      paths: render(model, project)
+        .create.map((f) => f.path)
+        .sort(),
+      from: 'render',
+    };
   } catch {
     const sources = [
       'src/domain/product/Product.ts',
       'src/domain/product/ProductErrors.ts',
       'src/domain/product/ProductRepository.ts',
-      ...['CreateProduct', 'GetProduct', 'ListProducts', 'SearchProducts', 'UpdateProduct', 'DeleteProduct'].map((n) => `src/application/product/${n}.ts`),
+      ...['CreateProduct', 'GetProduct', 'ListProducts', 'SearchProducts', 'UpdateProduct', 'DeleteProduct'].map(
+        (n) => `src/application/product/${n}.ts`,
+      ),
       'src/adapters/inbound/productUseCases.ts',
       'src/adapters/inbound/codecs/productCodecs.ts',
       'src/adapters/inbound/http/routes/products.ts',
@@ -122,7 +158,8 @@ export function withoutProductsModule(text: string): string {
     .join('\n')
     .replace(/,\s*products(?=\s*[,\]])/, '')
     .replace(/\[\s*products,\s*/, '[');
-  if (out === text || /\bproducts\b/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, ''))) throw new Error(`cannot take products out of the module list:\n${text}`);
+  if (out === text || /\bproducts\b/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, '')))
+    throw new Error(`cannot take products out of the module list:\n${text}`);
   return out;
 }
 
@@ -152,9 +189,17 @@ export interface ScratchService {
 }
 
 /** Starts `src/main/server.ts` in the copy with `env`, and answers once it says where it listens. */
-export function startServer(copy: ScratchCopy, env: Record<string, string>, timeoutMs = 60_000): Promise<ScratchService> {
+export function startServer(
+  copy: ScratchCopy,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ScratchService> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/server.ts'], { cwd: copy.root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/server.ts'], {
+      cwd: copy.root,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

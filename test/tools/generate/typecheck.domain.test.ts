@@ -20,7 +20,11 @@ function modelOf(command: string, resources: string[], migration: number): Resou
   return parsed.model;
 }
 
-const CUSTOMER = modelOf('resource customer name:string email:email tier:enum(free|pro) --search name', ['product', 'user'], 3);
+const CUSTOMER = modelOf(
+  'resource customer name:string email:email tier:enum(free|pro) --search name',
+  ['product', 'user'],
+  3,
+);
 const INVOICE = modelOf(
   'resource invoice customer_id:ref(customer) number:string total:number due_at:datetime paid:boolean notes:text? ' +
     'tier:enum(free|pro) score:integer(0..10)? contact:email? ext:uuid? ratio:number(0..<1)?',
@@ -91,12 +95,22 @@ describe('generate: the domain templates for every field type', function () {
   describe('the generated invoice entity', () => {
     const NOW = new Date('2026-01-01T00:00:00.000Z');
     const CUSTOMER_ID = '00000000-0000-4000-8000-000000000001';
-    const valid = { id: 'i-1', customerId: CUSTOMER_ID, number: 'A-1', total: -3.5, dueAt: NOW, paid: false, tier: 'free' };
+    const valid = {
+      id: 'i-1',
+      customerId: CUSTOMER_ID,
+      number: 'A-1',
+      total: -3.5,
+      dueAt: NOW,
+      paid: false,
+      tier: 'free',
+    };
     type Entity = { toProps(): Record<string, unknown>; update(changes: object, now: Date): Entity };
     let Invoice: { create(input: object, now: Date): Entity };
 
     before(async () => {
-      ({ Invoice } = (await import(pathToFileURL(join(scratch, 'src/domain/invoice/Invoice.ts')).href)) as { Invoice: typeof Invoice });
+      ({ Invoice } = (await import(pathToFileURL(join(scratch, 'src/domain/invoice/Invoice.ts')).href)) as {
+        Invoice: typeof Invoice;
+      });
     });
 
     const refusal = (action: () => unknown): { field: string; message: string }[] => {
@@ -157,7 +171,9 @@ describe('generate: the domain templates for every field type', function () {
       const set = Invoice.create(valid, NOW).update({ notes: 'paid late', score: 10, ratio: 0 }, later);
       expect(set.toProps()).to.deep.include({ notes: 'paid late', score: 10, ratio: 0, version: 2, updatedAt: later });
       expect(set.update({ notes: null }, later).toProps()).to.deep.include({ notes: null, score: 10, version: 3 });
-      expect(refusal(() => set.update({ tier: null }, later))).to.deep.equal([{ field: 'tier', message: 'must be one of free, pro' }]);
+      expect(refusal(() => set.update({ tier: null }, later))).to.deep.equal([
+        { field: 'tier', message: 'must be one of free, pro' },
+      ]);
     });
   });
 });

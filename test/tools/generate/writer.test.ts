@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { realFs, writeChangeSet, WriteFailedError, type ChangeSet, type WriterFs } from '../../../tools/generate/writer.js';
+import {
+  realFs,
+  writeChangeSet,
+  WriteFailedError,
+  type ChangeSet,
+  type WriterFs,
+} from '../../../tools/generate/writer.js';
 
 /** Every file and folder under `root` with its contents (folders as `/`), to compare a tree before and after. */
 function snapshot(root: string): Record<string, string> {
@@ -13,7 +19,9 @@ function snapshot(root: string): Record<string, string> {
       if (entry.isDirectory()) {
         tree[`${relative(root, path)}/`] = '';
         walk(path);
-      } else tree[relative(root, path)] = `${readFileSync(path, 'utf8')} (mode ${(statSync(path).mode & 0o777).toString(8)})`;
+      } else
+        tree[relative(root, path)] =
+          `${readFileSync(path, 'utf8')} (mode ${(statSync(path).mode & 0o777).toString(8)})`;
     }
   };
   walk(root);
@@ -61,7 +69,8 @@ describe('generate: writing all or nothing', () => {
 
   it('creates the new files (and their folders) and changes the existing ones, keeping their mode', async () => {
     expect(await writeChangeSet(root, CHANGES)).to.deep.equal({ ok: true });
-    for (const { path, contents } of [...CHANGES.create, ...CHANGES.modify]) expect(readFileSync(join(root, path), 'utf8')).to.equal(contents);
+    for (const { path, contents } of [...CHANGES.create, ...CHANGES.modify])
+      expect(readFileSync(join(root, path), 'utf8')).to.equal(contents);
     expect(statSync(join(root, 'policy/policy.csv')).mode & 0o777).to.equal(0o640);
     expect(Object.keys(snapshot(root)).filter((p) => p.includes('tmp'))).to.deep.equal([]);
   });
@@ -137,7 +146,9 @@ describe('generate: writing all or nothing', () => {
     expect(failure.leftovers).to.have.length(2);
     expect(failure.leftovers[0]).to.match(/InvoiceRepository\.ts\.[^/]+\.generate-tmp$/);
     expect(failure.leftovers[1]).to.equal(join(root, 'src/domain/invoice'));
-    expect(failure.message).to.match(/^writing src\/domain\/invoice\/InvoiceRepository\.ts failed \(disk full\); could not undo: /);
+    expect(failure.message).to.match(
+      /^writing src\/domain\/invoice\/InvoiceRepository\.ts failed \(disk full\); could not undo: /,
+    );
     expect(readFileSync(join(root, 'policy/policy.csv'), 'utf8')).to.equal('p, admin, /api/v1/*, .*\n');
   });
 });

@@ -28,7 +28,11 @@ export class Problem {
  * A codec from a parse function: `undefined` means the value breaks the rule (reported with
  * `message`), a `Problem` says how it breaks it; `schema` says the rule for the API document.
  */
-export const rule = <A>(message: string, parse: (u: unknown) => A | Problem | undefined, schema: JsonSchema): FieldCodec<A> =>
+export const rule = <A>(
+  message: string,
+  parse: (u: unknown) => A | Problem | undefined,
+  schema: JsonSchema,
+): FieldCodec<A> =>
   Object.assign(
     new t.Type<A, unknown, unknown>(
       message,
@@ -50,7 +54,11 @@ export const rule = <A>(message: string, parse: (u: unknown) => A | Problem | un
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Trimmed text whose length (in characters, after trimming) is within bounds. */
-export const trimmedText = (min: number, max: number, message = `must be ${min} to ${max} characters`): FieldCodec<string> =>
+export const trimmedText = (
+  min: number,
+  max: number,
+  message = `must be ${min} to ${max} characters`,
+): FieldCodec<string> =>
   rule(
     message,
     (u) => {
@@ -98,8 +106,12 @@ const typeMessage = <V>(fieldRule: FieldRule<V>, empty: V, fallback: string): st
   fieldRule.violation(undefined as V) ?? fieldRule.violation(empty) ?? fallback;
 
 /** A codec over a domain rule: the message from the rule, the schema its facts. */
-const ruled = <V, A = V>(fieldRule: FieldRule<V>, empty: V, fallback: string, parse: (u: unknown) => A | Problem | undefined): FieldCodec<A> =>
-  rule(typeMessage(fieldRule, empty, fallback), parse, { ...fieldRule.facts });
+const ruled = <V, A = V>(
+  fieldRule: FieldRule<V>,
+  empty: V,
+  fallback: string,
+  parse: (u: unknown) => A | Problem | undefined,
+): FieldCodec<A> => rule(typeMessage(fieldRule, empty, fallback), parse, { ...fieldRule.facts });
 
 /** Text (`string` and `text` fields): none of it invisible (looked for before trimming), trimmed, then the rule. */
 export const stringField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
@@ -111,7 +123,9 @@ export const stringField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
 
 /** A JSON integer (`10.5` and `"10"` are refused), then the rule (its range). */
 export const integerField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
-  ruled(fieldRule, Number.NaN, 'must be an integer', (u) => (Number.isInteger(u) ? checked(u as number, fieldRule) : undefined));
+  ruled(fieldRule, Number.NaN, 'must be an integer', (u) =>
+    Number.isInteger(u) ? checked(u as number, fieldRule) : undefined,
+  );
 
 /** A JSON number (a string such as `"10"` is refused), then the rule. */
 export const numberField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
@@ -132,11 +146,26 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[
 export function isRfc3339(text: string): boolean {
   const match = RFC3339.exec(text);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
   const offsetOk = match[8] === undefined || (Number(match[8]) <= 23 && Number(match[9]) <= 59);
-  return day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk && !Number.isNaN(Date.parse(text));
+  return (
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetOk &&
+    !Number.isNaN(Date.parse(text))
+  );
 }
 
 /**
@@ -167,7 +196,9 @@ export const uuidField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
 
 /** One of an enum's values, exactly as listed (the rule lists them); `V` is the domain's union of them. */
 export const enumField = <V extends string>(fieldRule: FieldRule<string>): FieldCodec<V> =>
-  ruled(fieldRule, '', 'must be one of the listed values', (u) => (typeof u === 'string' ? (checked(u, fieldRule) as V | Problem) : undefined));
+  ruled(fieldRule, '', 'must be one of the listed values', (u) =>
+    typeof u === 'string' ? (checked(u, fieldRule) as V | Problem) : undefined,
+  );
 
 /** An optional field's codec: `null` is a value too (an update's `null` clears the field). */
 export const nullable = <A>(codec: FieldCodec<A>): FieldCodec<A | null> =>

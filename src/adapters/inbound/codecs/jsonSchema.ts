@@ -32,7 +32,12 @@ export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 
 
 /** The same schema, `null` allowed too (an optional field's value). */
 export function nullableSchema(schema: JsonSchema): JsonSchema {
-  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as readonly JsonType[]) : [schema.type as JsonType];
+  const types =
+    schema.type === undefined
+      ? []
+      : Array.isArray(schema.type)
+        ? (schema.type as readonly JsonType[])
+        : [schema.type as JsonType];
   if (schema.$ref !== undefined) return { oneOf: [{ $ref: schema.$ref }, { type: 'null' }] };
   return {
     ...schema,
@@ -63,7 +68,11 @@ export const WIRE = {
   uuid: { type: 'string', format: 'uuid', description: 'A UUID' },
   dateTime: { type: 'string', format: 'date-time', description: 'An instant in RFC 3339, in UTC (`Z`)' },
   text: (description: string): JsonSchema => ({ type: 'string', description }),
-  integer: (description: string, minimum?: number): JsonSchema => ({ type: 'integer', description, ...(minimum === undefined ? {} : { minimum }) }),
+  integer: (description: string, minimum?: number): JsonSchema => ({
+    type: 'integer',
+    description,
+    ...(minimum === undefined ? {} : { minimum }),
+  }),
 } as const satisfies Record<string, JsonSchema | ((...args: never[]) => JsonSchema)>;
 
 /** A fixed, valid UUID for examples. */
@@ -81,8 +90,12 @@ function exampleText(schema: JsonSchema): string {
 
 /** A number inside a range (its lower end, or just above an exclusive one). */
 function exampleNumber(schema: JsonSchema, integer: boolean): number {
-  const low = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : undefined);
-  const high = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : undefined);
+  const low =
+    schema.minimum ??
+    (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : undefined);
+  const high =
+    schema.maximum ??
+    (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : undefined);
   const preferred = integer ? 10 : 19.99;
   if (low !== undefined && preferred < low) return low;
   if (high !== undefined && preferred > high) return high;
@@ -99,7 +112,11 @@ export function exampleOf(schema: JsonSchema, resolve: (ref: string) => JsonSche
   if (schema.const !== undefined) return schema.const;
   if (schema.oneOf !== undefined && schema.oneOf.length > 0) return exampleOf(schema.oneOf[0]!, resolve);
   if (schema.enum !== undefined && schema.enum.length > 0) return schema.enum[0];
-  const types = Array.isArray(schema.type) ? (schema.type as readonly JsonType[]) : schema.type === undefined ? [] : [schema.type as JsonType];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as readonly JsonType[])
+    : schema.type === undefined
+      ? []
+      : [schema.type as JsonType];
   const type = types.find((candidate) => candidate !== 'null') ?? types[0];
   switch (type) {
     case 'string':

@@ -25,14 +25,20 @@ export const OrderField = rule(
     const order = u.trim().toLowerCase();
     return order === 'asc' || order === 'desc' ? order : undefined;
   },
-  { type: 'string', enum: ['asc', 'desc'], default: LIST_DEFAULTS.order, description: 'Sort direction: asc or desc (any case)' },
+  {
+    type: 'string',
+    enum: ['asc', 'desc'],
+    default: LIST_DEFAULTS.order,
+    description: 'Sort direction: asc or desc (any case)',
+  },
 );
 export const SearchField = trimmedText(1, 100);
 
 export const sortField = <F extends string>(fields: readonly F[]) =>
   rule(
     `must be one of ${fields.join(', ')}`,
-    (u): F | undefined => (typeof u === 'string' && (fields as readonly string[]).includes(u.trim()) ? (u.trim() as F) : undefined),
+    (u): F | undefined =>
+      typeof u === 'string' && (fields as readonly string[]).includes(u.trim()) ? (u.trim() as F) : undefined,
     {
       type: 'string',
       enum: fields,
@@ -52,7 +58,9 @@ export interface ListFilters {
 /** Decoded filters (keyed by their camel-case names) → `filters` keyed by snake case; absent when none is given. */
 export function listFilters(decoded: Readonly<Record<string, unknown>>): ListFilters {
   const entries = Object.entries(decoded).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  return entries.length === 0 ? {} : { filters: Object.fromEntries(entries.map(([name, id]) => [snakeName(name), id])) };
+  return entries.length === 0
+    ? {}
+    : { filters: Object.fromEntries(entries.map(([name, id]) => [snakeName(name), id])) };
 }
 
 /** What a list route reads from its query: its sortable fields, whether it searches, its filters. */
@@ -84,7 +92,10 @@ export function listQueryShape(spec: ListQuerySpec): Shape {
 export function listQueryDecoder(spec: ListQuerySpec): (query: Record<string, unknown>) => ListQuery<string> {
   const shape = listQueryShape(spec);
   return (query) => {
-    const { page, per_page, sort, order, q, ...filters } = decodeFields(shape, query, 'query') as Record<string, unknown>;
+    const { page, per_page, sort, order, q, ...filters } = decodeFields(shape, query, 'query') as Record<
+      string,
+      unknown
+    >;
     return {
       ...listFilters(filters),
       page: (page as number | undefined) ?? LIST_DEFAULTS.page,

@@ -10,7 +10,13 @@ export const EmailField = rule(
     const parsed = parseEmail(u);
     return 'email' in parsed ? parsed.email : new Problem(parsed.problem);
   },
-  { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: 'An e-mail address; trimmed and lower-cased', examples: ['ada@example.com'] },
+  {
+    type: 'string',
+    format: 'email',
+    maxLength: EMAIL_MAX_LENGTH,
+    description: 'An e-mail address; trimmed and lower-cased',
+    examples: ['ada@example.com'],
+  },
 );
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -28,7 +34,14 @@ const passwordField = (min: number, description: string) =>
       const bytes = byteLength(password);
       return bytes >= min && bytes <= 72 ? password : undefined;
     },
-    { type: 'string', format: 'password', minLength: min, maxLength: 72, description, examples: ['correct horse battery'] },
+    {
+      type: 'string',
+      format: 'password',
+      minLength: min,
+      maxLength: 72,
+      description,
+      examples: ['correct horse battery'],
+    },
   );
 
 /** A new password: 8 to 72 bytes. */
@@ -39,12 +52,16 @@ export const PresentedPasswordField = passwordField(1, '1 to 72 bytes in UTF-8 o
 
 export const NameField = visibleText(1, 100, 'Ada');
 
-export const TokenField = rule('must be a non-empty string', (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined), {
-  type: 'string',
-  minLength: 1,
-  description: 'A refresh token, as login, register or refresh gave it',
-  examples: ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl'],
-});
+export const TokenField = rule(
+  'must be a non-empty string',
+  (u) => (typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined),
+  {
+    type: 'string',
+    minLength: 1,
+    description: 'A refresh token, as login, register or refresh gave it',
+    examples: ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl'],
+  },
+);
 
 /** A token from an e-mailed link: its shape is checked where it is redeemed (INVALID_TOKEN), only its type and size here. */
 export const EmailedTokenField = rule(
@@ -66,7 +83,12 @@ export const RoleField = rule(
     const role = u.trim();
     return isRoleName(role) ? role : undefined;
   },
-  { type: 'string', pattern: ROLE_PATTERN.source, description: 'A role the access policy knows', examples: ['moderator'] },
+  {
+    type: 'string',
+    pattern: ROLE_PATTERN.source,
+    description: 'A role the access policy knows',
+    examples: ['moderator'],
+  },
 );
 
 export const RegisterBody = {

@@ -13,11 +13,17 @@ export const apiErrors = (error: ValidationError): { fieldName: string; message:
 export function toGraphQLError(error: unknown): { error: GraphQLError; internal: boolean } {
   if (error instanceof GraphQLError) return { error, internal: false };
   if (error instanceof ValidationError) {
-    return { error: new GraphQLError(error.message, { extensions: { code: error.code, fields: apiErrors(error) } }), internal: false };
+    return {
+      error: new GraphQLError(error.message, { extensions: { code: error.code, fields: apiErrors(error) } }),
+      internal: false,
+    };
   }
   if (error instanceof DomainError) {
     const extensions = error.detail === undefined ? { code: error.code } : { code: error.code, detail: error.detail };
     return { error: new GraphQLError(error.message, { extensions }), internal: false };
   }
-  return { error: new GraphQLError('internal server error', { extensions: { code: 'INTERNAL_ERROR' } }), internal: true };
+  return {
+    error: new GraphQLError('internal server error', { extensions: { code: 'INTERNAL_ERROR' } }),
+    internal: true,
+  };
 }

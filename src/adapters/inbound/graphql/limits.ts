@@ -44,7 +44,11 @@ class Measurer {
       let part: Measure;
       if (selection.kind === Kind.FIELD) {
         const below = selection.selectionSet ? this.selectionSet(selection.selectionSet) : NONE;
-        part = { depth: below.depth + 1, fields: add(below.fields, 1), aliases: add(below.aliases, selection.alias ? 1 : 0) };
+        part = {
+          depth: below.depth + 1,
+          fields: add(below.fields, 1),
+          aliases: add(below.aliases, selection.alias ? 1 : 0),
+        };
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         part = this.selectionSet(selection.selectionSet);
       } else {
@@ -92,7 +96,10 @@ export function queryLimits(limits: QueryLimits): ValidationRule {
         const { depth, fields, aliases } = measurer.selectionSet(node.selectionSet);
         if (depth > limits.maxDepth) {
           context.reportError(
-            new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }),
+            new GraphQLError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
+              nodes: [node],
+              extensions: { code: 'QUERY_TOO_DEEP' },
+            }),
           );
         }
         if (fields > limits.maxFields) {

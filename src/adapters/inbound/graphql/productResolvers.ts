@@ -41,7 +41,10 @@ export function productGraphQL(useCases: ProductUseCases): GraphQLFragment {
           const searching = args.search !== undefined && args.search !== null;
           await guard(context, searching ? paths.search : paths.collection, 'GET');
           const { q, ...page } = listArguments(args, PRODUCT_SORT_FIELDS);
-          return presentPage(q === undefined ? await useCases.list.execute(page) : await useCases.search.execute({ ...page, q }), presentProduct);
+          return presentPage(
+            q === undefined ? await useCases.list.execute(page) : await useCases.search.execute({ ...page, q }),
+            presentProduct,
+          );
         },
       },
       Mutation: {
@@ -49,14 +52,24 @@ export function productGraphQL(useCases: ProductUseCases): GraphQLFragment {
           await guard(context, paths.collection, 'POST');
           const input = decodeMutationInput(CreateProductBody, args.input);
           if ('rejected' in input) return input.rejected;
-          return { status: 201, message: 'created', errors: null, data: presentProduct(await useCases.create.execute(input.value)) };
+          return {
+            status: 201,
+            message: 'created',
+            errors: null,
+            data: presentProduct(await useCases.create.execute(input.value)),
+          };
         },
         updateProduct: async (args, context) => {
           await guard(context, paths.item, 'PUT');
           const id = productId(args.id);
           const changes = decodeMutationInput(UpdateProductBody, withoutNulls(args.input, UpdateProductBody));
           if ('rejected' in changes) return changes.rejected;
-          return { status: 200, message: 'updated', errors: null, data: presentProduct(await useCases.update.execute({ id, changes: changes.value })) };
+          return {
+            status: 200,
+            message: 'updated',
+            errors: null,
+            data: presentProduct(await useCases.update.execute({ id, changes: changes.value })),
+          };
         },
         deleteProduct: async (args, context) => {
           await guard(context, paths.item, 'DELETE');

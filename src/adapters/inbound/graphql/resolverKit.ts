@@ -2,11 +2,25 @@ import type { Logger } from 'pino';
 import type { Authenticate } from '../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
 import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
-import { ForbiddenError, UnauthorizedError, ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import {
+  ForbiddenError,
+  UnauthorizedError,
+  ValidationError,
+  type FieldViolation,
+} from '../../../domain/shared/DomainError.js';
 import { totalPages, type Page, type PageRequest } from '../../../domain/shared/Page.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeFields, optional, type Decoded, type Shape } from '../codecs/fields.js';
-import { LIST_DEFAULTS, listFilters, PageField, PerPageField, SearchField, sortField, type DefaultSort, type ListFilters } from '../codecs/listCodecs.js';
+import {
+  LIST_DEFAULTS,
+  listFilters,
+  PageField,
+  PerPageField,
+  SearchField,
+  sortField,
+  type DefaultSort,
+  type ListFilters,
+} from '../codecs/listCodecs.js';
 import { apiErrors } from './errors.js';
 
 /** Who the caller is and what the policy lets them do: the same checks REST makes. */
@@ -54,7 +68,8 @@ export async function guard(context: GraphQLContext, path: string, method: strin
 }
 
 /** A sortable field's GraphQL name: `created_at` → `createdAt`. */
-export const graphqlName = (field: string): string => field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+export const graphqlName = (field: string): string =>
+  field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 /** Decodes a nested input with the shared codecs, naming failures `<argument>.<field>`. */
 function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldViolation[]): T | undefined {
@@ -68,9 +83,15 @@ function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldVio
 }
 
 /** Per resource (its sort-field list, a module constant): GraphQL sort name → field, and the codec of those names. */
-const sortLookups = new WeakMap<readonly string[], { byName: ReadonlyMap<string, string>; codec: ReturnType<typeof sortField> }>();
+const sortLookups = new WeakMap<
+  readonly string[],
+  { byName: ReadonlyMap<string, string>; codec: ReturnType<typeof sortField> }
+>();
 
-function sortLookupOf(sortFields: readonly string[]): { byName: ReadonlyMap<string, string>; codec: ReturnType<typeof sortField> } {
+function sortLookupOf(sortFields: readonly string[]): {
+  byName: ReadonlyMap<string, string>;
+  codec: ReturnType<typeof sortField>;
+} {
   let lookup = sortLookups.get(sortFields);
   if (!lookup) {
     const byName = new Map(sortFields.map((field) => [graphqlName(field), field]));
@@ -93,13 +114,22 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
   const { byName, codec: SortByField } = sortLookupOf(sortFields);
   const violations: FieldViolation[] = [];
   const pagination = decodeArgument(
-    () => decodeFields({ limit: optional(PerPageField), page: optional(PageField) }, args.pagination ?? {}, 'pagination'),
+    () =>
+      decodeFields({ limit: optional(PerPageField), page: optional(PageField) }, args.pagination ?? {}, 'pagination'),
     'pagination.',
     violations,
   );
-  const sort = decodeArgument(() => decodeFields({ sortByField: optional(SortByField) }, args.sort ?? {}, 'sort'), 'sort.', violations);
+  const sort = decodeArgument(
+    () => decodeFields({ sortByField: optional(SortByField) }, args.sort ?? {}, 'sort'),
+    'sort.',
+    violations,
+  );
   const search = decodeArgument(() => decodeFields({ search: optional(SearchField) }, args), '', violations);
-  const filtered = decodeArgument(() => decodeFields(filters ?? ({} as S), withoutNulls(args, filters ?? {})), '', violations);
+  const filtered = decodeArgument(
+    () => decodeFields(filters ?? ({} as S), withoutNulls(args, filters ?? {})),
+    '',
+    violations,
+  );
   if (violations.length > 0) throw new ValidationError(violations);
   const orientation = (args.sort as { sortOrientation?: string } | null | undefined)?.sortOrientation;
   return {
@@ -107,7 +137,8 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
     page: pagination?.page ?? LIST_DEFAULTS.page,
     perPage: pagination?.limit ?? LIST_DEFAULTS.perPage,
     sort: ((sort?.sortByField !== undefined && byName.get(sort.sortByField)) || LIST_DEFAULTS.sort) as F | DefaultSort,
-    order: orientation === undefined || orientation === null ? LIST_DEFAULTS.order : orientation === 'ASC' ? 'asc' : 'desc',
+    order:
+      orientation === undefined || orientation === null ? LIST_DEFAULTS.order : orientation === 'ASC' ? 'asc' : 'desc',
     ...(search?.search !== undefined ? { q: search.search } : {}),
   };
 }
@@ -116,7 +147,12 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
 export function presentPage<T, P>(page: Page<T>, present: (item: T) => P) {
   return {
     data: page.items.map(present),
-    pagination: { totalRecords: page.total, recordsPerPage: page.perPage, totalPages: totalPages(page), currentPage: page.page },
+    pagination: {
+      totalRecords: page.total,
+      recordsPerPage: page.perPage,
+      totalPages: totalPages(page),
+      currentPage: page.page,
+    },
   };
 }
 
@@ -132,7 +168,10 @@ export interface Unprocessable {
  * A mutation's `input` decoded with the shared codecs, or — when a field fails — the 422 response
  * object the mutation answers with (CONTRACT §10) in `rejected`.
  */
-export function decodeMutationInput<S extends Shape>(shape: S, input: unknown): { value: Decoded<S> } | { rejected: Unprocessable } {
+export function decodeMutationInput<S extends Shape>(
+  shape: S,
+  input: unknown,
+): { value: Decoded<S> } | { rejected: Unprocessable } {
   try {
     return { value: decodeFields(shape, input, 'input') };
   } catch (error) {
@@ -162,6 +201,9 @@ export function withoutNulls(input: unknown, shape: Shape): unknown {
 export function enumsFromGraphQL(input: unknown, fields: readonly string[]): unknown {
   if (typeof input !== 'object' || input === null) return input;
   return Object.fromEntries(
-    Object.entries(input).map(([key, value]) => [key, fields.includes(key) && typeof value === 'string' ? value.toLowerCase() : value]),
+    Object.entries(input).map(([key, value]) => [
+      key,
+      fields.includes(key) && typeof value === 'string' ? value.toLowerCase() : value,
+    ]),
   );
 }

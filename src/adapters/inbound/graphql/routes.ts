@@ -73,13 +73,21 @@ export function withoutSuggestions(message: string): string {
  * Parses with at most `maxTokens` lexical tokens: past them parsing stops, and the error says so
  * plainly (graphql-js's own reads "Syntax Error: Document contains more that N tokens").
  */
-function parseBounded(source: Parameters<typeof parse>[0], maxTokens: number, parseOptions?: ParseOptions): DocumentNode {
+function parseBounded(
+  source: Parameters<typeof parse>[0],
+  maxTokens: number,
+  parseOptions?: ParseOptions,
+): DocumentNode {
   try {
     return parse(source, { maxLexicalTokens: maxTokens, ...parseOptions });
   } catch (error) {
     if (!(error instanceof GraphQLError) || !/contains more tha[nt] \d+ tokens/.test(error.message)) throw error;
     const { source: body, positions } = error;
-    throw new GraphQLError(`document has more than ${maxTokens} tokens, the limit`, { source: body, positions, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    throw new GraphQLError(`document has more than ${maxTokens} tokens, the limit`, {
+      source: body,
+      positions,
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
   }
 }
 
@@ -92,7 +100,10 @@ function suggestionFree(error: GraphQLError): GraphQLError {
 }
 
 /** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
-const requestState = new WeakMap<IncomingMessage, { authorization: string; state: RequestState; operation?: OperationSeen }>();
+const requestState = new WeakMap<
+  IncomingMessage,
+  { authorization: string; state: RequestState; operation?: OperationSeen }
+>();
 
 /**
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
@@ -131,7 +142,11 @@ export function graphqlRoutes(
             const ast = getOperationAST(args.document, args.operationName);
             if (seen && ast) {
               const failed = 'errors' in result && result.errors !== undefined && result.errors.length > 0;
-              seen.operation = { name: args.operationName ?? ast.name?.value, kind: ast.operation, outcome: failed ? 'error' : 'success' };
+              seen.operation = {
+                name: args.operationName ?? ast.name?.value,
+                kind: ast.operation,
+                outcome: failed ? 'error' : 'success',
+              };
             }
           },
         }
@@ -139,7 +154,8 @@ export function graphqlRoutes(
     validationRules: rules,
     ...(options.tracer ? { execute: tracedExecute(options.tracer) } : {}),
     parse: (source, parseOptions) => {
-      if (typeof source !== 'string' || parseOptions !== undefined) return parseBounded(source, options.maxTokens, parseOptions);
+      if (typeof source !== 'string' || parseOptions !== undefined)
+        return parseBounded(source, options.maxTokens, parseOptions);
       const cached = cache.get(source);
       if (cached) return cached;
       const document = parseBounded(source, options.maxTokens);
@@ -147,7 +163,8 @@ export function graphqlRoutes(
       return document;
     },
     validate: (validationSchema, document, validationRules, validationOptions, typeInfo) => {
-      if (validationSchema !== schema || typeInfo !== undefined) return validate(validationSchema, document, validationRules, validationOptions, typeInfo);
+      if (validationSchema !== schema || typeInfo !== undefined)
+        return validate(validationSchema, document, validationRules, validationOptions, typeInfo);
       if (valid.has(document)) return [];
       const errors = validate(validationSchema, document, validationRules, validationOptions);
       const source = sources.get(document);
@@ -195,6 +212,11 @@ export function graphqlRoutes(
     router.post(options.generalRoute, serve);
 
     if (!options.playground) return;
-    servePage(router, options.playgroundRoute, playgroundPage(options.playgroundRoute, options.generalRoute), PLAYGROUND_ASSETS);
+    servePage(
+      router,
+      options.playgroundRoute,
+      playgroundPage(options.playgroundRoute, options.generalRoute),
+      PLAYGROUND_ASSETS,
+    );
   };
 }

@@ -13,7 +13,10 @@ export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.me
 const health = async () => ({ status: 200, message: 'ok', errors: null });
 
 /** The public health fields; every other root field comes from a resource's fragment. */
-const SHARED: GraphQLFragment = { typeDefs: sharedTypeDefs, resolvers: { Query: { queryHealth: health }, Mutation: { mutationHealth: health } } };
+const SHARED: GraphQLFragment = {
+  typeDefs: sharedTypeDefs,
+  resolvers: { Query: { queryHealth: health }, Mutation: { mutationHealth: health } },
+};
 
 /**
  * The executable schema: the shared SDL and every fragment's (one document, so `extend type`
@@ -32,7 +35,12 @@ export function createSchema(fragments: readonly GraphQLFragment[]): GraphQLSche
   return schema;
 }
 
-function bind(schema: GraphQLSchema, typeName: 'Query' | 'Mutation', resolvers: Record<string, Resolver>, bound: Set<string>): void {
+function bind(
+  schema: GraphQLSchema,
+  typeName: 'Query' | 'Mutation',
+  resolvers: Record<string, Resolver>,
+  bound: Set<string>,
+): void {
   const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
   if (!type) throw new Error(`schema has no ${typeName} type`);
   const fields = type.getFields();
@@ -46,7 +54,8 @@ function bind(schema: GraphQLSchema, typeName: 'Query' | 'Mutation', resolvers: 
         return await resolve(args, context);
       } catch (error) {
         const mapped = toGraphQLError(error);
-        if (mapped.internal) context.log.error({ err: error, field: `${typeName}.${name}` }, 'unhandled error in GraphQL resolver');
+        if (mapped.internal)
+          context.log.error({ err: error, field: `${typeName}.${name}` }, 'unhandled error in GraphQL resolver');
         throw mapped.error;
       }
     };

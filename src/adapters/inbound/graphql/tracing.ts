@@ -22,7 +22,10 @@ export function operationSpanName(args: ExecutionArgs): { kind: string; name: st
 export function tracedExecute(tracer: Tracer): typeof execute {
   return (args: ExecutionArgs) => {
     const { kind, name, spanName } = operationSpanName(args);
-    const attributes = { 'graphql.operation.type': kind, ...(name === undefined ? {} : { 'graphql.operation.name': name }) };
+    const attributes = {
+      'graphql.operation.type': kind,
+      ...(name === undefined ? {} : { 'graphql.operation.name': name }),
+    };
     const span = tracer.startSpan(spanName, { kind: SpanKind.INTERNAL, attributes });
     const settle = (result: ExecutionResult): ExecutionResult => {
       const failed = (result.errors?.length ?? 0) > 0;
@@ -33,7 +36,9 @@ export function tracedExecute(tracer: Tracer): typeof execute {
     };
     try {
       const result = context.with(trace.setSpan(context.active(), span), () => execute(args));
-      return result instanceof Promise ? result.then(settle, (error: unknown) => Promise.reject(fail(span, error))) : settle(result);
+      return result instanceof Promise
+        ? result.then(settle, (error: unknown) => Promise.reject(fail(span, error)))
+        : settle(result);
     } catch (error) {
       throw fail(span, error);
     }

@@ -33,8 +33,10 @@ function addressBytes(address: string): number[] | undefined {
   // An embedded IPv4 tail (`::ffff:127.0.0.1`) becomes two groups; a zone (`%eth0`) is not part of it.
   const text = address
     .split('%')[0]!
-    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-      `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+    .replace(
+      /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+      (_, a: string, b: string, c: string, d: string) =>
+        `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
     );
   const [head = '', tail] = text.split('::');
   const headGroups = head === '' ? [] : head.split(':');
@@ -112,7 +114,7 @@ export function readListenQueue(line: ListenSocketLine): number | undefined {
   try {
     const buffer = Buffer.alloc(CHUNK_BYTES);
     let pending = '';
-    for (let total = 0; total < MAX_BYTES; ) {
+    for (let total = 0; total < MAX_BYTES;) {
       const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
       if (read === 0) return scanListenQueue(pending, line.local) ?? undefined;
       total += read;
@@ -174,10 +176,12 @@ export class AcceptQueueMonitor {
     this.intervalMs = options.intervalMs ?? 100;
     this.busyLateMs = options.busyLateMs ?? 20;
     this.maxReadShare = options.maxReadShare ?? 0.01;
-    this.reader = options.reader ?? ((address) => {
-      const line = listenSocketLine(address);
-      return line && readListenQueue(line) !== undefined ? () => readListenQueue(line) : undefined;
-    });
+    this.reader =
+      options.reader ??
+      ((address) => {
+        const line = listenSocketLine(address);
+        return line && readListenQueue(line) !== undefined ? () => readListenQueue(line) : undefined;
+      });
     this.now = options.now ?? (() => performance.now());
   }
 

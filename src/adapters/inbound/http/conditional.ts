@@ -3,7 +3,11 @@ import { HttpProblem, methodNotAllowed } from './HttpProblem.js';
 import type { RequestState } from './state.js';
 
 /** An answer carrying one resource carries its version as a strong entity tag: `ETag: "3"`. */
-export function withETag<E extends { readonly version: number }, P>(ctx: RouterContext<RequestState>, entity: E, present: (entity: E) => P): P {
+export function withETag<E extends { readonly version: number }, P>(
+  ctx: RouterContext<RequestState>,
+  entity: E,
+  present: (entity: E) => P,
+): P {
   ctx.set('ETag', `"${entity.version}"`);
   return present(entity);
 }
@@ -22,7 +26,10 @@ const ENTITY_TAG = /^(W\/)?"([0-9]+)"$/;
  */
 export function ifMatchVersions(header: string | undefined): readonly number[] | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
-  const members = header.split(',').map((member) => member.trim()).filter((member) => member !== '');
+  const members = header
+    .split(',')
+    .map((member) => member.trim())
+    .filter((member) => member !== '');
   if (members.length === 0) throw malformedIfMatch();
   const versions: number[] = [];
   for (const member of members) {

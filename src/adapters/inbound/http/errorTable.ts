@@ -63,15 +63,22 @@ function body(code: string, message: string, detail?: string): ErrorBody {
  */
 export function mapError(error: unknown): MappedError {
   if (error instanceof HttpProblem) {
-    return { status: error.status, body: body(error.code, error.message, error.detail), headers: { ...error.headers }, internal: false };
+    return {
+      status: error.status,
+      body: body(error.code, error.message, error.detail),
+      headers: { ...error.headers },
+      internal: false,
+    };
   }
   if (error instanceof DomainError) {
     const status = STATUS_BY_CODE[error.code];
     if (status === undefined) return { status: 500, body: INTERNAL, headers: {}, internal: true };
     const mapped = body(error.code, error.message, error.detail);
-    if (error instanceof ValidationError) mapped.error.fields = error.fields.map((f) => ({ field: f.field, message: f.message }));
+    if (error instanceof ValidationError)
+      mapped.error.fields = error.fields.map((f) => ({ field: f.field, message: f.message }));
     const headers: Record<string, string> = {};
-    if (error instanceof RateLimitedError) headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+    if (error instanceof RateLimitedError)
+      headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
     return { status, body: mapped, headers, internal: false };
   }
   // Errors from Koa itself or its libraries that are meant for the client (http-errors' `expose`).

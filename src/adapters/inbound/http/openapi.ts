@@ -29,21 +29,22 @@ export interface DocumentInfo {
  * The error codes each failing status answers with (CONTRACT §3), and the name of its schema.
  * The end-to-end tests validate every answer against these, so a code added without its line here fails them.
  */
-export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; readonly codes: readonly string[] }>> = {
-  400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_TOKEN'] },
-  401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
-  403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED'] },
-  404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
-  405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
-  409: { schema: 'ConflictError', codes: ['CONFLICT'] },
-  412: { schema: 'PreconditionFailedError', codes: ['PRECONDITION_FAILED'] },
-  413: { schema: 'PayloadTooLargeError', codes: ['PAYLOAD_TOO_LARGE'] },
-  415: { schema: 'UnsupportedMediaTypeError', codes: ['UNSUPPORTED_MEDIA_TYPE'] },
-  429: { schema: 'RateLimitedError', codes: ['RATE_LIMITED'] },
-  431: { schema: 'HeadersTooLargeError', codes: ['HEADERS_TOO_LARGE'] },
-  500: { schema: 'InternalError', codes: ['INTERNAL_ERROR'] },
-  503: { schema: 'UnavailableError', codes: ['TIMEOUT', 'OVERLOADED', 'SERVICE_UNAVAILABLE'] },
-};
+export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; readonly codes: readonly string[] }>> =
+  {
+    400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_TOKEN'] },
+    401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
+    403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED'] },
+    404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
+    405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
+    409: { schema: 'ConflictError', codes: ['CONFLICT'] },
+    412: { schema: 'PreconditionFailedError', codes: ['PRECONDITION_FAILED'] },
+    413: { schema: 'PayloadTooLargeError', codes: ['PAYLOAD_TOO_LARGE'] },
+    415: { schema: 'UnsupportedMediaTypeError', codes: ['UNSUPPORTED_MEDIA_TYPE'] },
+    429: { schema: 'RateLimitedError', codes: ['RATE_LIMITED'] },
+    431: { schema: 'HeadersTooLargeError', codes: ['HEADERS_TOO_LARGE'] },
+    500: { schema: 'InternalError', codes: ['INTERNAL_ERROR'] },
+    503: { schema: 'UnavailableError', codes: ['TIMEOUT', 'OVERLOADED', 'SERVICE_UNAVAILABLE'] },
+  };
 
 /** The error envelope (CONTRACT §3) with the codes a status answers with. */
 export function errorSchema(status: number): JsonSchema {
@@ -76,23 +77,35 @@ const header = (description: string, schema: JsonSchema = { type: 'integer' }, r
 
 /** Response headers, each described once (`required`: every answer that lists it carries it). */
 const HEADERS = {
-  'X-Request-ID': header('The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID', { type: 'string' }, true),
+  'X-Request-ID': header(
+    'The request id: the incoming one when it is 1 to 128 of [A-Za-z0-9._-], else a new UUID',
+    { type: 'string' },
+    true,
+  ),
   'X-RateLimit-Limit': header('Requests allowed per window (when rate limiting is on)'),
   'X-RateLimit-Remaining': header('Requests left in this window'),
   'X-RateLimit-Reset': header('Seconds until the window resets'),
   'Retry-After': header('Seconds to wait before trying again'),
-  ETag: header('The version of the resource, as a strong tag (`"3"`); send it back in If-Match', { type: 'string' }, true),
+  ETag: header(
+    'The version of the resource, as a strong tag (`"3"`); send it back in If-Match',
+    { type: 'string' },
+    true,
+  ),
   'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }, true),
   /** `Retry-After` on 429, which always has it (503 has it only when it is OVERLOADED). */
   'Retry-After-429': header('Seconds to wait before trying again', { type: 'integer', minimum: 1 }, true),
   /** `WWW-Authenticate` on a 401 that may also be about something else than the bearer token (logout's refresh token). */
-  'WWW-Authenticate-if-bearer': header('The challenge `Bearer`, when it is the access token that is refused', { type: 'string', const: 'Bearer' }),
+  'WWW-Authenticate-if-bearer': header('The challenge `Bearer`, when it is the access token that is refused', {
+    type: 'string',
+    const: 'Bearer',
+  }),
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
 
 /** The header a component describes (`Retry-After-429` is `Retry-After`). */
-const headerName = (name: HeaderName): string => ({ 'Retry-After-429': 'Retry-After', 'WWW-Authenticate-if-bearer': 'WWW-Authenticate' })[name as string] ?? name;
+const headerName = (name: HeaderName): string =>
+  ({ 'Retry-After-429': 'Retry-After', 'WWW-Authenticate-if-bearer': 'WWW-Authenticate' })[name as string] ?? name;
 
 /** Statuses every operation of a kind may answer, and why. */
 function failuresOf(op: Operation): Map<number, { description: string; headers?: HeaderName[] }> {
@@ -108,9 +121,12 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   if (own[400]) bad.push(own[400]);
   failures.set(400, { description: `Bad request: ${bad.join('; ')}` });
   if (op.access !== 'public' || own[401]) {
-    const refused = 'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone';
-    const why = op.access === 'public' ? [own[401]] : own[401] ? [`${refused} (with WWW-Authenticate)`, own[401]] : [refused];
-    const challenge: HeaderName | undefined = op.access === 'public' ? undefined : own[401] ? 'WWW-Authenticate-if-bearer' : 'WWW-Authenticate';
+    const refused =
+      'The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone';
+    const why =
+      op.access === 'public' ? [own[401]] : own[401] ? [`${refused} (with WWW-Authenticate)`, own[401]] : [refused];
+    const challenge: HeaderName | undefined =
+      op.access === 'public' ? undefined : own[401] ? 'WWW-Authenticate-if-bearer' : 'WWW-Authenticate';
     failures.set(401, { description: why.join('; or '), ...(challenge ? { headers: [challenge] } : {}) });
   }
   const forbidden = [
@@ -130,7 +146,9 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
     const why = [...(rateLimited ? ["the client's rate limit is spent"] : []), ...(own[429] ? [own[429]] : [])];
     failures.set(429, { description: `Too many requests: ${why.join('; ')}`, headers: ['Retry-After-429'] });
   }
-  failures.set(431, { description: 'The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed)' });
+  failures.set(431, {
+    description: 'The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed)',
+  });
   failures.set(500, { description: 'An unexpected fault (the body never holds a stack, SQL or a path)' });
   failures.set(503, {
     description:
@@ -162,7 +180,8 @@ class SchemaRegistry {
     if (inner.title === undefined) return inner;
     const { title, ...rest } = inner;
     const known = this.schemas[title];
-    if (known !== undefined && !isDeepStrictEqual(known, rest)) throw new Error(`two different schemas are named ${title}`);
+    if (known !== undefined && !isDeepStrictEqual(known, rest))
+      throw new Error(`two different schemas are named ${title}`);
     this.schemas[title] = rest;
     return { $ref: `#/components/schemas/${title}` };
   }
@@ -171,9 +190,11 @@ class SchemaRegistry {
 
   private children(schema: JsonSchema): JsonSchema {
     const out: Record<string, unknown> = { ...schema };
-    if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, this.use(v)]));
+    if (schema.properties)
+      out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, this.use(v)]));
     if (schema.items) out.items = this.use(schema.items);
-    if (typeof schema.additionalProperties === 'object') out.additionalProperties = this.use(schema.additionalProperties);
+    if (typeof schema.additionalProperties === 'object')
+      out.additionalProperties = this.use(schema.additionalProperties);
     if (schema.oneOf) out.oneOf = schema.oneOf.map((s) => this.use(s));
     return out as JsonSchema;
   }
@@ -195,7 +216,8 @@ function bodySchema(shape: Shape, registry: SchemaRegistry): JsonSchema {
   }
   return {
     type: 'object',
-    description: 'Unknown fields are ignored. Text is trimmed before it is checked; lengths count characters after trimming.',
+    description:
+      'Unknown fields are ignored. Text is trimmed before it is checked; lengths count characters after trimming.',
     properties,
     ...(required.length > 0 ? { required } : {}),
   };
@@ -229,7 +251,8 @@ function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
       name: 'If-Match',
       in: 'header',
       required: false,
-      description: 'Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412',
+      description:
+        'Only if the resource is still at one of these versions (its ETag), or `*`; a stale version answers 412',
       schema: { type: 'string' },
       example: '"3"',
     });

@@ -71,14 +71,25 @@ export const PAGE_META_SCHEMA: JsonSchema = {
   title: 'PageMeta',
   ...closedObject({
     page: { type: 'integer', minimum: 1, description: 'This page, from 1' },
-    per_page: { type: 'integer', minimum: 1, maximum: 100, description: 'Items per page', default: LIST_DEFAULTS.perPage },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: 'Items per page',
+      default: LIST_DEFAULTS.perPage,
+    },
     total: { type: 'integer', minimum: 0, description: 'Items in the whole list' },
     total_pages: { type: 'integer', minimum: 0, description: 'ceil(total / per_page); 0 when the list is empty' },
   }),
 };
 
 /** A success answer whose `data` is `schema`. */
-export const ok = (status: number, description: string, schema: JsonSchema, options: { etag?: boolean } = {}): Answer => ({
+export const ok = (
+  status: number,
+  description: string,
+  schema: JsonSchema,
+  options: { etag?: boolean } = {},
+): Answer => ({
   status,
   description,
   body: envelopeSchema(schema),

@@ -25,13 +25,21 @@ export const packageFile = (pkg: string, ...path: string[]): PageAsset => ({
 });
 
 /** A script or style of the service's own (a page's start script): a file, since the page's CSP allows nothing inline. */
-export const ownFile = (name: string, text: string): PageAsset => ({ read: () => Promise.resolve(Buffer.from(text)), type: typeOf(name) });
+export const ownFile = (name: string, text: string): PageAsset => ({
+  read: () => Promise.resolve(Buffer.from(text)),
+  type: typeOf(name),
+});
 
 /**
  * Serves an HTML page under PAGE_CSP at `path` and its assets at `<path>/assets/<name>`, each read
  * once (a failed read is tried again next time); an unknown asset is 404 `route not found`.
  */
-export function servePage(router: Router<RequestState>, path: string, html: string, assets: Readonly<Record<string, PageAsset>>): void {
+export function servePage(
+  router: Router<RequestState>,
+  path: string,
+  html: string,
+  assets: Readonly<Record<string, PageAsset>>,
+): void {
   const cache = new Map<string, Promise<Buffer>>();
   const read = (name: string): Promise<Buffer> | undefined => {
     const asset = Object.hasOwn(assets, name) ? assets[name] : undefined;

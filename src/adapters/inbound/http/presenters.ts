@@ -65,8 +65,15 @@ export const ACTIVE_SESSION_SCHEMA: JsonSchema = {
   ...closedObject({
     id: WIRE.uuid,
     created_at: WIRE.dateTime,
-    last_used_at: { ...WIRE.dateTime, description: 'When the session last got tokens (its login or its latest refresh)' },
-    user_agent: { type: ['string', 'null'], maxLength: USER_AGENT_MAX_LENGTH, description: 'The User-Agent of the login, if it sent one' },
+    last_used_at: {
+      ...WIRE.dateTime,
+      description: 'When the session last got tokens (its login or its latest refresh)',
+    },
+    user_agent: {
+      type: ['string', 'null'],
+      maxLength: USER_AGENT_MAX_LENGTH,
+      description: 'The User-Agent of the login, if it sent one',
+    },
     ip: { type: ['string', 'null'], description: 'The client address of the login' },
     current: { type: 'boolean', description: 'The session the request came from' },
   }),
@@ -84,7 +91,12 @@ export function presentSession(session: SessionView): Record<string, string | bo
 }
 
 export function presentTokens(tokens: TokenPair): Record<string, string | number> {
-  return { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, token_type: 'Bearer', expires_in: tokens.expiresIn };
+  return {
+    access_token: tokens.accessToken,
+    refresh_token: tokens.refreshToken,
+    token_type: 'Bearer',
+    expires_in: tokens.expiresIn,
+  };
 }
 
 export function pageMeta(page: Page<unknown>): PageMeta {

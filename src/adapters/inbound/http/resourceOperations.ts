@@ -24,7 +24,13 @@ type ListOp<F extends string, L extends Shape, Q extends 'none' | 'required'> = 
   readonly list: { readonly sortFields: readonly (F | DefaultSort)[]; readonly search: Q; readonly filters?: L };
 };
 
-export type ResourceOperations<B extends Shape, U extends Shape, F extends string, S extends boolean, L extends Shape> = {
+export type ResourceOperations<
+  B extends Shape,
+  U extends Shape,
+  F extends string,
+  S extends boolean,
+  L extends Shape,
+> = {
   readonly list: ListOp<F, L, 'none'>;
   readonly create: Operation & { readonly body: B };
   readonly get: Operation;
@@ -52,12 +58,19 @@ export function resourceSchema(title: string, create: Shape): JsonSchema {
  * get, update and delete, each behind a token and the access policy. Every resource has the same
  * ones, so they are made here once, from the resource's codecs.
  */
-export function resourceOperations<const B extends Shape, const U extends Shape, const F extends string, const S extends boolean, const L extends Shape = Record<never, never>>(
-  spec: ResourceSpec<B, U, F, S, L>,
-): ResourceOperations<B, U, F, S, L> {
+export function resourceOperations<
+  const B extends Shape,
+  const U extends Shape,
+  const F extends string,
+  const S extends boolean,
+  const L extends Shape = Record<never, never>,
+>(spec: ResourceSpec<B, U, F, S, L>): ResourceOperations<B, U, F, S, L> {
   const { human, pascal, paths } = spec;
   const schema = resourceSchema(pascal.singular, spec.create);
-  const tag: Tag = { name: spec.paths.collection.split('/').pop() ?? human.plural, description: `The ${human.plural} resource` };
+  const tag: Tag = {
+    name: spec.paths.collection.split('/').pop() ?? human.plural,
+    description: `The ${human.plural} resource`,
+  };
   const one = article(human.singular);
   const filters = spec.filters ? { filters: spec.filters } : {};
   const notFound = `No ${human.singular} has this id (an id that is not a UUID included)`;
@@ -112,7 +125,8 @@ export function resourceOperations<const B extends Shape, const U extends Shape,
       method: 'PUT',
       path: paths.item,
       summary: `Update ${one}`,
-      description: 'Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.',
+      description:
+        'Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.',
       body: spec.update,
       ifMatch: true,
       answers: [ok(200, `The ${human.singular} updated, with its new version in ETag`, schema, { etag: true })],

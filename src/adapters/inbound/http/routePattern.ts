@@ -6,7 +6,8 @@ import type { RequestState } from './state.js';
 export const UNMATCHED = 'unmatched';
 
 /** The pattern koa-router matched (it sets `_matchedRoute` when a route's path and method match). */
-const matchedRoute = (ctx: object): string | undefined => (ctx as { _matchedRoute?: string | RegExp })._matchedRoute?.toString();
+const matchedRoute = (ctx: object): string | undefined =>
+  (ctx as { _matchedRoute?: string | RegExp })._matchedRoute?.toString();
 
 /**
  * The route pattern of a request once it is answered (`/api/v1/products/:id`), or `unmatched`.

@@ -22,7 +22,11 @@ export class RequestState {
 
   /** The service logger with this request's id (and trace id, when traced) on every line. */
   get log(): Logger {
-    return (this.child ??= this.root.child(this.traceId === undefined ? { request_id: this.requestId } : { request_id: this.requestId, trace_id: this.traceId }));
+    return (this.child ??= this.root.child(
+      this.traceId === undefined
+        ? { request_id: this.requestId }
+        : { request_id: this.requestId, trace_id: this.traceId },
+    ));
   }
 
   /** Aborted when the request times out; handlers may pass it to slow work. */

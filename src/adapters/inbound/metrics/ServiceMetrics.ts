@@ -28,7 +28,11 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegistry });
     // Gauges named like counters, which `promtool check metrics` refuses; each is the sum of the
     // same name without `_total` (by type), which stays.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    for (const name of [
+      'nodejs_active_handles_total',
+      'nodejs_active_requests_total',
+      'nodejs_active_resources_total',
+    ]) {
       processRegistry.removeSingleMetric(name);
     }
   }

@@ -18,7 +18,12 @@ export class MetricsListenError extends Error {}
  * from the public app, so the API port never exposes them. Anything else there is 404. Every
  * answer carries the service's security headers (`headers`), as the API's do.
  */
-export async function startMetricsServer(metrics: ServiceMetrics, host: string, port: number, headers: readonly Header[] = []): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: ServiceMetrics,
+  host: string,
+  port: number,
+  headers: readonly Header[] = [],
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     const path = req.url?.split('?')[0];
@@ -44,7 +49,11 @@ export async function startMetricsServer(metrics: ServiceMetrics, host: string, 
           : ['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN'].includes(error.code ?? '')
             ? 'is not an address this machine can listen on'
             : `cannot be listened on (${error.message})`;
-      reject(new MetricsListenError(`metrics.port: ${host}:${port} ${why} (metrics.host/metrics.port; metrics.enabled false turns them off)`));
+      reject(
+        new MetricsListenError(
+          `metrics.port: ${host}:${port} ${why} (metrics.host/metrics.port; metrics.enabled false turns them off)`,
+        ),
+      );
     };
     server.once('error', fail);
     server.listen({ port, host }, () => {

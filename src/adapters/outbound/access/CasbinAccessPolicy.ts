@@ -27,7 +27,11 @@ export class CasbinAccessPolicy implements AccessPolicy {
   ) {}
 
   /** Loads the rules, seeding the store from `seedRules` the first time. */
-  static async create(modelText: string, store: PolicyRuleStore, seedRules: readonly StoredRule[]): Promise<CasbinAccessPolicy> {
+  static async create(
+    modelText: string,
+    store: PolicyRuleStore,
+    seedRules: readonly StoredRule[],
+  ): Promise<CasbinAccessPolicy> {
     let rules = await store.load();
     if (rules === undefined) {
       await store.seed(seedRules);
@@ -69,7 +73,11 @@ export class CasbinAccessPolicy implements AccessPolicy {
   }
 
   async list(): Promise<{ policies: PolicyRule[]; inheritance: RoleInheritance[] }> {
-    const policies = (await this.enforcer.getPolicy()).map(([role = '', path = '', action = '']) => ({ role, path, action }));
+    const policies = (await this.enforcer.getPolicy()).map(([role = '', path = '', action = '']) => ({
+      role,
+      path,
+      action,
+    }));
     const inheritance = (await this.enforcer.getGroupingPolicy()).map(([role = '', parent = '']) => ({ role, parent }));
     return { policies, inheritance };
   }

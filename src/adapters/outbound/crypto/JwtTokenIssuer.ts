@@ -50,11 +50,17 @@ export class JwtTokenIssuer implements TokenIssuer {
   }
 
   issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
-    return this.sign({ sub: claims.userId, role: claims.role, sid: claims.sessionId, typ: 'access', jti: randomUUID() }, this.options.accessTtlMs);
+    return this.sign(
+      { sub: claims.userId, role: claims.role, sid: claims.sessionId, typ: 'access', jti: randomUUID() },
+      this.options.accessTtlMs,
+    );
   }
 
   issueRefreshToken(claims: RefreshClaims & { role: string }): Promise<IssuedToken> {
-    return this.sign({ sub: claims.userId, role: claims.role, typ: 'refresh', jti: claims.tokenId }, this.options.refreshTtlMs);
+    return this.sign(
+      { sub: claims.userId, role: claims.role, typ: 'refresh', jti: claims.tokenId },
+      this.options.refreshTtlMs,
+    );
   }
 
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
@@ -67,7 +73,10 @@ export class JwtTokenIssuer implements TokenIssuer {
     return payload ? { userId: payload.sub, tokenId: payload.jti } : undefined;
   }
 
-  private async sign(claims: Pick<Payload, 'sub' | 'role' | 'sid' | 'typ' | 'jti'>, ttlMs: number): Promise<IssuedToken> {
+  private async sign(
+    claims: Pick<Payload, 'sub' | 'role' | 'sid' | 'typ' | 'jti'>,
+    ttlMs: number,
+  ): Promise<IssuedToken> {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + Math.floor(ttlMs / 1000);
     const payload: Payload = { ...claims, iss: this.options.issuer, iat, exp };

@@ -18,7 +18,10 @@ export class LogMailer implements Mailer {
 
   send(mail: AccountMail): Promise<void> {
     const { to, from, subject, text } = this.composer.compose(mail);
-    this.logger.info({ mail_adapter: LOG_MAIL_ADAPTER, mail: { kind: mail.kind, to, from, subject, text } }, `mail: ${subject}`);
+    this.logger.info(
+      { mail_adapter: LOG_MAIL_ADAPTER, mail: { kind: mail.kind, to, from, subject, text } },
+      `mail: ${subject}`,
+    );
     return Promise.resolve();
   }
 }

@@ -41,11 +41,16 @@ interface Template {
 
 /** `{{name}}` → value, in one pass: a value is never scanned for placeholders again. */
 function fill(template: string, values: Readonly<Record<Placeholder, string>>): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as Placeholder] : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(values, name) ? values[name as Placeholder] : whole,
+  );
 }
 
 function parseTemplate(path: string, source: string): Template {
-  const lines = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = source
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   const subject = SUBJECT.exec(lines[0] ?? '')?.[1]?.trim();
   if (subject === undefined) throw new MailTemplateError(`${path}: the first line must be "Subject: <the subject>"`);
   if ((lines[1] ?? '') !== '') throw new MailTemplateError(`${path}: a blank line must follow the Subject line`);
@@ -53,7 +58,9 @@ function parseTemplate(path: string, source: string): Template {
   if (body === '') throw new MailTemplateError(`${path}: the body after the Subject line is empty`);
   for (const [, name] of `${subject}\n${body}`.matchAll(PLACEHOLDER)) {
     if (!(PLACEHOLDERS as readonly string[]).includes(name ?? '')) {
-      throw new MailTemplateError(`${path}: unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`);
+      throw new MailTemplateError(
+        `${path}: unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
+      );
     }
   }
   return { subject, body: `${body}\n` };
@@ -92,7 +99,11 @@ export class MailComposer {
   ) {}
 
   /** Reads and checks every template; throws {@link MailTemplateError} naming the file at fault. */
-  static load(options: MailComposerOptions, clock: Pick<Clock, 'now'>, read = (path: string) => readFileSync(path, 'utf8')): MailComposer {
+  static load(
+    options: MailComposerOptions,
+    clock: Pick<Clock, 'now'>,
+    read = (path: string) => readFileSync(path, 'utf8'),
+  ): MailComposer {
     const templates = new Map<AccountMailKind, Template>();
     for (const [kind, { file }] of Object.entries(KINDS) as [AccountMailKind, (typeof KINDS)[AccountMailKind]][]) {
       const path = join(options.directory, file);
@@ -100,7 +111,9 @@ export class MailComposer {
       try {
         source = read(path);
       } catch (error) {
-        throw new MailTemplateError(`${path}: cannot read the template (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw new MailTemplateError(
+          `${path}: cannot read the template (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
       }
       templates.set(kind, parseTemplate(path, source));
     }

@@ -14,7 +14,8 @@ export interface SmtpMailerOptions {
 /** `smtp://` / `smtps://` with optional `user:pass` (percent-decoded) → nodemailer's SMTP options. */
 export function smtpOptions(url: string, timeoutMs: number): SMTPTransport.Options {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new Error('mail.smtp_url: not an smtp:// or smtps:// URL');
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
+    throw new Error('mail.smtp_url: not an smtp:// or smtps:// URL');
   const secure = parsed.protocol === 'smtps:';
   const user = decodeURIComponent(parsed.username);
   return {

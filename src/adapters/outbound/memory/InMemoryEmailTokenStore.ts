@@ -10,10 +10,18 @@ interface Row {
 export class InMemoryEmailTokenStore implements EmailTokenStore {
   private readonly rows = new Map<string, Row>();
 
-  async addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+  async addWithinLimit(
+    record: EmailTokenRecord,
+    limit: { readonly count: number; readonly since: Date },
+  ): Promise<boolean> {
     let made = 0;
     for (const { record: other } of this.rows.values()) {
-      if (other.userId === record.userId && other.purpose === record.purpose && other.createdAt.getTime() >= limit.since.getTime()) made += 1;
+      if (
+        other.userId === record.userId &&
+        other.purpose === record.purpose &&
+        other.createdAt.getTime() >= limit.since.getTime()
+      )
+        made += 1;
     }
     if (made >= limit.count) return false;
     this.rows.set(record.selector, { record: { ...record } });
@@ -34,7 +42,8 @@ export class InMemoryEmailTokenStore implements EmailTokenStore {
 
   async spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {
     for (const row of this.rows.values()) {
-      if (row.record.userId === userId && row.record.purpose === purpose && row.spentAt === undefined) row.spentAt = now;
+      if (row.record.userId === userId && row.record.purpose === purpose && row.spentAt === undefined)
+        row.spentAt = now;
     }
   }
 }

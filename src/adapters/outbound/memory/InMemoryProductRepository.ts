@@ -1,10 +1,17 @@
 import { Product, type ProductProps } from '../../../domain/product/Product.js';
 import { ProductStillReferencedError } from '../../../domain/product/ProductErrors.js';
-import { PRODUCT_SEARCH_FIELD, type ProductRepository, type ProductSortField } from '../../../domain/product/ProductRepository.js';
+import {
+  PRODUCT_SEARCH_FIELD,
+  type ProductRepository,
+  type ProductSortField,
+} from '../../../domain/product/ProductRepository.js';
 import { InMemoryResourceRepository } from './InMemoryResourceRepository.js';
 
 /** Products in a Map, with the same atomic updates and ordering as the SQL adapter. */
-export class InMemoryProductRepository extends InMemoryResourceRepository<Product, ProductProps, ProductSortField> implements ProductRepository {
+export class InMemoryProductRepository
+  extends InMemoryResourceRepository<Product, ProductProps, ProductSortField>
+  implements ProductRepository
+{
   constructor() {
     super({
       fromRow: (props) => Product.restore(props),

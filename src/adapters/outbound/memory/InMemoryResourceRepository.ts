@@ -43,7 +43,9 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
   private readonly references: [string, MemoryReference][];
 
   constructor(private readonly resource: MemoryResource<E, P>) {
-    this.references = Object.entries(resource.references ?? {}).filter((entry): entry is [string, MemoryReference] => entry[1] !== undefined);
+    this.references = Object.entries(resource.references ?? {}).filter(
+      (entry): entry is [string, MemoryReference] => entry[1] !== undefined,
+    );
     for (const [prop, reference] of this.references) {
       reference.repository.guardDeletes((id) => [...this.rows.values()].some((row) => this.valueOf(row, prop) === id));
     }
@@ -69,7 +71,10 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     for (const [prop, reference] of this.references) {
       const value = this.valueOf(row, prop);
       if (typeof value === 'string' && !reference.repository.has(value)) {
-        violations.push({ field: prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), message: `must name an existing ${reference.target}` });
+        violations.push({
+          field: prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+          message: `must name an existing ${reference.target}`,
+        });
       }
     }
     if (violations.length > 0) throw new ValidationError(violations);
@@ -124,6 +129,8 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     });
     const prop = camelCase(query.sort);
     const field = (row: P) => (this.valueOf(row, prop) ?? null) as Comparable;
-    return pageOf(matching, query, { [query.sort]: field } as Record<F, (row: P) => Comparable>, (row) => this.resource.fromRow(row));
+    return pageOf(matching, query, { [query.sort]: field } as Record<F, (row: P) => Comparable>, (row) =>
+      this.resource.fromRow(row),
+    );
   }
 }

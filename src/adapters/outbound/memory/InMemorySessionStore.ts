@@ -5,7 +5,8 @@ interface Row {
   endedAt?: Date;
 }
 
-const isActive = (row: Row, now: Date): boolean => row.endedAt === undefined && row.record.expiresAt.getTime() > now.getTime();
+const isActive = (row: Row, now: Date): boolean =>
+  row.endedAt === undefined && row.record.expiresAt.getTime() > now.getTime();
 
 /** Newest first: by `createdAt`, ties by id, both descending. */
 const newestFirst = (a: SessionRecord, b: SessionRecord): number =>

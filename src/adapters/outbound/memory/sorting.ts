@@ -13,7 +13,10 @@ function compareValues(a: Exclude<Comparable, null>, b: Exclude<Comparable, null
  * Orders by one field, then by id, in one direction — like the SQL adapters (binary collation,
  * false before true, nulls last whichever the direction).
  */
-export function byFieldThenId<T extends { id: string }>(field: (row: T) => Comparable, order: SortOrder): (a: T, b: T) => number {
+export function byFieldThenId<T extends { id: string }>(
+  field: (row: T) => Comparable,
+  order: SortOrder,
+): (a: T, b: T) => number {
   const sign = order === 'asc' ? 1 : -1;
   return (a, b) => {
     const x = field(a);
@@ -35,5 +38,10 @@ export function pageOf<Row extends { id: string }, Item, F extends string>(
 ): Page<Item> {
   rows.sort(byFieldThenId(fields[query.sort], query.order));
   const start = offsetOf(query);
-  return { items: rows.slice(start, start + query.perPage).map(toItem), total: rows.length, page: query.page, perPage: query.perPage };
+  return {
+    items: rows.slice(start, start + query.perPage).map(toItem),
+    total: rows.length,
+    page: query.page,
+    perPage: query.perPage,
+  };
 }

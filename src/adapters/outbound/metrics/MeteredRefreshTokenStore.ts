@@ -1,4 +1,8 @@
-import type { ConsumeOutcome, RefreshTokenRecord, RefreshTokenStore } from '../../../application/ports/RefreshTokenStore.js';
+import type {
+  ConsumeOutcome,
+  RefreshTokenRecord,
+  RefreshTokenStore,
+} from '../../../application/ports/RefreshTokenStore.js';
 import type { Tally } from './Tally.js';
 
 /**

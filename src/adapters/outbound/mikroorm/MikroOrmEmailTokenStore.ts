@@ -67,7 +67,10 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
   }
 
   spend(selector: string, now: Date): Promise<boolean> {
-    return guarded(this.orm, async () => (await this.em().nativeUpdate(EmailTokenSchema, { selector, spentAt: null }, { spentAt: now })) === 1);
+    return guarded(
+      this.orm,
+      async () => (await this.em().nativeUpdate(EmailTokenSchema, { selector, spentAt: null }, { spentAt: now })) === 1,
+    );
   }
 
   spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {

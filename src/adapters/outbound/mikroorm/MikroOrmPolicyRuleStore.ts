@@ -1,6 +1,12 @@
 import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import { sameRule, type GuardedRemoval, type PolicyRuleStore, type Replacement, type StoredRule } from '../access/PolicyRuleStore.js';
+import {
+  sameRule,
+  type GuardedRemoval,
+  type PolicyRuleStore,
+  type Replacement,
+  type StoredRule,
+} from '../access/PolicyRuleStore.js';
 import { guarded } from './errors.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres } from './fastRead.js';
@@ -14,7 +20,12 @@ const toRule = (row: { kind: string; v0: string; v1: string; v2: string }): Stor
   values: row.kind === 'g' ? [row.v0, row.v1] : [row.v0, row.v1, row.v2],
 });
 
-const toRow = (rule: StoredRule) => ({ kind: rule.kind, v0: rule.values[0] ?? '', v1: rule.values[1] ?? '', v2: rule.values[2] ?? '' });
+const toRow = (rule: StoredRule) => ({
+  kind: rule.kind,
+  v0: rule.values[0] ?? '',
+  v1: rule.values[1] ?? '',
+  v2: rule.values[2] ?? '',
+});
 
 /** Access rules in the `access_rules` table; `app_meta` remembers that the file seeded them once. */
 export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
@@ -27,7 +38,8 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   load(): Promise<StoredRule[] | undefined> {
     return guarded(this.orm, async () => {
       const em = this.em();
-      if (!(await em.findOne(AppMetaSchema, { key: POLICY_SEEDED_KEY }, { disableIdentityMap: true }))) return undefined;
+      if (!(await em.findOne(AppMetaSchema, { key: POLICY_SEEDED_KEY }, { disableIdentityMap: true })))
+        return undefined;
       return this.rules(em);
     });
   }
@@ -89,7 +101,11 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
     return guarded(this.orm, () =>
       inTransaction(this.orm, async (em) => {
         await this.lockForWriting(em);
-        await em.execute('insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing', [POLICY_SEEDED_KEY, new Date().toISOString()], 'run');
+        await em.execute(
+          'insert into app_meta (key, value) values (?, ?) on conflict (key) do nothing',
+          [POLICY_SEEDED_KEY, new Date().toISOString()],
+          'run',
+        );
         const current = await this.rules(em);
         const wanted = rules.filter((rule, i) => rules.findIndex((other) => sameRule(other, rule)) === i);
         const removed = current.filter((rule) => !wanted.some((other) => sameRule(other, rule)));

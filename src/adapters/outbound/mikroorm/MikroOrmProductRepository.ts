@@ -5,7 +5,10 @@ import { PRODUCT_TABLE } from './schemas/ProductSchema.js';
 import { SqlResourceRepository } from './SqlResourceRepository.js';
 
 /** Products in SQLite or PostgreSQL: the `products` table on the shared resource core. */
-export class MikroOrmProductRepository extends SqlResourceRepository<Product, ProductProps, ProductSortField> implements ProductRepository {
+export class MikroOrmProductRepository
+  extends SqlResourceRepository<Product, ProductProps, ProductSortField>
+  implements ProductRepository
+{
   constructor(orm: MikroORM) {
     super(orm, PRODUCT_TABLE);
   }

@@ -1,6 +1,10 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import type { ConsumeOutcome, RefreshTokenRecord, RefreshTokenStore } from '../../../application/ports/RefreshTokenStore.js';
+import type {
+  ConsumeOutcome,
+  RefreshTokenRecord,
+  RefreshTokenStore,
+} from '../../../application/ports/RefreshTokenStore.js';
 import { guarded } from './errors.js';
 import { RefreshTokenSchema, type RefreshTokenRow } from './schemas/RefreshTokenSchema.js';
 
@@ -32,14 +36,19 @@ export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
   consume(tokenId: string, now: Date): Promise<{ outcome: ConsumeOutcome; record?: RefreshTokenRecord }> {
     return guarded(this.orm, async () => {
       const em = this.em();
-      const won = await em.nativeUpdate(RefreshTokenSchema, { id: tokenId, consumedAt: null, revokedAt: null }, { consumedAt: now });
+      const won = await em.nativeUpdate(
+        RefreshTokenSchema,
+        { id: tokenId, consumedAt: null, revokedAt: null },
+        { consumedAt: now },
+      );
       const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
       if (!row) return { outcome: 'unknown' };
       const record = toRecord(row);
       // A token added to its family after the family was revoked (a refresh racing reuse
       // detection or logout) has no revokedAt of its own: the family's other tokens say it.
       const familyRevoked =
-        row.revokedAt != null || (await em.count(RefreshTokenSchema, { familyId: row.familyId, revokedAt: { $ne: null } })) > 0;
+        row.revokedAt != null ||
+        (await em.count(RefreshTokenSchema, { familyId: row.familyId, revokedAt: { $ne: null } })) > 0;
       if (familyRevoked) return { outcome: 'revoked', record };
       if (won === 1) return { outcome: 'consumed', record };
       return { outcome: 'reused', record };

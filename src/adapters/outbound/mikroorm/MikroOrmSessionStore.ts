@@ -51,12 +51,19 @@ export class MikroOrmSessionStore implements SessionStore {
   }
 
   isActive(userId: string, id: string, now: Date): Promise<boolean> {
-    return guarded(this.orm, async () => (await this.em().count(SessionSchema, { id, userId, endedAt: null, expiresAt: { $gt: now } })) > 0);
+    return guarded(
+      this.orm,
+      async () => (await this.em().count(SessionSchema, { id, userId, endedAt: null, expiresAt: { $gt: now } })) > 0,
+    );
   }
 
   end(userId: string, id: string, now: Date): Promise<boolean> {
     return guarded(this.orm, async () => {
-      const ended = await this.em().nativeUpdate(SessionSchema, { id, userId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now });
+      const ended = await this.em().nativeUpdate(
+        SessionSchema,
+        { id, userId, endedAt: null, expiresAt: { $gt: now } },
+        { endedAt: now },
+      );
       return ended === 1;
     });
   }

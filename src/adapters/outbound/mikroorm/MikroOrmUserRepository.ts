@@ -34,7 +34,8 @@ const FIND_BY_ID = `select ${userColumns()} from users where id = ?`;
  * and write cannot interleave with another writer's. PostgreSQL's READ COMMITTED does not give
  * that; see `keepingAnAdmin`.
  */
-const ANOTHER_ADMIN_REMAINS = "(role <> ? or exists (select 1 from users other where other.role = ? and other.id <> ?))";
+const ANOTHER_ADMIN_REMAINS =
+  '(role <> ? or exists (select 1 from users other where other.role = ? and other.id <> ?))';
 
 const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Timestamp; updatedAt: Timestamp }): User =>
   User.restore({
@@ -120,7 +121,10 @@ export class MikroOrmUserRepository implements UserRepository {
 
   deleteKeepingAnAdmin(id: string): Promise<KeepingAnAdmin> {
     return this.keepingAnAdmin(id, async (em) => {
-      const qb = em.createQueryBuilder(UserSchema).delete({ id }).andWhere(ANOTHER_ADMIN_REMAINS, [ADMIN_ROLE, ADMIN_ROLE, id]);
+      const qb = em
+        .createQueryBuilder(UserSchema)
+        .delete({ id })
+        .andWhere(ANOTHER_ADMIN_REMAINS, [ADMIN_ROLE, ADMIN_ROLE, id]);
       return (await qb.execute('run')).affectedRows;
     });
   }
@@ -153,11 +157,10 @@ export class MikroOrmUserRepository implements UserRepository {
       if (query.q) {
         if (isPostgres(this.orm)) {
           const pattern = likeContains(query.q);
-          qb.where(`(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`, [
-            pattern,
-            pattern,
-            pattern,
-          ]);
+          qb.where(
+            `(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`,
+            [pattern, pattern, pattern],
+          );
         } else {
           // SQLite's lower() and like fold ASCII only: match every case form with glob instead.
           const pattern = globContainsAnyCase(query.q);

@@ -3,9 +3,24 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
 import { guarded } from './errors.js';
-import { isPostgres, preparedOn, readAll, readAllWalkingIndex, readOne, writeOne, type LibSqlConnection } from './fastRead.js';
+import {
+  isPostgres,
+  preparedOn,
+  readAll,
+  readAllWalkingIndex,
+  readOne,
+  writeOne,
+  type LibSqlConnection,
+} from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
-import { columnsOf, orderByOf, snakeCase, type ColumnOf, type ResourceTable, type StoredProps } from './resourceTable.js';
+import {
+  columnsOf,
+  orderByOf,
+  snakeCase,
+  type ColumnOf,
+  type ResourceTable,
+  type StoredProps,
+} from './resourceTable.js';
 
 /** A row as the driver returns it: timestamps are numbers on SQLite and Dates on PostgreSQL, booleans 0/1 on SQLite. */
 type RawRow = Record<string, unknown>;
@@ -90,7 +105,12 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   ) {
     this.columns = columnsOf(table);
     // Every sortable field's `order by`, worked out (and checked) once.
-    this.orderBy = new Map(table.sortable.map((field) => [field, { asc: orderByOf(table, field, false), desc: orderByOf(table, field, true) }]));
+    this.orderBy = new Map(
+      table.sortable.map((field) => [
+        field,
+        { asc: orderByOf(table, field, false), desc: orderByOf(table, field, true) },
+      ]),
+    );
     const t = table.table;
     this.selectList = this.columns.map((c) => c.name).join(', ');
     this.selectOne = `select ${this.selectList} from ${t} where id = ?`;
@@ -143,7 +163,9 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       let next: E | undefined;
       try {
         const written = (n: E) => (next = n);
-        return await (isPostgres(this.orm) ? this.updateOnPostgres(id, change, written) : this.updateOnSqlite(id, change, written));
+        return await (isPostgres(this.orm)
+          ? this.updateOnPostgres(id, change, written)
+          : this.updateOnSqlite(id, change, written));
       } catch (error) {
         throw await this.refused(error, next);
       }
@@ -174,7 +196,11 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * process wrote in between); other processes wait up to the busy timeout. The driver is
    * synchronous and the pool has one connection, so within the process nothing interleaves.
    */
-  private async updateOnSqlite(id: string, change: (current: E) => E, written: (next: E) => void): Promise<E | undefined> {
+  private async updateOnSqlite(
+    id: string,
+    change: (current: E) => E,
+    written: (next: E) => void,
+  ): Promise<E | undefined> {
     const client = this.knex().client as PoolingClient;
     const connection = (await client.acquireConnection()) as TransactionalConnection;
     try {
@@ -265,9 +291,18 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const postgres = isPostgres(this.orm);
       const t = this.table.table;
       const { where, params } = this.whereOf(query, postgres);
-      const counted = await readOne<{ total: number | string }>(this.orm, `select count(*) as total from ${t} ${where}`, params);
+      const counted = await readOne<{ total: number | string }>(
+        this.orm,
+        `select count(*) as total from ${t} ${where}`,
+        params,
+      );
       const total = Number(counted?.total ?? 0);
-      const answer = (rows: RawRow[]): Page<E> => ({ items: rows.map((row) => this.fromRaw(row)), total, page: query.page, perPage: query.perPage });
+      const answer = (rows: RawRow[]): Page<E> => ({
+        items: rows.map((row) => this.fromRaw(row)),
+        total,
+        page: query.page,
+        perPage: query.perPage,
+      });
       if (total <= offsetOf(query)) return answer([]);
       const orderings = this.orderBy.get(query.sort);
       if (!orderings) throw new Error(`${query.sort} is not a sortable field of ${t}`);
@@ -278,12 +313,22 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       if (!postgres || filtered || offsetOf(query) < DEEP_OFFSET) {
         // One statement. `id in (page ids)` makes SQLite look each row up by key (a join would scan
         // the table); PostgreSQL walks the sort index by itself for a shallow page or a filtered one.
-        return answer(await readAll<RawRow>(this.orm, `select ${this.selectList} from ${t} where id in (${pageIds}) order by ${orderBy}`, pageParams));
+        return answer(
+          await readAll<RawRow>(
+            this.orm,
+            `select ${this.selectList} from ${t} where id in (${pageIds}) order by ${orderBy}`,
+            pageParams,
+          ),
+        );
       }
       // Deep on PostgreSQL, two statements: the ids by walking the index (enforced), then those rows by primary key.
       const ids = (await readAllWalkingIndex<{ id: string }>(this.orm, pageIds, pageParams)).map((r) => r.id);
       const position = new Map(ids.map((id, index) => [id, index]));
-      const rows = await readAll<RawRow>(this.orm, `select ${this.selectList} from ${t} where id in (${ids.map(() => '?').join(', ')})`, ids);
+      const rows = await readAll<RawRow>(
+        this.orm,
+        `select ${this.selectList} from ${t} where id in (${ids.map(() => '?').join(', ')})`,
+        ids,
+      );
       rows.sort((a, b) => (position.get(a.id as string) ?? 0) - (position.get(b.id as string) ?? 0));
       return answer(rows);
     });

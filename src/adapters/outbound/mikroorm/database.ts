@@ -8,8 +8,7 @@ import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type Databa
 
 /** Which engine a `database.url` names, and how to reach it. */
 export type DatabaseTarget =
-  | { kind: 'sqlite'; file: string; display: string }
-  | { kind: 'postgres'; url: string; display: string };
+  { kind: 'sqlite'; file: string; display: string } | { kind: 'postgres'; url: string; display: string };
 
 /** `sqlite:<file>` / `sqlite::memory:` / `postgres://…`; the display form never shows a password. */
 export function databaseTarget(url: string): DatabaseTarget {
@@ -85,7 +84,13 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
   const common: Options = {
     entities: [...options.entities],
     extensions: [Migrator],
-    migrations: { migrationsList: [...options.migrations], transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: {
+      migrationsList: [...options.migrations],
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
     debug: process.env.PORTICO_DEBUG_SQL === '1',
     allowGlobalContext: false,
     ensureDatabase: false,
@@ -104,7 +109,10 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
         // crash of the process, and no longer waits for an fsync of the whole journal (each insert
         // took ~2 ms of blocked event loop) — and a wait instead of SQLITE_BUSY between connections,
         // bounded by the query timeout.
-        afterCreate: (connection: { exec(sql: string): void }, done: (error: Error | null, connection: unknown) => void) => {
+        afterCreate: (
+          connection: { exec(sql: string): void },
+          done: (error: Error | null, connection: unknown) => void,
+        ) => {
           try {
             connection.exec(
               memory

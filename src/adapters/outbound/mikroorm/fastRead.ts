@@ -35,7 +35,11 @@ export function preparedOn(connection: LibSqlConnection, sql: string): Statement
 }
 
 /** Runs `sql` on SQLite through a statement prepared once per pooled connection; `undefined` elsewhere. */
-async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) => unknown): Promise<{ result: unknown } | undefined> {
+async function onSqlite(
+  orm: MikroORM,
+  sql: string,
+  run: (statement: Statement) => unknown,
+): Promise<{ result: unknown } | undefined> {
   const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
     driverName: string;
     acquireConnection(): Promise<LibSqlConnection>;
@@ -54,7 +58,10 @@ async function onSqlite(orm: MikroORM, sql: string, run: (statement: Statement) 
 
 /** The part of a pooled node-postgres client this module uses (its `query` is bounded: database.ts). */
 interface PgConnection {
-  query(config: { name?: string; text: string; values: unknown[] }, callback: (error: Error | null, result: { rows: unknown[] }) => void): unknown;
+  query(
+    config: { name?: string; text: string; values: unknown[] },
+    callback: (error: Error | null, result: { rows: unknown[] }) => void,
+  ): unknown;
 }
 
 /** Named statements by SQL text: PostgreSQL parses and plans each once per connection, then only binds and runs it. */
@@ -68,7 +75,10 @@ function pgStatement(sql: string): { name: string | undefined; text: string } {
   if (!statement) {
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
-    statement = { name: pgStatements.size < MAX_NAMED_STATEMENTS ? `portico_${pgStatements.size + 1}` : undefined, text };
+    statement = {
+      name: pgStatements.size < MAX_NAMED_STATEMENTS ? `portico_${pgStatements.size + 1}` : undefined,
+      text,
+    };
     pgStatements.set(sql, statement);
   }
   return statement;
@@ -90,7 +100,9 @@ async function onPostgres<T>(orm: MikroORM, sql: string, params: Params): Promis
     const connection = await client.acquireConnection();
     try {
       return await new Promise<T[]>((resolve, reject) => {
-        connection.query({ ...(name ? { name } : {}), text, values: [...params] }, (error, result) => (error ? reject(error) : resolve(result.rows as T[])));
+        connection.query({ ...(name ? { name } : {}), text, values: [...params] }, (error, result) =>
+          error ? reject(error) : resolve(result.rows as T[]),
+        );
       });
     } finally {
       await client.releaseConnection(connection);

@@ -25,12 +25,19 @@ function startQuerySpan(tracer: Tracer, system: string, sql: string | undefined)
   // Only inside a traced request: start-up, migrations and background reloads make no lone spans.
   if (trace.getSpan(active) === undefined) return undefined;
   const operation = operationOf(sql);
-  return tracer.startSpan(`db ${operation}`, { kind: SpanKind.CLIENT, attributes: { 'db.system': system, 'db.operation': operation } }, active);
+  return tracer.startSpan(
+    `db ${operation}`,
+    { kind: SpanKind.CLIENT, attributes: { 'db.system': system, 'db.operation': operation } },
+    active,
+  );
 }
 
 function failed(span: Span, error: unknown): void {
   // The error's code only: a driver's message can quote the values (PostgreSQL's "Key (email)=(…)").
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error
+      ? String((error as { code: unknown }).code)
+      : undefined;
   if (code) span.setAttribute('error.type', code);
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();

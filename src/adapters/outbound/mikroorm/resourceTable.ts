@@ -2,7 +2,8 @@ import type { Knex } from '@mikro-orm/knex';
 import type { DomainError } from '../../../domain/shared/DomainError.js';
 
 /** How a resource field is stored (the generator's field types, CONTRACT §13). */
-export type ColumnKind = 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+export type ColumnKind =
+  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 
 /** One field's column. Its name is the field's name in snake case (`dueAt` → `due_at`). */
 export interface Column {
@@ -88,7 +89,8 @@ export function columnsOf(spec: TableSpec): ColumnOf[] {
 /** The sortable column named `field`, or an error naming the table (a declaration mistake, found at start). */
 export function sortColumn(spec: TableSpec, field: string): ColumnOf {
   const column = columnsOf(spec).find((c) => c.name === field);
-  if (!column || column.kind === 'text' || column.kind === 'id') throw new Error(`${spec.table}: ${field} is not a sortable column`);
+  if (!column || column.kind === 'text' || column.kind === 'id')
+    throw new Error(`${spec.table}: ${field} is not a sortable column`);
   return column;
 }
 
@@ -156,7 +158,9 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
       for (const column of columns) {
         const target = column.spec?.references;
         if (!target) continue;
-        t.foreign(column.name, `${spec.table}_${column.name}_foreign`).references(`${target.table}.id`).onDelete('RESTRICT');
+        t.foreign(column.name, `${spec.table}_${column.name}_foreign`)
+          .references(`${target.table}.id`)
+          .onDelete('RESTRICT');
         t.index([column.name], `${spec.table}_${column.name}_index`);
       }
       for (const field of spec.sortable) {

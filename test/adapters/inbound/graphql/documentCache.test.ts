@@ -91,7 +91,10 @@ describe('the GraphQL parse cache (graphqlRoutes)', function () {
     const before = cache.size;
     gqlRefused(await graphql(app.url, '{ notAField }'), /Cannot query field/);
     gqlRefused(await graphql(app.url, refused(0)), /aliases/);
-    gqlRefused(await graphql(app.url, `{ ${'__typename '.repeat(5001)}}`), /^document has more than 5000 tokens, the limit$/);
+    gqlRefused(
+      await graphql(app.url, `{ ${'__typename '.repeat(5001)}}`),
+      /^document has more than 5000 tokens, the limit$/,
+    );
     gqlRefused(await graphql(app.url, '{ unclosed'), /Syntax Error/);
     expect(cache.size).to.equal(before);
   });

@@ -35,24 +35,33 @@ type Mutation {
 const printed = (sdl: Parameters<typeof printSchema>[0]) => printSchema(lexicographicSortSchema(sdl));
 const products = productGraphQL({} as ProductUseCases);
 
-describe('the GraphQL schema built from the shared SDL and the resources\' fragments', () => {
+describe("the GraphQL schema built from the shared SDL and the resources' fragments", () => {
   it('is exactly the schema of CONTRACT §10 (types, fields, arguments, field order within each type)', () => {
     const ours = createSchema([products]);
     expect(printed(ours)).to.equal(printed(buildSchema(CONTRACT_SDL)));
     // Field order is what introspection shows and lexicographic sorting hides: root fields keep the contract's.
     expect(Object.keys(ours.getQueryType()!.getFields())).to.deep.equal(['queryHealth', 'product', 'products']);
-    expect(Object.keys(ours.getMutationType()!.getFields())).to.deep.equal(['mutationHealth', 'createProduct', 'updateProduct', 'deleteProduct']);
+    expect(Object.keys(ours.getMutationType()!.getFields())).to.deep.equal([
+      'mutationHealth',
+      'createProduct',
+      'updateProduct',
+      'deleteProduct',
+    ]);
   });
 
   it('resolves every root field', () => {
     const ours = createSchema([products]);
     for (const type of [ours.getQueryType()!, ours.getMutationType()!]) {
-      for (const field of Object.values(type.getFields())) expect(field.resolve, `${type.name}.${field.name}`).to.be.a('function');
+      for (const field of Object.values(type.getFields()))
+        expect(field.resolve, `${type.name}.${field.name}`).to.be.a('function');
     }
   });
 
   it('refuses to start when a fragment resolves a root field its SDL lacks', () => {
-    const stray: GraphQLFragment = { typeDefs: 'extend type Query { widget: Int }', resolvers: { Query: { widgets: async () => 1 } } };
+    const stray: GraphQLFragment = {
+      typeDefs: 'extend type Query { widget: Int }',
+      resolvers: { Query: { widgets: async () => 1 } },
+    };
     expect(() => createSchema([products, stray])).to.throw('schema has no Query.widgets');
   });
 

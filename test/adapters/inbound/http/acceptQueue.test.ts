@@ -13,8 +13,7 @@ import {
   scanListenQueue,
 } from '../../../../src/adapters/inbound/http/acceptQueue.js';
 
-const HEADER_V4 =
-  '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
+const HEADER_V4 = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
 const HEADER_V6 =
   '  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
 const v4 = (sl: number, local: string, remote: string, state: string, rx: string): string =>
@@ -39,8 +38,12 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
         file: '/proc/net/tcp',
         local: '0100007F:1F90',
       });
-      expect(listenSocketLine({ address: '127.0.0.1', port: 8080, family: 'IPv4' }, 'BE')?.local).to.equal('7F000001:1F90');
-      expect(listenSocketLine({ address: '0.0.0.0', port: 2024, family: 'IPv4' }, 'LE')?.local).to.equal('00000000:07E8');
+      expect(listenSocketLine({ address: '127.0.0.1', port: 8080, family: 'IPv4' }, 'BE')?.local).to.equal(
+        '7F000001:1F90',
+      );
+      expect(listenSocketLine({ address: '0.0.0.0', port: 2024, family: 'IPv4' }, 'LE')?.local).to.equal(
+        '00000000:07E8',
+      );
     });
 
     it('spells an IPv6 address as four 32-bit words, in /proc/net/tcp6', () => {
@@ -65,9 +68,17 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
     });
 
     it('reads only LISTEN lines: an accepted connection on the same address and port is not the queue', () => {
-      const noListener = [HEADER_V4, v4(0, '00000000:07E8', '00000000:0000', '0A', '00000004'), v4(1, '0100007F:1F90', '0100007F:D431', '01', '00000007')].join('');
+      const noListener = [
+        HEADER_V4,
+        v4(0, '00000000:07E8', '00000000:0000', '0A', '00000004'),
+        v4(1, '0100007F:1F90', '0100007F:D431', '01', '00000007'),
+      ].join('');
       expect(scanListenQueue(noListener, '0100007F:1F90')).to.equal(null);
-      const synRecvFirst = [HEADER_V4, v4(0, '0100007F:1F90', '0100007F:D432', '03', '00000009'), v4(1, '0100007F:1F90', '00000000:0000', '0A', '00000002')].join('');
+      const synRecvFirst = [
+        HEADER_V4,
+        v4(0, '0100007F:1F90', '0100007F:D432', '03', '00000009'),
+        v4(1, '0100007F:1F90', '00000000:0000', '0A', '00000002'),
+      ].join('');
       expect(scanListenQueue(synRecvFirst, '0100007F:1F90')).to.equal(2);
     });
 
@@ -83,7 +94,12 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
     });
 
     it('asks for more text while only listeners were seen', () => {
-      expect(scanListenQueue([HEADER_V4, v4(0, '00000000:07E8', '00000000:0000', '0A', '00000004')].join(''), '0100007F:1F90')).to.equal(undefined);
+      expect(
+        scanListenQueue(
+          [HEADER_V4, v4(0, '00000000:07E8', '00000000:0000', '0A', '00000004')].join(''),
+          '0100007F:1F90',
+        ),
+      ).to.equal(undefined);
     });
   });
 
@@ -99,9 +115,19 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
     });
 
     it('finds the line past the first chunk when there are many listeners, and is undefined when it is absent', () => {
-      const listeners = Array.from({ length: 400 }, (_, i) => v4(i, `00000000:${(1000 + i).toString(16).toUpperCase().padStart(4, '0')}`, '00000000:0000', '0A', '00000000'));
+      const listeners = Array.from({ length: 400 }, (_, i) =>
+        v4(i, `00000000:${(1000 + i).toString(16).toUpperCase().padStart(4, '0')}`, '00000000:0000', '0A', '00000000'),
+      );
       const file = join(dir, 'tcp');
-      writeFileSync(file, [HEADER_V4, ...listeners, v4(400, '0100007F:1F90', '00000000:0000', '0A', '0000002A'), v4(401, '0100007F:1F90', '0100007F:D431', '01', '00000001')].join(''));
+      writeFileSync(
+        file,
+        [
+          HEADER_V4,
+          ...listeners,
+          v4(400, '0100007F:1F90', '00000000:0000', '0A', '0000002A'),
+          v4(401, '0100007F:1F90', '0100007F:D431', '01', '00000001'),
+        ].join(''),
+      );
       expect(readListenQueue({ file, local: '0100007F:1F90' })).to.equal(42);
       expect(readListenQueue({ file, local: '0100007F:1F91' })).to.equal(undefined);
     });
@@ -120,7 +146,10 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
             // and holds them in the accept queue, where only /proc shows them.
             const child = spawnSync(
               process.execPath,
-              ['-e', `const net=require('net');let n=0;for(let i=0;i<3;i++)net.connect(${address.port},'127.0.0.1',()=>{if(++n===3)process.exit(0)});`],
+              [
+                '-e',
+                `const net=require('net');let n=0;for(let i=0;i<3;i++)net.connect(${address.port},'127.0.0.1',()=>{if(++n===3)process.exit(0)});`,
+              ],
               { timeout: 10_000 },
             );
             expect(child.status).to.equal(0);
@@ -139,7 +168,9 @@ describe('HTTP adapter: the accept queue (/proc/net/tcp)', () => {
   describe('AcceptQueueMonitor', () => {
     /** A listening server as the monitor sees it: its address and its 'connection' events. */
     const fakeServer = (): Server & EventEmitter =>
-      Object.assign(new EventEmitter(), { address: () => ({ address: '127.0.0.1', port: 8080, family: 'IPv4' }) }) as unknown as Server & EventEmitter;
+      Object.assign(new EventEmitter(), {
+        address: () => ({ address: '127.0.0.1', port: 8080, family: 'IPv4' }),
+      }) as unknown as Server & EventEmitter;
 
     it('follows the queue first in, first out: the oldest wait is that of the oldest connection still waiting', () => {
       let now = 0;

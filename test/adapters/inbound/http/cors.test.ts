@@ -23,7 +23,11 @@ function corsWith(overrides: Partial<HttpAppOptions['cors']>): HttpAppOptions['c
   return { ...defaultHttpOptions().cors, ...overrides };
 }
 
-const splitList = (value: string | null): string[] => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+const splitList = (value: string | null): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
 
 describe('HTTP adapter: CORS', () => {
   let app: RunningApp;
@@ -41,7 +45,13 @@ describe('HTTP adapter: CORS', () => {
       expect(res.status).to.equal(200);
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
       const exposed = splitList(res.headers.get('access-control-expose-headers'));
-      for (const name of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+      for (const name of [
+        'x-request-id',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'retry-after',
+      ]) {
         expect(exposed).to.include(name);
       }
       expect(res.headers.get('access-control-allow-credentials')).to.equal(null);
@@ -50,7 +60,11 @@ describe('HTTP adapter: CORS', () => {
     it('answers a preflight with 204, the allowed methods and headers and a max age of 43200', async () => {
       const res = await fetch(`${app.url}/things`, {
         method: 'OPTIONS',
-        headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, authorization' },
+        headers: {
+          Origin: ALLOWED,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, authorization',
+        },
       });
       expect(res.status).to.equal(204);
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
@@ -163,7 +177,10 @@ describe('HTTP adapter: CORS', () => {
 
   describe('with a list of origins and credentials', () => {
     beforeEach(async () => {
-      app = await startHttpApp({ routes: [routes], cors: corsWith({ allowedOrigins: [ALLOWED], allowCredentials: true }) });
+      app = await startHttpApp({
+        routes: [routes],
+        cors: corsWith({ allowedOrigins: [ALLOWED], allowCredentials: true }),
+      });
     });
 
     it('gives an allowed origin Access-Control-Allow-Credentials: true', async () => {

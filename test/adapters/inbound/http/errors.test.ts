@@ -26,7 +26,13 @@ interface RawAnswer {
  */
 function raw(
   baseUrl: string,
-  options: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: string[] },
+  options: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    chunks?: string[];
+  },
 ): Promise<RawAnswer> {
   const url = new URL(options.path, baseUrl);
   const headers: Record<string, string> = { ...options.headers };
@@ -39,7 +45,9 @@ function raw(
         answered = true;
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -75,7 +83,9 @@ function errorOfRaw(answer: RawAnswer): ErrorEnvelope {
 function expectEnvelope(body: ErrorEnvelope): void {
   expect(body).to.have.all.keys('success', 'error');
   expect(body.success).to.equal(false);
-  expect(body.error.code).to.be.a('string').and.match(/^[A-Z_]+$/);
+  expect(body.error.code)
+    .to.be.a('string')
+    .and.match(/^[A-Z_]+$/);
   expect(body.error.message).to.be.a('string').and.not.equal('');
   const allowed = ['code', 'message', 'detail', 'fields'];
   for (const key of Object.keys(body.error)) expect(allowed).to.include(key);
@@ -84,7 +94,10 @@ function expectEnvelope(body: ErrorEnvelope): void {
 const echo: RouteModule = (router) => {
   const answer = (ctx: { request: { body?: unknown }; body: unknown }): void => {
     const parsed = ctx.request.body;
-    ctx.body = { success: true, data: { bodyType: parsed === undefined ? 'none' : typeof parsed, body: parsed ?? null } };
+    ctx.body = {
+      success: true,
+      data: { bodyType: parsed === undefined ? 'none' : typeof parsed, body: parsed ?? null },
+    };
   };
   router.get('/test-route', answer);
   router.post('/echo', answer);
@@ -163,7 +176,11 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('parses a JSON object body', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"x","price":2}' });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: '{"name":"x","price":2}',
+      });
       expect(res.status).to.equal(200);
       const body = (await res.json()) as { data: { body: unknown } };
       expect(body.data.body).to.deep.equal({ name: 'x', price: 2 });
@@ -178,7 +195,11 @@ describe('HTTP adapter: errors and bodies', () => {
     }
 
     it('parses a JSON body on DELETE', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'DELETE', headers: JSON_HEADERS, body: '{"role":"user","path":"/x"}' });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'DELETE',
+        headers: JSON_HEADERS,
+        body: '{"role":"user","path":"/x"}',
+      });
       expect(res.status).to.equal(200);
       const body = (await res.json()) as { data: { bodyType: string; body: unknown } };
       expect(body.data.bodyType).to.equal('object');
@@ -196,7 +217,12 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('parses a chunked JSON body (no Content-Length)', async () => {
-      const answer = await raw(app.url, { method: 'POST', path: '/echo', headers: JSON_HEADERS, chunks: ['{"a":', '[1,2', ']}'] });
+      const answer = await raw(app.url, {
+        method: 'POST',
+        path: '/echo',
+        headers: JSON_HEADERS,
+        chunks: ['{"a":', '[1,2', ']}'],
+      });
       expect(answer.status).to.equal(200);
       expect((JSON.parse(answer.text) as { data: { body: unknown } }).data.body).to.deep.equal({ a: [1, 2] });
     });
@@ -208,7 +234,12 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('does not parse or refuse a body sent on GET, whatever its type', async () => {
-      const answer = await raw(app.url, { method: 'GET', path: '/echo', headers: { 'Content-Type': 'text/plain' }, body: 'hello' });
+      const answer = await raw(app.url, {
+        method: 'GET',
+        path: '/echo',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'hello',
+      });
       expect(answer.status).to.equal(200);
       expect((JSON.parse(answer.text) as { data: { bodyType: string } }).data.bodyType).to.equal('none');
     });
@@ -236,7 +267,12 @@ describe('HTTP adapter: errors and bodies', () => {
     }
 
     it('answers 400 for malformed JSON sent chunked', async () => {
-      const answer = await raw(app.url, { method: 'PUT', path: '/echo', headers: JSON_HEADERS, chunks: ['{"a":', 'oops'] });
+      const answer = await raw(app.url, {
+        method: 'PUT',
+        path: '/echo',
+        headers: JSON_HEADERS,
+        chunks: ['{"a":', 'oops'],
+      });
       expect(answer.status).to.equal(400);
       expect(errorOfRaw(answer).error).to.include({ code: 'BAD_REQUEST', message: 'invalid request body' });
     });
@@ -263,7 +299,11 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('answers 415 UNSUPPORTED_MEDIA_TYPE for a text/plain body', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"a":1}' });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: '{"a":1}',
+      });
       expect(res.status).to.equal(415);
       expect((await errorOf(res)).error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
@@ -291,12 +331,20 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('answers 415 for a body on DELETE with a non-JSON type', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'DELETE', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'DELETE',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'x',
+      });
       expect(res.status).to.equal(415);
     });
 
     it('answers 415, not 413, for a non-JSON body over the size limit (type is checked first)', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(5000) });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'x'.repeat(5000),
+      });
       expect(res.status).to.equal(415);
       expect((await errorOf(res)).error.code).to.equal('UNSUPPORTED_MEDIA_TYPE');
     });
@@ -307,7 +355,11 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('accepts a JSON content type written in upper case', async () => {
-      const res = await fetch(`${app.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'Application/JSON' }, body: '{"a":1}' });
+      const res = await fetch(`${app.url}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'Application/JSON' },
+        body: '{"a":1}',
+      });
       expect(res.status).to.equal(200);
       expect(((await res.json()) as { data: { body: unknown } }).data.body).to.deep.equal({ a: 1 });
     });
@@ -319,7 +371,11 @@ describe('HTTP adapter: errors and bodies', () => {
     });
 
     it('answers 415, not 404, for a non-JSON body sent to an unknown path', async () => {
-      const res = await fetch(`${app.url}/no/such/route`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+      const res = await fetch(`${app.url}/no/such/route`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'x',
+      });
       expect(res.status).to.equal(415);
     });
 
@@ -333,7 +389,10 @@ describe('HTTP adapter: errors and bodies', () => {
       const secured = await startHttpApp({
         routes: [
           (router) => {
-            const requireToken = async (ctx: { get(name: string): string }, next: () => Promise<unknown>): Promise<void> => {
+            const requireToken = async (
+              ctx: { get(name: string): string },
+              next: () => Promise<unknown>,
+            ): Promise<void> => {
               if (!ctx.get('Authorization')) throw new UnauthorizedError('missing bearer token');
               await next();
             };
@@ -344,12 +403,20 @@ describe('HTTP adapter: errors and bodies', () => {
         ],
       });
       try {
-        const noToken = await fetch(`${secured.url}/secure`, { method: 'POST', headers: JSON_HEADERS, body: '{"ok":true}' });
+        const noToken = await fetch(`${secured.url}/secure`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: '{"ok":true}',
+        });
         expect(noToken.status, 'a well-formed body without a token is 401').to.equal(401);
         const bad = await fetch(`${secured.url}/secure`, { method: 'POST', headers: JSON_HEADERS, body: '{not json' });
         expect(bad.status).to.equal(400);
         expect((await errorOf(bad)).error).to.include({ code: 'BAD_REQUEST', message: 'invalid request body' });
-        const wrongType = await fetch(`${secured.url}/secure`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hi' });
+        const wrongType = await fetch(`${secured.url}/secure`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'text/plain' },
+          body: 'hi',
+        });
         expect(wrongType.status, 'a non-JSON body is 415 before auth').to.equal(415);
       } finally {
         await secured.close();
@@ -421,7 +488,10 @@ describe('HTTP adapter: errors and bodies', () => {
       expect(res.status).to.equal(500);
       const text = await res.text();
       const body = JSON.parse(text) as ErrorEnvelope;
-      expect(body).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      expect(body).to.deep.equal({
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'internal server error' },
+      });
       expect(text).to.not.include('ECONNREFUSED');
       expect(text).to.not.include('SELECT');
       expect(text).to.not.include('/srv/');
@@ -448,7 +518,10 @@ describe('HTTP adapter: errors and bodies', () => {
       const res = await fetch(`${app.url}/async-error`);
       expect(res.status).to.equal(500);
       const text = await res.text();
-      expect(JSON.parse(text)).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      expect(JSON.parse(text)).to.deep.equal({
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'internal server error' },
+      });
       expect(text).to.not.include('Cannot read');
     });
 
@@ -456,7 +529,10 @@ describe('HTTP adapter: errors and bodies', () => {
       const res = await fetch(`${app.url}/string-thrown`);
       expect(res.status).to.equal(500);
       const text = await res.text();
-      expect(JSON.parse(text)).to.deep.equal({ success: false, error: { code: 'INTERNAL_ERROR', message: 'internal server error' } });
+      expect(JSON.parse(text)).to.deep.equal({
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'internal server error' },
+      });
       expect(text).to.not.include('passwd');
     });
 
@@ -474,7 +550,11 @@ describe('HTTP adapter: errors and bodies', () => {
     it('answers NotFoundError with 404 NOT_FOUND and its detail', async () => {
       const res = await fetch(`${app.url}/not-found`);
       expect(res.status).to.equal(404);
-      expect((await errorOf(res)).error).to.deep.equal({ code: 'NOT_FOUND', message: 'Product not found', detail: 'id: 7' });
+      expect((await errorOf(res)).error).to.deep.equal({
+        code: 'NOT_FOUND',
+        message: 'Product not found',
+        detail: 'id: 7',
+      });
     });
 
     it('answers ValidationError with 400 VALIDATION_ERROR and every field', async () => {

@@ -51,13 +51,21 @@ describe('HTTP adapter: health routes', () => {
   let app: RunningApp;
   let shuttingDown: boolean;
 
-  async function start(checks: [HealthCheck, CheckScope?][], options: { startedAt?: Date; checkTimeoutMs?: number } = {}): Promise<void> {
+  async function start(
+    checks: [HealthCheck, CheckScope?][],
+    options: { startedAt?: Date; checkTimeoutMs?: number } = {},
+  ): Promise<void> {
     const registry = new HealthCheckRegistry();
     for (const [check, scope] of checks) registry.register(check, scope);
-    const checkHealth = new CheckHealth(registry, new SystemClock(), { isShuttingDown: () => shuttingDown }, {
-      checkTimeoutMs: options.checkTimeoutMs ?? 1000,
-      startedAt: options.startedAt ?? new Date(),
-    });
+    const checkHealth = new CheckHealth(
+      registry,
+      new SystemClock(),
+      { isShuttingDown: () => shuttingDown },
+      {
+        checkTimeoutMs: options.checkTimeoutMs ?? 1000,
+        startedAt: options.startedAt ?? new Date(),
+      },
+    );
     app = await startHttpApp({ routes: [healthRoutes(checkHealth)] });
   }
 
@@ -94,7 +102,10 @@ describe('HTTP adapter: health routes', () => {
     });
 
     it('answers 200 `degraded` when one check is degraded', async () => {
-      await start([[new FakeCheck('database', { status: 'up' })], [new FakeCheck('event_loop', { status: 'degraded', message: 'p99 delay 250ms' })]]);
+      await start([
+        [new FakeCheck('database', { status: 'up' })],
+        [new FakeCheck('event_loop', { status: 'degraded', message: 'p99 delay 250ms' })],
+      ]);
       const { res, report } = await get('/health');
       expect(res.status).to.equal(200);
       expect(report.status).to.equal('degraded');
@@ -102,14 +113,20 @@ describe('HTTP adapter: health routes', () => {
     });
 
     it('answers 200 `degraded` when some checks are down and others up', async () => {
-      await start([[new FakeCheck('database', { status: 'up' })], [new FakeCheck('cache', { status: 'down', message: 'unreachable' })]]);
+      await start([
+        [new FakeCheck('database', { status: 'up' })],
+        [new FakeCheck('cache', { status: 'down', message: 'unreachable' })],
+      ]);
       const { res, report } = await get('/health');
       expect(res.status).to.equal(200);
       expect(report.status).to.equal('degraded');
     });
 
     it('answers 503 `down` when every check is down', async () => {
-      await start([[new FakeCheck('database', { status: 'down', message: 'unreachable' })], [new FakeCheck('disk', new Error('disk gone'))]]);
+      await start([
+        [new FakeCheck('database', { status: 'down', message: 'unreachable' })],
+        [new FakeCheck('disk', new Error('disk gone'))],
+      ]);
       const { res, report } = await get('/health');
       expect(res.status).to.equal(503);
       expect(report.status).to.equal('down');
@@ -170,7 +187,10 @@ describe('HTTP adapter: health routes', () => {
     });
 
     it('omits the message of a check when it is empty', async () => {
-      await start([[new FakeCheck('database', { status: 'up', message: '' })], [new FakeCheck('disk', { status: 'up' })]]);
+      await start([
+        [new FakeCheck('database', { status: 'up', message: '' })],
+        [new FakeCheck('disk', { status: 'up' })],
+      ]);
       const { report } = await get('/health');
       expect(report.checks.database).to.not.have.property('message');
       expect(report.checks.disk).to.not.have.property('message');

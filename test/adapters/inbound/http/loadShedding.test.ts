@@ -27,10 +27,15 @@ class SlowRoute {
 }
 
 function health(): RouteModule {
-  const checkHealth = new CheckHealth(new HealthCheckRegistry(), new SystemClock(), { isShuttingDown: () => false }, {
-    checkTimeoutMs: 1000,
-    startedAt: new Date(),
-  });
+  const checkHealth = new CheckHealth(
+    new HealthCheckRegistry(),
+    new SystemClock(),
+    { isShuttingDown: () => false },
+    {
+      checkTimeoutMs: 1000,
+      startedAt: new Date(),
+    },
+  );
   return healthRoutes(checkHealth);
 }
 
@@ -43,7 +48,10 @@ async function expectOverloaded(res: Response): Promise<void> {
   expect(res.status).to.equal(503);
   expect(res.headers.get('retry-after')).to.equal('1');
   expect(res.headers.get('x-request-id')).to.be.a('string');
-  expect(await res.json()).to.deep.equal({ success: false, error: { code: 'OVERLOADED', message: 'service overloaded, retry later' } });
+  expect(await res.json()).to.deep.equal({
+    success: false,
+    error: { code: 'OVERLOADED', message: 'service overloaded, retry later' },
+  });
 }
 
 describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
@@ -55,7 +63,13 @@ describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
     slow = new SlowRoute();
     app = await startHttpApp({
       routes: [slow.routes, health()],
-      shedding: { maxInFlight: 2, maxEventLoopDelayMs: 500, eventLoopDelayMs: () => delayMs, acceptQueue: () => queued, ...shedding },
+      shedding: {
+        maxInFlight: 2,
+        maxEventLoopDelayMs: 500,
+        eventLoopDelayMs: () => delayMs,
+        acceptQueue: () => queued,
+        ...shedding,
+      },
     });
   };
   afterEach(async () => {
@@ -75,7 +89,8 @@ describe('HTTP adapter: load shedding (CONTRACT §18)', () => {
     // Unknown routes are refused too: shedding comes before routing.
     expect((await fetch(`${app.url}/api/v1/nothing-here`)).status).to.equal(503);
     // The health probes are never refused.
-    for (const path of ['/health/live', '/health/ready', '/health']) expect((await fetch(`${app.url}${path}`)).status).to.equal(200);
+    for (const path of ['/health/live', '/health/ready', '/health'])
+      expect((await fetch(`${app.url}${path}`)).status).to.equal(200);
     slow.release();
     expect((await first).status).to.equal(200);
     expect((await second).status).to.equal(200);

@@ -51,7 +51,9 @@ describe('HTTP adapter: request logging', () => {
     expect(line!.path, 'the path without the query string').to.equal('/items/7');
     expect(line!.status).to.equal(200);
     expect(line!.duration_ms).to.be.a('number');
-    expect(line!.duration_ms as number).to.be.at.least(0).and.below(5000);
+    expect(line!.duration_ms as number)
+      .to.be.at.least(0)
+      .and.below(5000);
     expect(line!.request_id).to.equal('req-log-1');
     expect(line!.ip).to.be.a('string');
     expect(line!.ip as string).to.match(/^(::ffff:)?127\.0\.0\.1$/);
@@ -61,10 +63,15 @@ describe('HTTP adapter: request logging', () => {
   it('logs as ip the client the rate limit sees: with trustProxy, the X-Forwarded-For entry the proxy appended', async () => {
     await app.close();
     app = await startHttpApp({ logger: captured.logger, routes: [routes], trustProxy: true });
-    expect((await fetch(`${app.url}/items/1`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.7' } })).status).to.equal(200);
+    expect(
+      (await fetch(`${app.url}/items/1`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.7' } })).status,
+    ).to.equal(200);
     await app.close();
     app = await startHttpApp({ logger: captured.logger, routes: [routes], trustProxy: true, trustProxyHops: 2 });
-    expect((await fetch(`${app.url}/items/2`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.8, 10.0.0.1' } })).status).to.equal(200);
+    expect(
+      (await fetch(`${app.url}/items/2`, { headers: { 'X-Forwarded-For': '192.0.2.66, 203.0.113.8, 10.0.0.1' } }))
+        .status,
+    ).to.equal(200);
     expect(requestLines().map((l) => l.ip)).to.deep.equal(['203.0.113.7', '203.0.113.8']);
   });
 

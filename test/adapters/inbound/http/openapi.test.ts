@@ -17,10 +17,12 @@ function mediaOf(document: OpenApiDocument): { where: string; media: Media; stat
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const body = (op.requestBody as { content?: Record<string, Media> } | undefined)?.content?.['application/json'];
-      if (body) all.push({ where: `${method.toUpperCase()} ${path} request body`, media: body, operationId: op.operationId });
+      if (body)
+        all.push({ where: `${method.toUpperCase()} ${path} request body`, media: body, operationId: op.operationId });
       for (const [status, answer] of Object.entries(op.responses)) {
         const media = answer.content?.['application/json'] as Media | undefined;
-        if (media) all.push({ where: `${method.toUpperCase()} ${path} ${status}`, media, status, operationId: op.operationId });
+        if (media)
+          all.push({ where: `${method.toUpperCase()} ${path} ${status}`, media, status, operationId: op.operationId });
       }
     }
   }
@@ -32,7 +34,10 @@ function retarget(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(retarget);
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : retarget(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : retarget(value),
+    ]),
   );
 }
 
@@ -50,7 +55,11 @@ describe('the API document (CONTRACT §14)', () => {
 
   it('has every route of the service (both APIs, docs on)', () => {
     expect(operations.length).to.be.greaterThan(15);
-    expect(Object.keys(document.paths)).to.include.members(['/api/v1/products/search', '/api/v1/products/{id}', '/api/v1/openapi.json']);
+    expect(Object.keys(document.paths)).to.include.members([
+      '/api/v1/products/search',
+      '/api/v1/products/{id}',
+      '/api/v1/openapi.json',
+    ]);
   });
 
   it('gives every request body and answer an example that validates against its schema', () => {
@@ -59,7 +68,10 @@ describe('the API document (CONTRACT §14)', () => {
     for (const { where, media: m } of media) {
       expect(m.example, `${where} has an example`).to.not.equal(undefined);
       const validate = ajv.compile(retarget(m.schema) as object);
-      expect(validate(m.example), `${where}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(m.example)}`).to.equal(true);
+      expect(
+        validate(m.example),
+        `${where}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(m.example)}`,
+      ).to.equal(true);
     }
   });
 
@@ -99,9 +111,14 @@ describe('the API document (CONTRACT §14)', () => {
         expect(schema, `${where} ${status}`).to.deep.equal({ $ref: `#/components/schemas/${known!.schema}` });
         const validate = ajv.compile(retarget(schema) as object);
         for (const code of known!.codes) {
-          expect(validate({ success: false, error: { code, message: 'm' } }), `${where} ${status} ${code}`).to.equal(true);
+          expect(validate({ success: false, error: { code, message: 'm' } }), `${where} ${status} ${code}`).to.equal(
+            true,
+          );
         }
-        expect(validate({ success: false, error: { code: 'SOMETHING_ELSE', message: 'm' } }), `${where} ${status}`).to.equal(false);
+        expect(
+          validate({ success: false, error: { code: 'SOMETHING_ELSE', message: 'm' } }),
+          `${where} ${status}`,
+        ).to.equal(false);
         expect(validate({ success: true, data: {} }), `${where} ${status}`).to.equal(false);
       }
     }
@@ -113,7 +130,9 @@ describe('the API document (CONTRACT §14)', () => {
     for (const { where, op } of operations) {
       for (const [status, answer] of Object.entries(op.responses)) {
         const listed = (answer as { headers?: Record<string, unknown> }).headers ?? {};
-        expect(listed['X-Request-ID'], `${where} ${status}`).to.deep.equal({ $ref: '#/components/headers/X-Request-ID' });
+        expect(listed['X-Request-ID'], `${where} ${status}`).to.deep.equal({
+          $ref: '#/components/headers/X-Request-ID',
+        });
       }
     }
   });

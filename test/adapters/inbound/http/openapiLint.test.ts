@@ -92,11 +92,17 @@ describe('the API document under Redocly CLI (recommended rules, redocly.yaml)',
   function expectRejected(report: LintReport, ruleId: string, severity: LintProblem['severity']): void {
     expect(() => expectClean(report)).to.throw(/Redocly found problems/);
     const found = report.problems.map(describeProblem);
-    expect(report.problems.some((p) => p.ruleId === ruleId && p.severity === severity), found.join('\n')).to.equal(true);
+    expect(
+      report.problems.some((p) => p.ruleId === ruleId && p.severity === severity),
+      found.join('\n'),
+    ).to.equal(true);
   }
 
   it('fails a document with a warning only: an operation without a 2xx answer', async () => {
-    const report = await lint(brokenDocument((get) => (get.responses = {})), 'no-2xx');
+    const report = await lint(
+      brokenDocument((get) => (get.responses = {})),
+      'no-2xx',
+    );
     expect(report.totals).to.include({ errors: 0, warnings: 1 });
     expectRejected(report, 'operation-2xx-response', 'warn');
   });

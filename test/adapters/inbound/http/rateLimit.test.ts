@@ -22,10 +22,15 @@ const apiRoutes: RouteModule = (router) => {
 };
 
 function health(): RouteModule {
-  const checkHealth = new CheckHealth(new HealthCheckRegistry(), new SystemClock(), { isShuttingDown: () => false }, {
-    checkTimeoutMs: 1000,
-    startedAt: new Date(),
-  });
+  const checkHealth = new CheckHealth(
+    new HealthCheckRegistry(),
+    new SystemClock(),
+    { isShuttingDown: () => false },
+    {
+      checkTimeoutMs: 1000,
+      startedAt: new Date(),
+    },
+  );
   return healthRoutes(checkHealth);
 }
 
@@ -46,7 +51,10 @@ function expectRateHeaders(res: Response, remaining: number): void {
   expect(res.headers.get('x-ratelimit-limit')).to.equal(String(LIMIT));
   expect(res.headers.get('x-ratelimit-remaining')).to.equal(String(remaining));
   const reset = Number(res.headers.get('x-ratelimit-reset'));
-  expect(Number.isInteger(reset), `X-RateLimit-Reset is whole seconds, got ${res.headers.get('x-ratelimit-reset')}`).to.equal(true);
+  expect(
+    Number.isInteger(reset),
+    `X-RateLimit-Reset is whole seconds, got ${res.headers.get('x-ratelimit-reset')}`,
+  ).to.equal(true);
   expect(reset).to.be.greaterThan(0).and.at.most(60);
 }
 
@@ -173,12 +181,16 @@ describe('HTTP adapter: rate limiting', () => {
 
     it('with trustProxy, gives each X-Forwarded-For client its own budget', async () => {
       await start({ trustProxy: true });
-      for (let i = 0; i < LIMIT; i++) expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status).to.equal(200);
+      for (let i = 0; i < LIMIT; i++)
+        expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status).to.equal(200);
       expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status).to.equal(429);
       const other = await fetch(`${app.url}/api/v1/things`, from('198.51.100.23'));
       expect(other.status).to.equal(200);
       expectRateHeaders(other, LIMIT - 1);
-      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status, 'the first client stays limited').to.equal(429);
+      expect(
+        (await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status,
+        'the first client stays limited',
+      ).to.equal(429);
     });
 
     it('with trustProxy, takes the entry the proxy appended: a client writing its own X-Forwarded-For still hits the limit', async () => {
@@ -191,17 +203,27 @@ describe('HTTP adapter: rate limiting', () => {
         expectRateHeaders(res, LIMIT - 1 - i);
       }
       expect((await fetch(`${app.url}/api/v1/things`, spoofing())).status).to.equal(429);
-      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status, 'the same client without a header of its own').to.equal(429);
-      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.7, 198.51.100.23'))).status, 'another client').to.equal(200);
+      expect(
+        (await fetch(`${app.url}/api/v1/things`, from('203.0.113.7'))).status,
+        'the same client without a header of its own',
+      ).to.equal(429);
+      expect(
+        (await fetch(`${app.url}/api/v1/things`, from('203.0.113.7, 198.51.100.23'))).status,
+        'another client',
+      ).to.equal(200);
     });
 
     it('with trustProxy and trustProxyHops 2, takes the second entry from the right', async () => {
       await start({ trustProxy: true, trustProxyHops: 2 });
       // `<client-written>, <client>, <first proxy>`: the outer proxy wrote the client, the inner one the outer proxy.
       const spoofing = (proxy: string) => from(`${randomUUID()}, 203.0.113.7, ${proxy}`);
-      for (let i = 0; i < LIMIT; i++) expect((await fetch(`${app.url}/api/v1/things`, spoofing(`10.0.0.${i + 1}`))).status).to.equal(200);
+      for (let i = 0; i < LIMIT; i++)
+        expect((await fetch(`${app.url}/api/v1/things`, spoofing(`10.0.0.${i + 1}`))).status).to.equal(200);
       expect((await fetch(`${app.url}/api/v1/things`, spoofing('10.0.0.9'))).status).to.equal(429);
-      expect((await fetch(`${app.url}/api/v1/things`, from('203.0.113.8, 10.0.0.1'))).status, 'another client, same proxy').to.equal(200);
+      expect(
+        (await fetch(`${app.url}/api/v1/things`, from('203.0.113.8, 10.0.0.1'))).status,
+        'another client, same proxy',
+      ).to.equal(200);
     });
 
     it('without trustProxy, ignores X-Forwarded-For (one budget for the connection address)', async () => {
@@ -234,7 +256,12 @@ describe('HTTP adapter: rate limiting', () => {
       expect(down.calls, 'the limiter was asked each time').to.equal(LIMIT * 2 + 1);
       const warnings = captured.lines().filter((l) => l.level === 40 && String(l.msg).includes('rate limit'));
       expect(warnings.length, 'a warning, not one per request').to.be.within(1, 2);
-      expect(captured.lines().filter((l) => l.msg === 'request').every((l) => l.status !== 500)).to.equal(true);
+      expect(
+        captured
+          .lines()
+          .filter((l) => l.msg === 'request')
+          .every((l) => l.status !== 500),
+      ).to.equal(true);
     });
   });
 });

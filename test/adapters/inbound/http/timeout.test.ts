@@ -16,7 +16,13 @@ const sleep = (ms: number): Promise<void> =>
 describe('HTTP adapter: request timeout', () => {
   let app: RunningApp;
   let captured: ReturnType<typeof capturingLogger>;
-  const seen: { signal?: AbortSignal; abortedAtEnd?: boolean; slowFinished?: boolean; lateThrown?: boolean; lateSignal?: AbortSignal } = {};
+  const seen: {
+    signal?: AbortSignal;
+    abortedAtEnd?: boolean;
+    slowFinished?: boolean;
+    lateThrown?: boolean;
+    lateSignal?: AbortSignal;
+  } = {};
   const processFaults: unknown[] = [];
   const onFault = (error: unknown): void => {
     processFaults.push(error);
@@ -79,7 +85,10 @@ describe('HTTP adapter: request timeout', () => {
     const res = await fetch(`${app.url}/slow`);
     const elapsed = performance.now() - started;
     expect(res.status).to.equal(503);
-    expect(await res.json()).to.deep.equal({ success: false, error: { code: 'TIMEOUT', message: 'request timed out' } });
+    expect(await res.json()).to.deep.equal({
+      success: false,
+      error: { code: 'TIMEOUT', message: 'request timed out' },
+    });
     expect(elapsed).to.be.at.least(TIMEOUT_MS - 10);
     expect(elapsed, 'answered long before the handler ends').to.be.below(TIMEOUT_MS + 400);
     expect(seen.slowFinished, 'the handler is still running').to.not.equal(true);
@@ -132,7 +141,13 @@ describe('HTTP adapter: request timeout', () => {
     const status = await new Promise<number>((resolve, reject) => {
       let answered = false;
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: '/upload', method: 'POST', headers: { 'Content-Type': 'application/json' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/upload',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        },
         (res) => {
           answered = true;
           res.resume();
@@ -193,8 +208,14 @@ describe('HTTP adapter: request timeout', () => {
       answeredAfter('/slow', TIMEOUT_MS),
     ]);
     expect(results.map((r) => r.status)).to.deep.equal([503, 200, 200, 503, 503]);
-    for (const [index, startedAt] of [[0, 0], [3, TIMEOUT_MS / 2], [4, TIMEOUT_MS]] as const) {
-      expect(results[index]!.at, `request ${index}: not before its own deadline`).to.be.at.least(startedAt + TIMEOUT_MS - 10);
+    for (const [index, startedAt] of [
+      [0, 0],
+      [3, TIMEOUT_MS / 2],
+      [4, TIMEOUT_MS],
+    ] as const) {
+      expect(results[index]!.at, `request ${index}: not before its own deadline`).to.be.at.least(
+        startedAt + TIMEOUT_MS - 10,
+      );
       expect(results[index]!.at, `request ${index}: not long after it`).to.be.below(startedAt + TIMEOUT_MS + 300);
     }
   });

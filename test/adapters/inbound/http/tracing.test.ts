@@ -33,7 +33,12 @@ describe('HTTP adapter: request tracing', () => {
   it('names the span by method and route pattern, whatever the path', async () => {
     for (const id of ['1', 'two', '3']) expect((await fetch(`${app.url}/items/${id}`)).status).to.equal(200);
     expect((await fetch(`${app.url}/random/${Math.random()}`)).status).to.equal(404);
-    expect(exporter.getFinishedSpans().map((s) => s.name)).to.deep.equal(['GET /items/:id', 'GET /items/:id', 'GET /items/:id', 'GET unmatched']);
+    expect(exporter.getFinishedSpans().map((s) => s.name)).to.deep.equal([
+      'GET /items/:id',
+      'GET /items/:id',
+      'GET /items/:id',
+      'GET unmatched',
+    ]);
   });
 
   it('marks a 500 as an error and puts the trace id on every log line of the request', async () => {

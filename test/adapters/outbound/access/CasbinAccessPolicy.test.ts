@@ -12,9 +12,12 @@ import { MikroOrmPolicyRuleStore } from '../../../../src/adapters/outbound/mikro
 import type { PolicyRule } from '../../../../src/application/ports/AccessPolicy.js';
 
 const MODEL = readFileSync(new URL('../../../../policy/model.conf', import.meta.url), 'utf8');
-const SHIPPED_RULES: readonly StoredRule[] = parsePolicyCsv(readFileSync(new URL('../../../../policy/policy.csv', import.meta.url), 'utf8'));
+const SHIPPED_RULES: readonly StoredRule[] = parsePolicyCsv(
+  readFileSync(new URL('../../../../policy/policy.csv', import.meta.url), 'utf8'),
+);
 
-const shippedPolicy = (): Promise<CasbinAccessPolicy> => CasbinAccessPolicy.create(MODEL, new InMemoryPolicyRuleStore(), SHIPPED_RULES);
+const shippedPolicy = (): Promise<CasbinAccessPolicy> =>
+  CasbinAccessPolicy.create(MODEL, new InMemoryPolicyRuleStore(), SHIPPED_RULES);
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -94,10 +97,15 @@ describe('CasbinAccessPolicy', () => {
 
     it('matches actions as whole regular expressions, case-sensitively', async () => {
       for (const action of ['GETX', 'XGET', 'get', 'Get', 'GET ', ' GET', 'GET|POST', 'GETPUT', '.*', '']) {
-        expect(await policy.enforce('user', '/api/v1/products', action), `user ${JSON.stringify(action)}`).to.equal(false);
+        expect(await policy.enforce('user', '/api/v1/products', action), `user ${JSON.stringify(action)}`).to.equal(
+          false,
+        );
       }
       for (const action of ['PUTX', 'GET|PUT', 'PATCH']) {
-        expect(await policy.enforce('user', '/api/v1/profile', action), `user ${JSON.stringify(action)} on profile`).to.equal(false);
+        expect(
+          await policy.enforce('user', '/api/v1/profile', action),
+          `user ${JSON.stringify(action)} on profile`,
+        ).to.equal(false);
       }
       expect(await policy.enforce('moderator', '/api/v1/admin/users', 'GETX')).to.equal(false);
     });

@@ -5,10 +5,20 @@ import { User } from '../../../../src/domain/user/User.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const ada = User.register(
-  { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', firstName: 'Ada', lastName: 'L', role: 'user', passwordHash: 'h' },
+  {
+    id: '00000000-0000-4000-8000-000000000001',
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'L',
+    role: 'user',
+    passwordHash: 'h',
+  },
   now,
 );
-const bob = User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000002', email: 'bob@example.com' }, now);
+const bob = User.register(
+  { ...ada.toProps(), id: '00000000-0000-4000-8000-000000000002', email: 'bob@example.com' },
+  now,
+);
 const S1 = '5e551000-0000-4000-8000-000000000001';
 const S2 = '5e551000-0000-4000-8000-000000000002';
 const S3 = '5e551000-0000-4000-8000-000000000003';

@@ -6,7 +6,14 @@ import type { UserRepository } from '../../../../src/domain/user/UserRepository.
 
 const now = new Date('2026-01-01T00:00:00Z');
 const ada = User.register(
-  { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', firstName: 'Ada', lastName: 'L', role: 'user', passwordHash: 'h' },
+  {
+    id: '00000000-0000-4000-8000-000000000001',
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'L',
+    role: 'user',
+    passwordHash: 'h',
+  },
   now,
 );
 
@@ -59,7 +66,10 @@ describe('CachingUserRepository', () => {
   });
 
   it('never remembers a missing user, so a user created later is found', async () => {
-    const bob = User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000002', email: 'bob@example.com' }, now);
+    const bob = User.register(
+      { ...ada.toProps(), id: '00000000-0000-4000-8000-000000000002', email: 'bob@example.com' },
+      now,
+    );
     expect(await cache.findById(bob.id)).to.equal(undefined);
     await inner.add(bob);
     expect((await cache.findById(bob.id))?.email).to.equal('bob@example.com');
@@ -99,7 +109,9 @@ describe('CachingUserRepository', () => {
     cache.onWrite(async (id) => {
       told.push(`${id} ${(await inner.findById(id))?.role ?? 'gone'}`);
     });
-    await cache.add(User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000003', email: 'cy@example.com' }, now));
+    await cache.add(
+      User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000003', email: 'cy@example.com' }, now),
+    );
     await cache.update(ada.with({ role: 'moderator' }, now));
     expect(told).to.deep.equal([`${ada.id} moderator`]);
     await cache.updateKeepingAnAdmin(ada.with({ role: 'user' }, now));

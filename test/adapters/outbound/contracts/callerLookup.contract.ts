@@ -28,7 +28,13 @@ const ada = User.restore({
   createdAt: new Date('2025-12-01T10:11:12.345Z'),
   updatedAt: new Date('2025-12-02T10:11:12.678Z'),
 });
-const bob = User.restore({ ...ada.toProps(), id: uuid('bbbbbbbb', 2), email: 'bob@example.com', role: 'user', emailVerified: false });
+const bob = User.restore({
+  ...ada.toProps(),
+  id: uuid('bbbbbbbb', 2),
+  email: 'bob@example.com',
+  role: 'user',
+  emailVerified: false,
+});
 
 const session = (n: number, userId: string, expiresAt: Date = at(3600)): SessionRecord => ({
   id: uuid('5e55105e', n),
@@ -43,7 +49,8 @@ const session = (n: number, userId: string, expiresAt: Date = at(3600)): Session
 /** The behaviour every CallerLookup promises, whichever storage is behind it. */
 export function callerLookupContract(name: string, subject: ContractSubject<CallerLookupUnderTest>): void {
   describeContract(`CallerLookup contract: ${name}`, subject, (current) => {
-    const find = (userId: string, n: number, now: Date = NOW) => current().lookup.find(userId, uuid('5e55105e', n), now);
+    const find = (userId: string, n: number, now: Date = NOW) =>
+      current().lookup.find(userId, uuid('5e55105e', n), now);
 
     beforeEach(async () => {
       await current().addUser(ada);
@@ -57,7 +64,7 @@ export function callerLookupContract(name: string, subject: ContractSubject<Call
       expect((await find(bob.id, 2))?.toProps()).to.deep.equal(bob.toProps());
     });
 
-    it("answers undefined for a session of another user (a token cannot borrow one)", async () => {
+    it('answers undefined for a session of another user (a token cannot borrow one)', async () => {
       expect(await find(ada.id, 2)).to.equal(undefined);
       expect(await find(bob.id, 1)).to.equal(undefined);
     });

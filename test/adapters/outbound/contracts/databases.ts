@@ -112,7 +112,11 @@ export interface ContractSubject<T> {
 }
 
 /** Runs `body` against `subject`: one setUp/tearDown per suite, a fresh implementation per test. */
-export function describeContract<T>(title: string, subject: ContractSubject<T>, body: (current: () => T) => void): void {
+export function describeContract<T>(
+  title: string,
+  subject: ContractSubject<T>,
+  body: (current: () => T) => void,
+): void {
   describe(title, function () {
     let instance: T | undefined;
 

@@ -36,7 +36,11 @@ const LIMIT = { count: 3, since: HOUR_AGO };
 const NO_LIMIT = { count: 1000, since: HOUR_AGO };
 
 /** The behaviour every EmailTokenStore promises, whichever storage is behind it. */
-export function emailTokenStoreContract(name: string, subject: ContractSubject<EmailTokenStoreUnderTest>, options: StoreClaims): void {
+export function emailTokenStoreContract(
+  name: string,
+  subject: ContractSubject<EmailTokenStoreUnderTest>,
+  options: StoreClaims,
+): void {
   describeContract(`EmailTokenStore contract: ${name}`, subject, (current) => {
     const store = (): EmailTokenStore => current().store;
 
@@ -47,7 +51,10 @@ export function emailTokenStoreContract(name: string, subject: ContractSubject<E
 
     describe('addWithinLimit and find', () => {
       it('stores a token and finds it by selector, every field intact, timestamps to the millisecond', async () => {
-        const record = token(1, USER_A, { purpose: 'email-verification', createdAt: new Date('2026-01-01T12:00:01.234Z') });
+        const record = token(1, USER_A, {
+          purpose: 'email-verification',
+          createdAt: new Date('2026-01-01T12:00:01.234Z'),
+        });
         expect(await store().addWithinLimit(record, LIMIT)).to.equal(true);
         const found = await store().find(record.selector);
         expect(found).to.deep.equal(record);
@@ -56,7 +63,10 @@ export function emailTokenStoreContract(name: string, subject: ContractSubject<E
       });
 
       it('keeps a 254-character e-mail and a 128-character hash whole', async () => {
-        const record = token(1, USER_A, { email: `${'a'.repeat(64)}@${'b'.repeat(185)}.com`, verifierHash: 'f'.repeat(128) });
+        const record = token(1, USER_A, {
+          email: `${'a'.repeat(64)}@${'b'.repeat(185)}.com`,
+          verifierHash: 'f'.repeat(128),
+        });
         expect(record.email).to.have.length(254);
         await store().addWithinLimit(record, LIMIT);
         expect(await store().find(record.selector)).to.deep.equal(record);
@@ -96,7 +106,8 @@ export function emailTokenStoreContract(name: string, subject: ContractSubject<E
 
       it("counts only the user's own tokens of that purpose", async () => {
         for (const n of [1, 2, 3]) await store().addWithinLimit(token(n, USER_B), LIMIT);
-        for (const n of [4, 5, 6]) await store().addWithinLimit(token(n, USER_A, { purpose: 'email-verification' }), LIMIT);
+        for (const n of [4, 5, 6])
+          await store().addWithinLimit(token(n, USER_A, { purpose: 'email-verification' }), LIMIT);
         for (const n of [7, 8, 9]) expect(await store().addWithinLimit(token(n, USER_A), LIMIT)).to.equal(true);
         expect(await store().addWithinLimit(token(10, USER_A), LIMIT)).to.equal(false);
       });

@@ -43,7 +43,11 @@ export function policyRuleStoreContract(name: string, subject: ContractSubject<P
       await store().seed(SEED);
       expect(await store().add(p('user', '/api/v1/products', 'POST'))).to.equal(true);
       expect(await store().add(g('auditor', 'user'))).to.equal(true);
-      expect(await store().load()).to.deep.equal([...SEED, p('user', '/api/v1/products', 'POST'), g('auditor', 'user')]);
+      expect(await store().load()).to.deep.equal([
+        ...SEED,
+        p('user', '/api/v1/products', 'POST'),
+        g('auditor', 'user'),
+      ]);
     });
 
     it('answers false, and stores nothing twice, when the rule is already there', async () => {
@@ -135,10 +139,16 @@ export function policyRuleStoreContract(name: string, subject: ContractSubject<P
           // Allowed while one of the two admin rules remains; slow, so the two judgements overlap.
           const allowed = async (rest: StoredRule[]) => {
             await sleep(20);
-            return rest.some((rule) => JSON.stringify(rule) === JSON.stringify(adminAll) || JSON.stringify(rule) === JSON.stringify(adminOnly));
+            return rest.some(
+              (rule) =>
+                JSON.stringify(rule) === JSON.stringify(adminAll) || JSON.stringify(rule) === JSON.stringify(adminOnly),
+            );
           };
 
-          const outcomes = await Promise.all([store().removeIf(adminAll, allowed), store().removeIf(adminOnly, allowed)]);
+          const outcomes = await Promise.all([
+            store().removeIf(adminAll, allowed),
+            store().removeIf(adminOnly, allowed),
+          ]);
 
           expect([...outcomes].sort(), `round ${round}`).to.deep.equal(['kept', 'removed']);
           const left = ((await store().load()) ?? []).filter((rule) => rule.values[0] === 'admin' && rule.kind === 'p');

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { Product, type ProductProps } from '../../../../src/domain/product/Product.js';
 import { ProductVersionMismatchError } from '../../../../src/domain/product/ProductErrors.js';
-import type { ProductListQuery, ProductRepository, ProductSortField } from '../../../../src/domain/product/ProductRepository.js';
+import type {
+  ProductListQuery,
+  ProductRepository,
+  ProductSortField,
+} from '../../../../src/domain/product/ProductRepository.js';
 import type { SortOrder } from '../../../../src/domain/shared/Page.js';
 import type { ContractSubject } from './databases.js';
 
@@ -145,7 +149,8 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         if (!storage) throw new Error('no implementation: beforeEach did not run');
         return storage.repository;
       };
-      const list = (q: Partial<ProductListQuery> = {}) => repository().list({ page: 1, perPage: 100, sort: 'created_at', order: 'desc', ...q });
+      const list = (q: Partial<ProductListQuery> = {}) =>
+        repository().list({ page: 1, perPage: 100, sort: 'created_at', order: 'desc', ...q });
       const idsOf = (products: readonly Product[]): string[] => products.map((p) => p.id);
 
       describe('add and find', () => {
@@ -177,11 +182,27 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         });
 
         it('round-trips prices exactly, in every read path', async () => {
-          const prices = [0.1, 19.99, 1e6, 0.30000000000000004, 1234567.891, 1e-7, 2.5, 1 / 3, Number.MAX_SAFE_INTEGER, 1e300, Number.MIN_VALUE, Number.MAX_VALUE];
-          const products = prices.map((price, n) => aProduct({ id: id((n + 1).toString(16)), name: `priced ${n}`, price }));
+          const prices = [
+            0.1,
+            19.99,
+            1e6,
+            0.30000000000000004,
+            1234567.891,
+            1e-7,
+            2.5,
+            1 / 3,
+            Number.MAX_SAFE_INTEGER,
+            1e300,
+            Number.MIN_VALUE,
+            Number.MAX_VALUE,
+          ];
+          const products = prices.map((price, n) =>
+            aProduct({ id: id((n + 1).toString(16)), name: `priced ${n}`, price }),
+          );
           for (const product of products) await repository().add(product);
 
-          for (const product of products) expect((await repository().findById(product.id))?.price).to.equal(product.price);
+          for (const product of products)
+            expect((await repository().findById(product.id))?.price).to.equal(product.price);
           const listed = (await list({ sort: 'price', order: 'asc' })).items;
           expect(listed.map((p) => p.price)).to.deep.equal([...prices].sort((a, b) => a - b));
           const searched = (await list({ q: 'PRICED', sort: 'price', order: 'desc' })).items;
@@ -194,7 +215,8 @@ export function productRepositoryContract(name: string, subject: ContractSubject
             { createdAt: new Date('1970-01-01T00:00:00.001Z'), updatedAt: new Date('2099-12-31T23:59:59.999Z') },
             { createdAt: new Date('2024-02-29T12:00:00.500Z'), updatedAt: new Date('2024-02-29T12:00:00.500Z') },
           ];
-          for (const [n, times] of cases.entries()) await repository().add(aProduct({ id: id(String(n + 1)), name: `stamp ${n}`, ...times }));
+          for (const [n, times] of cases.entries())
+            await repository().add(aProduct({ id: id(String(n + 1)), name: `stamp ${n}`, ...times }));
 
           for (const [n, times] of cases.entries()) {
             const reads = [
@@ -213,8 +235,10 @@ export function productRepositoryContract(name: string, subject: ContractSubject
 
         it('round-trips names exactly: 200 characters outside the BMP, accents, quotes and backslashes', async () => {
           const names = ['😀'.repeat(200), 'n'.repeat(200), 'Café ☕ 東京', `O'Brien "quoted" \\ back`, 'x'];
-          for (const [n, productName] of names.entries()) await repository().add(aProduct({ id: id(String(n + 1)), name: productName }));
-          for (const [n, productName] of names.entries()) expect((await repository().findById(id(String(n + 1))))?.name).to.equal(productName);
+          for (const [n, productName] of names.entries())
+            await repository().add(aProduct({ id: id(String(n + 1)), name: productName }));
+          for (const [n, productName] of names.entries())
+            expect((await repository().findById(id(String(n + 1))))?.name).to.equal(productName);
         });
       });
 
@@ -232,7 +256,10 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           await repository().add(product);
           const expected = product.update({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z'));
 
-          const answered = await repository().update(id('1'), applying({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z')));
+          const answered = await repository().update(
+            id('1'),
+            applying({ name: 'Gadget', price: 0.1 }, new Date('2026-05-06T07:08:09.123Z')),
+          );
 
           expect(answered?.toProps()).to.deep.equal(expected.toProps());
           const stored = await repository().findById(id('1'));
@@ -255,7 +282,11 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         it('applies a chain of updates, each on top of the previous one', async () => {
           await repository().add(aProduct({ id: id('1') }));
           for (let n = 1; n <= 3; n++) await repository().update(id('1'), applying({ price: n }, at(n)));
-          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({ price: 3, version: 4, updatedAt: at(3) });
+          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({
+            price: 3,
+            version: 4,
+            updatedAt: at(3),
+          });
         });
 
         it('writes nothing when the change returns the product it was given, and answers it', async () => {
@@ -295,7 +326,9 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         it('answers undefined (never an error) for ids that are not UUIDs', async () => {
           await repository().add(aProduct({ id: id('1') }));
           for (const odd of ['search', '', `${id('1')} `, "1' or '1'='1"]) {
-            expect(await repository().update(odd, applying({ price: 1 }, at(1))), JSON.stringify(odd)).to.equal(undefined);
+            expect(await repository().update(odd, applying({ price: 1 }, at(1))), JSON.stringify(odd)).to.equal(
+              undefined,
+            );
           }
         });
 
@@ -310,15 +343,22 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         it('lets 50 concurrent partial updates (25 names, 25 prices) all succeed; each field keeps its last write', async function () {
           this.timeout(30_000);
           await repository().add(aProduct({ id: id('1'), name: 'Start', price: 1 }));
-          const writes = Array.from({ length: 50 }, (_, n) => (n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.5 }));
+          const writes = Array.from({ length: 50 }, (_, n) =>
+            n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.5 },
+          );
 
-          const results = await Promise.allSettled(writes.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1)))));
+          const results = await Promise.allSettled(
+            writes.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1)))),
+          );
 
           const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
           expect(failures, 'no update may fail for having raced').to.deep.equal([]);
           const answers = results.map((r) => (r.status === 'fulfilled' ? r.value! : expect.fail('rejected')));
           const versions = answers.map((a) => a.version);
-          expect([...versions].sort((a, b) => a - b), 'one version each, no write lost').to.deep.equal(Array.from({ length: 50 }, (_, n) => n + 2));
+          expect(
+            [...versions].sort((a, b) => a - b),
+            'one version each, no write lost',
+          ).to.deep.equal(Array.from({ length: 50 }, (_, n) => n + 2));
           const stored = (await repository().findById(id('1')))!;
           expect(stored.version).to.equal(51);
           // In version order, every answer holds its own write and the latest earlier write of the other field.
@@ -340,14 +380,19 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           await repository().add(aProduct({ id: id('1') }));
           const attempts = Array.from({ length: 10 }, (_, n) => ({ name: `Writer ${n}`, price: n + 1 }));
 
-          const results = await Promise.allSettled(attempts.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1), [1]))));
+          const results = await Promise.allSettled(
+            attempts.map((changes, n) => repository().update(id('1'), applying(changes, at(n + 1), [1]))),
+          );
 
           const won = results.flatMap((r, n) => (r.status === 'fulfilled' ? [n] : []));
           expect(won).to.have.length(1);
           for (const result of results) {
             if (result.status === 'rejected') expect(result.reason).to.be.instanceOf(ProductVersionMismatchError);
           }
-          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({ ...attempts[won[0]!]!, version: 2 });
+          expect((await repository().findById(id('1')))?.toProps()).to.deep.include({
+            ...attempts[won[0]!]!,
+            version: 2,
+          });
         });
       });
 
@@ -372,7 +417,9 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         it('makes a later update of the deleted product answer undefined', async () => {
           await repository().add(aProduct({ id: id('1') }));
           await repository().delete(id('1'));
-          expect(await repository().update(id('1'), (current) => current.update({ price: 1 }, at(1)))).to.equal(undefined);
+          expect(await repository().update(id('1'), (current) => current.update({ price: 1 }, at(1)))).to.equal(
+            undefined,
+          );
           expect(await repository().findById(id('1'))).to.equal(undefined);
         });
 
@@ -421,7 +468,8 @@ export function productRepositoryContract(name: string, subject: ContractSubject
             it(`pages through ${sort} ${order} (2 and 4 a page) without repeating or skipping a row`, async () => {
               for (const perPage of [2, 4]) {
                 const pages = [];
-                for (let page = 1; page <= Math.ceil(6 / perPage); page++) pages.push(await list({ sort, order, page, perPage }));
+                for (let page = 1; page <= Math.ceil(6 / perPage); page++)
+                  pages.push(await list({ sort, order, page, perPage }));
                 expect(pages.map((p) => p.items.length)).to.deep.equal(perPage === 2 ? [2, 2, 2] : [4, 2]);
                 expect(pages.flatMap((p) => idsOf(p.items))).to.deep.equal(expectedOrder(sort, order));
                 for (const page of pages) expect(page.total).to.equal(6);
@@ -444,7 +492,8 @@ export function productRepositoryContract(name: string, subject: ContractSubject
 
         it('answers one row a page, in order, with perPage 1', async () => {
           const seen = [];
-          for (let page = 1; page <= 6; page++) seen.push(...idsOf((await list({ sort: 'updated_at', order: 'desc', page, perPage: 1 })).items));
+          for (let page = 1; page <= 6; page++)
+            seen.push(...idsOf((await list({ sort: 'updated_at', order: 'desc', page, perPage: 1 })).items));
           expect(seen).to.deep.equal(expectedOrder('updated_at', 'desc'));
         });
 
@@ -469,7 +518,9 @@ export function productRepositoryContract(name: string, subject: ContractSubject
 
         it('returns whole products', async () => {
           const page = await list({ sort: 'name', order: 'asc', perPage: 1 });
-          expect(page.items.map((p) => p.toProps())).to.deep.equal([CATALOGUE.find((p) => p.id === id('d'))!.toProps()]);
+          expect(page.items.map((p) => p.toProps())).to.deep.equal([
+            CATALOGUE.find((p) => p.id === id('d'))!.toProps(),
+          ]);
         });
 
         it('sees an update in the sort order it changes', async () => {
@@ -499,7 +550,16 @@ export function productRepositoryContract(name: string, subject: ContractSubject
 
         it('matches anywhere in the name: start, middle and end', async () => {
           expect(await matches('blue')).to.have.members([id('108')]);
-          expect(await matches('DGE')).to.have.members([id('a'), id('b'), id('c'), id('e'), id('f'), id('108'), id('109'), id('10a')]);
+          expect(await matches('DGE')).to.have.members([
+            id('a'),
+            id('b'),
+            id('c'),
+            id('e'),
+            id('f'),
+            id('108'),
+            id('109'),
+            id('10a'),
+          ]);
           expect(await matches('Ol')).to.have.members([id('d')]);
           expect(await matches('TRY')).to.have.members([id('10a')]);
           expect(await matches('Blue Widget')).to.have.members([id('108')]);
@@ -548,8 +608,13 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         it('sorts the matches and pages within them, counting only the matches', async () => {
           // "widget" by price asc: WIDGET Pro 3, Widget …a 5, Blue Widget 7, Widget …b 10, Widget …c 10, widgetry 11.
           const pages = [];
-          for (let page = 1; page <= 3; page++) pages.push(await list({ q: 'widget', sort: 'price', order: 'asc', page, perPage: 4 }));
-          expect(pages.map((p) => idsOf(p.items))).to.deep.equal([[id('109'), id('a'), id('108'), id('b')], [id('c'), id('10a')], []]);
+          for (let page = 1; page <= 3; page++)
+            pages.push(await list({ q: 'widget', sort: 'price', order: 'asc', page, perPage: 4 }));
+          expect(pages.map((p) => idsOf(p.items))).to.deep.equal([
+            [id('109'), id('a'), id('108'), id('b')],
+            [id('c'), id('10a')],
+            [],
+          ]);
           for (const page of pages) expect(page.total).to.equal(6);
         });
 
@@ -564,7 +629,13 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           expect(page.total).to.equal(8);
           // Gadget e, f and Widget a, b, c by name desc, ties by id desc.
           const sameCase = [id('a'), id('b'), id('c'), id('e'), id('f')];
-          expect(idsOf(page.items.filter((p) => sameCase.includes(p.id)))).to.deep.equal([id('c'), id('b'), id('a'), id('f'), id('e')]);
+          expect(idsOf(page.items.filter((p) => sameCase.includes(p.id)))).to.deep.equal([
+            id('c'),
+            id('b'),
+            id('a'),
+            id('f'),
+            id('e'),
+          ]);
         });
       });
     });
@@ -588,13 +659,18 @@ export function productRepositoryContract(name: string, subject: ContractSubject
       });
 
       /** Every page of `query` at 100 a page, then the first page past the end. */
-      async function walk(query: Omit<ProductListQuery, 'page' | 'perPage'>, expectedTotal: number): Promise<Product[]> {
+      async function walk(
+        query: Omit<ProductListQuery, 'page' | 'perPage'>,
+        expectedTotal: number,
+      ): Promise<Product[]> {
         const seen: Product[] = [];
         const pages = Math.ceil(expectedTotal / 100);
         for (let page = 1; page <= pages; page++) {
           const answer = await storage.repository.list({ ...query, page, perPage: 100 });
           expect(answer.total, `total on page ${page}`).to.equal(expectedTotal);
-          expect(answer.items.length, `rows on page ${page}`).to.equal(page < pages ? 100 : expectedTotal - (pages - 1) * 100);
+          expect(answer.items.length, `rows on page ${page}`).to.equal(
+            page < pages ? 100 : expectedTotal - (pages - 1) * 100,
+          );
           seen.push(...answer.items);
         }
         const past = await storage.repository.list({ ...query, page: pages + 1, perPage: 100 });
@@ -603,7 +679,12 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         return seen;
       }
 
-      function expectEachOnceInOrder(seen: readonly Product[], expected: readonly Product[], sort: ProductSortField, order: SortOrder): void {
+      function expectEachOnceInOrder(
+        seen: readonly Product[],
+        expected: readonly Product[],
+        sort: ProductSortField,
+        order: SortOrder,
+      ): void {
         expect(seen.length).to.equal(expected.length);
         const ids = new Set(seen.map((p) => p.id));
         expect(ids.size, 'distinct ids seen').to.equal(expected.length);
@@ -633,7 +714,12 @@ export function productRepositoryContract(name: string, subject: ContractSubject
         // "em 3" is in "Item 3" and "Item 30" … "Item 36": 8 of the 37 names.
         const expected = all.filter((p) => p.name.toLowerCase().includes('em 3'));
         expect(expected.length).to.be.greaterThan(2000);
-        expectEachOnceInOrder(await walk({ q: 'EM 3', sort: 'updated_at', order: 'desc' }, expected.length), expected, 'updated_at', 'desc');
+        expectEachOnceInOrder(
+          await walk({ q: 'EM 3', sort: 'updated_at', order: 'desc' }, expected.length),
+          expected,
+          'updated_at',
+          'desc',
+        );
       });
     });
   });

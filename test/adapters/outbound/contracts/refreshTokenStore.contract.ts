@@ -93,7 +93,10 @@ export function refreshTokenStoreContract(
 
       it('lets exactly one of 10 concurrent uses of one token win', async () => {
         const outcomes = await Promise.all(Array.from({ length: 10 }, () => store().consume(a1.id, NOW)));
-        const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.outcome]: (acc[o.outcome] ?? 0) + 1 }), {});
+        const counts = outcomes.reduce<Record<string, number>>(
+          (acc, o) => ({ ...acc, [o.outcome]: (acc[o.outcome] ?? 0) + 1 }),
+          {},
+        );
         expect(counts).to.deep.equal({ consumed: 1, reused: 9 });
       });
     });

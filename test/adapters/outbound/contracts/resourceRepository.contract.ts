@@ -23,7 +23,12 @@ export interface ResourceDescriptor<E, F extends string> {
   /** A valid partial change (bumping the version) that writes `n` somewhere, so 50 of them are 50 distinct writes. */
   change(entity: E, n: number, now: Date): E;
   /** Every sortable field: its props key, whether optional, and a few distinct values in ascending order. */
-  readonly sortable: readonly { readonly field: F; readonly prop: string; readonly optional: boolean; readonly values: readonly Value[] }[];
+  readonly sortable: readonly {
+    readonly field: F;
+    readonly prop: string;
+    readonly optional: boolean;
+    readonly values: readonly Value[];
+  }[];
   /** The searched field's props key. */
   readonly search?: string;
   /** A reference field: its props key, its name in errors and filters (snake), and the referenced resource's name in messages. */
@@ -95,7 +100,8 @@ export function resourceRepositoryContract<E, F extends string>(
   describe(`resource repository contract: ${name}`, function () {
     let storage: ResourceStorage<E, F>;
     const repository = () => storage.repository;
-    const list = (q: Partial<ListQuery<F>> = {}) => repository().list({ page: 1, perPage: 100, sort: 'created_at' as F, order: 'desc', ...q });
+    const list = (q: Partial<ListQuery<F>> = {}) =>
+      repository().list({ page: 1, perPage: 100, sort: 'created_at' as F, order: 'desc', ...q });
 
     before(async function () {
       const skipped = await subject.setUp();
@@ -116,7 +122,8 @@ export function resourceRepositoryContract<E, F extends string>(
       it('finds an added row by id with every field intact, and nothing for an unknown id', async () => {
         const rows = [nth(1), nth(2), nth(3), nth(4)];
         for (const row of rows) await repository().add(row);
-        for (const row of rows) expect(propsOf((await repository().findById(propsOf(row).id as string))!)).to.deep.equal(propsOf(row));
+        for (const row of rows)
+          expect(propsOf((await repository().findById(propsOf(row).id as string))!)).to.deep.equal(propsOf(row));
         expect(await repository().findById(id(0xabc))).to.equal(undefined);
         expect(await repository().findById('not an id')).to.equal(undefined);
       });
@@ -125,7 +132,11 @@ export function resourceRepositoryContract<E, F extends string>(
         const row = nth(1);
         const rowId = propsOf(row).id as string;
         await repository().add(row);
-        const results = await Promise.all(Array.from({ length: 50 }, (_, n) => repository().update(rowId, (current) => descriptor.change(current, n, at(n)))));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, n) =>
+            repository().update(rowId, (current) => descriptor.change(current, n, at(n))),
+          ),
+        );
         expect(results.every((result) => result !== undefined)).to.equal(true);
         expect(propsOf((await repository().findById(rowId))!).version).to.equal(51);
       });
@@ -181,9 +192,18 @@ export function resourceRepositoryContract<E, F extends string>(
         const prop = descriptor.search;
         it('searches case-insensitively anywhere in the search field, counting only the matches', async () => {
           const values = ['Blue Widget', 'WIDGET pro', 'gadget', '100% widget_', 'Éclair widgetry'];
-          for (const [n, value] of values.entries()) await repository().add(make(id(n + 1), { [prop]: value, ...(reference ? { [reference.prop]: TARGET } : {}) }));
-          const matches = async (q: string) => (await list({ q, sort: 'created_at' as F })).items.map((e) => propsOf(e)[prop]);
-          expect(await matches('wIdGeT')).to.have.members(['Blue Widget', 'WIDGET pro', '100% widget_', 'Éclair widgetry']);
+          for (const [n, value] of values.entries())
+            await repository().add(
+              make(id(n + 1), { [prop]: value, ...(reference ? { [reference.prop]: TARGET } : {}) }),
+            );
+          const matches = async (q: string) =>
+            (await list({ q, sort: 'created_at' as F })).items.map((e) => propsOf(e)[prop]);
+          expect(await matches('wIdGeT')).to.have.members([
+            'Blue Widget',
+            'WIDGET pro',
+            '100% widget_',
+            'Éclair widgetry',
+          ]);
           expect(await matches('% W')).to.have.members(['100% widget_']);
           expect(await matches('_')).to.have.members(['100% widget_']);
           expect(await matches('éCLAIR')).to.have.members(['Éclair widgetry']);
@@ -213,11 +233,14 @@ export function resourceRepositoryContract<E, F extends string>(
         it('refuses a row whose reference names nothing, on add and on update, with a validation error on that field', async () => {
           const error = await rejection(repository().add(make(id(1), { [reference.prop]: id(0xabc) })));
           expect(error).to.be.instanceOf(ValidationError);
-          expect((error as ValidationError).fields).to.deep.equal([{ field: reference.field, message: `must name an existing ${reference.target}` }]);
+          expect((error as ValidationError).fields).to.deep.equal([
+            { field: reference.field, message: `must name an existing ${reference.target}` },
+          ]);
           expect(await repository().findById(id(1))).to.equal(undefined);
 
           await repository().add(make(id(2), { [reference.prop]: TARGET }));
-          const dangling = (current: E) => make(id(2), { ...propsOf(current), [reference.prop]: id(0xabc), version: 2 });
+          const dangling = (current: E) =>
+            make(id(2), { ...propsOf(current), [reference.prop]: id(0xabc), version: 2 });
           expect(await rejection(repository().update(id(2), dangling))).to.be.instanceOf(ValidationError);
           expect(propsOf((await repository().findById(id(2)))!)).to.include({ version: 1, [reference.prop]: TARGET });
         });
@@ -235,12 +258,19 @@ export function resourceRepositoryContract<E, F extends string>(
       });
       after(() => subject.fresh());
 
-      const walks = descriptor.sortable.filter((s, n) => s.optional || n === 0).flatMap((s) => [[s, 'asc'] as const, [s, 'desc'] as const]);
+      const walks = descriptor.sortable
+        .filter((s, n) => s.optional || n === 0)
+        .flatMap((s) => [[s, 'asc'] as const, [s, 'desc'] as const]);
       for (const [sortable, order] of walks) {
         it(`walks every page of ${sortable.field} ${order} at 100 a page, each row once, in order`, async function () {
           this.timeout(60_000);
           const seen: string[] = [];
-          for (let page = 1; page <= 31; page++) seen.push(...(await list({ sort: sortable.field, order, page, perPage: 100 })).items.map((e) => propsOf(e).id as string));
+          for (let page = 1; page <= 31; page++)
+            seen.push(
+              ...(await list({ sort: sortable.field, order, page, perPage: 100 })).items.map(
+                (e) => propsOf(e).id as string,
+              ),
+            );
           expect(seen).to.deep.equal(expectedIds(all.map(propsOf), sortable.prop, order));
         });
       }

@@ -33,7 +33,11 @@ const session = (n: number, userId: string, overrides: Partial<SessionRecord> = 
 const ids = (records: readonly SessionRecord[]): string[] => records.map((r) => r.id);
 
 /** The behaviour every SessionStore promises, whichever storage is behind it. */
-export function sessionStoreContract(name: string, subject: ContractSubject<SessionStoreUnderTest>, options: StoreClaims): void {
+export function sessionStoreContract(
+  name: string,
+  subject: ContractSubject<SessionStoreUnderTest>,
+  options: StoreClaims,
+): void {
   describeContract(`SessionStore contract: ${name}`, subject, (current) => {
     const store = (): SessionStore => current().store;
 
@@ -44,7 +48,10 @@ export function sessionStoreContract(name: string, subject: ContractSubject<Sess
 
     describe('start and listActive', () => {
       it('lists a started session with every field intact, timestamps to the millisecond', async () => {
-        const full = session(1, USER_A, { createdAt: new Date('2026-01-01T00:00:01.234Z'), lastUsedAt: new Date('2026-01-01T00:00:05.678Z') });
+        const full = session(1, USER_A, {
+          createdAt: new Date('2026-01-01T00:00:01.234Z'),
+          lastUsedAt: new Date('2026-01-01T00:00:05.678Z'),
+        });
         const bare = session(2, USER_A, { userAgent: null, ip: null });
         await store().start(full);
         await store().start(bare);
@@ -139,7 +146,9 @@ export function sessionStoreContract(name: string, subject: ContractSubject<Sess
 
       it('lets exactly one of 10 concurrent ends of one session win', async () => {
         await store().start(session(1, USER_A));
-        const outcomes = await Promise.all(Array.from({ length: 10 }, () => store().end(USER_A, uuid('5e55105e', 1), NOW)));
+        const outcomes = await Promise.all(
+          Array.from({ length: 10 }, () => store().end(USER_A, uuid('5e55105e', 1), NOW)),
+        );
         expect(outcomes.filter(Boolean)).to.have.length(1);
       });
     });

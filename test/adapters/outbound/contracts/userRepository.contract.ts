@@ -130,7 +130,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         await repository().add(unverified);
         const flags = async (userId: string, email: string): Promise<boolean[]> => {
           const listed = (await list()).items.find((u) => u.id === userId);
-          return [(await repository().findById(userId))!, (await repository().findByEmail(email))!, listed!].map((u) => u.emailVerified);
+          return [(await repository().findById(userId))!, (await repository().findByEmail(email))!, listed!].map(
+            (u) => u.emailVerified,
+          );
         };
         expect(await flags(id('1'), 'ada@example.com')).to.deep.equal([true, true, true]);
         expect(await flags(id('2'), 'bob@example.com')).to.deep.equal([false, false, false]);
@@ -149,7 +151,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         const first = aUser({ id: id('1'), email: 'ada@example.com', firstName: 'First' });
         await repository().add(first);
 
-        const error = await rejection(repository().add(aUser({ id: id('2'), email: 'ada@example.com', firstName: 'Second' })));
+        const error = await rejection(
+          repository().add(aUser({ id: id('2'), email: 'ada@example.com', firstName: 'Second' })),
+        );
 
         expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
         expect(await repository().findById(id('2'))).to.equal(undefined);
@@ -162,7 +166,13 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         const user = aUser({ id: id('1'), email: 'ada@example.com' });
         await repository().add(user);
         const changed = user.with(
-          { email: 'countess@example.com', firstName: 'Augusta', lastName: 'King', role: 'admin', passwordHash: 'new-hash' },
+          {
+            email: 'countess@example.com',
+            firstName: 'Augusta',
+            lastName: 'King',
+            role: 'admin',
+            passwordHash: 'new-hash',
+          },
           new Date('2026-05-06T07:08:09.123Z'),
         );
 
@@ -185,7 +195,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         const grace = aUser({ id: id('2'), email: 'grace@example.com', firstName: 'Grace' });
         await repository().add(grace);
 
-        const error = await rejection(repository().update(grace.with({ email: 'ada@example.com', firstName: 'Changed' }, at(60))));
+        const error = await rejection(
+          repository().update(grace.with({ email: 'ada@example.com', firstName: 'Changed' }, at(60))),
+        );
 
         expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
         const stored = await repository().findById(id('2'));
@@ -244,7 +256,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         await repository().add(admin(1));
         await repository().add(aUser({ id: id('1'), email: 'ada@example.com', role: 'moderator' }));
 
-        expect(await repository().updateKeepingAnAdmin(admin(1).with({ role: 'user', firstName: 'X' }, at(60)))).to.equal('last-admin');
+        expect(
+          await repository().updateKeepingAnAdmin(admin(1).with({ role: 'user', firstName: 'X' }, at(60))),
+        ).to.equal('last-admin');
 
         expect((await repository().findById(id('a1')))?.toProps()).to.deep.equal(admin(1).toProps());
       });
@@ -254,7 +268,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         await repository().add(aUser({ id: id('1'), email: 'ada@example.com', role: 'Admin' }));
         await repository().add(aUser({ id: id('2'), email: 'bob@example.com', role: 'superadmin' }));
 
-        expect(await repository().updateKeepingAnAdmin(admin(1).with({ role: 'superadmin' }, at(60)))).to.equal('last-admin');
+        expect(await repository().updateKeepingAnAdmin(admin(1).with({ role: 'superadmin' }, at(60)))).to.equal(
+          'last-admin',
+        );
         expect(await repository().deleteKeepingAnAdmin(id('a1'))).to.equal('last-admin');
         expect((await repository().findById(id('a1')))?.role).to.equal('admin');
       });
@@ -290,7 +306,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
 
       it('answers not-found for an unknown user, creating nothing', async () => {
         await repository().add(admin(1));
-        expect(await repository().updateKeepingAnAdmin(aUser({ id: id('9'), email: 'ghost@example.com' }))).to.equal('not-found');
+        expect(await repository().updateKeepingAnAdmin(aUser({ id: id('9'), email: 'ghost@example.com' }))).to.equal(
+          'not-found',
+        );
         expect(await repository().deleteKeepingAnAdmin(id('9'))).to.equal('not-found');
         expect(await repository().findById(id('9'))).to.equal(undefined);
       });
@@ -298,7 +316,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
       it("rejects taking another user's e-mail", async () => {
         await repository().add(admin(1));
         await repository().add(admin(2));
-        const error = await rejection(repository().updateKeepingAnAdmin(admin(2).with({ email: 'admin1@example.com' }, at(60))));
+        const error = await rejection(
+          repository().updateKeepingAnAdmin(admin(2).with({ email: 'admin1@example.com' }, at(60))),
+        );
         expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
       });
 
@@ -309,7 +329,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
         // Each admin is demoted or deleted (as by another admin) at once; only one write may lose.
         const outcomes = await Promise.all(
           admins.map((user, n) =>
-            n % 2 === 0 ? repository().updateKeepingAnAdmin(user.with({ role: 'user' }, at(60))) : repository().deleteKeepingAnAdmin(user.id),
+            n % 2 === 0
+              ? repository().updateKeepingAnAdmin(user.with({ role: 'user' }, at(60)))
+              : repository().deleteKeepingAnAdmin(user.id),
           ),
         );
 
@@ -330,7 +352,10 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
           ]);
 
           expect([...outcomes].sort(), `round ${round}`).to.deep.equal(['done', 'last-admin']);
-          expect((await list()).items.filter((u) => u.role === 'admin'), `round ${round}`).to.have.length(1);
+          expect(
+            (await list()).items.filter((u) => u.role === 'admin'),
+            `round ${round}`,
+          ).to.have.length(1);
         }
       });
     });
@@ -436,7 +461,9 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
       });
 
       it('matches beyond ASCII case-insensitively (SQLite folds only ASCII unless told otherwise)', async () => {
-        await repository().add(aUser({ id: id('201'), email: 'emile@example.com', firstName: 'Émile', lastName: 'Zoë' }));
+        await repository().add(
+          aUser({ id: id('201'), email: 'emile@example.com', firstName: 'Émile', lastName: 'Zoë' }),
+        );
         expect(await matches('émile')).to.deep.equal(['emile@example.com']);
         expect(await matches('ZOË')).to.deep.equal(['emile@example.com']);
       });

@@ -18,7 +18,12 @@ describe('BcryptPasswordHasher', () => {
 
   it('refuses any other password', async () => {
     const hash = await hasher.hash('correct horse battery staple');
-    for (const other of ['correct horse battery stapl', 'Correct horse battery staple', 'correct horse battery staple ', '']) {
+    for (const other of [
+      'correct horse battery stapl',
+      'Correct horse battery staple',
+      'correct horse battery staple ',
+      '',
+    ]) {
       expect(await hasher.verify(other, hash), JSON.stringify(other)).to.equal(false);
     }
   });
@@ -31,7 +36,14 @@ describe('BcryptPasswordHasher', () => {
 
   it('answers false, without throwing, against a malformed hash', async () => {
     const good = await hasher.hash('secret-password');
-    for (const malformed of ['', 'not-a-hash', '$2b$04$', '$2b$04$tooshort', good.slice(0, -10), `$9z$${good.slice(4)}`]) {
+    for (const malformed of [
+      '',
+      'not-a-hash',
+      '$2b$04$',
+      '$2b$04$tooshort',
+      good.slice(0, -10),
+      `$9z$${good.slice(4)}`,
+    ]) {
       expect(await hasher.verify('secret-password', malformed), JSON.stringify(malformed)).to.equal(false);
     }
   });

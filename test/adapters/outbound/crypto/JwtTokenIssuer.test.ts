@@ -13,7 +13,13 @@ const TOKEN_ID = '0f9e8d7c-6b5a-4f3e-9d2c-1b0a9f8e7d6c';
 const SESSION_ID = '5e551011-0000-4000-8000-00000000beef';
 
 const issuer = (overrides: Partial<ConstructorParameters<typeof JwtTokenIssuer>[0]> = {}): JwtTokenIssuer =>
-  new JwtTokenIssuer({ secret: SECRET, issuer: ISSUER, accessTtlMs: ACCESS_TTL_MS, refreshTtlMs: REFRESH_TTL_MS, ...overrides });
+  new JwtTokenIssuer({
+    secret: SECRET,
+    issuer: ISSUER,
+    accessTtlMs: ACCESS_TTL_MS,
+    refreshTtlMs: REFRESH_TTL_MS,
+    ...overrides,
+  });
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -34,8 +40,14 @@ const accessPayload = (overrides: Record<string, unknown> = {}): Record<string, 
  * Signs exactly `payload`, HS256 and the right secret unless told otherwise. (jsonwebtoken keeps
  * a given `iat`, adds one when absent, and with `noTimestamp` deletes it: only used to leave it out.)
  */
-const signed = (payload: Record<string, unknown>, options: { secret?: string; algorithm?: jwt.Algorithm } = {}): string =>
-  jwt.sign(payload, options.secret ?? SECRET, { algorithm: options.algorithm ?? 'HS256', noTimestamp: !('iat' in payload) });
+const signed = (
+  payload: Record<string, unknown>,
+  options: { secret?: string; algorithm?: jwt.Algorithm } = {},
+): string =>
+  jwt.sign(payload, options.secret ?? SECRET, {
+    algorithm: options.algorithm ?? 'HS256',
+    noTimestamp: !('iat' in payload),
+  });
 
 const base64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -58,8 +70,12 @@ describe('JwtTokenIssuer', () => {
     });
 
     it('gives every access token its own jti', async () => {
-      const a = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token) as jwt.JwtPayload;
-      const b = jwt.decode((await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token) as jwt.JwtPayload;
+      const a = jwt.decode(
+        (await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token,
+      ) as jwt.JwtPayload;
+      const b = jwt.decode(
+        (await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'user' })).token,
+      ) as jwt.JwtPayload;
       expect(a.jti).not.to.equal(b.jti);
     });
 
@@ -98,7 +114,11 @@ describe('JwtTokenIssuer', () => {
   describe('verifying what it issued', () => {
     it('verifies its access token', async () => {
       const { token } = await issuer().issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'moderator' });
-      expect(await issuer().verifyAccessToken(token)).to.deep.equal({ userId: USER_ID, role: 'moderator', sessionId: SESSION_ID });
+      expect(await issuer().verifyAccessToken(token)).to.deep.equal({
+        userId: USER_ID,
+        role: 'moderator',
+        sessionId: SESSION_ID,
+      });
     });
 
     it('verifies its refresh token', async () => {
@@ -107,7 +127,11 @@ describe('JwtTokenIssuer', () => {
     });
 
     it('accepts a hand-built token with the same claims (access tokens are stateless)', async () => {
-      expect(await issuer().verifyAccessToken(signed(accessPayload()))).to.deep.equal({ userId: USER_ID, role: 'admin', sessionId: SESSION_ID });
+      expect(await issuer().verifyAccessToken(signed(accessPayload()))).to.deep.equal({
+        userId: USER_ID,
+        role: 'admin',
+        sessionId: SESSION_ID,
+      });
     });
 
     it('refuses a refresh token where an access token is expected, and the reverse', async () => {
@@ -145,7 +169,9 @@ describe('JwtTokenIssuer', () => {
     it('a token signed with another secret', async () => {
       await refusedAsAccess(signed(accessPayload(), { secret: `${SECRET}-other` }));
       const other = issuer({ secret: 'another-secret-that-is-also-32-bytes-long' });
-      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token);
+      await refusedAsAccess(
+        (await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token,
+      );
     });
 
     it('an expired token', async () => {
@@ -166,7 +192,9 @@ describe('JwtTokenIssuer', () => {
       const { iss: _iss, ...withoutIssuer } = accessPayload();
       await refusedAsAccess(signed(withoutIssuer));
       const other = issuer({ issuer: 'other-service' });
-      await refusedAsAccess((await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token);
+      await refusedAsAccess(
+        (await other.issueAccessToken({ userId: USER_ID, sessionId: SESSION_ID, role: 'admin' })).token,
+      );
     });
 
     it('a token with no typ, or a typ that is neither access nor refresh', async () => {
@@ -233,9 +261,22 @@ describe('JwtTokenIssuer', () => {
 describe('JwtTokenIssuer verification cache', () => {
   it('still refuses a token once it expires, after it was verified (and remembered) while valid', async function () {
     this.timeout(5000);
-    const issuer = new JwtTokenIssuer({ secret: 'a-secret-for-the-cache-test-0123456789', issuer: 'portico', accessTtlMs: 1000, refreshTtlMs: 1000 });
-    const { token } = await issuer.issueAccessToken({ userId: '00000000-0000-4000-8000-000000000001', role: 'user', sessionId: SESSION_ID });
-    expect(await issuer.verifyAccessToken(token)).to.deep.equal({ userId: '00000000-0000-4000-8000-000000000001', role: 'user', sessionId: SESSION_ID });
+    const issuer = new JwtTokenIssuer({
+      secret: 'a-secret-for-the-cache-test-0123456789',
+      issuer: 'portico',
+      accessTtlMs: 1000,
+      refreshTtlMs: 1000,
+    });
+    const { token } = await issuer.issueAccessToken({
+      userId: '00000000-0000-4000-8000-000000000001',
+      role: 'user',
+      sessionId: SESSION_ID,
+    });
+    expect(await issuer.verifyAccessToken(token)).to.deep.equal({
+      userId: '00000000-0000-4000-8000-000000000001',
+      role: 'user',
+      sessionId: SESSION_ID,
+    });
     expect(await issuer.verifyRefreshToken(token)).to.equal(undefined);
     await new Promise((r) => setTimeout(r, 2100));
     expect(await issuer.verifyAccessToken(token)).to.equal(undefined);

@@ -2,7 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { DiskHealthCheck } from '../../../../src/adapters/outbound/health/DiskHealthCheck.js';
-import { EventLoopDelayMonitor, EventLoopHealthCheck } from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
+import {
+  EventLoopDelayMonitor,
+  EventLoopHealthCheck,
+} from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../../../src/adapters/outbound/health/HttpHealthCheck.js';
 
 const live = () => new AbortController().signal;
@@ -33,19 +36,28 @@ describe('HttpHealthCheck', () => {
   });
 
   it('is down with the status on a 5xx answer', async () => {
-    expect(await new HttpHealthCheck('svc', `${base}/fail`, 1000).check(live())).to.deep.equal({ status: 'down', message: 'HTTP 500' });
+    expect(await new HttpHealthCheck('svc', `${base}/fail`, 1000).check(live())).to.deep.equal({
+      status: 'down',
+      message: 'HTTP 500',
+    });
   });
 
   it('is down with `timeout` past its own timeout', async () => {
     const started = Date.now();
-    expect(await new HttpHealthCheck('svc', `${base}/slow`, 100).check(live())).to.deep.equal({ status: 'down', message: 'timeout' });
+    expect(await new HttpHealthCheck('svc', `${base}/slow`, 100).check(live())).to.deep.equal({
+      status: 'down',
+      message: 'timeout',
+    });
     expect(Date.now() - started).to.be.lessThan(900);
   });
 
   it('stops when the caller aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect(await new HttpHealthCheck('svc', `${base}/slow`, 5000).check(controller.signal)).to.deep.equal({ status: 'down', message: 'timeout' });
+    expect(await new HttpHealthCheck('svc', `${base}/slow`, 5000).check(controller.signal)).to.deep.equal({
+      status: 'down',
+      message: 'timeout',
+    });
   });
 
   it('is down when nothing listens, naming the error code', async () => {

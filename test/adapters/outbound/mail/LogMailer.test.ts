@@ -6,7 +6,10 @@ import { createLogger } from '../../../../src/main/logger.js';
 import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 import { capturingLogger } from '../../../support/logger.js';
 
-const composer = MailComposer.load({ directory: 'mail/templates', from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080' }, clock);
+const composer = MailComposer.load(
+  { directory: 'mail/templates', from: 'Portico <no-reply@localhost>', linkBaseUrl: 'http://localhost:8080' },
+  clock,
+);
 const mail = accountMail({ kind: 'email-verification', expiresAt: new Date(clock.now().getTime() + 24 * HOUR_MS) });
 
 describe('LogMailer (development)', () => {
@@ -18,7 +21,12 @@ describe('LogMailer (development)', () => {
     expect(line).to.include({ level: 30, mail_adapter: LOG_MAIL_ADAPTER });
     expect(LOG_MAIL_ADAPTER).to.include('development');
     const logged = line!.mail as Record<string, string>;
-    expect(logged).to.include({ kind: 'email-verification', to: 'ada@example.com', from: 'Portico <no-reply@localhost>', subject: 'Confirm your e-mail address for Portico' });
+    expect(logged).to.include({
+      kind: 'email-verification',
+      to: 'ada@example.com',
+      from: 'Portico <no-reply@localhost>',
+      subject: 'Confirm your e-mail address for Portico',
+    });
     expect(logged.text).to.include(`http://localhost:8080/verify-email?token=${TOKEN}`);
     expect(logged.text).to.include('expires in 24 hours');
   });

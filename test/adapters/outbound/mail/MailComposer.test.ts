@@ -12,7 +12,11 @@ import {
 import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 
 const H = HOUR_MS;
-const shipped: MailComposerOptions = { directory: 'mail/templates', from: 'Portico <no-reply@example.com>', linkBaseUrl: 'https://app.example.com' };
+const shipped: MailComposerOptions = {
+  directory: 'mail/templates',
+  from: 'Portico <no-reply@example.com>',
+  linkBaseUrl: 'https://app.example.com',
+};
 const reset = accountMail;
 
 /** A folder holding the shipped templates, with `overrides` written over them. */
@@ -54,7 +58,9 @@ describe('MailComposer', () => {
   });
 
   it('renders the shipped e-mail verification template with its own link and 24 hours', () => {
-    const mail = composer.compose(reset({ kind: 'email-verification', expiresAt: new Date(clock.now().getTime() + 24 * H) }));
+    const mail = composer.compose(
+      reset({ kind: 'email-verification', expiresAt: new Date(clock.now().getTime() + 24 * H) }),
+    );
     expect(mail.subject).to.equal('Confirm your e-mail address for Portico');
     expect(mail.text).to.include(`https://app.example.com/verify-email?token=${TOKEN}`);
     expect(mail.text).to.include('expires in 24 hours.');
@@ -69,7 +75,9 @@ describe('MailComposer', () => {
   it('keeps the subject on one line whatever the values hold', () => {
     const dir = templatesWith({ 'password-reset.txt': 'Subject: Hi {{first_name}}\n\nBody {{link}}\n' });
     try {
-      const mail = MailComposer.load({ ...shipped, directory: dir }, clock).compose(reset({ firstName: 'Ada\r\nBcc: eve@example.com' }));
+      const mail = MailComposer.load({ ...shipped, directory: dir }, clock).compose(
+        reset({ firstName: 'Ada\r\nBcc: eve@example.com' }),
+      );
       expect(mail.subject).to.equal('Hi Ada Bcc: eve@example.com');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -89,7 +97,9 @@ describe('MailComposer', () => {
 
   describe('refuses at load, naming the file', () => {
     it('a missing template', () => {
-      expect(loadError({ 'email-verification.txt': undefined })).to.equal('<dir>/email-verification.txt: cannot read the template (ENOENT)');
+      expect(loadError({ 'email-verification.txt': undefined })).to.equal(
+        '<dir>/email-verification.txt: cannot read the template (ENOENT)',
+      );
     });
 
     it('a missing templates folder', () => {
@@ -103,29 +113,45 @@ describe('MailComposer', () => {
       expect(loadError({ 'password-reset.txt': 'Hello {{first_name}}\n\n{{link}}\n' })).to.equal(
         '<dir>/password-reset.txt: the first line must be "Subject: <the subject>"',
       );
-      expect(loadError({ 'password-reset.txt': 'Subject:   \n\n{{link}}\n' })).to.include('the first line must be "Subject: <the subject>"');
+      expect(loadError({ 'password-reset.txt': 'Subject:   \n\n{{link}}\n' })).to.include(
+        'the first line must be "Subject: <the subject>"',
+      );
     });
 
     it('no blank line after the Subject line, or no body', () => {
-      expect(loadError({ 'password-reset.txt': 'Subject: Reset\n{{link}}\n' })).to.equal('<dir>/password-reset.txt: a blank line must follow the Subject line');
-      expect(loadError({ 'password-reset.txt': 'Subject: Reset\n\n  \n' })).to.equal('<dir>/password-reset.txt: the body after the Subject line is empty');
+      expect(loadError({ 'password-reset.txt': 'Subject: Reset\n{{link}}\n' })).to.equal(
+        '<dir>/password-reset.txt: a blank line must follow the Subject line',
+      );
+      expect(loadError({ 'password-reset.txt': 'Subject: Reset\n\n  \n' })).to.equal(
+        '<dir>/password-reset.txt: the body after the Subject line is empty',
+      );
     });
 
     it('an unknown placeholder, in the body or the subject', () => {
       expect(loadError({ 'email-verification.txt': 'Subject: Verify\n\nHi {{firstname}}: {{link}}\n' })).to.equal(
         '<dir>/email-verification.txt: unknown placeholder {{firstname}} (known: {{first_name}}, {{link}}, {{expires_in}})',
       );
-      expect(loadError({ 'password-reset.txt': 'Subject: {{ link }}\n\n{{link}}\n' })).to.include('unknown placeholder {{ link }}');
+      expect(loadError({ 'password-reset.txt': 'Subject: {{ link }}\n\n{{link}}\n' })).to.include(
+        'unknown placeholder {{ link }}',
+      );
     });
   });
 });
 
 describe('accountLink', () => {
   it('puts the page under the base, with one slash, keeping a base path', () => {
-    expect(accountLink('http://localhost:8080', 'verify-email', 'a.b')).to.equal('http://localhost:8080/verify-email?token=a.b');
-    expect(accountLink('http://localhost:8080/', 'verify-email', 'a.b')).to.equal('http://localhost:8080/verify-email?token=a.b');
-    expect(accountLink('https://example.com/app', 'reset-password', 'a.b')).to.equal('https://example.com/app/reset-password?token=a.b');
-    expect(accountLink('https://example.com/app//', 'reset-password', 'a.b')).to.equal('https://example.com/app/reset-password?token=a.b');
+    expect(accountLink('http://localhost:8080', 'verify-email', 'a.b')).to.equal(
+      'http://localhost:8080/verify-email?token=a.b',
+    );
+    expect(accountLink('http://localhost:8080/', 'verify-email', 'a.b')).to.equal(
+      'http://localhost:8080/verify-email?token=a.b',
+    );
+    expect(accountLink('https://example.com/app', 'reset-password', 'a.b')).to.equal(
+      'https://example.com/app/reset-password?token=a.b',
+    );
+    expect(accountLink('https://example.com/app//', 'reset-password', 'a.b')).to.equal(
+      'https://example.com/app/reset-password?token=a.b',
+    );
   });
 
   it('URL-encodes the token', () => {

@@ -8,7 +8,11 @@ import { linkToken, startSmtpServer, type TestSmtpServer } from '../../../suppor
 
 const H = HOUR_MS;
 const composer = MailComposer.load(
-  { directory: 'mail/templates', from: 'Portico Accounts <accounts@example.com>', linkBaseUrl: 'https://app.example.com/portal/' },
+  {
+    directory: 'mail/templates',
+    from: 'Portico Accounts <accounts@example.com>',
+    linkBaseUrl: 'https://app.example.com/portal/',
+  },
   clock,
 );
 const mail = accountMail;
@@ -54,7 +58,14 @@ describe('SmtpMailer against a real SMTP server', function () {
   });
 
   it('delivers the verification mail with its own link and 24 hours, and a non-ASCII name intact', async () => {
-    await mailer.send(mail({ kind: 'email-verification', to: 'zoe@example.com', firstName: 'Zoë Ærø', expiresAt: new Date(clock.now().getTime() + 24 * H) }));
+    await mailer.send(
+      mail({
+        kind: 'email-verification',
+        to: 'zoe@example.com',
+        firstName: 'Zoë Ærø',
+        expiresAt: new Date(clock.now().getTime() + 24 * H),
+      }),
+    );
     const received = await smtp.waitFor((m) => m.to.includes('zoe@example.com'));
     expect(received.subject).to.equal('Confirm your e-mail address for Portico');
     // nodemailer sends non-ASCII text quoted-printable; the helper decodes it.
@@ -93,7 +104,9 @@ describe('SmtpMailer against a real SMTP server', function () {
     const sockets: Socket[] = [];
     const silent: Server = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const stalled = new SmtpMailer(`smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, composer, { timeoutMs: 300 });
+    const stalled = new SmtpMailer(`smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, composer, {
+      timeoutMs: 300,
+    });
     const started = Date.now();
     try {
       const error = await stalled.send(mail()).then(
@@ -111,7 +124,12 @@ describe('SmtpMailer against a real SMTP server', function () {
 
   it('bounds every phase by a few seconds by default', () => {
     const options = smtpOptions('smtp://127.0.0.1:25', 5000);
-    expect(options).to.include({ connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 5000, dnsTimeout: 5000 });
+    expect(options).to.include({
+      connectionTimeout: 5000,
+      greetingTimeout: 5000,
+      socketTimeout: 5000,
+      dnsTimeout: 5000,
+    });
   });
 });
 

@@ -23,7 +23,11 @@ class Migration0099Widgets extends Migration {
 }
 
 const p = (...values: string[]): StoredRule => ({ kind: 'p', values });
-const SEEDED: StoredRule[] = [p('admin', '/api/v1/*', '.*'), p('user', '/api/v1/products', 'GET'), { kind: 'g', values: ['admin', 'moderator'] }];
+const SEEDED: StoredRule[] = [
+  p('admin', '/api/v1/*', '.*'),
+  p('user', '/api/v1/products', 'GET'),
+  { kind: 'g', values: ['admin', 'moderator'] },
+];
 
 describe("grantResourceAccess: a new resource's access rules reach databases that already exist", () => {
   const dir = mkdtempSync(join(tmpdir(), 'portico-grants-'));
@@ -34,7 +38,11 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
       const database = new SqlDatabaseFixture(target);
       const store = () => new MikroOrmPolicyRuleStore(database.db.orm);
       const migrate = () =>
-        runMigration(database.db.orm, Migration0099Widgets, (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex());
+        runMigration(
+          database.db.orm,
+          Migration0099Widgets,
+          (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex(),
+        );
 
       before(async function () {
         const skipped = await database.open();
@@ -59,7 +67,9 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
       });
 
       it('adds nothing to a fresh database (the service then seeds it from policy/policy.csv)', async () => {
-        await database.db.orm.em.getConnection().execute(`insert into app_meta (key, value) values ('another_fact', 'x')`);
+        await database.db.orm.em
+          .getConnection()
+          .execute(`insert into app_meta (key, value) values ('another_fact', 'x')`);
         await migrate();
         expect(await store().load()).to.equal(undefined);
         const rows = await database.db.orm.em.getConnection().execute('select count(*) as n from access_rules');

@@ -58,7 +58,13 @@ describe('Migration0003AccountLifecycle', () => {
         await db().orm.getMigrator().down({ to: 0 });
         expect(await tables(db())).not.to.include.members(['users']);
         expect(await db().migrate()).to.deep.equal(ALL);
-        expect(await tables(db())).to.include.members(['users', 'refresh_tokens', 'sessions', 'email_tokens', 'products']);
+        expect(await tables(db())).to.include.members([
+          'users',
+          'refresh_tokens',
+          'sessions',
+          'email_tokens',
+          'products',
+        ]);
         expect(await db().pendingMigrations()).to.deep.equal([]);
       });
 
@@ -105,14 +111,10 @@ describe('Migration0003AccountLifecycle', () => {
           [uuid('70e70e70', 5), BOBS, BOB, at(5000), null, null],
         ];
         for (const [id, family, user, expires, consumed, revoked] of tokens) {
-          await execute('insert into refresh_tokens (id, family_id, user_id, expires_at, consumed_at, revoked_at) values (?, ?, ?, ?, ?, ?)', [
-            id,
-            family,
-            user,
-            stamp(expires),
-            consumed ? stamp(consumed) : null,
-            revoked ? stamp(revoked) : null,
-          ]);
+          await execute(
+            'insert into refresh_tokens (id, family_id, user_id, expires_at, consumed_at, revoked_at) values (?, ?, ?, ?, ?, ?)',
+            [id, family, user, stamp(expires), consumed ? stamp(consumed) : null, revoked ? stamp(revoked) : null],
+          );
         }
 
         const before = Date.now();
@@ -141,7 +143,9 @@ describe('Migration0003AccountLifecycle', () => {
         const lookup = new MikroOrmCallerLookup(db().orm);
         expect((await lookup.find(ADA, LIVE, at(60)))?.email).to.equal('ada@example.com');
         expect(await lookup.find(ADA, REVOKED, at(60))).to.equal(undefined);
-        expect((await new MikroOrmRefreshTokenStore(db().orm).consume(uuid('70e70e70', 2), at(60))).outcome).to.equal('consumed');
+        expect((await new MikroOrmRefreshTokenStore(db().orm).consume(uuid('70e70e70', 2), at(60))).outcome).to.equal(
+          'consumed',
+        );
 
         // The new tables work, and go with their user.
         await sessions.touch(LIVE, at(100), at(9000));

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { DatabaseHealthCheck } from '../../../../src/adapters/outbound/health/DatabaseHealthCheck.js';
-import { DatabaseConnectionError, databaseTarget, type Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import {
+  DatabaseConnectionError,
+  databaseTarget,
+  type Database,
+} from '../../../../src/adapters/outbound/mikroorm/database.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
-
 
 /** The same behaviour, whichever engine `database.url` names. */
 function databaseContract(name: string, url: () => string | undefined): void {
@@ -91,5 +94,4 @@ describe('database bootstrap', () => {
     expect(databaseTarget('sqlite:data/portico.sqlite').display).to.equal('sqlite data/portico.sqlite');
     expect(databaseTarget('postgres://u:pw@db.local:5432/app').display).to.equal('postgresql db.local:5432/app');
   });
-
 });

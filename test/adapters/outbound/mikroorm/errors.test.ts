@@ -1,11 +1,18 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { guarded, isStorageFull, onDatabaseFailure, storageFullOf, storageWritable } from '../../../../src/adapters/outbound/mikroorm/errors.js';
+import {
+  guarded,
+  isStorageFull,
+  onDatabaseFailure,
+  storageFullOf,
+  storageWritable,
+} from '../../../../src/adapters/outbound/mikroorm/errors.js';
 import { ServiceUnavailableError, StorageFullError } from '../../../../src/domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../../../../src/domain/user/UserErrors.js';
 
 /** A driver error as the drivers throw them: a message and a `code`. */
-const driverError = (message: string, code?: string): Error => Object.assign(new Error(message), code === undefined ? {} : { code });
+const driverError = (message: string, code?: string): Error =>
+  Object.assign(new Error(message), code === undefined ? {} : { code });
 
 async function outcome(error: Error, orm = {} as MikroORM): Promise<unknown> {
   try {
@@ -19,7 +26,10 @@ async function outcome(error: Error, orm = {} as MikroORM): Promise<unknown> {
 describe('MikroORM adapter: classifying driver errors', () => {
   for (const [what, error] of [
     ["SQLite's SQLITE_FULL", driverError('SQLITE_FULL: database or disk is full', 'SQLITE_FULL')],
-    ["PostgreSQL's disk_full (53100)", driverError('could not extend file "base/16384/16385": No space left on device', '53100')],
+    [
+      "PostgreSQL's disk_full (53100)",
+      driverError('could not extend file "base/16384/16385": No space left on device', '53100'),
+    ],
     ['an ENOSPC message without a code', driverError('write failed: No space left on device')],
   ] as const) {
     it(`${what} is 503 storage is full, and is remembered until a write works again`, async () => {
@@ -38,13 +48,19 @@ describe('MikroORM adapter: classifying driver errors', () => {
   for (const [what, error] of [
     ['a refused connection', driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
     ['a connection ended under a query (query timeout)', driverError('Connection terminated unexpectedly')],
-    ['a statement canceled by statement_timeout (57014)', driverError('canceling statement due to statement timeout', '57014')],
+    [
+      'a statement canceled by statement_timeout (57014)',
+      driverError('canceling statement due to statement timeout', '57014'),
+    ],
     ['a pool with no free connection', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
     ['a connect that timed out', driverError('timeout exceeded when trying to connect')],
     // pg's own connectionTimeoutMillis destroys the socket with this error (seen with a frozen server under load).
     ['a connect that timed out in the pg client', driverError('timeout expired')],
     ['a query past the query timeout', driverError('database query timed out', 'ETIMEDOUT')],
-    ['a query sent on a connection that was ended', driverError('Client has encountered a connection error and is not queryable')],
+    [
+      'a query sent on a connection that was ended',
+      driverError('Client has encountered a connection error and is not queryable'),
+    ],
   ] as const) {
     it(`${what} is 503 database unavailable`, async () => {
       const thrown = await outcome(error);

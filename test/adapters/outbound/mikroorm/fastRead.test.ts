@@ -52,7 +52,10 @@ describe('fastRead on PostgreSQL', function () {
     expect(await readOne(database.db.orm, sql, ['fast-a'])).to.deep.equal({ key: 'fast-a', value: 'one' });
     expect(await readOne(database.db.orm, sql, ['fast-b'])).to.deep.equal({ key: 'fast-b', value: 'two' });
     expect(await readOne(database.db.orm, sql, ["' or 1=1 --"])).to.equal(undefined);
-    const listed = await readAll(database.db.orm, 'select key from app_meta where key in (?, ?) order by key', ['fast-b', 'fast-a']);
+    const listed = await readAll(database.db.orm, 'select key from app_meta where key in (?, ?) order by key', [
+      'fast-b',
+      'fast-a',
+    ]);
     expect(listed).to.deep.equal([{ key: 'fast-a' }, { key: 'fast-b' }]);
 
     const reads = sent.filter((q) => q.text.includes('app_meta'));
@@ -67,13 +70,18 @@ describe('fastRead on PostgreSQL', function () {
     expect(reads[3]!.name).not.to.equal(reads[0]!.name);
   });
 
-  it('writes the same way: an insert goes out named, its values apart, and a broken constraint is the driver\'s error', async () => {
+  it("writes the same way: an insert goes out named, its values apart, and a broken constraint is the driver's error", async () => {
     await database.clear();
     sent.length = 0;
     const sql = 'insert into app_meta (key, value) values (?, ?)';
     await writeOne(database.db.orm, sql, ['fast-w', "it's"]);
-    expect(await readOne(database.db.orm, 'select value from app_meta where key = ?', ['fast-w'])).to.deep.equal({ value: "it's" });
-    const error = await writeOne(database.db.orm, sql, ['fast-w', 'again']).then(() => undefined, (e: unknown) => e);
+    expect(await readOne(database.db.orm, 'select value from app_meta where key = ?', ['fast-w'])).to.deep.equal({
+      value: "it's",
+    });
+    const error = await writeOne(database.db.orm, sql, ['fast-w', 'again']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).to.have.property('code', '23505');
     const writes = sent.filter((q) => q.text.startsWith('insert into app_meta'));
     expect(writes).to.have.length(2);

@@ -9,7 +9,12 @@ export type MigrationClass = new (driver: AbstractSqlDriver, config: MikroORM['c
  * Runs one migration's `up` (or `down`) statements in `trx`, outside the migrator (which would
  * record it as done): so a test can run a migration again, inside a transaction it rolls back.
  */
-export async function runMigration(orm: MikroORM, migration: MigrationClass, trx: Knex | Knex.Transaction, direction: 'up' | 'down' = 'up'): Promise<void> {
+export async function runMigration(
+  orm: MikroORM,
+  migration: MigrationClass,
+  trx: Knex | Knex.Transaction,
+  direction: 'up' | 'down' = 'up',
+): Promise<void> {
   const instance = new migration(orm.em.getDriver() as AbstractSqlDriver, orm.config);
   await instance[direction]();
   for (const query of instance.getQueries()) {

@@ -56,7 +56,9 @@ async function schemaOf(knex: Knex | Knex.Transaction, table: string, postgres: 
      from information_schema.columns where table_name = ? order by ordinal_position`,
     [table],
   );
-  const indexes = await knex.raw(`select indexname, indexdef from pg_indexes where tablename = ? order by indexname`, [table]);
+  const indexes = await knex.raw(`select indexname, indexdef from pg_indexes where tablename = ? order by indexname`, [
+    table,
+  ]);
   return { columns: columns.rows, indexes: indexes.rows };
 }
 
@@ -136,7 +138,9 @@ describe('createResourceTable and the sort indexes', () => {
             if (postgres) {
               const plan = await knex().transaction(async (trx) => {
                 await trx.raw('set local enable_sort = off');
-                return ((await trx.raw(`explain ${sql}`)) as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']).join('\n');
+                return ((await trx.raw(`explain ${sql}`)) as { rows: { 'QUERY PLAN': string }[] }).rows
+                  .map((r) => r['QUERY PLAN'])
+                  .join('\n');
               });
               expect(plan).to.match(/Index (Only )?Scan( Backward)? using test_parts_\w+_index/);
               expect(plan).to.not.match(/\bSort\b/);

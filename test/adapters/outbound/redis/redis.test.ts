@@ -40,7 +40,10 @@ describe('Redis', function () {
         redis.disconnect();
       }
       await waitFor(() => redis.status === 'end');
-      expect(await new CacheHealthCheck(redis).check()).to.deep.equal({ status: 'down', message: 'cache not connected' });
+      expect(await new CacheHealthCheck(redis).check()).to.deep.equal({
+        status: 'down',
+        message: 'cache not connected',
+      });
     });
   });
 
@@ -58,7 +61,13 @@ describe('Redis', function () {
         const redis = new Redis(REDIS_URL!, { enableOfflineQueue: false });
         clients.push(redis);
         await waitFor(() => redis.status === 'ready');
-        const limiter = new RateLimiterRedis({ storeClient: redis, points: 3, duration: 60, keyPrefix, rejectIfRedisNotReady: true });
+        const limiter = new RateLimiterRedis({
+          storeClient: redis,
+          points: 3,
+          duration: 60,
+          keyPrefix,
+          rejectIfRedisNotReady: true,
+        });
         apps.push(await startHttpApp({ rateLimiter: limiter }));
       }
       const [a, b] = apps as [RunningApp, RunningApp];
@@ -87,18 +96,34 @@ describe('Redis', function () {
 
     it('keeps serving requests (limiter fails open) and reports `cache` down', async () => {
       const port = await freePort();
-      redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      const probe = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: 0 });
+      redisServer = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      const probe = new Redis(`redis://127.0.0.1:${port}`, {
+        lazyConnect: true,
+        retryStrategy: () => 50,
+        maxRetriesPerRequest: 0,
+      });
       probe.on('error', () => undefined);
       await waitFor(async () => (await probe.ping().catch(() => '')) === 'PONG');
       probe.disconnect();
 
       service = await startService(
-        testConfig({ SVC_REDIS_URL: `redis://127.0.0.1:${port}`, SVC_RATE_LIMIT_STORE: 'redis', SVC_HEALTH_CHECK_TIMEOUT: '500ms' }),
+        testConfig({
+          SVC_REDIS_URL: `redis://127.0.0.1:${port}`,
+          SVC_RATE_LIMIT_STORE: 'redis',
+          SVC_HEALTH_CHECK_TIMEOUT: '500ms',
+        }),
         { logger: silentLogger() },
       );
       const url = service.url;
-      await waitFor(async () => ((await (await fetch(`${url}/health`)).json()) as { checks: { cache: { status: string } } }).checks.cache.status === 'up');
+      await waitFor(
+        async () =>
+          ((await (await fetch(`${url}/health`)).json()) as { checks: { cache: { status: string } } }).checks.cache
+            .status === 'up',
+      );
       const counted = await fetch(`${url}/nothing-here`);
       expect(counted.status).to.equal(404);
       expect(counted.headers.get('x-ratelimit-limit')).to.equal('100');
@@ -112,7 +137,10 @@ describe('Redis', function () {
 
       const health = await fetch(`${url}/health`);
       expect(health.status).to.equal(200);
-      const report = (await health.json()) as { status: string; checks: Record<string, { status: string; message?: string }> };
+      const report = (await health.json()) as {
+        status: string;
+        checks: Record<string, { status: string; message?: string }>;
+      };
       expect(report.checks.cache!.status).to.equal('down');
       expect(report.checks.database!.status).to.equal('up');
       expect(report.status).to.equal('degraded');

@@ -8,13 +8,18 @@ import type { ProductSortField } from '../../../../src/domain/product/ProductRep
 import { clearResourceTables, insertRows } from '../../../support/resource/repository.js';
 import { productInput } from '../../../support/resources/product.js';
 import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
-import { resourceRepositoryContract, type ResourceDescriptor, type ResourceStorage } from '../contracts/resourceRepository.contract.js';
+import {
+  resourceRepositoryContract,
+  type ResourceDescriptor,
+  type ResourceStorage,
+} from '../contracts/resourceRepository.contract.js';
 
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
 const PRODUCT: ResourceDescriptor<Product, ProductSortField> = {
-  make: (id, values = {}) => Product.restore({ id, ...productInput, version: 1, createdAt: T0, updatedAt: T0, ...values } as ProductProps),
+  make: (id, values = {}) =>
+    Product.restore({ id, ...productInput, version: 1, createdAt: T0, updatedAt: T0, ...values } as ProductProps),
   propsOf: (product) => product.toProps() as unknown as Record<string, unknown>,
   change: (product, n, now) => product.update({ name: `v${n}`.slice(0, 200) }, now),
   sortable: [
@@ -51,7 +56,13 @@ describe('Product repositories (generated)', () => {
         await clearResourceTables(orm);
         return {
           repository: new MikroOrmProductRepository(orm),
-          addMany: (rows) => insertRows(orm, 'products', rows.map((row) => row.toProps()), !target.name.startsWith('PostgreSQL')),
+          addMany: (rows) =>
+            insertRows(
+              orm,
+              'products',
+              rows.map((row) => row.toProps()),
+              !target.name.startsWith('PostgreSQL'),
+            ),
         };
       },
       tearDown: () => database.close(),

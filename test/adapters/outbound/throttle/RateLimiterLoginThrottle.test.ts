@@ -56,7 +56,12 @@ describe('RateLimiterLoginThrottle', () => {
 
   it('fails open when the store is unavailable', async () => {
     const down = () => Promise.reject(new Error('redis down'));
-    const broken = new RateLimiterLoginThrottle({ points: 3, get: down, penalty: down, delete: down } as unknown as RateLimiterAbstract);
+    const broken = new RateLimiterLoginThrottle({
+      points: 3,
+      get: down,
+      penalty: down,
+      delete: down,
+    } as unknown as RateLimiterAbstract);
     expect(await broken.status(KEY)).to.deep.equal(open(3));
     await broken.recordFailure(KEY);
     await broken.reset(KEY);

@@ -9,7 +9,11 @@ function enumDeclarations(m: ResourceModel): string {
     .map(
       (f) => `
 /** The values of \`${f.name}\`. */
-export const ${enumValuesName(m, f)} = ${wrap('[', (f.values ?? []).map((v) => `'${v}'`), '] as const;')}
+export const ${enumValuesName(m, f)} = ${wrap(
+        '[',
+        (f.values ?? []).map((v) => `'${v}'`),
+        '] as const;',
+      )}
 export type ${enumTypeName(m, f)} = (typeof ${enumValuesName(m, f)})[number];
 `,
     )
@@ -38,12 +42,18 @@ import { ${pascal}VersionMismatchError } from './${pascal}Errors.js';
 ${enumDeclarations(m)}
 /** Each field's rule under its JSON name; the inbound codecs read client input with the same rules. */
 export const ${rules} = {
-  ${lines(m.fields.map((f) => `${f.name}: ${ruleCall(m, f)},`), 2)}
+  ${lines(
+    m.fields.map((f) => `${f.name}: ${ruleCall(m, f)},`),
+    2,
+  )}
 };
 
 /** The fields a client sets: every one on create${m.fields.some((f) => f.optional) ? ' (an absent optional one is null)' : ''}, any of them on update. */
 export interface ${pascal}Fields {
-  ${lines(m.fields.map((f) => inputProperty(m, f)), 2)}
+  ${lines(
+    m.fields.map((f) => inputProperty(m, f)),
+    2,
+  )}
 }
 
 /** A partial change: an absent field stays as it is${m.fields.some((f) => f.optional) ? ', `null` clears an optional one' : ''}. */
@@ -51,7 +61,10 @@ export type ${pascal}Changes = Partial<${pascal}Fields>;
 
 export interface ${pascal}Props {
   readonly id: string;
-  ${lines(m.fields.map((f) => `readonly ${f.camel}: ${storedType(m, f)};`), 2)}
+  ${lines(
+    m.fields.map((f) => `readonly ${f.camel}: ${storedType(m, f)};`),
+    2,
+  )}
   /** Bumped by every change; a conditional write names the version it expects (the REST \`ETag\`). */
   readonly version: number;
   readonly createdAt: Date;
@@ -60,7 +73,10 @@ export interface ${pascal}Props {
 
 function guard(changes: ${pascal}Changes): void {
   guardFields(${rules}, {
-    ${lines(m.fields.map((f) => `${f.name}: changes.${f.camel},`), 4)}
+    ${lines(
+      m.fields.map((f) => `${f.name}: changes.${f.camel},`),
+      4,
+    )}
   });
 }
 
@@ -73,7 +89,10 @@ export class ${pascal} {
     guard(input);
     return new ${pascal}({
       id: input.id,
-      ${lines(m.fields.map((f) => `${f.camel}: input.${f.camel}${f.optional ? ' ?? null' : ''},`), 6)}
+      ${lines(
+        m.fields.map((f) => `${f.camel}: input.${f.camel}${f.optional ? ' ?? null' : ''},`),
+        6,
+      )}
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -86,7 +105,10 @@ export class ${pascal} {
   }
 
   ${getter('id', 'string')}
-  ${lines(m.fields.map((f) => getter(f.camel, storedType(m, f))), 2)}
+  ${lines(
+    m.fields.map((f) => getter(f.camel, storedType(m, f))),
+    2,
+  )}
   ${getter('version', 'number')}
   ${getter('createdAt', 'Date')}
   ${getter('updatedAt', 'Date')}
@@ -106,7 +128,10 @@ export class ${pascal} {
     guard(changes);
     return new ${pascal}({
       ...this.props,
-      ${lines(m.fields.map((f) => `...(changes.${f.camel} !== undefined ? { ${f.camel}: changes.${f.camel} } : {}),`), 6)}
+      ${lines(
+        m.fields.map((f) => `...(changes.${f.camel} !== undefined ? { ${f.camel}: changes.${f.camel} } : {}),`),
+        6,
+      )}
       version: this.props.version + 1,
       updatedAt: now,
     });

@@ -4,7 +4,8 @@ import { pascalOf } from '../../model.js';
 /** Per-field fragments of the domain templates: TypeScript types, field rules, and list helpers. */
 
 /** `INVOICE_TIER_VALUES`: the listed values of an enum field, declared once in the entity file. */
-export const enumValuesName = (m: ResourceModel, f: FieldModel): string => `${m.names.snake.toUpperCase()}_${f.name.toUpperCase()}_VALUES`;
+export const enumValuesName = (m: ResourceModel, f: FieldModel): string =>
+  `${m.names.snake.toUpperCase()}_${f.name.toUpperCase()}_VALUES`;
 
 /** `InvoiceTier`: the union type of an enum field's values. */
 export const enumTypeName = (m: ResourceModel, f: FieldModel): string => `${m.names.pascal}${pascalOf(f.name)}`;
@@ -27,7 +28,8 @@ export function valueType(m: ResourceModel, f: FieldModel): string {
 }
 
 /** The TypeScript type of a stored field: `| null` when optional. */
-export const storedType = (m: ResourceModel, f: FieldModel): string => (f.optional ? `${valueType(m, f)} | null` : valueType(m, f));
+export const storedType = (m: ResourceModel, f: FieldModel): string =>
+  f.optional ? `${valueType(m, f)} | null` : valueType(m, f);
 
 /** The name of the shared rule a field type uses (src/domain/shared/fieldRules.ts). */
 function ruleName(f: FieldModel): string {
@@ -79,7 +81,11 @@ export function ruleImports(m: ResourceModel): string[] {
 export const refFields = (m: ResourceModel): FieldModel[] => m.fields.filter((f) => f.type === 'ref');
 
 /** The sortable fields' JSON names, then `created_at` and `updated_at`. */
-export const sortFields = (m: ResourceModel): string[] => [...m.fields.filter((f) => f.sortable).map((f) => f.name), 'created_at', 'updated_at'];
+export const sortFields = (m: ResourceModel): string[] => [
+  ...m.fields.filter((f) => f.sortable).map((f) => f.name),
+  'created_at',
+  'updated_at',
+];
 
 /** Lines joined with a new line and indented by `indent` spaces after the first. */
 export const lines = (items: readonly string[], indent: number): string => items.join(`\n${' '.repeat(indent)}`);

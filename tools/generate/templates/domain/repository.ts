@@ -18,7 +18,9 @@ function listQueryMembers(m: ResourceModel): string[] {
   const refs = refFields(m);
   return [
     ...(m.search ? ['readonly q?: string;'] : []),
-    ...(refs.length > 0 ? [`readonly filters?: { ${refs.map((f) => `readonly ${f.name}?: string`).join('; ')} };`] : []),
+    ...(refs.length > 0
+      ? [`readonly filters?: { ${refs.map((f) => `readonly ${f.name}?: string`).join('; ')} };`]
+      : []),
   ];
 }
 
@@ -41,11 +43,19 @@ export function repositoryFile(m: ResourceModel): FileContents {
 import type { ${pascal} } from './${pascal}.js';
 
 /** The fields a list of ${plural} can be sorted by (JSON names; GraphQL takes them in camel case). */
-export const ${upper}_SORT_FIELDS = ${wrap('[', sortFields(m).map((f) => `'${f}'`), '] as const;')}
-export type ${pascal}SortField = (typeof ${upper}_SORT_FIELDS)[number];${m.search ? `
+export const ${upper}_SORT_FIELDS = ${wrap(
+    '[',
+    sortFields(m).map((f) => `'${f}'`),
+    '] as const;',
+  )}
+export type ${pascal}SortField = (typeof ${upper}_SORT_FIELDS)[number];${
+    m.search
+      ? `
 
 /** The field a list's \`q\` searches (case-insensitive, anywhere in it). */
-export const ${upper}_SEARCH_FIELD = '${m.search.camel}';` : ''}
+export const ${upper}_SEARCH_FIELD = '${m.search.camel}';`
+      : ''
+  }
 
 ${listQueryDoc(m)}
 export interface ${pascal}ListQuery extends PageRequest<${pascal}SortField> {${members.length > 0 ? `\n  ${lines(members, 2)}\n` : ''}}

@@ -7,7 +7,7 @@ const useCasePath = (m: ResourceModel, name: string): string => `src/application
 /** `Create<Pascal>`: a new resource at version 1, stored. */
 export function createUseCaseFile(m: ResourceModel): FileContents {
   const { pascal, camel, snake, human, pluralCamel } = m.names;
-    const contents = `import { ${pascal}, type ${pascal}Fields } from '../../domain/${snake}/${pascal}.js';
+  const contents = `import { ${pascal}, type ${pascal}Fields } from '../../domain/${snake}/${pascal}.js';
 import type { ${pascal}Repository } from '../../domain/${snake}/${pascal}Repository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
@@ -56,7 +56,13 @@ export function listUseCaseFile(m: ResourceModel): FileContents {
   const { pascal, snake, pluralCamel, pluralPascal, pluralHuman } = m.names;
   const filtered = refFields(m).length > 0;
   const queryType = m.search ? `Omit<${pascal}ListQuery, 'q'>` : `${pascal}ListQuery`;
-  const passed = ['page: query.page', 'perPage: query.perPage', 'sort: query.sort', 'order: query.order', ...(filtered ? ['filters: query.filters'] : [])];
+  const passed = [
+    'page: query.page',
+    'perPage: query.perPage',
+    'sort: query.sort',
+    'order: query.order',
+    ...(filtered ? ['filters: query.filters'] : []),
+  ];
   const listCall = wrap(`return this.${pluralCamel}.list({`, passed, '});', 4);
   const contents = `import type { ${pascal} } from '../../domain/${snake}/${pascal}.js';
 import type { ${pascal}ListQuery, ${pascal}Repository } from '../../domain/${snake}/${pascal}Repository.js';

@@ -1,6 +1,17 @@
 import type { FieldModel, FieldType, ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { codecName, domainDir, domainRuleName, enumTypeName, fieldRulesName, importLine, objectLiteral, rangeText, refFields, withArticle } from './names.js';
+import {
+  codecName,
+  domainDir,
+  domainRuleName,
+  enumTypeName,
+  fieldRulesName,
+  importLine,
+  objectLiteral,
+  rangeText,
+  refFields,
+  withArticle,
+} from './names.js';
 
 /** The factory in `codecs/fields.ts` that reads each field type. */
 const FACTORY: Record<FieldType, string> = {

@@ -15,14 +15,17 @@ const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
   ref: 'ID',
 };
 
-const graphqlType = (m: ResourceModel, f: FieldModel): string => (f.type === 'enum' ? enumTypeName(m, f) : SCALAR[f.type]);
+const graphqlType = (m: ResourceModel, f: FieldModel): string =>
+  f.type === 'enum' ? enumTypeName(m, f) : SCALAR[f.type];
 
 /** `src/adapters/inbound/graphql/<plural-camel>.graphql`: the resource's types and root fields (CONTRACT §10, §13). */
 export function sdlFile(m: ResourceModel): FileContents {
   const { camel, pascal, pluralCamel } = m.names;
   const fields = (required: (f: FieldModel) => boolean) =>
     m.fields.map((f) => `${f.camel}: ${graphqlType(m, f)}${required(f) ? '!' : ''}`).join(', ');
-  const enums = enumFields(m).map((f) => `enum ${enumTypeName(m, f)} { ${(f.values ?? []).map((v) => v.toUpperCase()).join(' ')} }`);
+  const enums = enumFields(m).map(
+    (f) => `enum ${enumTypeName(m, f)} { ${(f.values ?? []).map((v) => v.toUpperCase()).join(' ')} }`,
+  );
   const listArguments = [
     'pagination: TPaginationInputDto',
     'sort: TSortingInputDto',
@@ -62,7 +65,8 @@ export function resolversFile(m: ResourceModel): FileContents {
   const e = camel.charAt(0);
   const present = `present${pascal}`;
   const enums = enumFields(m).map((f) => `'${f.camel}'`);
-  const input = (argument: string) => (enums.length === 0 ? argument : `enumsFromGraphQL(${argument}, [${enums.join(', ')}])`);
+  const input = (argument: string) =>
+    enums.length === 0 ? argument : `enumsFromGraphQL(${argument}, [${enums.join(', ')}])`;
   const filters = refFields(m).length > 0 ? `${pascal}Filters` : undefined;
   const kit = [
     'decodeMutationInput',
@@ -77,7 +81,10 @@ export function resolversFile(m: ResourceModel): FileContents {
     "import { readFileSync } from 'node:fs';",
     importLine([pascal], `../../../${domainDir(m)}/${pascal}.js`, true),
     importLine([`${upper(m)}_SORT_FIELDS`], `../../../${domainDir(m)}/${pascal}Repository.js`),
-    importLine([`Create${pascal}Body`, `Update${pascal}Body`, ...(filters ? [filters] : [])], `../codecs/${camel}Codecs.js`),
+    importLine(
+      [`Create${pascal}Body`, `Update${pascal}Body`, ...(filters ? [filters] : [])],
+      `../codecs/${camel}Codecs.js`,
+    ),
     importLine([`${upper(m)}_PATHS`, `${camel}Id`, `type ${pascal}UseCases`], `../${camel}UseCases.js`),
     importLine(kit, './resolverKit.js'),
   ];
@@ -103,7 +110,10 @@ export function resolversFile(m: ResourceModel): FileContents {
 const typeDefs = readFileSync(new URL('./${pluralCamel}.graphql', import.meta.url), 'utf8');
 
 const ${present} = (${e}: ${pascal}) => ({
-${block(fields.map((field) => `${field},`), 2)}
+${block(
+  fields.map((field) => `${field},`),
+  2,
+)}
 });
 
 /**

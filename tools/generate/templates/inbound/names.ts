@@ -57,9 +57,14 @@ export const withArticle = (word: string): string => `${/^[aeiou]/i.test(word) ?
 /** `import { a, b, type C } from '…';`, the names sorted as the project sorts them (types last). */
 export function importLine(names: string[], from: string, typeOnly = false): string {
   const byName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en');
-  const sorted = [...names.filter((n) => !n.startsWith('type ')).sort(byName), ...names.filter((n) => n.startsWith('type ')).sort(byName)];
+  const sorted = [
+    ...names.filter((n) => !n.startsWith('type ')).sort(byName),
+    ...names.filter((n) => n.startsWith('type ')).sort(byName),
+  ];
   const line = `import ${typeOnly ? 'type ' : ''}{ ${sorted.join(', ')} } from '${from}';`;
-  return line.length <= MAX_LINE ? line : `import ${typeOnly ? 'type ' : ''}{\n${sorted.map((n) => `  ${n},`).join('\n')}\n} from '${from}';`;
+  return line.length <= MAX_LINE
+    ? line
+    : `import ${typeOnly ? 'type ' : ''}{\n${sorted.map((n) => `  ${n},`).join('\n')}\n} from '${from}';`;
 }
 
 /** A range in words: `greater than 0`, `from 0 to 10`, `at most 100`; empty when unbounded. */

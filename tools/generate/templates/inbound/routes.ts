@@ -21,12 +21,15 @@ function wireTypes(m: ResourceModel): string {
 }
 
 /** `list`, `search`: a page of the resource, presented. */
-const pageBody = (present: string): string => `ctx.body = success(page.items.map(${present}), { meta: pageMeta(page) });`;
+const pageBody = (present: string): string =>
+  `ctx.body = success(page.items.map(${present}), { meta: pageMeta(page) });`;
 
 /** `api.on(op, handler)`, with `notSearch` ahead of the guards when the resource has `/search` (it is never an id). */
 function onItem(op: string, input: string, body: string[], search: boolean): string {
   const handler = `async (ctx${input}) => {\n${block(body, search ? 8 : 6)}\n${search ? '      ' : '    '}}`;
-  return search ? `    api.on(\n      ${op},\n      ${handler},\n      notSearch,\n    );` : `    api.on(${op}, ${handler});`;
+  return search
+    ? `    api.on(\n      ${op},\n      ${handler},\n      notSearch,\n    );`
+    : `    api.on(${op}, ${handler});`;
 }
 
 /** The operations' spec (CONTRACT §6): names, paths, bodies, sort fields, search and filters. */
@@ -60,7 +63,10 @@ export function routesFile(m: ResourceModel): FileContents {
     "import type Router from '@koa/router';",
     importLine([pascal], `../../../../${domainDir(m)}/${pascal}.js`, true),
     importLine([`${upper(m)}_SORT_FIELDS`], `../../../../${domainDir(m)}/${pascal}Repository.js`),
-    importLine([`Create${pascal}Body`, `Update${pascal}Body`, ...(filters ? [filters] : [])], `../../codecs/${camel}Codecs.js`),
+    importLine(
+      [`Create${pascal}Body`, `Update${pascal}Body`, ...(filters ? [filters] : [])],
+      `../../codecs/${camel}Codecs.js`,
+    ),
     importLine([`${upper(m)}_PATHS`, `${camel}Id`, `type ${pascal}UseCases`], `../../${camel}UseCases.js`),
     importLine(['ifMatchVersions', ...(m.search ? ['notSearch'] : []), 'withETag'], '../conditional.js'),
     "import { success } from '../envelope.js';",
@@ -106,7 +112,10 @@ export function routesFile(m: ResourceModel): FileContents {
 export function ${present}(${entity}: ${pascal}): Record<string, ${wireTypes(m)}> {
   return {
     id: ${entity}.id,
-${block(m.fields.map((f) => `${f.name}: ${wireValue(entity, f)},`), 4)}
+${block(
+  m.fields.map((f) => `${f.name}: ${wireValue(entity, f)},`),
+  4,
+)}
     created_at: ${entity}.createdAt.toISOString(),
     updated_at: ${entity}.updatedAt.toISOString(),
   };

@@ -1,6 +1,15 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { applicationDir, block, domainDir, importLine, upper, useCaseClasses, useCaseImports, withArticle } from './names.js';
+import {
+  applicationDir,
+  block,
+  domainDir,
+  importLine,
+  upper,
+  useCaseClasses,
+  useCaseImports,
+  withArticle,
+} from './names.js';
 
 /** `src/adapters/inbound/<camel>UseCases.ts`: what REST and GraphQL drive, the route paths, the id parser. */
 export function useCasesFile(m: ResourceModel): FileContents {
@@ -22,7 +31,10 @@ export function useCasesFile(m: ResourceModel): FileContents {
 export interface ${pascal}UseCases {
   authenticate: Authenticate;
   policy: AccessPolicy;
-${block(classes.map(({ key, name }) => `${key}: ${name};`), 2)}
+${block(
+  classes.map(({ key, name }) => `${key}: ${name};`),
+  2,
+)}
 }
 
 /** The ${human.toLowerCase()} routes, written once: REST registers them, GraphQL checks the policy against them. */

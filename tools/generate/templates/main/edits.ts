@@ -15,7 +15,10 @@ export const moduleListEdit: Edit = (m, current) => {
   const path = `./${name}.js`;
   const list = MODULE_LIST.exec(current);
   if (!list) throw new Error('src/main/modules/index.ts: the MODULES list was not found');
-  const entries = (list[2] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (list[2] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const lines = current.split('\n');
   const imports = lines.flatMap((line, index) => {
     const match = IMPORT.exec(line);

@@ -3,7 +3,8 @@ import type { FileContents } from '../../writer.js';
 import { applicationDir, domainDir, importLine, upper, useCaseClasses, useCaseImports } from '../inbound/names.js';
 
 /** `Migration0002Products`: the migration's name and class, as the outbound templates write it. */
-export const migrationName = (m: ResourceModel): string => `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
+export const migrationName = (m: ResourceModel): string =>
+  `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
 
 /** The constructor arguments of each use case, by its key (the repository is the resource's plural). */
 function construction(m: ResourceModel, key: string): string {

@@ -14,14 +14,19 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const referenced = referencedResources(m);
   const imports = importLines([
     [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
-    [`${m.search ? `{ ${upper}_SEARCH_FIELD, ` : '{ '}type ${pascal}Repository, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
+    [
+      `${m.search ? `{ ${upper}_SEARCH_FIELD, ` : '{ '}type ${pascal}Repository, type ${pascal}SortField }`,
+      `${domain}/${pascal}Repository.js`,
+    ],
     [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['{ InMemoryResourceRepository }', './InMemoryResourceRepository.js'],
     ...referenced.map((r) => [`type { InMemory${r.pascal}Repository }`, `./InMemory${r.pascal}Repository.js`] as const),
   ]);
   const parameters = referenced.map((r) => `${r.pluralCamel}: InMemory${r.pascal}Repository`).join(', ');
   const references = m.fields.flatMap((field) =>
-    field.ref ? [`${field.camel}: { repository: ${field.ref.pluralCamel}, target: ${quoted(lowerHuman(field.ref))} },`] : [],
+    field.ref
+      ? [`${field.camel}: { repository: ${field.ref.pluralCamel}, target: ${quoted(lowerHuman(field.ref))} },`]
+      : [],
   );
   const options = [
     `fromRow: (props) => ${pascal}.restore(props),`,
@@ -33,7 +38,9 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const named = referenced.map((r) => r.pluralHuman.toLowerCase()).join(' or ');
   const doc = docBlock(
     `${pluralHuman} in a Map, with the same atomic updates and ordering as the SQL adapter.` +
-      (referenced.length === 0 ? '' : ` As the foreign keys do, it refuses writes naming ${named} that do not exist, and deleting those still named.`),
+      (referenced.length === 0
+        ? ''
+        : ` As the foreign keys do, it refuses writes naming ${named} that do not exist, and deleting those still named.`),
   );
   const contents = `${imports}
 

@@ -1,6 +1,16 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { arrayLiteral, docBlock, docList, indented, lowerHuman, migrationName, quoted, sortFields, tableColumn } from './source.js';
+import {
+  arrayLiteral,
+  docBlock,
+  docList,
+  indented,
+  lowerHuman,
+  migrationName,
+  quoted,
+  sortFields,
+  tableColumn,
+} from './source.js';
 
 /** The access rules every resource gets (CONTRACT §13): `moderator` all actions, `user` GET, on the collection and item paths. */
 export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
@@ -26,9 +36,13 @@ export function migrationFile(m: ResourceModel): FileContents {
   const references = m.fields.flatMap((field) => (field.ref ? [`${field.name} → ${field.ref.pluralSnake}`] : []));
   const doc = docList(`${pluralHuman}:`, [
     `the \`${pluralSnake}\` table, with an index per allowed sort (each ending in \`id\`, the tie-breaker, so every page is one index range);`,
-    ...(references.length > 0 ? [`a foreign key (\`on delete restrict\`) and an index for each reference (${references.join(', ')});`] : []),
+    ...(references.length > 0
+      ? [`a foreign key (\`on delete restrict\`) and an index for each reference (${references.join(', ')});`]
+      : []),
     ...(m.search
-      ? [`on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension can be had (else search scans, as on SQLite);`]
+      ? [
+          `on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension can be had (else search scans, as on SQLite);`,
+        ]
       : []),
     `the ${lowerHuman(m.names)} access rules, for a database whose policy was seeded before (a fresh one is seeded from policy/policy.csv, which lists them too).`,
   ]);

@@ -10,7 +10,10 @@ export function schemaFile(m: ResourceModel): FileContents {
   const imports = importLines([
     ['{ EntitySchema }', '@mikro-orm/core'],
     [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
-    [`{ ${[...(m.search ? [`${upper}_SEARCH_FIELD`] : []), `${upper}_SORT_FIELDS`].join(', ')}, type ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
+    [
+      `{ ${[...(m.search ? [`${upper}_SEARCH_FIELD`] : []), `${upper}_SORT_FIELDS`].join(', ')}, type ${pascal}SortField }`,
+      `${domain}/${pascal}Repository.js`,
+    ],
     [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['type { ResourceTable }', '../resourceTable.js'],
   ]);

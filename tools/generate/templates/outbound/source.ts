@@ -36,7 +36,8 @@ const longestValue = (field: FieldModel): number => Math.max(1, ...(field.values
 const stringLength = (field: FieldModel): number => field.bounds.max ?? 200;
 
 /** `, nullable: true` / `, optional: true` for an optional field. */
-const optionally = (field: FieldModel, key: 'nullable' | 'optional'): string => (field.optional ? `, ${key}: true` : '');
+const optionally = (field: FieldModel, key: 'nullable' | 'optional'): string =>
+  field.optional ? `, ${key}: true` : '';
 
 /** The MikroORM EntitySchema property of a field (how the ORM maps the column). */
 export function entityProperty(field: FieldModel): string {
@@ -114,6 +115,8 @@ export function docBlock(text: string): string {
 
 /** A TSDoc block of an introduction and a bulleted list, each item wrapped (continuation lines indented). */
 export function docList(intro: string, items: readonly string[]): string {
-  const bullets = items.flatMap((item) => wrapped(item, 100).map((line, i) => (i === 0 ? ` * - ${line}` : ` *   ${line}`)));
+  const bullets = items.flatMap((item) =>
+    wrapped(item, 100).map((line, i) => (i === 0 ? ` * - ${line}` : ` *   ${line}`)),
+  );
   return ['/**', ` * ${intro}`, ...bullets, ' */'].join('\n');
 }

@@ -26,7 +26,9 @@ export function useCasesTestFile(m: ResourceModel): FileContents {
     ['Update', `Update${pascal}`],
     ['Delete', `Delete${pascal}`],
   ];
-  const imports = [...classes].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)).map(([, name]) => `import { ${name} } from '${app}/${name}.js';`);
+  const imports = [...classes]
+    .sort((a, b) => (a[1]! < b[1]! ? -1 : 1))
+    .map(([, name]) => `import { ${name} } from '${app}/${name}.js';`);
   const contents = `${imports.join('\n')}
 import { describeResourceUseCases } from '../../support/resource/useCases.js';
 import { ${camel}Entity, fresh${pascal}Repository } from '../../support/resources/${snake}.js';
@@ -45,7 +47,9 @@ export function repositoryTestFile(m: ResourceModel): FileContents {
   const { snake, pascal, camel, pluralSnake, human } = m.names;
   const referenced = referencedResources(m);
   const reference = m.fields.find((f) => f.ref);
-  const changed = m.fields.find((f) => f.type === 'integer' || f.type === 'number' || f.type === 'string' || f.type === 'text');
+  const changed = m.fields.find(
+    (f) => f.type === 'integer' || f.type === 'number' || f.type === 'string' || f.type === 'text',
+  );
   const changeValue =
     changed === undefined
       ? undefined
@@ -59,7 +63,10 @@ export function repositoryTestFile(m: ResourceModel): FileContents {
   const sortable = [
     ...m.fields
       .filter((f) => f.sortable)
-      .map((f) => `{ field: '${f.name}', prop: '${f.camel}', optional: ${f.optional}, values: [${ascendingValues(f).join(', ')}] },`),
+      .map(
+        (f) =>
+          `{ field: '${f.name}', prop: '${f.camel}', optional: ${f.optional}, values: [${ascendingValues(f).join(', ')}] },`,
+      ),
     "{ field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1), at(2)] },",
     "{ field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4)] },",
   ];
@@ -69,12 +76,17 @@ export function repositoryTestFile(m: ResourceModel): FileContents {
     "import { join } from 'node:path';",
     `import { InMemory${pascal}Repository } from '../../../../src/adapters/outbound/memory/InMemory${pascal}Repository.js';`,
     `import { MikroOrm${pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/MikroOrm${pascal}Repository.js';`,
-    ...referenced.map((r) => `import { MikroOrm${r.pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/MikroOrm${r.pascal}Repository.js';`),
+    ...referenced.map(
+      (r) =>
+        `import { MikroOrm${r.pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/MikroOrm${r.pascal}Repository.js';`,
+    ),
     `import { ${pascal}, type ${pascal}Props } from '../../../../src/domain/${snake}/${pascal}.js';`,
     `import type { ${pascal}SortField } from '../../../../src/domain/${snake}/${pascal}Repository.js';`,
     `import { clearResourceTables, insertRows${reference ? ', REFERENCED_ID' : ''} } from '../../../support/resource/repository.js';`,
     `import { ${camel}Input } from '../../../support/resources/${snake}.js';`,
-    ...referenced.map((r) => `import { a${r.pascal}, fresh${r.pascal}Repository } from '../../../support/resources/${r.snake}.js';`),
+    ...referenced.map(
+      (r) => `import { a${r.pascal}, fresh${r.pascal}Repository } from '../../../support/resources/${r.snake}.js';`,
+    ),
     "import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';",
     "import { resourceRepositoryContract, type ResourceDescriptor, type ResourceStorage } from '../contracts/resourceRepository.contract.js';",
   ];

@@ -38,7 +38,8 @@ const DATETIME_MESSAGE = 'must be a date-time in RFC 3339 format with a time zon
 const UUID_MESSAGE = 'must be a UUID';
 
 /** A text of exactly `length` characters built from `word`. */
-const sized = (word: string, length: number): string => (word.length >= length ? word.slice(0, length) : word + 'x'.repeat(length - word.length));
+const sized = (word: string, length: number): string =>
+  word.length >= length ? word.slice(0, length) : word + 'x'.repeat(length - word.length);
 
 /** A text from `word` within the length bounds. */
 const fit = (word: string, min: number, max: number): string => sized(word, Math.min(max, Math.max(min, word.length)));
@@ -47,11 +48,14 @@ const fit = (word: string, min: number, max: number): string => sized(word, Math
 function numbersWithin(bounds: Bounds, integer: boolean): [number, number] {
   const { min, max, minExclusive, maxExclusive } = bounds;
   const inside = (n: number) =>
-    (min === undefined || (minExclusive ? n > min : n >= min)) && (max === undefined || (maxExclusive ? n < max : n <= max));
+    (min === undefined || (minExclusive ? n > min : n >= min)) &&
+    (max === undefined || (maxExclusive ? n < max : n <= max));
   const candidates = integer ? [7, 42, 1, 3, 0, -5, 100, 1000] : [19.99, 5, 0.5, 250, 1, -3.25, 0.001, 1e6];
   const found = candidates.filter(inside);
-  if (min !== undefined) found.push(...[min, min + 1, min + 0.5].filter((n) => (integer ? Number.isInteger(n) : true) && inside(n)));
-  if (max !== undefined) found.push(...[max, max - 1, max - 0.5].filter((n) => (integer ? Number.isInteger(n) : true) && inside(n)));
+  if (min !== undefined)
+    found.push(...[min, min + 1, min + 0.5].filter((n) => (integer ? Number.isInteger(n) : true) && inside(n)));
+  if (max !== undefined)
+    found.push(...[max, max - 1, max - 0.5].filter((n) => (integer ? Number.isInteger(n) : true) && inside(n)));
   const distinct = [...new Set(found)];
   return [distinct[0]!, distinct[1] ?? distinct[0]!];
 }
@@ -179,7 +183,14 @@ export function invalidSamples(f: FieldModel): InvalidSample[] {
         { value: quoted('soon'), message: DATETIME_MESSAGE, restOnly: true },
       ];
     case 'email':
-      return [{ value: quoted('not-an-email'), message: 'must be a valid e-mail address', restOnly: false, domain: quoted('not-an-email') }];
+      return [
+        {
+          value: quoted('not-an-email'),
+          message: 'must be a valid e-mail address',
+          restOnly: false,
+          domain: quoted('not-an-email'),
+        },
+      ];
     case 'uuid':
     case 'ref':
       return [{ value: quoted('abc'), message: UUID_MESSAGE, restOnly: false, domain: quoted('abc') }];

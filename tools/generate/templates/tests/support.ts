@@ -15,7 +15,8 @@ export const supportPath = (names: ResourceNames): string => `test/support/resou
 /** The upper snake name of the resource's route paths constant (`PRODUCT_PATHS`). */
 export const pathsConstant = (names: ResourceNames): string => `${names.snake.toUpperCase()}_PATHS`;
 
-const indent = (lines: readonly string[], spaces: number): string => lines.map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
+const indent = (lines: readonly string[], spaces: number): string =>
+  lines.map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
 
 /** One field of the REST/GraphQL descriptor. */
 function fieldEntry(f: FieldModel): string[] {
@@ -59,13 +60,19 @@ export function supportFile(m: ResourceModel): FileContents {
     `import { GENERATED_POLICY, type ResourceUnderTest } from '../resource/descriptor.js';`,
     ...(referenced.length > 0 ? [`import { REFERENCED_ID } from '../resource/repository.js';`] : []),
     `import type { EntityUnderTest } from '../resource/useCases.js';`,
-    ...referenced.map((r) => `import { a${r.pascal}, ${r.camel}Resource, fresh${r.pascal}Repository } from './${r.snake}.js';`),
+    ...referenced.map(
+      (r) => `import { a${r.pascal}, ${r.camel}Resource, fresh${r.pascal}Repository } from './${r.snake}.js';`,
+    ),
   ].sort((x, y) => (x.slice(x.indexOf("'")) < y.slice(y.indexOf("'")) ? -1 : 1));
   const input = m.fields.map((f) => `${f.camel}: ${inputValue(f, 0)},`);
   const changes = m.fields.filter((f) => !f.ref).map((f) => `${f.camel}: ${domainSamples(f)[1]},`);
   const domainInvalid = m.fields.flatMap((f) =>
     invalidSamples(f).flatMap((i) =>
-      i.domain === undefined ? [] : [`{ prop: ${quoted(f.camel)}, field: ${quoted(f.name)}, value: ${i.domain}, message: ${quoted(i.message)} },`],
+      i.domain === undefined
+        ? []
+        : [
+            `{ prop: ${quoted(f.camel)}, field: ${quoted(f.name)}, value: ${i.domain}, message: ${quoted(i.message)} },`,
+          ],
     ),
   );
   const optional = m.fields.filter((f) => f.optional).map((f) => quoted(f.camel));

@@ -29,7 +29,8 @@ export interface LoadSheddingOptions {
  * Uses the socket's handle (`readStop`/`readStart`), as Node's own HTTP server does; no-op without it.
  */
 function holdOff(socket: Socket): void {
-  const handle = (socket as unknown as { _handle?: { readStop?: () => number; readStart?: () => number } | null })._handle;
+  const handle = (socket as unknown as { _handle?: { readStop?: () => number; readStart?: () => number } | null })
+    ._handle;
   if (!handle?.readStop || !handle.readStart) return;
   handle.readStop();
   setTimeout(() => {

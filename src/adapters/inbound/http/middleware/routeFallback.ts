@@ -17,7 +17,8 @@ export function routeFallback(router: Router): Middleware<RequestState> {
     const routes = matched.path.filter((layer) => layer.methods.length > 0);
     const fewestParams = Math.min(...routes.map((layer) => layer.paramNames.length));
     const allow = new Set<string>();
-    for (const layer of routes) if (layer.paramNames.length === fewestParams) for (const method of layer.methods) allow.add(method);
+    for (const layer of routes)
+      if (layer.paramNames.length === fewestParams) for (const method of layer.methods) allow.add(method);
     if (allow.size === 0) throw routeNotFound();
     allow.add('OPTIONS');
     if (ctx.method === 'OPTIONS') {

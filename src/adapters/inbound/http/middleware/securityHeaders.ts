@@ -53,7 +53,10 @@ export function keepOnKoaErrors(app: Pick<Koa, 'context'>, headers: readonly Hea
     if (error === null || error === undefined) return;
     const target = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
     const own = (target as { headers?: unknown }).headers;
-    (target as { headers?: unknown }).headers = { ...Object.fromEntries(headers), ...(typeof own === 'object' ? own : {}) };
+    (target as { headers?: unknown }).headers = {
+      ...Object.fromEntries(headers),
+      ...(typeof own === 'object' ? own : {}),
+    };
     onerror.call(this, target);
   };
 }

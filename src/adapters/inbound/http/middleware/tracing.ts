@@ -1,4 +1,13 @@
-import { context, defaultTextMapGetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  defaultTextMapGetter,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type TextMapPropagator,
+  type Tracer,
+} from '@opentelemetry/api';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { routePatterns } from '../routePattern.js';
@@ -16,11 +25,18 @@ export interface RequestTracing {
  * the active context for every layer inside (GraphQL and database spans are its children), and its
  * trace id is on `ctx.state.traceId` for the request's log lines. Installed only when tracing is on.
  */
-export function traceRequests({ tracer, propagator }: RequestTracing, router: Router<RequestState>): Middleware<RequestState> {
+export function traceRequests(
+  { tracer, propagator }: RequestTracing,
+  router: Router<RequestState>,
+): Middleware<RequestState> {
   const routeOf = routePatterns(router);
   return async function traceRequest(ctx, next) {
     const parent = propagator.extract(ROOT_CONTEXT, ctx.headers, defaultTextMapGetter);
-    const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    const span = tracer.startSpan(
+      ctx.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } },
+      parent,
+    );
     (ctx.state as { traceId?: string }).traceId = span.spanContext().traceId;
     try {
       await context.with(trace.setSpan(parent, span), next);
@@ -28,7 +44,11 @@ export function traceRequests({ tracer, propagator }: RequestTracing, router: Ro
       const status = ctx.status;
       const route = routeOf(ctx, status);
       span.updateName(`${ctx.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': status, 'http.request.id': ctx.state.requestId });
+      span.setAttributes({
+        'http.route': route,
+        'http.response.status_code': status,
+        'http.request.id': ctx.state.requestId,
+      });
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }

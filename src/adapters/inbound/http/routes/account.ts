@@ -27,13 +27,21 @@ export interface AccountUseCases {
   endAllSessions: EndAllSessions;
 }
 
-const tag = { name: 'account', description: 'Password reset, e-mail verification and the sessions a user can see and end (CONTRACT §17)' };
+const tag = {
+  name: 'account',
+  description: 'Password reset, e-mail verification and the sessions a user can see and end (CONTRACT §17)',
+};
 
-const INVALID_TOKEN = 'The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`)';
+const INVALID_TOKEN =
+  'The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`)';
 
 /** A 202: the request is taken; what happens next arrives by e-mail. */
 const accepted = (description: string) =>
-  raw(202, description, closedObject({ success: { const: true }, data: { type: 'null' }, message: { type: 'string' } }));
+  raw(
+    202,
+    description,
+    closedObject({ success: { const: true }, data: { type: 'null' }, message: { type: 'string' } }),
+  );
 
 /** The account operations: the router and the API document both read them. */
 export const ACCOUNT_OPERATIONS = {
@@ -56,7 +64,8 @@ export const ACCOUNT_OPERATIONS = {
     path: '/api/v1/auth/password/reset',
     tag,
     summary: 'Set a new password with a reset token',
-    description: 'Spends the token and ends every session of the user: its refresh tokens and its access tokens stop working.',
+    description:
+      'Spends the token and ends every session of the user: its refresh tokens and its access tokens stop working.',
     access: 'public',
     body: ResetPasswordBody,
     answers: [noContent('The password is changed; log in with it')],
@@ -68,7 +77,8 @@ export const ACCOUNT_OPERATIONS = {
     path: '/api/v1/auth/email/verify/request',
     tag,
     summary: 'Ask for an e-mail verification link',
-    description: 'Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).',
+    description:
+      'Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).',
     access: 'token',
     answers: [accepted('Taken; the link is on its way')],
     failures: { 503: 'the mail could not be handed to the mail server (SERVICE_UNAVAILABLE)' },
@@ -103,7 +113,7 @@ export const ACCOUNT_OPERATIONS = {
     description: 'Its refresh tokens stop working at once, its access tokens within a second.',
     access: 'token',
     answers: [noContent('The session is ended')],
-    failures: { 404: 'None of the caller\'s active sessions has this id' },
+    failures: { 404: "None of the caller's active sessions has this id" },
   }),
   logoutAll: operation({
     id: 'logoutAll',
@@ -137,7 +147,9 @@ export function accountRoutes(useCases: AccountUseCases): (router: Router<Reques
     api.on(ops.requestEmailVerification, async (ctx) => {
       await useCases.requestEmailVerification.execute({ userId: ctx.state.principal!.userId });
       ctx.status = 202;
-      ctx.body = success(null, { message: 'unless the address is verified already, a verification link has been sent to it' });
+      ctx.body = success(null, {
+        message: 'unless the address is verified already, a verification link has been sent to it',
+      });
     });
 
     api.on(ops.verifyEmail, async (ctx, { body }) => {

@@ -61,7 +61,8 @@ export const AUTH_OPERATIONS = {
     path: '/api/v1/auth/refresh',
     tag,
     summary: 'Refresh the session',
-    description: 'Spends the refresh token and returns a new pair. A spent token presented again revokes every token of its login.',
+    description:
+      'Spends the refresh token and returns a new pair. A spent token presented again revokes every token of its login.',
     access: 'public',
     body: RefreshBody,
     answers: [ok(200, 'A new token pair', TOKENS_SCHEMA)],
@@ -73,11 +74,14 @@ export const AUTH_OPERATIONS = {
     path: '/api/v1/auth/logout',
     tag,
     summary: 'Log out',
-    description: 'Ends the session of the refresh token: it and every token descended from the same login stop working, and so do the session\'s access tokens.',
+    description:
+      "Ends the session of the refresh token: it and every token descended from the same login stop working, and so do the session's access tokens.",
     access: 'token',
     body: RefreshBody,
     answers: [noContent('The session is ended')],
-    failures: { 401: 'the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine)' },
+    failures: {
+      401: 'the refresh token in the body is not a live one of the caller (without WWW-Authenticate: the bearer token is fine)',
+    },
   }),
 };
 
@@ -107,7 +111,12 @@ export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState
 
     api.on(ops.login, async (ctx, { body }) => {
       const { ip, userAgent } = clientOf(ctx);
-      const { user, tokens } = await useCases.login.execute({ email: body.email, password: body.password, clientIp: ip, userAgent });
+      const { user, tokens } = await useCases.login.execute({
+        email: body.email,
+        password: body.password,
+        clientIp: ip,
+        userAgent,
+      });
       ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
     });
 

@@ -28,7 +28,11 @@ const ASSETS: Readonly<Record<string, PageAsset>> = {
 };
 
 /** The docs page and its assets: public, never rate limited (CONTRACT §14). */
-export const DOCS_PATHS: readonly string[] = [DOCUMENT_PATH, DOCS_PAGE, ...Object.keys(ASSETS).map((name) => `${ASSETS_PATH}/${name}`)];
+export const DOCS_PATHS: readonly string[] = [
+  DOCUMENT_PATH,
+  DOCS_PAGE,
+  ...Object.keys(ASSETS).map((name) => `${ASSETS_PATH}/${name}`),
+];
 
 const tag = { name: 'docs', description: 'This document' };
 

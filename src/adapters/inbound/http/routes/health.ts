@@ -29,13 +29,20 @@ export function presentHealthReport(report: HealthReport): Record<string, unknow
 export const HEALTH_PATHS = ['/health', '/health/ready', '/health/live'] as const;
 
 const STATUS: JsonSchema = { type: 'string', enum: ['up', 'degraded', 'down'] };
-const GO_DURATION: JsonSchema = { type: 'string', pattern: '^([0-9.]+(h|m|s|ms|µs|ns))+$|^0s$', description: "A Go time.Duration (`72h30m15s`, `1.234ms`, `850µs`)" };
+const GO_DURATION: JsonSchema = {
+  type: 'string',
+  pattern: '^([0-9.]+(h|m|s|ms|µs|ns))+$|^0s$',
+  description: 'A Go time.Duration (`72h30m15s`, `1.234ms`, `850µs`)',
+};
 
 /** The HealthReport `presentHealthReport` writes. */
 const HEALTH_REPORT_SCHEMA: JsonSchema = {
   title: 'HealthReport',
   ...closedObject({
-    status: { ...STATUS, description: 'up; degraded (a check is down or degraded but the service works); down (a critical check is down)' },
+    status: {
+      ...STATUS,
+      description: 'up; degraded (a check is down or degraded but the service works); down (a critical check is down)',
+    },
     timestamp: WIRE.dateTime,
     uptime: { ...GO_DURATION, description: 'Time since start, in whole seconds', examples: ['72h30m15s'] },
     checks: {
@@ -51,7 +58,10 @@ const HEALTH_REPORT_SCHEMA: JsonSchema = {
   }),
 };
 
-const tag = { name: 'health', description: 'Probes for load balancers and orchestrators (CONTRACT §8); never rate limited, never need a token' };
+const tag = {
+  name: 'health',
+  description: 'Probes for load balancers and orchestrators (CONTRACT §8); never rate limited, never need a token',
+};
 
 const probe = (id: string, path: (typeof HEALTH_PATHS)[number], summary: string, description: string) =>
   operation({
@@ -69,8 +79,24 @@ const probe = (id: string, path: (typeof HEALTH_PATHS)[number], summary: string,
 /** The three probes, and which checks each runs. */
 export const HEALTH_OPERATIONS: readonly (Operation & { readonly probe: Probe })[] = [
   { ...probe('health', '/health', 'Every check', 'Every check, liveness and readiness.'), probe: 'all' },
-  { ...probe('readiness', '/health/ready', 'Readiness', 'Whether to send traffic here: the database, Redis when configured, the disk; down while shutting down.'), probe: 'readiness' },
-  { ...probe('liveness', '/health/live', 'Liveness', 'Whether the process works (never the database): a restart is the cure when down.'), probe: 'liveness' },
+  {
+    ...probe(
+      'readiness',
+      '/health/ready',
+      'Readiness',
+      'Whether to send traffic here: the database, Redis when configured, the disk; down while shutting down.',
+    ),
+    probe: 'readiness',
+  },
+  {
+    ...probe(
+      'liveness',
+      '/health/live',
+      'Liveness',
+      'Whether the process works (never the database): a restart is the cure when down.',
+    ),
+    probe: 'liveness',
+  },
 ];
 
 /** `/health`, `/health/ready`, `/health/live`: 200 when up or degraded, 503 when down; never cached. */

@@ -66,7 +66,9 @@ export function productRoutes(useCases: ProductUseCases): (router: Router<Reques
       async (ctx, { body }) => {
         const id = productId(ctx.params.id);
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
-        ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes: body, expectedVersions }), presentProduct));
+        ctx.body = success(
+          withETag(ctx, await useCases.update.execute({ id, changes: body, expectedVersions }), presentProduct),
+        );
       },
       notSearch,
     );

@@ -40,8 +40,11 @@ export interface UserUseCases {
 /** An id that cannot name a user is answered like an unknown one, without a query. */
 const userId = (raw: unknown): string => idOf(raw, (id) => new UserNotFoundError(id));
 
-const profileTag = { name: 'profile', description: 'The caller\'s own account (a token is all it needs)' };
-const adminTag = { name: 'admin', description: 'Users and access rules, for roles the policy lets in (admin by default)' };
+const profileTag = { name: 'profile', description: "The caller's own account (a token is all it needs)" };
+const adminTag = {
+  name: 'admin',
+  description: 'Users and access rules, for roles the policy lets in (admin by default)',
+};
 
 const POLICY_RULE_SCHEMA: JsonSchema = {
   title: 'PolicyRule',
@@ -51,7 +54,10 @@ const POLICIES_SCHEMA: JsonSchema = {
   title: 'Policies',
   ...closedObject({
     policies: arrayOf(POLICY_RULE_SCHEMA, 'Who may do what: a role, a path pattern, a regular expression over methods'),
-    inheritance: arrayOf(closedObject({ role: RoleField.schema, parent: RoleField.schema }), 'A role has every right of its parent'),
+    inheritance: arrayOf(
+      closedObject({ role: RoleField.schema, parent: RoleField.schema }),
+      'A role has every right of its parent',
+    ),
   }),
 };
 
@@ -110,7 +116,7 @@ export const USER_OPERATIONS = {
     path: USER_PATH,
     tag: adminTag,
     summary: "Change a user's role",
-    description: 'Takes effect at the user\'s next login or refresh (the role travels in the access token).',
+    description: "Takes effect at the user's next login or refresh (the role travels in the access token).",
     access: 'policy',
     body: RoleChangeBody,
     answers: [ok(200, 'The user, with its new role', USER_SCHEMA)],
@@ -133,7 +139,7 @@ export const USER_OPERATIONS = {
     path: `${USER_PATH}/logout`,
     tag: adminTag,
     summary: "End all of a user's sessions",
-    description: "Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).",
+    description: 'Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).',
     access: 'policy',
     answers: [noContent('Every session of the user is ended')],
     failures: { 404: userNotFound },
@@ -205,7 +211,11 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
     });
 
     api.on(ops.changeUserRole, async (ctx, { body }) => {
-      const updated = await useCases.changeUserRole.execute({ actorId: ctx.state.principal!.userId, userId: userId(ctx.params.id), role: body.role });
+      const updated = await useCases.changeUserRole.execute({
+        actorId: ctx.state.principal!.userId,
+        userId: userId(ctx.params.id),
+        role: body.role,
+      });
       ctx.body = success(presentUser(updated));
     });
 

@@ -1,7 +1,11 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Product, type ProductProps } from '../../../../domain/product/Product.js';
 import { ProductStillReferencedError } from '../../../../domain/product/ProductErrors.js';
-import { PRODUCT_SEARCH_FIELD, PRODUCT_SORT_FIELDS, type ProductSortField } from '../../../../domain/product/ProductRepository.js';
+import {
+  PRODUCT_SEARCH_FIELD,
+  PRODUCT_SORT_FIELDS,
+  type ProductSortField,
+} from '../../../../domain/product/ProductRepository.js';
 import type { ResourceTable } from '../resourceTable.js';
 
 /** The `products` row. */
