@@ -211,14 +211,19 @@ function stop(child: ChildProcess): Promise<void> {
 async function startService(
   env: NodeJS.ProcessEnv,
   children: ChildProcess[],
-): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+): Promise<{ child: ChildProcess; url: string; probesUrl: string; startupMs: number }> {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, ['dist/src/main/server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
-  const url = (await waitForLine(child, /listening on (http:\/\/[^\s]+)/))[1]!;
+  const lines = await waitForLine(
+    child,
+    /listening on (http:\/\/[^\s]+)[\s\S]*health probes at (http:\/\/[^\s]+)\/health\/live/,
+  );
+  const [url, probesUrl] = [lines[1]!, lines[2]!];
   for (;;) {
     const ready = await fetch(`${url}/health/ready`).catch(() => undefined);
-    if (ready?.status === 200) return { child, url, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
+    if (ready?.status === 200)
+      return { child, url, probesUrl, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -284,8 +289,11 @@ const percentile = (xs: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 };
 
-/** The overload scenario: the driver in a child process, the liveness probes from here. */
-async function overload(serviceUrl: string, token: string): Promise<Record<string, unknown>> {
+/**
+ * The overload scenario: the driver in a child process, the liveness probes from here, on the
+ * management listener as the Kubernetes probes are (deploy/k8s).
+ */
+async function overload(serviceUrl: string, probesUrl: string, token: string): Promise<Record<string, unknown>> {
   say(
     `bench: overload — ${OVERLOAD_CONNECTIONS} connections on GET ${OVERLOAD_PATH} for ${OVERLOAD_DURATION} s, /health/live probed every 200 ms…`,
   );
@@ -311,7 +319,7 @@ async function overload(serviceUrl: string, token: string): Promise<Record<strin
   let driving = true;
   void figures.finally(() => (driving = false)).catch(() => undefined);
   while (driving) {
-    probes.push(probeLive(serviceUrl));
+    probes.push(probeLive(probesUrl));
     await new Promise((r) => setTimeout(r, 200));
   }
   const result = JSON.parse((await figures)[0]) as OverloadFigures;
@@ -390,7 +398,7 @@ async function main(): Promise<void> {
     const { productIds } = JSON.parse((await waitForLine(seed, /\{"productIds".*\}/))[0]) as { productIds: string[] };
 
     say('bench: starting the service (dist/src/main/server.js)…');
-    const { child: service, url: serviceUrl, startupMs } = await startService(env, children);
+    const { child: service, url: serviceUrl, probesUrl, startupMs } = await startService(env, children);
     say(`bench: service ready in ${startupMs.toFixed(0)} ms at ${serviceUrl}`);
 
     let bareUrl = '';
@@ -560,7 +568,7 @@ async function main(): Promise<void> {
       await stop(plain);
       await stop(observed);
     }
-    const overloadRow = RUN_OVERLOAD ? await overload(serviceUrl, token) : undefined;
+    const overloadRow = RUN_OVERLOAD ? await overload(serviceUrl, probesUrl, token) : undefined;
     const ceiling = (threads * 1000) / hashMs;
     const loginRow = rows.find((r) => r.scenario === 'POST /api/v1/auth/login');
 

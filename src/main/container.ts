@@ -4,13 +4,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
-import type { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
 import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
+import { LoopPressure } from '../adapters/inbound/http/loopPressure.js';
 import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
@@ -40,7 +40,6 @@ export interface Infrastructure {
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
   /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
-  acceptQueue?: AcceptQueueMonitor;
   /** Present while tracing is on (`tracing.otlp_endpoint` set). */
   tracing?: Tracing | null;
   /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false). */
@@ -124,7 +123,9 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         routeModules(container, modules, config, metrics, infra.tracing),
       [TOKENS.Config, TOKENS.Metrics],
     );
-  const { acceptQueue, tracing } = infra;
+  const { tracing } = infra;
+  const pressure = new LoopPressure(infra.config.server.maxEventLoopDelayMs);
+  infra.eventLoop.onWindow((window) => pressure.observe(window));
   container.bind(TOKENS.HttpApp).toResolvedValue(
     (
       config: Config,
@@ -149,9 +150,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
         shedding: {
           maxInFlight: config.server.maxInFlight,
-          maxEventLoopDelayMs: config.server.maxEventLoopDelayMs,
-          eventLoopDelayMs: () => infra.eventLoop.recentDelayMs(),
-          ...(acceptQueue ? { acceptQueue: () => acceptQueue.snapshot() } : {}),
+          loopOverloaded: () => pressure.overloaded,
         },
       }),
     [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules, TOKENS.Metrics],

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Portico listening on ${service.url} (api: ${config.api.mode}, database: ${databaseTarget(config.database.url).display}, env: ${config.env})\n`,
   );
-  if (service.metricsUrl) process.stdout.write(`Portico metrics at ${service.metricsUrl}\n`);
+  if (service.metricsUrl)
+    process.stdout.write(
+      `Portico metrics at ${service.metricsUrl}, health probes at ${new URL(service.metricsUrl).origin}/health/live\n`,
+    );
   // SIGTERM (an orchestrator): readiness down, keep answering with `Connection: close` for
   // server.shutdown_delay so balancers and keep-alive clients move away, then close. SIGINT skips the delay.
   const shutdown = (signal: 'SIGTERM' | 'SIGINT'): void => {

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Logger } from 'pino';
-import { AcceptQueueMonitor } from '../adapters/inbound/http/acceptQueue.js';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
+import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
 import { startMetricsServer, type MetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
 import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
@@ -107,7 +107,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const policySync = redis ? syncAccessPolicy(accessPolicy, redis, logger) : undefined;
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
-  const acceptQueue = new AcceptQueueMonitor();
   const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
   if (tracing) traceQueries(database.orm, tracing.tracer);
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
@@ -122,7 +121,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
     accessPolicy,
     mailer: mail.mailer,
     eventLoop,
-    acceptQueue,
     tracing,
     metrics,
   };
@@ -134,10 +132,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
   const app = container.get(TOKENS.HttpApp);
   const securityHeaders = securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts });
+  const handle = app.callback();
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    void handle(req, res);
+  };
   let metricsServer: MetricsServer | undefined;
   if (metrics) {
     try {
-      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port, securityHeaders);
+      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port, securityHeaders, {
+        paths: HEALTH_PATHS,
+        handle: serve,
+      });
     } catch (error) {
       eventLoop.close();
       await policySync?.stop();
@@ -148,18 +153,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     }
   }
 
-  const handle = app.callback();
-  const { server, drain } = createHttpServer(
-    (req, res) => {
-      void handle(req, res);
-    },
-    {
-      headersTimeoutMs: config.server.headersTimeoutMs,
-      requestTimeoutMs: config.server.requestTimeoutMs,
-      maxConnectionsPerIp: config.server.maxConnectionsPerIp,
-      securityHeaders,
-    },
-  );
+  const { server, drain } = createHttpServer(serve, {
+    headersTimeoutMs: config.server.headersTimeoutMs,
+    requestTimeoutMs: config.server.requestTimeoutMs,
+    maxConnectionsPerIp: config.server.maxConnectionsPerIp,
+    securityHeaders,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // A connection storm (1,000 clients at once) past Node's default accept queue of 511 has its
@@ -169,8 +168,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
       resolve();
     });
   });
-  // Where the kernel reports it (Linux), load shedding also sees the connections not yet accepted.
-  acceptQueue.watch(server);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`;
@@ -203,7 +200,6 @@ export async function startService(config: Config, options: StartOptions = {}): 
       // Scraped until the last request is answered; closed before the dependencies.
       await metricsServer?.close();
       eventLoop.close();
-      acceptQueue.close();
       await policySync?.stop();
       await userSync?.stop();
       mail.close();

@@ -107,13 +107,13 @@ describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
     expect(() => new Deployment(broken as never).validate()).to.throw(/containerPort/);
   });
 
-  it('runs 2 replicas with the seed probes on port 8080, and exposes the metrics port', () => {
+  it('runs 2 replicas with the seed probes (liveness on the management listener, readiness on port 8080), and exposes the metrics port', () => {
     expect(deployment.spec!.replicas).to.equal(2);
     expect(portOf(container, 'http')).to.equal(8080);
     expect(portOf(container, 'metrics')).to.equal(9464);
     const live = container.livenessProbe!;
     expect(live.httpGet!.path).to.equal('/health/live');
-    expect(portOf(container, live.httpGet!.port)).to.equal(8080);
+    expect(portOf(container, live.httpGet!.port)).to.equal(9464);
     expect(live.initialDelaySeconds).to.equal(5);
     expect(live.periodSeconds).to.equal(10);
     const ready = container.readinessProbe!;

@@ -70,7 +70,19 @@ describe('metrics (end to end)', function () {
     expect(publicPage.text).not.to.include('http_requests_total');
   });
 
-  it('anything but GET /metrics on the metrics listener is 404', async () => {
+  it('the metrics listener also serves the three health paths, as the public port answers them', async () => {
+    const base = service.metricsUrl!.replace(/\/metrics$/, '');
+    for (const path of ['/health/live', '/health/ready', '/health']) {
+      const [there, here] = [await fetch(`${base}${path}`), await fetch(`${service.url}${path}`)];
+      expect(there.status, path).to.equal(200);
+      expect(there.headers.get('cache-control'), path).to.equal('no-store');
+      expect(there.headers.get('x-content-type-options'), path).to.equal('nosniff');
+      const [a, b] = [(await there.json()) as { status: string }, (await here.json()) as { status: string }];
+      expect(a.status, path).to.equal(b.status);
+    }
+  });
+
+  it('anything but GET /metrics and the health paths on the metrics listener is 404', async () => {
     const base = service.metricsUrl!.replace(/\/metrics$/, '');
     expect((await fetch(`${base}/`)).status).to.equal(404);
     expect((await fetch(`${base}/metrics/x`)).status).to.equal(404);

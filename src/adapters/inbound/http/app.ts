@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { AcceptQueueSnapshot } from './acceptQueue.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bodyParser } from './middleware/bodyParser.js';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
@@ -48,10 +47,8 @@ export interface HttpAppOptions {
   /** Load shedding (CONTRACT §18); absent: never shed. */
   shedding?: {
     maxInFlight: number;
-    maxEventLoopDelayMs: number;
-    eventLoopDelayMs: () => number;
-    /** The connections waiting to be accepted; absent where the accept queue cannot be read. */
-    acceptQueue?: () => AcceptQueueSnapshot;
+    /** True while the event loop is overloaded. */
+    loopOverloaded: () => boolean;
   };
 }
 

@@ -1,46 +1,44 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { CheckOutcome, HealthCheck } from '../../../application/ports/HealthCheck.js';
 
+/** One closed window of the event-loop monitor. */
+export interface LoopWindow {
+  /** The worst event-loop delay seen in the window (ms), the window's own timer lateness included. */
+  maxDelayMs: number;
+  /** The share of the window the loop spent running callbacks rather than waiting for I/O (0 to 1). */
+  utilization: number;
+}
+
 /**
- * The process's one event-loop delay monitor (`perf_hooks.monitorEventLoopDelay`), shared by the
- * `event_loop` health check and load shedding. It rolls its samples over in short windows:
- * `recentDelayMs` is the worst delay of the last window and the current one (what shedding asks
- * on every request, cheap), and `takeP99Ms` the worst per-window p99 since the previous take (what
- * the check reports). One histogram, reset at each window (an `IntervalHistogram` cannot be merged).
- * A loop so busy that the histogram's 10 ms timer did not fire in a window still shows: the
- * window's own timer is late by as much, and an overdue window counts while it is overdue. And
- * within one turn of the loop (1,000 requests read in one poll), `recentDelayMs` also counts how
- * long the turn has been running since its first call — how long the request asking has waited.
+ * The process's one event-loop delay monitor (`perf_hooks.monitorEventLoopDelay` and
+ * `performance.eventLoopUtilization`), shared by the `event_loop` health check and load shedding.
+ * It rolls its samples over in short windows: each closed window is handed to the listeners
+ * (`onWindow`) with its worst delay and the loop's utilisation, and `takeP99Ms` gives the worst
+ * per-window p99 since the previous take (what the check reports). One histogram, reset at each
+ * window (an `IntervalHistogram` cannot be merged). A loop so busy that the histogram's 10 ms
+ * timer did not fire in a window still shows: the window's own timer is late by as much.
  */
 export class EventLoopDelayMonitor {
   private readonly live: IntervalHistogram;
   private worstP99SinceTakeMs = 0;
   private readonly timer: NodeJS.Timeout;
-  private lastWindowMaxMs = 0;
   private nextRollDue: number;
-  private turnStartedAt: number | undefined;
+  private utilizationMark: EventLoopUtilization;
+  private pendingMaxMs = 0;
+  private readonly listeners: ((window: LoopWindow) => void)[] = [];
 
   constructor(private readonly windowMs = 250) {
     this.live = monitorEventLoopDelay({ resolution: 10 });
     this.live.enable();
     this.nextRollDue = performance.now() + windowMs;
-    this.timer = setInterval(() => this.roll(), windowMs);
+    this.utilizationMark = performance.eventLoopUtilization();
+    this.timer = setInterval(() => this.roll(true), windowMs);
     this.timer.unref();
   }
 
-  /** The worst event-loop delay (ms) over the last window and the one under way. */
-  recentDelayMs(): number {
-    const now = performance.now();
-    if (this.turnStartedAt === undefined) {
-      // The first call in this turn; the check phase at its end closes it.
-      this.turnStartedAt = now;
-      setImmediate(() => {
-        this.turnStartedAt = undefined;
-      });
-    }
-    const overdueMs = now - this.nextRollDue;
-    const turnMs = now - this.turnStartedAt;
-    return Math.max(this.lastWindowMaxMs, this.live.count > 0 ? this.live.max / 1e6 : 0, overdueMs, turnMs);
+  /** Calls `listener` with every window as it closes. */
+  onWindow(listener: (window: LoopWindow) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The worst window's p99 event-loop delay (ms) since the previous call (0 when nothing was sampled). */
@@ -57,14 +55,24 @@ export class EventLoopDelayMonitor {
     this.live.disable();
   }
 
-  private roll(): void {
+  /** Closes the window; only the timer's rolls (whole windows) reach the listeners, not a check's. */
+  private roll(byTimer = false): void {
     const now = performance.now();
     const lateMs = Math.max(0, now - this.nextRollDue);
     this.nextRollDue = now + this.windowMs;
     const sampled = this.live.count > 0;
-    this.lastWindowMaxMs = Math.max(lateMs, sampled ? this.live.max / 1e6 : 0);
+    const maxDelayMs = Math.max(lateMs, sampled ? this.live.max / 1e6 : 0);
     if (sampled) this.worstP99SinceTakeMs = Math.max(this.worstP99SinceTakeMs, this.live.percentile(99) / 1e6);
     this.live.reset();
+    // A check's roll in the middle of a window keeps what it saw for the window's listeners.
+    this.pendingMaxMs = Math.max(this.pendingMaxMs, maxDelayMs);
+    if (!byTimer) return;
+    const windowMaxMs = this.pendingMaxMs;
+    this.pendingMaxMs = 0;
+    const mark = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(mark, this.utilizationMark);
+    this.utilizationMark = mark;
+    for (const listener of this.listeners) listener({ maxDelayMs: windowMaxMs, utilization });
   }
 }
 

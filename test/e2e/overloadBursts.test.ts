@@ -1,0 +1,121 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Api, dataOf, login } from '../support/api.js';
+import { runEntry, startEntry } from '../support/process.js';
+
+const ADMIN = { email: 'burst-admin@example.com', password: 'burst admin password' };
+
+/** One GET on its own keep-alive connection; the status, or 0 when the connection failed. */
+function getOn(agent: Agent, url: string, token: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/**
+ * `connections` clients connect at once to an idle service and each sends requests back to back
+ * on its keep-alive connection for `ms` (a client's pool warming up, or a balancer adding this
+ * instance); every status answered.
+ */
+async function burst(url: string, token: string, connections: number, ms = 1500): Promise<number[]> {
+  const agents = Array.from({ length: connections }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const statuses: number[] = [];
+  const until = performance.now() + ms;
+  const client = async (agent: Agent): Promise<void> => {
+    do statuses.push(await getOn(agent, url, token));
+    while (performance.now() < until);
+  };
+  try {
+    await Promise.all(agents.map(client));
+    return statuses;
+  } finally {
+    for (const agent of agents) agent.destroy();
+  }
+}
+
+describe('no false refusals: bursts of connections on an idle service are served (docs/adr/0015-load-shedding.md)', function () {
+  this.timeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'portico-bursts-'));
+  const database = `sqlite:${join(dir, 'bursts.sqlite')}`;
+  let child: ChildProcess | undefined;
+  let base = '';
+  let token = '';
+  const ids: string[] = [];
+
+  before(async () => {
+    const made = await runEntry(
+      'src/main/cli.ts',
+      [
+        'users:create',
+        '--email',
+        ADMIN.email,
+        '--password',
+        ADMIN.password,
+        '--first-name',
+        'B',
+        '--last-name',
+        'A',
+        '--role',
+        'admin',
+      ],
+      { SVC_DATABASE_URL: database, SVC_AUTH_BCRYPT_COST: '4' },
+    );
+    expect(made.code, made.stderr).to.equal(0);
+    const started = await startEntry(
+      'src/main/server.ts',
+      {
+        SVC_SERVER_PORT: '0',
+        SVC_SERVER_HOST: '127.0.0.1',
+        SVC_DATABASE_URL: database,
+        SVC_LOG_LEVEL: 'silent',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_METRICS_ENABLED: 'false',
+        // One test machine stands in for many clients (the default bound is per client IP).
+        SVC_SERVER_MAX_CONNECTIONS_PER_IP: '10000',
+      },
+      /Portico listening on (http:\/\/127\.0\.0\.1:\d+) /,
+    );
+    child = started.child;
+    base = started.match[1]!;
+    const api = new Api(base);
+    token = (await login(api, ADMIN.email, ADMIN.password)).access_token;
+    for (let i = 0; i < 100; i += 1) {
+      const created = await api.post('/api/v1/products', { token, json: { name: `burst ${i}`, price: i + 1 } });
+      ids.push(dataOf<{ id: string }>(created, 201).id);
+    }
+  });
+  after(() => {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const connections of [32, 64, 128, 256, 512]) {
+    it(`${connections} connections at once, GET by id: every request 200 for 1.5 s, none refused`, async () => {
+      const statuses = await burst(`${base}/api/v1/products/${ids[connections % ids.length]}`, token, connections);
+      expect(
+        statuses.filter((status) => status !== 200),
+        'answers other than 200',
+      ).to.deep.equal([]);
+    });
+  }
+
+  for (const connections of [64, 200]) {
+    it(`${connections} connections at once on the 100-row list: every request 200 for 1.5 s, none refused`, async () => {
+      const statuses = await burst(`${base}/api/v1/products?per_page=100`, token, connections);
+      expect(
+        statuses.filter((status) => status !== 200),
+        'answers other than 200',
+      ).to.deep.equal([]);
+    });
+  }
+});
