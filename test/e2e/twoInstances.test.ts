@@ -268,6 +268,28 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       expect(decodeJwt(pair.access_token).payload.role).to.equal('user');
       expectError(await apiB.get('/api/v1/admin/users', { token: pair.access_token }), 403, 'FORBIDDEN', 'forbidden');
     });
+
+    it('takes admin powers from a demoted user within a second on B, for the access token issued before too', async () => {
+      const admin = await accountWithRole(a!, apiA, 'admin');
+      const demoted = await accountWithRole(a!, apiA, 'admin');
+      // B has just served the user as an admin (and may remember it).
+      expect((await apiB.get('/api/v1/admin/users', { token: demoted.access_token })).status).to.equal(200);
+      const changed = await apiA.put(`/api/v1/admin/users/${demoted.user.id}`, {
+        token: admin.access_token,
+        json: { role: 'user' },
+      });
+      expect(dataOf<{ role: string }>(changed).role).to.equal('user');
+      await eventually(
+        'the old admin token refused on B',
+        async () => (await apiB.get('/api/v1/admin/users', { token: demoted.access_token })).status === 403,
+      );
+      expectError(
+        await apiA.get('/api/v1/admin/users', { token: demoted.access_token }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
+    });
     it('shows on B, at the next request, a profile changed on A (read your own writes behind a balancer)', async () => {
       const admin = await accountWithRole(a!, apiA, 'admin');
       const account = await register(apiA);

@@ -5,8 +5,9 @@ import type { AccessClaims, TokenIssuer } from '../ports/TokenIssuer.js';
 
 /**
  * Turns a bearer access token into the caller's identity. A token is accepted until it expires,
- * as long as its user still exists and its session has not ended (CONTRACT §4, §17): one lookup
- * answers both. The role is the one the token carries.
+ * as long as its user still exists and its session has not ended (docs/authentication.md): one
+ * lookup answers both. The role is the user's current one, read by that same lookup, not the one
+ * the token was issued with: a demotion takes effect on tokens already issued.
  */
 export class Authenticate {
   constructor(
@@ -18,8 +19,8 @@ export class Authenticate {
   async execute(input: { readonly accessToken: string }): Promise<AccessClaims> {
     const claims = await this.tokens.verifyAccessToken(input.accessToken);
     if (!claims) throw new UnauthorizedError('invalid token');
-    if (!(await this.callers.find(claims.userId, claims.sessionId, this.clock.now())))
-      throw new UnauthorizedError('invalid token');
-    return claims;
+    const user = await this.callers.find(claims.userId, claims.sessionId, this.clock.now());
+    if (!user) throw new UnauthorizedError('invalid token');
+    return user.role === claims.role ? claims : { ...claims, role: user.role };
   }
 }

@@ -35,13 +35,15 @@ describe('Authenticate', () => {
     });
   });
 
-  it('keeps the role the token carries until the next login or refresh', async () => {
+  it("answers the user's current role, not the one the token was issued with: a demotion takes effect at once", async () => {
     await world.users.update(ada.with({ role: 'user' }, world.clock.now()));
     expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.equal({
       userId: ada.id,
-      role: 'moderator',
+      role: 'user',
       sessionId,
     });
+    await world.users.update(ada.with({ role: 'admin' }, world.clock.now()));
+    expect((await authenticate.execute({ accessToken: session.accessToken })).role).to.equal('admin');
   });
 
   it('fails for a deleted user’s still-valid token', async () => {
