@@ -8,6 +8,7 @@ import type { Authenticate } from '../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
+import type { LoginThrottle } from '../application/ports/LoginThrottle.js';
 import type { Mailer } from '../application/ports/Mailer.js';
 import type { RouteModule } from '../adapters/inbound/http/app.js';
 import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
@@ -38,6 +39,8 @@ export const TOKENS = {
   AccessPolicy: token<AccessPolicy>('AccessPolicy'),
   /** Account e-mails (CONTRACT §17): SMTP when `mail.smtp_url` is set, else the development log mailer. */
   Mailer: token<Mailer>('Mailer'),
+  /** Failed password checks per (e-mail, client IP): logins and `current_password` alike. */
+  LoginThrottle: token<LoginThrottle>('LoginThrottle'),
   RateLimiter: token<RateLimiterAbstract | null>('RateLimiter'),
   /** The service's Prometheus series; `null` when `metrics.enabled` is false. */
   Metrics: token<ServiceMetrics | null>('Metrics'),

@@ -26,14 +26,14 @@ export interface TracingOptions {
  * another is already (two services in one test process); the adapters get the tracer directly.
  */
 export async function startTracing(config: Config, options: TracingOptions = {}): Promise<Tracing | null> {
-  const { otlpEndpoint, serviceName } = config.tracing;
+  const { otlpEndpoint, serviceName, sampleRatio } = config.tracing;
   if (otlpEndpoint === '') return null;
   const [
     { context, trace },
     { W3CTraceContextPropagator },
     { OTLPTraceExporter },
     { defaultResource, resourceFromAttributes },
-    { BatchSpanProcessor, NodeTracerProvider },
+    { BatchSpanProcessor, NodeTracerProvider, TraceIdRatioBasedSampler },
   ] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/core'),
@@ -44,6 +44,9 @@ export async function startTracing(config: Config, options: TracingOptions = {})
   const processor = options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpEndpoint }));
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
+    // The service decides what it samples: an incoming traceparent gives the trace and the parent,
+    // never the decision (a client sending the unsampled flag cannot keep its requests out of tracing).
+    sampler: new TraceIdRatioBasedSampler(sampleRatio),
     spanProcessors: [processor],
   });
   const registered = globalProvider === undefined;

@@ -29,13 +29,19 @@ function interpolate(text: string, env: Record<string, string | undefined>): str
 
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
 const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
+const LINK_BASE = 'https://app.example.com';
 
 describe('compose.yaml (CONTRACT §16)', () => {
   const text = readRepoFile(process.cwd(), 'compose.yaml');
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const services = compose.services;
   const resolved = (
-    parse(interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL }), { merge: true }) as {
+    parse(
+      interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL, SVC_MAIL_LINK_BASE_URL: LINK_BASE }),
+      {
+        merge: true,
+      },
+    ) as {
       services: Record<string, Service>;
     }
   ).services;
@@ -102,7 +108,7 @@ describe('compose.yaml (CONTRACT §16)', () => {
       expect(loaded.config.mail).to.deep.include({
         smtpUrl: SMTP_URL,
         from: 'Portico <no-reply@localhost>',
-        linkBaseUrl: 'http://localhost:8080',
+        linkBaseUrl: LINK_BASE,
       });
     }
     expect(unknownSettings(['SVC_DATABASE_URL', 'SVC_JWT_SECRET', 'SVC_HEALTH_HTTP', 'SVC_DATABSE_URL'])).to.deep.equal(
@@ -114,6 +120,12 @@ describe('compose.yaml (CONTRACT §16)', () => {
     expect(services.portico!.environment!.SVC_JWT_SECRET).to.match(/^\$\{SVC_JWT_SECRET:\?.*32 bytes.*\}$/);
     expect(() => interpolate(text, {})).to.throw(/SVC_JWT_SECRET.*32 bytes/);
     expect(() => interpolate(text, { SVC_JWT_SECRET: '' })).to.throw(/SVC_JWT_SECRET/);
+  });
+
+  it('refuses to start without SVC_MAIL_LINK_BASE_URL (production links must be https://), saying what to set', () => {
+    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL })).to.throw(
+      /SVC_MAIL_LINK_BASE_URL.*https:\/\//,
+    );
   });
 
   it('refuses to start without SVC_MAIL_SMTP_URL (production sends real mail), saying what to set', () => {

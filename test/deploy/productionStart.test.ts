@@ -104,6 +104,7 @@ describe('the production start path, as the image runs it (CONTRACT §16)', func
       SVC_ENV: 'production',
       SVC_JWT_SECRET: SECRET,
       SVC_MAIL_SMTP_URL: smtp.url,
+      SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
       SVC_LOG_LEVEL: 'warn',
       ...extra,
     });

@@ -68,6 +68,8 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
         SVC_RATE_LIMIT_ENABLED: 'false',
         SVC_MAIL_SMTP_URL: smtp.url,
         SVC_MAIL_LINK_BASE_URL: LINK_BASE,
+        // Every test client is 127.0.0.1: the per-IP limit has a service of its own below.
+        SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '100000',
       }),
       { logger: silentLogger() },
     );
@@ -137,7 +139,10 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
       const oldLink = linkToken(await verificationMail(account.user.email));
       const newEmail = uniqueEmail('moved');
       const updated = dataOf<UserJson>(
-        await api.put('/api/v1/profile', { token: account.access_token, json: { email: newEmail } }),
+        await api.put('/api/v1/profile', {
+          token: account.access_token,
+          json: { email: newEmail, current_password: account.password },
+        }),
       );
       expect(updated).to.include({ email: newEmail, email_verified: false });
       expectInvalidToken(await verify(oldLink));
@@ -341,6 +346,119 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
         ).status,
       ).to.equal(204);
       expect(await until(() => profile(account.access_token), 401)).to.be.below(1000);
+    });
+  });
+
+  describe('takeover and mail abuse (docs/accounts.md)', () => {
+    const put = (account: Account, json: unknown) => api.put('/api/v1/profile', { token: account.access_token, json });
+    const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+
+    it('a stolen access token cannot move the account: the e-mail change needs current_password; the old address is told, with no link', async () => {
+      const account = await register(api);
+      const taken = uniqueEmail('mallory');
+      expectInvalidFields(await put(account, { email: taken }), ['current_password']);
+      expectInvalidFields(await put(account, { email: taken, current_password: 'a guess' }), ['current_password']);
+      expect(dataOf<UserJson>(await profile(account.access_token)).email).to.equal(account.user.email);
+
+      const moved = dataOf<UserJson>(await put(account, { email: taken, current_password: account.password }));
+      expect(moved.email).to.equal(taken);
+      const notice = await mailTo(account.user.email, /e-mail address of your .* was changed/i);
+      expect(notice.text).not.to.match(/https?:\/\/|token=/);
+      // Not verified yet when it moved: greeted without the requester's text.
+      expect(notice.text.split('\n')[0]).to.equal('Hello,');
+    });
+
+    it('limits reset mails per address whichever account holds it: moving the account and registering again buys none', async () => {
+      const victim = uniqueEmail('victim');
+      const first = await register(api, { email: victim });
+      for (let i = 0; i < 4; i += 1) expect((await forgot(victim)).status).to.equal(202);
+      await put(first, { email: uniqueEmail('elsewhere'), current_password: first.password });
+      await register(api, { email: victim });
+      for (let i = 0; i < 4; i += 1) expect((await forgot(victim)).status).to.equal(202);
+      await settle();
+      expect(mailsTo(victim).filter((m) => /reset your/i.test(m.subject))).to.have.length(3);
+    });
+
+    it('refuses addresses a mailer would read another recipient out of', async () => {
+      for (const email of ['x<victim@ex.com>', 'g:victim@ex.com;', 'a@ex.com,victim@ex.com', '"v"@ex.com']) {
+        expectInvalidFields(
+          await api.post('/api/v1/auth/register', {
+            json: { email, password: 'correct horse battery', first_name: 'A', last_name: 'B' },
+          }),
+          ['email'],
+        );
+      }
+    });
+
+    it('a reset link mailed before a password change no longer works after it', async () => {
+      const account = await register(api);
+      await forgot(account.user.email);
+      const link = linkToken(await resetMail(account.user.email));
+      dataOf<UserJson>(await put(account, { password: NEW_PASSWORD, current_password: account.password }));
+      expectInvalidToken(await reset(link, 'another new passphrase'));
+      expect((await login(api, account.user.email, NEW_PASSWORD)).user.id).to.equal(account.user.id);
+    });
+
+    it('names refuse line breaks; a mail to an unverified address carries no requester text', async () => {
+      for (const first_name of ['Ada\r\nBcc: eve@example.com', 'Ada\nconfirm at https://evil.example/x', 'A\u0007da']) {
+        expectValidation(
+          await api.post('/api/v1/auth/register', {
+            json: { email: uniqueEmail(), password: 'correct horse battery', first_name, last_name: 'B' },
+          }),
+          [{ field: 'first_name', message: 'must not contain control characters' }],
+        );
+      }
+      const account = await register(api);
+      expectValidation(await put(account, { last_name: 'x\ry' }), [
+        { field: 'last_name', message: 'must not contain control characters' },
+      ]);
+      const target = uniqueEmail('target');
+      await register(api, { email: target, first_name: 'Ada, confirm at https://evil.example/x' });
+      const mail = await verificationMail(target);
+      expect(mail.text).not.to.include('evil.example');
+      expect(mail.text.split('\n')[0]).to.equal('Hello,');
+    });
+
+    it('throttles current_password guesses: after 5 wrong ones, 429 RATE_LIMITED even for the right one', async () => {
+      const account = await register(api);
+      for (let i = 0; i < 5; i += 1) {
+        expectInvalidFields(await put(account, { password: NEW_PASSWORD, current_password: `guess ${i}` }), [
+          'current_password',
+        ]);
+      }
+      const throttled = await put(account, { password: NEW_PASSWORD, current_password: account.password });
+      expectError(throttled, 429, 'RATE_LIMITED', 'too many failed attempts');
+      expect(throttled.headers.get('retry-after')).to.match(/^\d+$/);
+    });
+
+    it('each client IP triggers at most account.mails_per_ip_per_hour account mails, whatever the addresses', async () => {
+      const limited = await startService(
+        testConfig({
+          SVC_AUTH_BCRYPT_COST: '4',
+          SVC_RATE_LIMIT_ENABLED: 'false',
+          SVC_MAIL_SMTP_URL: smtp.url,
+          SVC_MAIL_LINK_BASE_URL: LINK_BASE,
+          SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '3',
+        }),
+        { logger: silentLogger() },
+      );
+      try {
+        const there = new Api(limited.url);
+        const emails = [uniqueEmail('ip'), uniqueEmail('ip'), uniqueEmail('ip'), uniqueEmail('ip')];
+        // Two registrations (a verification mail each), then forgot-password for all four addresses.
+        for (const email of emails.slice(0, 2)) await register(there, { email });
+        for (const email of emails.slice(2)) await register(there, { email });
+        await settle();
+        for (const email of emails) {
+          expect((await there.post('/api/v1/auth/password/forgot', { json: { email } })).status).to.equal(202);
+        }
+        await settle();
+        const sent = emails.flatMap(mailsTo);
+        expect(sent, sent.map((m) => `${m.to.join()}: ${m.subject}`).join('; ')).to.have.length(3);
+      } finally {
+        await limited.stop();
+      }
     });
   });
 

@@ -222,11 +222,26 @@ describe('metrics (end to end)', function () {
     expect(delta('ProductName', 'query', 'error')).to.equal(1);
     expect(delta('anonymous', 'query', 'success')).to.equal(1);
     expect(delta('AddOne', 'mutation', 'success')).to.equal(1);
-    expect(delta('Broken', 'query', 'error')).to.equal(1);
-    expect(delta('Nope', 'mutation', 'error')).to.equal(1);
+    // Refused before any resolver authenticated the caller: counted as anonymous, never by name.
+    expect(delta('Broken', 'query', 'error')).to.equal(0);
+    expect(delta('anonymous', 'query', 'error')).to.equal(1);
+    expect(delta('anonymous', 'mutation', 'error')).to.equal(1);
     expect(
       valueOf(after, 'http_requests_total', { method: 'POST', route: '/graphql', status: '200' }),
     ).to.be.greaterThan(0);
+  });
+
+  it('an anonymous caller\'s operation names are not counted by name: its operations count under "anonymous"', async () => {
+    const before = await scrapeIt();
+    for (let i = 0; i < 5; i += 1) await graphql(service.url, `query Anon${i} { queryHealth { status } }`);
+    // A bad token is no authenticated caller either.
+    await graphql(service.url, 'query BadToken { products { data { id } } }', { token: 'not-a-token' });
+    const after = await scrapeIt();
+    for (const name of ['Anon0', 'Anon4', 'BadToken']) expect(after).not.to.include(`operation="${name}"`);
+    const anonymous = (text: string) =>
+      valueOf(text, 'graphql_operations_total', { operation: 'anonymous', kind: 'query', outcome: 'success' }) +
+      valueOf(text, 'graphql_operations_total', { operation: 'anonymous', kind: 'query', outcome: 'error' });
+    expect(anonymous(after) - anonymous(before)).to.equal(6);
   });
 
   it('GraphQL operation names are capped: past 100 distinct names, the rest are "other"', async () => {

@@ -65,7 +65,9 @@ describe('profile (end to end)', function () {
     it('changes the e-mail, trimmed and lower-cased; the new one logs in, the old one no longer does', async () => {
       const account = await register(api);
       const fresh = uniqueEmail('Renamed');
-      const updated = dataOf<UserJson>(await update(account, { email: `  ${fresh.toUpperCase()} ` }));
+      const updated = dataOf<UserJson>(
+        await update(account, { current_password: account.password, email: `  ${fresh.toUpperCase()} ` }),
+      );
       expect(updated.email).to.equal(fresh.toLowerCase());
       expect((await login(api, fresh, account.password)).user.id).to.equal(account.user.id);
       expectError(
@@ -81,13 +83,18 @@ describe('profile (end to end)', function () {
       const account = await register(api);
       // Full-width "＠" (U+FF20) is "@" once normalized: the other user's address, so a conflict.
       expectError(
-        await update(account, { email: taken.user.email.replace('@', '\uff20') }),
+        await update(account, { current_password: account.password, email: taken.user.email.replace('@', '\uff20') }),
         409,
         'CONFLICT',
         'email already registered',
       );
       expectValidation(
-        await update(account, { email: `\u200b${uniqueEmail()}`, first_name: 'A\u202eB', last_name: 'x\ud800' }),
+        await update(account, {
+          current_password: account.password,
+          email: `\u200b${uniqueEmail()}`,
+          first_name: 'A\u202eB',
+          last_name: 'x\ud800',
+        }),
         [
           { field: 'first_name', message: 'must not contain invisible characters' },
           { field: 'last_name', message: 'must not contain unpaired surrogates' },
@@ -99,23 +106,37 @@ describe('profile (end to end)', function () {
       );
       const fresh = uniqueEmail('width');
       const updated = dataOf<UserJson>(
-        await update(account, { email: fresh.replace('@', '\uff20').replace('.com', '\uff0e\uff43\uff4f\uff4d') }),
+        await update(account, {
+          current_password: account.password,
+          email: fresh.replace('@', '\uff20').replace('.com', '\uff0e\uff43\uff4f\uff4d'),
+        }),
       );
       expect(updated.email).to.equal(fresh);
     });
 
     it('keeps the own e-mail in another case without a conflict', async () => {
       const account = await register(api);
-      const updated = dataOf<UserJson>(await update(account, { email: account.user.email.toUpperCase() }));
+      const updated = dataOf<UserJson>(
+        await update(account, { current_password: account.password, email: account.user.email.toUpperCase() }),
+      );
       expect(updated.email).to.equal(account.user.email);
     });
 
     it('answers 409 CONFLICT "email already registered" for another user’s e-mail (any case), changing nothing', async () => {
       const taken = await register(api);
       const account = await register(api);
-      expectError(await update(account, { email: taken.user.email }), 409, 'CONFLICT', 'email already registered');
       expectError(
-        await update(account, { email: taken.user.email.toUpperCase(), first_name: 'Changed' }),
+        await update(account, { current_password: account.password, email: taken.user.email }),
+        409,
+        'CONFLICT',
+        'email already registered',
+      );
+      expectError(
+        await update(account, {
+          current_password: account.password,
+          email: taken.user.email.toUpperCase(),
+          first_name: 'Changed',
+        }),
         409,
         'CONFLICT',
         'email already registered',

@@ -160,6 +160,20 @@ for (const [engine, url] of [
       expect(trace.filter((s) => s.name.startsWith('db ')).length).to.be.greaterThan(0);
     });
 
+    it('samples by its own rule: a traceparent with the unsampled flag still gives the trace, and the request is traced', async () => {
+      const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+      const parentId = '10f067aa0ba902b8';
+      dataOf(
+        await api.get(`/api/v1/products/${product.id}`, {
+          token,
+          headers: { traceparent: `00-${traceId}-${parentId}-00` },
+        }),
+      );
+      const { root } = oneTrace(await spans(), `GET ${PRODUCT}`);
+      expect(traceOf(root)).to.equal(traceId);
+      expect(parentOf(root)).to.equal(parentId);
+    });
+
     it("puts the trace id on the request's log lines", async () => {
       const traceId = '0af7651916cd43dd8448eb211c80319c';
       dataOf(

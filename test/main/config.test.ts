@@ -25,8 +25,12 @@ function problems(env: Env = {}, files: Files = {}): string[] {
 const H = 3_600_000;
 const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
 const SMTP_URL = 'smtp://mail.internal:25';
-/** Production with SMTP set (refused without it), so each test sees only the problem it is about. */
-const PRODUCTION = { SVC_ENV: 'production', SVC_MAIL_SMTP_URL: SMTP_URL };
+/** Production with SMTP and an https link base set (refused without them), so each test sees only the problem it is about. */
+const PRODUCTION = {
+  SVC_ENV: 'production',
+  SVC_MAIL_SMTP_URL: SMTP_URL,
+  SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
+};
 
 /** CONTRACT §2's defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
 const DEFAULTS: Config = {
@@ -47,7 +51,7 @@ const DEFAULTS: Config = {
     securityHeaders: true,
     hsts: false,
   },
-  database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true, queryTimeoutMs: 5000 },
+  database: { url: 'sqlite:data/portico.sqlite', migrateOnStart: true, queryTimeoutMs: 5000, migrationUrl: '' },
   redis: { url: '' },
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
@@ -79,7 +83,8 @@ const DEFAULTS: Config = {
   },
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
-  tracing: { otlpEndpoint: '', serviceName: 'portico' },
+  account: { mailsPerIpPerHour: 20 },
+  tracing: { otlpEndpoint: '', serviceName: 'portico', sampleRatio: 1 },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
 };
 
@@ -301,7 +306,7 @@ describe('loadConfig', () => {
       [{ SVC_API_MODE: 'soap' }, 'api.mode: "soap" is not one of rest, graphql, both'],
       [
         { SVC_DATABASE_URL: 'mysql://u:p@h/db' },
-        'database.url: "mysql://u:p@h/db" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)',
+        'database.url: "mysql://u:***@h/db" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)',
       ],
       [
         { SVC_DATABASE_URL: 'data/portico.sqlite' },
@@ -454,12 +459,31 @@ describe('loadConfig', () => {
       expect(problems({ SVC_MAIL_SMTP_URL: 'http://u:se/cr@t@mail.example.com' })[0]).to.not.match(/se\/cr|cr@t/);
     });
 
+    it("no URL key echoes an invalid value's password: database.url, database.migration_url, redis.url", () => {
+      expect(problems({ SVC_DATABASE_URL: 'mysql://portico:s3cret@db.example.com/portico' })).to.deep.equal([
+        'database.url: "mysql://portico:***@db.example.com/portico" is not a database URL (sqlite:<file>, sqlite::memory: or postgres://...)',
+      ]);
+      expect(problems({ SVC_DATABASE_MIGRATION_URL: 'mysql://portico:s3cret@db.example.com/portico' })).to.deep.equal([
+        'database.migration_url: "mysql://portico:***@db.example.com/portico" is not empty or a postgres:// URL',
+      ]);
+      expect(problems({ SVC_REDIS_URL: 'http://default:s3cret@cache.example.com:6379' })).to.deep.equal([
+        'redis.url: "http://default:***@cache.example.com:6379" is not empty or a redis:// URL',
+      ]);
+      expect(
+        valid({ SVC_DATABASE_MIGRATION_URL: 'postgres://admin:pw@db:5432/portico' }).database.migrationUrl,
+      ).to.equal('postgres://admin:pw@db:5432/portico');
+    });
+
     it('tracing.otlp_endpoint: an http(s) URL turns tracing on', () => {
       const config = valid({
         SVC_TRACING_OTLP_ENDPOINT: 'https://collector:4318/v1/traces',
         SVC_TRACING_SERVICE_NAME: 'shop',
       });
-      expect(config.tracing).to.deep.equal({ otlpEndpoint: 'https://collector:4318/v1/traces', serviceName: 'shop' });
+      expect(config.tracing).to.deep.equal({
+        otlpEndpoint: 'https://collector:4318/v1/traces',
+        serviceName: 'shop',
+        sampleRatio: 1,
+      });
     });
 
     it('ports from 0 to 65535', () => {
@@ -674,6 +698,26 @@ describe('loadConfig', () => {
   });
 
   describe('production (SVC_ENV=production)', () => {
+    it('refuses the default mail.link_base_url, and any that is not https://, with one line naming the key', () => {
+      const { SVC_MAIL_LINK_BASE_URL: _, ...withoutBase } = PRODUCTION;
+      const line =
+        'mail.link_base_url: must be set to an https:// URL in production (set SVC_MAIL_LINK_BASE_URL to your front end)';
+      expect(problems({ ...withoutBase, SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([line]);
+      expect(
+        problems({ ...withoutBase, SVC_JWT_SECRET: SECRET_32, SVC_MAIL_LINK_BASE_URL: 'http://app.example.com' }),
+      ).to.deep.equal([line]);
+      expect(valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32 }).mail.linkBaseUrl).to.equal('https://app.example.com');
+    });
+
+    it('account.mails_per_ip_per_hour and tracing.sample_ratio are validated', () => {
+      expect(valid({ SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '5' }).account.mailsPerIpPerHour).to.equal(5);
+      expect(problems({ SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '0' })[0]).to.match(/^account\.mails_per_ip_per_hour: /);
+      expect(valid({ SVC_TRACING_SAMPLE_RATIO: '0.25' }).tracing.sampleRatio).to.equal(0.25);
+      expect(problems({ SVC_TRACING_SAMPLE_RATIO: '1.5' })).to.deep.equal([
+        'tracing.sample_ratio: "1.5" is not a number from 0 to 1',
+      ]);
+    });
+
     it('refuses the shipped placeholder secret', () => {
       expect(problems(PRODUCTION)).to.deep.equal([
         'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
@@ -707,7 +751,7 @@ describe('loadConfig', () => {
         jwt: { ...DEFAULTS.jwt, secret: SECRET_32 },
         graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
         docs: { enabled: false },
-        mail: { ...DEFAULTS.mail, smtpUrl: SMTP_URL },
+        mail: { ...DEFAULTS.mail, smtpUrl: SMTP_URL, linkBaseUrl: 'https://app.example.com' },
       });
     });
 
@@ -740,14 +784,15 @@ describe('loadConfig', () => {
     it('refuses to start without mail.smtp_url: the log mailer is for development only', () => {
       const refusal =
         'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only';
-      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([refusal]);
+      const https = { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com' };
+      expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, ...https })).to.deep.equal([refusal]);
       expect(
         problems(
-          { SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_MAIL_SMTP_URL: '' },
+          { SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, SVC_MAIL_SMTP_URL: '', ...https },
           { 'config/default.yaml': defaultYaml },
         ),
       ).to.deep.equal([refusal]);
-      expect(problems({ SVC_ENV: 'production' })).to.deep.equal([
+      expect(problems({ SVC_ENV: 'production', ...https })).to.deep.equal([
         'jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)',
         refusal,
       ]);

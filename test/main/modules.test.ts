@@ -12,6 +12,7 @@ describe('the feature modules (src/main/modules)', () => {
     expect(moduleMigrations().map((migration) => migration.name)).to.deep.equal([
       'Migration0001Users',
       'Migration0003AccountLifecycle',
+      'Migration0004AccountMailLimits',
       'Migration0002Products',
     ]);
   });

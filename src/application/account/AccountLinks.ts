@@ -12,9 +12,17 @@ export const LINK_LIFETIME_MS: Readonly<Record<AccountMailKind, number>> = {
   'email-verification': 24 * 3_600_000,
 };
 
-/** At most this many mails of one kind to one user per hour (CONTRACT §17: 3 reset mails per address per hour). */
+/** At most this many mails of one kind to one address per hour, whichever account holds it. */
 export const MAILS_PER_HOUR = 3;
 const HOUR_MS = 3_600_000;
+
+/** Who asked for a mail: its client IP counts toward `account.mails_per_ip_per_hour`. */
+export interface MailRequester {
+  readonly ip: string;
+}
+
+/** The name to greet at the user's address: only once the address is proved (no requester text otherwise). */
+const greetingName = (user: User): { firstName?: string } => (user.emailVerified ? { firstName: user.firstName } : {});
 
 /**
  * The e-mailed links of account recovery and verification: makes a single-use token, stores only
@@ -29,6 +37,7 @@ export class AccountLinks {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly background: BackgroundWork,
+    private readonly mailsPerIpPerHour = 20,
   ) {}
 
   /**
@@ -36,15 +45,26 @@ export class AccountLinks {
    * nor depends on it (a failure is reported, not thrown), and takes the same time whether or not
    * a mail goes out.
    */
-  sendLater(user: User, kind: AccountMailKind): void {
-    this.background.start(`sending a ${kind} mail`, () => this.send(user, kind));
+  sendLater(user: User, kind: AccountMailKind, requester?: MailRequester): void {
+    this.background.start(`sending a ${kind} mail`, () => this.send(user, kind, requester));
+  }
+
+  /**
+   * Tells `user`'s current address (before a change) that the account's e-mail was changed: a
+   * notice with no link, started in the background like `sendLater`.
+   */
+  noticeLater(user: User): void {
+    this.background.start('sending an e-mail change notice', () =>
+      this.mailer.send({ kind: 'email-changed', to: user.email, ...greetingName(user) }),
+    );
   }
 
   /**
    * Mails `user` a link of `kind` to its current address, unless MAILS_PER_HOUR of that kind went
-   * to it within the hour; answers whether one was sent.
+   * to that address within the hour, or the requester's IP asked for `mailsPerIpPerHour` mails
+   * within the hour; answers whether one was sent.
    */
-  async send(user: User, kind: AccountMailKind): Promise<boolean> {
+  async send(user: User, kind: AccountMailKind, requester?: MailRequester): Promise<boolean> {
     const now = this.clock.now();
     const secret = this.secrets.create();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS[kind]);
@@ -57,11 +77,12 @@ export class AccountLinks {
         email: user.email,
         createdAt: now,
         expiresAt,
+        ...(requester ? { requestedIp: requester.ip } : {}),
       },
-      { count: MAILS_PER_HOUR, since: new Date(now.getTime() - HOUR_MS) },
+      { since: new Date(now.getTime() - HOUR_MS), perAddress: MAILS_PER_HOUR, perIp: this.mailsPerIpPerHour },
     );
     if (!stored) return false;
-    await this.mailer.send({ kind, to: user.email, firstName: user.firstName, token: secret.token, expiresAt });
+    await this.mailer.send({ kind, to: user.email, ...greetingName(user), token: secret.token, expiresAt });
     return true;
   }
 
@@ -83,8 +104,11 @@ export class AccountLinks {
     return record;
   }
 
-  /** Spends every outstanding link of `kind` of the user (once one of them has done its work). */
-  spendAll(userId: string, kind: AccountMailKind): Promise<void> {
+  /**
+   * Spends every outstanding link of `kind` of the user (once one of them has done its work), or
+   * of every kind when absent (the password changed: no older link may still act on the account).
+   */
+  spendAll(userId: string, kind?: AccountMailKind): Promise<void> {
     return this.tokens.spendAll(userId, kind, this.clock.now());
   }
 }

@@ -14,12 +14,12 @@ export class RequestEmailVerification {
     private readonly links: AccountLinks,
   ) {}
 
-  async execute(input: { readonly userId: string }): Promise<void> {
+  async execute(input: { readonly userId: string; readonly clientIp: string }): Promise<void> {
     const user = await this.users.findById(input.userId);
     if (!user) throw new UserNotFoundError(input.userId);
     if (user.emailVerified) return;
     try {
-      await this.links.send(user, 'email-verification');
+      await this.links.send(user, 'email-verification', { ip: input.clientIp });
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       throw new ServiceUnavailableError('mail could not be sent');

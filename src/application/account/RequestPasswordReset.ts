@@ -3,7 +3,7 @@ import type { AccountLinks } from './AccountLinks.js';
 
 /**
  * "Forgot password" (CONTRACT §17): when the e-mail belongs to a user, a reset link valid for an
- * hour is mailed (at most 3 an hour). The caller learns nothing either way: the same answer after
+ * hour is mailed (at most 3 an hour to one address, and a bounded number an hour per client IP). The caller learns nothing either way: the same answer after
  * the same work (one lookup), the mail going out in the background.
  */
 export class RequestPasswordReset {
@@ -12,8 +12,8 @@ export class RequestPasswordReset {
     private readonly links: AccountLinks,
   ) {}
 
-  async execute(input: { readonly email: string }): Promise<void> {
+  async execute(input: { readonly email: string; readonly clientIp: string }): Promise<void> {
     const user = await this.users.findByEmail(input.email);
-    if (user) this.links.sendLater(user, 'password-reset');
+    if (user) this.links.sendLater(user, 'password-reset', { ip: input.clientIp });
   }
 }

@@ -6,8 +6,8 @@ import type { AccountLinks } from './AccountLinks.js';
 import type { SessionEnder } from './SessionEnder.js';
 
 /**
- * Sets a new password with an e-mailed reset token (CONTRACT §17). The token is spent, and so is
- * every other reset link of the user; every session of the user ends. Following the link proves
+ * Sets a new password with an e-mailed reset token (docs/accounts.md). The token is spent, and so
+ * is every other link of the user (reset and verification); every session of the user ends. Following the link proves
  * the address, so the e-mail counts as verified. A token whose address is no longer the user's is
  * invalid, like a spent, expired or malformed one.
  */
@@ -27,7 +27,8 @@ export class ResetPassword {
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     await this.users.update(user.with({ passwordHash }, now).withVerifiedEmail(now));
-    await this.links.spendAll(user.id, 'password-reset');
+    // Every outstanding link, of both kinds: none may act on the account after this.
+    await this.links.spendAll(user.id);
     await this.ender.endAll(user.id);
   }
 }

@@ -13,6 +13,17 @@ export interface EmailTokenRecord {
   readonly email: string;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** The client IP of the request that asked for it, when there was one (a user's own request). */
+  readonly requestedIp?: string;
+}
+
+/** How many tokens may be made since `since`: per address (of one purpose), and per requesting IP (of any). */
+export interface EmailTokenLimits {
+  readonly since: Date;
+  /** Tokens of the record's purpose sent to the record's address, whichever account it belonged to. */
+  readonly perAddress: number;
+  /** Tokens of any purpose asked for from the record's `requestedIp` (when the record has one). */
+  readonly perIp: number;
 }
 
 /**
@@ -21,14 +32,15 @@ export interface EmailTokenRecord {
  */
 export interface EmailTokenStore {
   /**
-   * Stores `record` unless `limit.count` tokens of its purpose were already made for its user since
-   * `limit.since`; `false` (nothing stored) then.
+   * Stores `record` unless, since `limits.since`, `limits.perAddress` tokens of its purpose were
+   * already made for its address, or `limits.perIp` tokens were asked for from its IP; `false`
+   * (nothing stored) then.
    */
-  addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean>;
+  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean>;
   /** The unspent token with this selector (expired or not: the caller checks). */
   find(selector: string): Promise<EmailTokenRecord | undefined>;
   /** Spends the token; `true` for the one caller that spent it, `false` when it was spent already or is unknown. */
   spend(selector: string, now: Date): Promise<boolean>;
-  /** Spends every unspent token of `purpose` of the user. */
-  spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void>;
+  /** Spends every unspent token of `purpose` of the user, or of every purpose when absent. */
+  spendAll(userId: string, purpose: AccountMailKind | undefined, now: Date): Promise<void>;
 }

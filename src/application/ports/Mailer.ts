@@ -1,19 +1,39 @@
-/** What an account e-mail is for; each kind has its own template and link. */
+/** What a mail with a link is for; each kind has its own template and link. */
 export type AccountMailKind = 'password-reset' | 'email-verification';
 
+/** What a notice (a mail with no link that grants anything) tells. */
+export type AccountNoticeKind = 'email-changed';
+
 /**
- * One account e-mail, as the use cases know it: who gets it, what for, and the single-use token
- * its link carries. Wording, subject and the link itself belong to the adapter (editable
+ * One account e-mail with a single-use link, as the use cases know it: who gets it, what for, and
+ * the token its link carries. Wording, subject and the link itself belong to the adapter (editable
  * templates and `mail.link_base_url`), so no use case writes text.
  */
-export interface AccountMail {
+export interface AccountLinkMail {
   readonly kind: AccountMailKind;
   readonly to: string;
-  readonly firstName: string;
+  /**
+   * The name to greet, only when `to` is a verified address of the user: a mail to an address
+   * nobody has proved carries no text the requester chose (absent: a greeting without a name).
+   */
+  readonly firstName?: string;
   /** The secret the link carries; never logged by anything but the development log adapter. */
   readonly token: string;
   readonly expiresAt: Date;
 }
+
+/** A notice to an account's address: no link, nothing that grants access. */
+export interface AccountNotice {
+  readonly kind: AccountNoticeKind;
+  readonly to: string;
+  /** As for a link mail: only for a verified address. */
+  readonly firstName?: string;
+}
+
+export type AccountMail = AccountLinkMail | AccountNotice;
+
+/** Whether a mail carries a link (and so a token). */
+export const isLinkMail = (mail: AccountMail): mail is AccountLinkMail => mail.kind !== 'email-changed';
 
 /**
  * Sends account e-mails. Promises: `send` resolves once the message is handed to the transport

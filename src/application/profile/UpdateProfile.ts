@@ -1,10 +1,11 @@
-import { ValidationError } from '../../domain/shared/DomainError.js';
+import { RateLimitedError, ValidationError } from '../../domain/shared/DomainError.js';
 import type { User } from '../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
 import type { SessionEnder } from '../account/SessionEnder.js';
 import type { Clock } from '../ports/Clock.js';
+import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 
 /** Validated changes; absent fields stay unchanged. The role is never among them. */
@@ -17,12 +18,17 @@ export interface UpdateProfileInput {
   readonly email?: string;
   readonly password?: string;
   readonly currentPassword?: string;
+  /** The caller's IP: wrong `current_password` attempts count toward the login throttle of (e-mail, IP). */
+  readonly clientIp: string;
 }
 
 /**
- * Updates the caller's names, e-mail and password. A new password needs the right current
- * password (else a validation error on `current_password`) and ends every other session of the
- * user; a taken e-mail is a conflict; a new e-mail is unverified and is mailed a verification link.
+ * Updates the caller's names, e-mail and password. A new password or a new e-mail needs the right
+ * current password (else a validation error on `current_password`); wrong attempts count toward the
+ * login throttle of the user's e-mail and the caller's IP, and past it the answer is RateLimitedError,
+ * so a stolen access token cannot guess its way to the account. A new password ends every other
+ * session and spends every outstanding e-mailed link; a taken e-mail is a conflict; a new e-mail is
+ * unverified and is mailed a verification link, and the old address gets a notice.
  */
 export class UpdateProfile {
   constructor(
@@ -31,23 +37,18 @@ export class UpdateProfile {
     private readonly clock: Clock,
     private readonly ender: SessionEnder,
     private readonly links: AccountLinks,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   async execute(input: UpdateProfileInput): Promise<User> {
     const user = await this.users.findById(input.userId);
     if (!user) throw new UserNotFoundError(input.userId);
-    let passwordHash: string | undefined;
-    if (input.password !== undefined) {
-      if (input.currentPassword === undefined) {
-        throw new ValidationError([{ field: 'current_password', message: 'is required to change the password' }]);
-      }
-      if (!(await this.hasher.verify(input.currentPassword, user.passwordHash))) {
-        throw new ValidationError([{ field: 'current_password', message: 'is incorrect' }]);
-      }
-      passwordHash = await this.hasher.hash(input.password);
-    }
-    if (input.email !== undefined && input.email !== user.email) {
-      const owner = await this.users.findByEmail(input.email);
+    const changesEmail = input.email !== undefined && input.email !== user.email;
+    if (input.password !== undefined) await this.checkCurrentPassword(user, input, 'password');
+    else if (changesEmail) await this.checkCurrentPassword(user, input, 'e-mail');
+    const passwordHash = input.password !== undefined ? await this.hasher.hash(input.password) : undefined;
+    if (changesEmail) {
+      const owner = await this.users.findByEmail(input.email!);
       if (owner && owner.id !== user.id) throw new EmailAlreadyRegisteredError();
     }
     const updated = user.with(
@@ -60,8 +61,29 @@ export class UpdateProfile {
       this.clock.now(),
     );
     await this.users.update(updated);
-    if (passwordHash !== undefined) await this.ender.endAll(updated.id, input.sessionId);
-    if (updated.email !== user.email) this.links.sendLater(updated, 'email-verification');
+    if (passwordHash !== undefined) {
+      await this.links.spendAll(updated.id);
+      await this.ender.endAll(updated.id, input.sessionId);
+    }
+    if (updated.email !== user.email) {
+      this.links.noticeLater(user);
+      this.links.sendLater(updated, 'email-verification', { ip: input.clientIp });
+    }
     return updated;
+  }
+
+  /** The current password, throttled like a login of the user's e-mail from the caller's IP. */
+  private async checkCurrentPassword(user: User, input: UpdateProfileInput, what: string): Promise<void> {
+    if (input.currentPassword === undefined) {
+      throw new ValidationError([{ field: 'current_password', message: `is required to change the ${what}` }]);
+    }
+    const key = `${user.email}|${input.clientIp}`;
+    const { blockedForSeconds } = await this.throttle.status(key);
+    if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed attempts');
+    if (!(await this.hasher.verify(input.currentPassword, user.passwordHash))) {
+      await this.throttle.recordFailure(key);
+      throw new ValidationError([{ field: 'current_password', message: 'is incorrect' }]);
+    }
+    await this.throttle.reset(key);
   }
 }

@@ -3,8 +3,16 @@ import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../share
 /** The longest address (RFC 5321's path limit less its angle brackets). */
 export const EMAIL_MAX_LENGTH = 254;
 
-/** Pragmatic address check: one `@`, no spaces, a dot in the domain, at most 254 characters. */
-const SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+/**
+ * A plain `local@domain`: the local part a dot-atom (letters, digits and
+ * ``!#$%&'*+/=?^_`{|}~-``, in runs separated by single dots, at most 64 characters), the domain a
+ * host name (labels of letters, digits and inner hyphens, at least two of them). No quotes,
+ * spaces, `<>`, `()`, `,`, `:`, `;`, `\` or second `@`, so no mailer can read another recipient
+ * out of an accepted address.
+ */
+const ATOM = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+const SHAPE = new RegExp(`^(?=[^@]{1,64}@)${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`, 'u');
 
 const INVALID_MESSAGE = 'must be a valid e-mail address';
 

@@ -52,6 +52,12 @@ export const intIn = (min: number, max: number): t.Type<number, unknown, unknown
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
   });
 
+/** A number from 0 to 1 (a share, such as a sampling ratio). */
+export const Ratio = fromString('a number from 0 to 1', (u) => {
+  const n = typeof u === 'number' ? u : typeof u === 'string' && u.trim() !== '' ? Number(u) : Number.NaN;
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined;
+});
+
 export const oneOf = <K extends string>(...values: K[]): t.Type<K, unknown, unknown> =>
   fromString(`one of ${values.join(', ')}`, (u) =>
     typeof u === 'string' && (values as string[]).includes(u.trim()) ? (u.trim() as K) : undefined,
@@ -121,6 +127,12 @@ const urlWithScheme = (schemes: readonly string[], u: unknown): string | undefin
 export const DatabaseUrl = fromString('a database URL (sqlite:<file>, sqlite::memory: or postgres://...)', (u) => {
   if (typeof u !== 'string') return undefined;
   if (/^sqlite:.+/.test(u)) return u;
+  return urlWithScheme(['postgres:', 'postgresql:'], u);
+});
+
+/** Empty, or a `postgres://` URL (`database.migration_url`: a direct connection for migrations). */
+export const OptionalDatabaseUrl = fromString('empty or a postgres:// URL', (u) => {
+  if (u === '' || u === null) return '';
   return urlWithScheme(['postgres:', 'postgresql:'], u);
 });
 

@@ -22,8 +22,7 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
-/** Keys whose URL may carry a password, never echoed in an error line. */
-const CREDENTIAL_URLS = new Set(['mail.smtp_url']);
+/** The password of any URL in a value (`database.url`, `redis.url`, `mail.smtp_url` …), never echoed in an error line. */
 const hidePassword = (value: unknown): unknown =>
   typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value;
 
@@ -105,8 +104,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
             ? false
             : spec.default;
     const decoded = spec.codec.decode(raw);
-    if (isLeft(decoded))
-      errors.push(`${path}: ${show(CREDENTIAL_URLS.has(path) ? hidePassword(raw) : raw)} is not ${spec.codec.name}`);
+    if (isLeft(decoded)) errors.push(`${path}: ${show(hidePassword(raw))} is not ${spec.codec.name}`);
     else values.set(path, decoded.right);
   }
 
@@ -136,6 +134,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       url: v('database.url'),
       migrateOnStart: v('database.migrate_on_start'),
       queryTimeoutMs: v('database.query_timeout'),
+      migrationUrl: v('database.migration_url'),
     },
     redis: { url: v('redis.url') },
     api: { mode: v('api.mode') },
@@ -176,9 +175,14 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       linkBaseUrl: v('mail.link_base_url'),
       templates: v('mail.templates'),
     },
+    account: { mailsPerIpPerHour: v('account.mails_per_ip_per_hour') },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
-    tracing: { otlpEndpoint: v('tracing.otlp_endpoint'), serviceName: v('tracing.service_name') },
+    tracing: {
+      otlpEndpoint: v('tracing.otlp_endpoint'),
+      serviceName: v('tracing.service_name'),
+      sampleRatio: v('tracing.sample_ratio'),
+    },
     health: {
       checkTimeoutMs: v('health.check_timeout'),
       disk: { path: v('health.disk.path'), minFreeBytes: v('health.disk.min_free_bytes') },
@@ -249,6 +253,11 @@ function crossChecks(config: Config, production: boolean): string[] {
       errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
     } else if (Buffer.byteLength(config.jwt.secret, 'utf8') < 32) {
       errors.push('jwt.secret: must be at least 32 bytes in production');
+    }
+    if (!config.mail.linkBaseUrl.startsWith('https://')) {
+      errors.push(
+        'mail.link_base_url: must be set to an https:// URL in production (set SVC_MAIL_LINK_BASE_URL to your front end)',
+      );
     }
     if (config.mail.smtpUrl === '') {
       errors.push(

@@ -3,6 +3,7 @@ import {
   Bool,
   ByteSize,
   DatabaseUrl,
+  OptionalDatabaseUrl,
   Duration,
   DurationOrZero,
   HttpUrl,
@@ -16,6 +17,7 @@ import {
   OptionalBool,
   oneOf,
   RateText,
+  Ratio,
   RedisUrl,
   RoutePath,
   SmtpUrl,
@@ -56,6 +58,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
   'database.migrate_on_start': key(Bool, true),
   'database.query_timeout': key(Duration, '5s'),
+  'database.migration_url': key(OptionalDatabaseUrl, ''),
   'redis.url': key(RedisUrl, ''),
   'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
   'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
@@ -91,6 +94,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.login_max_failures': key(intIn(1, 1000), 5),
   'auth.login_window': key(Duration, '15m'),
   'auth.require_verified_email': key(Bool, false),
+  'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
   'mail.smtp_url': key(SmtpUrl, ''),
   'mail.from': key(MailAddress, 'Portico <no-reply@localhost>'),
   'mail.link_base_url': key(LinkBaseUrl, 'http://localhost:8080'),
@@ -101,6 +105,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'log.format': key(oneOf('json', 'pretty'), 'json'),
   'tracing.otlp_endpoint': key(OptionalHttpUrl, ''),
   'tracing.service_name': key(NonEmptyText, 'portico'),
+  'tracing.sample_ratio': key(Ratio, 1),
   'health.check_timeout': key(Duration, '2s'),
   'health.disk.path': key(Text, ''),
   'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
@@ -132,7 +137,13 @@ export interface Config {
     /** With `securityHeaders`: `Strict-Transport-Security` too (only behind HTTPS). */
     hsts: boolean;
   };
-  database: { url: string; migrateOnStart: boolean; queryTimeoutMs: number };
+  database: {
+    url: string;
+    migrateOnStart: boolean;
+    queryTimeoutMs: number;
+    /** PostgreSQL: where migrations run and take their lock, past a transaction pooler; empty: `url`. */
+    migrationUrl: string;
+  };
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
@@ -169,10 +180,17 @@ export interface Config {
    * production). `linkBaseUrl` is where the links in the mails point (the web front end).
    */
   mail: { smtpUrl: string; from: string; linkBaseUrl: string; templates: string };
+  /** Account mail per client IP: at most `mailsPerIpPerHour` mails with a link an hour. */
+  account: { mailsPerIpPerHour: number };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
   /** OpenTelemetry tracing (CONTRACT §15): off while `otlpEndpoint` is empty. */
-  tracing: { otlpEndpoint: string; serviceName: string };
+  tracing: {
+    otlpEndpoint: string;
+    serviceName: string;
+    /** The share of requests traced, decided by the service whatever an incoming `traceparent` says. */
+    sampleRatio: number;
+  };
   health: {
     checkTimeoutMs: number;
     /** `path` empty: the SQLite file's directory, or `.` on PostgreSQL. */

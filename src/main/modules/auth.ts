@@ -30,7 +30,6 @@ import { UserTokens } from './users.js';
 
 export const AuthTokens = {
   TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
-  LoginThrottle: token<LoginThrottle>('auth.LoginThrottle'),
   SessionIssuer: token<SessionIssuer>('auth.SessionIssuer'),
   UseCases: token<AuthUseCases>('auth.UseCases'),
 } as const;
@@ -60,7 +59,7 @@ export const auth: FeatureModule = {
         }),
       [TOKENS.Config],
     );
-    bind(AuthTokens.LoginThrottle).toResolvedValue(
+    bind(TOKENS.LoginThrottle).toResolvedValue(
       (config: Config, redis: Redis | null, metrics: ServiceMetrics | null): LoginThrottle => {
         const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
         return metrics
@@ -108,7 +107,7 @@ export const auth: FeatureModule = {
         UserTokens.PasswordHasher,
         AuthTokens.TokenIssuer,
         UserTokens.RefreshTokenStore,
-        AuthTokens.LoginThrottle,
+        TOKENS.LoginThrottle,
         AuthTokens.SessionIssuer,
         TOKENS.IdGenerator,
         TOKENS.Clock,

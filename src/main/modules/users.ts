@@ -6,6 +6,7 @@ import { CachingCallerLookup } from '../../adapters/outbound/cache/CachingCaller
 import { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
 import { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import { RandomOneTimeSecrets } from '../../adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm/migrations/Migration0004AccountMailLimits.js';
 import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
 import { MikroOrmCallerLookup } from '../../adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
 import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
@@ -18,6 +19,7 @@ import { EndAllSessions } from '../../application/account/EndAllSessions.js';
 import { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
+import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
 import type { Mailer } from '../../application/ports/Mailer.js';
 import type { SessionStore } from '../../application/ports/SessionStore.js';
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
@@ -118,9 +120,16 @@ export const users: FeatureModule = {
       [TOKENS.Logger],
     );
     bind(UserTokens.AccountLinks).toResolvedValue(
-      (tokens: EmailTokenStore, mailer: Mailer, clock: Clock, background: BackgroundWork) =>
-        new AccountLinks(tokens, new RandomOneTimeSecrets(), mailer, clock, background),
-      [UserTokens.EmailTokens, TOKENS.Mailer, TOKENS.Clock, UserTokens.Background],
+      (tokens: EmailTokenStore, mailer: Mailer, clock: Clock, background: BackgroundWork, config: Config) =>
+        new AccountLinks(
+          tokens,
+          new RandomOneTimeSecrets(),
+          mailer,
+          clock,
+          background,
+          config.account.mailsPerIpPerHour,
+        ),
+      [UserTokens.EmailTokens, TOKENS.Mailer, TOKENS.Clock, UserTokens.Background, TOKENS.Config],
     );
     bind(UserTokens.Repository).toService(UserTokens.Cache);
     bind(UserTokens.PasswordHasher).toResolvedValue(
@@ -144,11 +153,12 @@ export const users: FeatureModule = {
         clock: Clock,
         ender: SessionEnder,
         links: AccountLinks,
+        throttle: LoginThrottle,
       ): UserUseCases => ({
         authenticate,
         policy,
         getProfile: new GetProfile(users),
-        updateProfile: new UpdateProfile(users, hasher, clock, ender, links),
+        updateProfile: new UpdateProfile(users, hasher, clock, ender, links, throttle),
         endUserSessions: new EndAllSessions(users, ender),
         listUsers: new ListUsers(users),
         getUser: new GetUser(users),
@@ -167,6 +177,7 @@ export const users: FeatureModule = {
         TOKENS.Clock,
         UserTokens.SessionEnder,
         UserTokens.AccountLinks,
+        TOKENS.LoginThrottle,
       ],
     );
   }),
@@ -181,6 +192,7 @@ export const users: FeatureModule = {
   migrations: [
     { name: 'Migration0001Users', class: Migration0001Users },
     { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
+    { name: 'Migration0004AccountMailLimits', class: Migration0004AccountMailLimits },
   ],
   rest: {
     always: true,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
 import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
 import { AccountLinks, LINK_LIFETIME_MS, MAILS_PER_HOUR } from '../../../src/application/account/AccountLinks.js';
-import type { EmailTokenRecord } from '../../../src/application/ports/EmailTokenStore.js';
+import type { EmailTokenLimits, EmailTokenRecord } from '../../../src/application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../src/application/ports/Mailer.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
@@ -15,11 +15,8 @@ const HOUR_MS = 3_600_000;
 class WatchedEmailTokenStore extends InMemoryEmailTokenStore {
   readonly stored: EmailTokenRecord[] = [];
 
-  override async addWithinLimit(
-    record: EmailTokenRecord,
-    limit: { readonly count: number; readonly since: Date },
-  ): Promise<boolean> {
-    const added = await super.addWithinLimit(record, limit);
+  override async addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
+    const added = await super.addWithinLimit(record, limits);
     if (added) this.stored.push({ ...record });
     return added;
   }
@@ -56,10 +53,46 @@ describe('AccountLinks', () => {
   });
 
   describe('send', () => {
-    it('mails the user a link of the kind, to its current address, with its first name', async () => {
+    it('mails the user a link of the kind, to its current address, with its first name once the address is verified', async () => {
+      ada = ada.withVerifiedEmail(world.clock.now());
+      await world.users.update(ada);
       await mailed('password-reset');
       expect(world.mailer.sent).to.have.length(1);
       expect(world.mailer.sent[0]).to.include({ kind: 'password-reset', to: 'ada@example.com', firstName: 'Ada' });
+    });
+
+    it('greets an address nobody has proved without a name: no text the requester chose', async () => {
+      const mallory = await world.given(
+        aUser().withEmail('victim@example.com').withName('Ada, confirm at https://evil.example/x', 'Lovelace'),
+      );
+      await mailed('email-verification', mallory);
+      await mailed('password-reset', mallory);
+      for (const mail of world.mailer.to('victim@example.com')) expect(mail).not.to.have.property('firstName');
+    });
+
+    it('counts per address, whichever account holds it, and per requesting IP across addresses', async () => {
+      for (let i = 0; i < MAILS_PER_HOUR; i++) await mailed('password-reset');
+      // The address moves to another account: still no more reset mail to that inbox this hour.
+      await world.users.delete(ada.id);
+      const again = await world.given(aUser().withEmail('ada@example.com'));
+      expect(await links.send(again, 'password-reset')).to.equal(false);
+      // One IP asking for mails to many addresses stops at its own limit.
+      const limited = new AccountLinks(
+        store,
+        new RandomOneTimeSecrets(),
+        world.mailer,
+        world.clock,
+        world.background,
+        2,
+      );
+      const requester = { ip: '198.51.100.23' };
+      const others = await Promise.all(
+        ['x@example.com', 'y@example.com', 'z@example.com'].map((email) => world.given(aUser().withEmail(email))),
+      );
+      expect(await limited.send(others[0]!, 'password-reset', requester)).to.equal(true);
+      expect(await limited.send(others[1]!, 'email-verification', requester)).to.equal(true);
+      expect(await limited.send(others[2]!, 'password-reset', requester)).to.equal(false);
+      expect(await limited.send(others[2]!, 'password-reset', { ip: '198.51.100.24' })).to.equal(true);
     });
 
     it('makes a reset link expire an hour after now, a verification link 24 hours after now', async () => {

@@ -17,9 +17,9 @@ describe('RequestEmailVerification', () => {
   });
 
   it('mails a verification link valid 24 hours to the user’s address before answering', async () => {
-    await request.execute({ userId: ada.id });
+    await request.execute({ userId: ada.id, clientIp: '203.0.113.7' });
     expect(world.mailer.sent).to.have.length(1);
-    const mail = world.mailer.sent[0]!;
+    const mail = world.mailer.last('ada@example.com', 'email-verification');
     expect(mail).to.include({ kind: 'email-verification', to: 'ada@example.com' });
     expect(mail.expiresAt).to.deep.equal(new Date(world.clock.now().getTime() + 24 * 3_600_000));
     expect(await world.links.redeem(mail.token, 'email-verification')).to.include({
@@ -30,24 +30,25 @@ describe('RequestEmailVerification', () => {
 
   it('mails the current address after an e-mail change', async () => {
     await world.users.update(ada.with({ email: 'countess@example.com' }, world.clock.now()));
-    await request.execute({ userId: ada.id });
+    await request.execute({ userId: ada.id, clientIp: '203.0.113.7' });
     expect(world.mailer.sent.map((m) => m.to)).to.deep.equal(['countess@example.com']);
   });
 
   it('mails nothing to a user whose e-mail is verified already, and answers the same', async () => {
     const grace = await world.given(aUser().withEmail('grace@example.com').verified());
-    expect(await request.execute({ userId: grace.id })).to.equal(undefined);
+    expect(await request.execute({ userId: grace.id, clientIp: '203.0.113.7' })).to.equal(undefined);
     expect(world.mailer.sent).to.deep.equal([]);
   });
 
   it('mails nothing for a 4th request within the hour, and answers the same', async () => {
-    for (let i = 0; i < 4; i++) expect(await request.execute({ userId: ada.id })).to.equal(undefined);
+    for (let i = 0; i < 4; i++)
+      expect(await request.execute({ userId: ada.id, clientIp: '203.0.113.7' })).to.equal(undefined);
     expect(world.mailer.to('ada@example.com', 'email-verification')).to.have.length(3);
   });
 
   it('answers ServiceUnavailableError (503) when the mail cannot be handed over', async () => {
     world.mailer.failWith = new Error('connect ECONNREFUSED 127.0.0.1:25');
-    const error = await rejectionOf(request.execute({ userId: ada.id }));
+    const error = await rejectionOf(request.execute({ userId: ada.id, clientIp: '203.0.113.7' }));
     expect(error).to.be.instanceOf(ServiceUnavailableError);
     expect(error).to.have.property('code', 'SERVICE_UNAVAILABLE');
     expect((error as Error).message, 'the transport’s message stays inside').to.not.include('ECONNREFUSED');
@@ -55,7 +56,9 @@ describe('RequestEmailVerification', () => {
 
   it('answers NOT_FOUND for a user that no longer exists', async () => {
     await world.users.delete(ada.id);
-    expect(await rejectionOf(request.execute({ userId: ada.id }))).to.be.instanceOf(NotFoundError);
+    expect(await rejectionOf(request.execute({ userId: ada.id, clientIp: '203.0.113.7' }))).to.be.instanceOf(
+      NotFoundError,
+    );
     expect(world.mailer.sent).to.deep.equal([]);
   });
 });

@@ -56,7 +56,7 @@ describe('RequestPasswordReset', () => {
   });
 
   it('mails one reset link to a known e-mail, in the background', async () => {
-    await request.execute({ email: 'ada@example.com' });
+    await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     await world.background.idle();
     expect(world.mailer.sent).to.have.length(1);
     expect(world.mailer.sent[0]).to.include({ kind: 'password-reset', to: 'ada@example.com' });
@@ -64,15 +64,15 @@ describe('RequestPasswordReset', () => {
   });
 
   it('mails nothing for an unknown e-mail', async () => {
-    await request.execute({ email: 'nobody@example.com' });
+    await request.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' });
     await world.background.idle();
     expect(world.mailer.sent).to.deep.equal([]);
   });
 
   it('answers a known and an unknown e-mail alike, after the same work: one lookup by e-mail', async () => {
-    const known = await request.execute({ email: 'ada@example.com' });
+    const known = await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     const knownCalls = calls.splice(0);
-    const unknown = await request.execute({ email: 'nobody@example.com' });
+    const unknown = await request.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' });
     expect(known).to.equal(undefined);
     expect(unknown).to.equal(undefined);
     expect(knownCalls).to.deep.equal(['findByEmail']);
@@ -82,7 +82,7 @@ describe('RequestPasswordReset', () => {
   it('answers before the mail server does: the mail goes out after the answer', async () => {
     const held = new HeldMailer();
     const links = new AccountLinks(world.emailTokens, new RandomOneTimeSecrets(), held, world.clock, world.background);
-    await new RequestPasswordReset(world.users, links).execute({ email: 'ada@example.com' });
+    await new RequestPasswordReset(world.users, links).execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     expect(held.delivered, 'nothing delivered when the answer is given').to.deep.equal([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(held.attempted).to.have.length(1);
@@ -104,7 +104,10 @@ describe('RequestPasswordReset', () => {
       },
     });
     const links = new AccountLinks(tokens, new RandomOneTimeSecrets(), world.mailer, world.clock, world.background);
-    const answer = new RequestPasswordReset(world.users, links).execute({ email: 'ada@example.com' });
+    const answer = new RequestPasswordReset(world.users, links).execute({
+      email: 'ada@example.com',
+      clientIp: '203.0.113.7',
+    });
     // What the caller does with the answer (write the 202) runs in the microtasks right after it.
     const seenAtAnswer = answer.then(() => [...touched]);
     expect(await seenAtAnswer).to.deep.equal([]);
@@ -114,7 +117,8 @@ describe('RequestPasswordReset', () => {
   });
 
   it('sends nothing for a 4th request within the hour, and answers the same', async () => {
-    for (let i = 0; i < 4; i++) expect(await request.execute({ email: 'ada@example.com' })).to.equal(undefined);
+    for (let i = 0; i < 4; i++)
+      expect(await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
     await world.background.idle();
     expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(3);
     expect(world.backgroundFailures).to.deep.equal([]);
@@ -122,7 +126,7 @@ describe('RequestPasswordReset', () => {
 
   it('does not reject when the mailer fails: the failure is reported', async () => {
     world.mailer.failWith = new Error('smtp down');
-    expect(await request.execute({ email: 'ada@example.com' })).to.equal(undefined);
+    expect(await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
     await world.background.idle();
     expect(world.mailer.sent).to.deep.equal([]);
     expect(world.backgroundFailures).to.have.length(1);
@@ -130,7 +134,7 @@ describe('RequestPasswordReset', () => {
   });
 
   it('sends a link that resets that user’s password (its token is redeemable for a reset)', async () => {
-    await request.execute({ email: 'ada@example.com' });
+    await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     await world.background.idle();
     const record = await world.links.redeem(
       world.mailer.last('ada@example.com', 'password-reset').token,

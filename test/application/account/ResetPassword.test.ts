@@ -64,6 +64,14 @@ describe('ResetPassword', () => {
     await expectInvalidToken(reset.execute({ token: first, password: 'yet another password' }));
   });
 
+  it('spends the user’s outstanding verification links too: no link mailed before the reset acts after it', async () => {
+    expect(await world.links.send(ada, 'email-verification')).to.equal(true);
+    const verification = world.mailer.last('ada@example.com', 'email-verification').token;
+    await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
+    const error = await rejectionOf(world.links.redeem(verification, 'email-verification'));
+    expect(error).to.include({ code: 'INVALID_TOKEN' });
+  });
+
   it('leaves other users’ reset links working', async () => {
     const bob = await world.given(aUser().withEmail('bob@example.com'));
     const bobs = await mailedReset(bob);

@@ -117,13 +117,13 @@ describe('ChangeUserRole', () => {
     expect(error).to.include({ code: 'NOT_FOUND', message: 'User not found', detail: `id: ${id}` });
   });
 
-  it('reaches the user’s tokens at the next refresh, not before', async () => {
+  it('reaches the user’s access tokens at once, those issued before too, and the next refresh', async () => {
     const session = await world.sessions.start(bob, A_CLIENT);
     await changeRole.execute({ actorId: admin.id, userId: bob.id, role: 'moderator' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
     expect(await authenticate.execute({ accessToken: session.accessToken })).to.deep.include({
       userId: bob.id,
-      role: 'user',
+      role: 'moderator',
     });
     const refresh = new RefreshSession(
       world.tokens,

@@ -5,11 +5,18 @@ import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UpdateProfile } from '../../../src/application/profile/UpdateProfile.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../../src/domain/shared/DomainError.js';
+import {
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
 import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
+
+const IP = '203.0.113.7';
 
 describe('UpdateProfile', () => {
   let world: World;
@@ -29,14 +36,14 @@ describe('UpdateProfile', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    update = new UpdateProfile(world.users, world.hasher, world.clock, world.ender, world.links);
+    update = new UpdateProfile(world.users, world.hasher, world.clock, world.ender, world.links, world.throttle);
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
     sessionId = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
   });
 
   describe('partial changes', () => {
     it('changes only the first name when only it is given', async () => {
-      const result = await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
+      const result = await update.execute({ userId: ada.id, sessionId, clientIp: IP, firstName: 'Augusta' });
       expect(result.toProps()).to.deep.include({
         firstName: 'Augusta',
         lastName: 'Lovelace',
@@ -47,7 +54,7 @@ describe('UpdateProfile', () => {
     });
 
     it('changes only the last name when only it is given', async () => {
-      await update.execute({ userId: ada.id, sessionId, lastName: 'King' });
+      await update.execute({ userId: ada.id, sessionId, clientIp: IP, lastName: 'King' });
       expect(await stored()).to.deep.include({ firstName: 'Ada', lastName: 'King', email: 'ada@example.com' });
     });
 
@@ -55,16 +62,22 @@ describe('UpdateProfile', () => {
       await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
+        firstName: 'Augusta',
+        lastName: 'King',
+        email: 'augusta@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+      expect(await stored()).to.deep.include({
         firstName: 'Augusta',
         lastName: 'King',
         email: 'augusta@example.com',
       });
-      expect(await stored()).to.deep.include({ firstName: 'Augusta', lastName: 'King', email: 'augusta@example.com' });
     });
 
     it('changes no field when given nothing', async () => {
       world.clock.advance(1000);
-      await update.execute({ userId: ada.id, sessionId });
+      await update.execute({ userId: ada.id, sessionId, clientIp: IP });
       const { updatedAt: _after, ...after } = await stored();
       const { updatedAt: _before, ...before } = ada.toProps();
       expect(after).to.deep.equal(before);
@@ -72,7 +85,7 @@ describe('UpdateProfile', () => {
 
     it('moves updatedAt with the clock and keeps createdAt', async () => {
       world.clock.advance(90_000);
-      const result = await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
+      const result = await update.execute({ userId: ada.id, sessionId, clientIp: IP, firstName: 'Augusta' });
       expect(result.updatedAt).to.deep.equal(new Date(START.getTime() + 90_000));
       expect(result.createdAt).to.deep.equal(START);
       expect((await stored()).updatedAt).to.deep.equal(new Date(START.getTime() + 90_000));
@@ -81,7 +94,13 @@ describe('UpdateProfile', () => {
 
   describe('e-mail', () => {
     it('moves the user to a free e-mail', async () => {
-      await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'countess@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       expect((await world.users.findByEmail('countess@example.com'))?.id).to.equal(ada.id);
       expect(await world.users.findByEmail('ada@example.com')).to.equal(undefined);
     });
@@ -89,7 +108,14 @@ describe('UpdateProfile', () => {
     it('refuses an e-mail another user has with EmailAlreadyRegisteredError, changing nothing', async () => {
       await world.given(aUser().withEmail('bob@example.com'));
       const error = await rejectionOf(
-        update.execute({ userId: ada.id, sessionId, email: 'bob@example.com', firstName: 'Augusta' }),
+        update.execute({
+          userId: ada.id,
+          sessionId,
+          clientIp: IP,
+          email: 'bob@example.com',
+          currentPassword: DEFAULT_PASSWORD,
+          firstName: 'Augusta',
+        }),
       );
       expect(error).to.be.instanceOf(EmailAlreadyRegisteredError);
       expect(error).to.include({ code: 'CONFLICT', message: 'email already registered' });
@@ -97,7 +123,13 @@ describe('UpdateProfile', () => {
     });
 
     it('accepts the user’s own e-mail unchanged', async () => {
-      const result = await update.execute({ userId: ada.id, sessionId, email: 'ada@example.com', lastName: 'King' });
+      const result = await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'ada@example.com',
+        lastName: 'King',
+      });
       expect(result.toProps()).to.deep.include({ email: 'ada@example.com', lastName: 'King' });
       expect(await stored()).to.deep.include({ email: 'ada@example.com', lastName: 'King' });
     });
@@ -108,6 +140,7 @@ describe('UpdateProfile', () => {
       await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
@@ -121,6 +154,7 @@ describe('UpdateProfile', () => {
       await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
@@ -133,7 +167,7 @@ describe('UpdateProfile', () => {
 
     it('refuses a new password without current_password (ValidationError on current_password), changing nothing', async () => {
       await expectCurrentPasswordError(
-        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', firstName: 'Augusta' }),
+        update.execute({ userId: ada.id, sessionId, clientIp: IP, password: 'a brand new one', firstName: 'Augusta' }),
       );
       expect(await stored()).to.deep.equal(ada.toProps());
       expect(world.hasher.hashCalls).to.equal(0);
@@ -144,6 +178,7 @@ describe('UpdateProfile', () => {
         update.execute({
           userId: ada.id,
           sessionId,
+          clientIp: IP,
           password: 'a brand new one',
           currentPassword: 'not my password',
           firstName: 'Augusta',
@@ -154,7 +189,7 @@ describe('UpdateProfile', () => {
     });
 
     it('leaves the hash alone when no new password is given', async () => {
-      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' });
+      await update.execute({ userId: ada.id, sessionId, clientIp: IP, firstName: 'Augusta' });
       expect((await stored()).passwordHash).to.equal(ada.passwordHash);
       expect(world.hasher.hashCalls).to.equal(0);
     });
@@ -168,10 +203,18 @@ describe('UpdateProfile', () => {
     });
 
     it('keeps the stored role through every kind of update', async () => {
-      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
       await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
+        firstName: 'Augusta',
+        email: 'augusta@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
@@ -179,7 +222,7 @@ describe('UpdateProfile', () => {
     });
 
     it('keeps the stored role when the input smuggles one', async () => {
-      const smuggled = { userId: ada.id, sessionId, lastName: 'King', role: 'admin' };
+      const smuggled = { userId: ada.id, sessionId, clientIp: IP, lastName: 'King', role: 'admin' };
       await update.execute(smuggled);
       expect(await stored()).to.deep.include({ lastName: 'King', role: 'moderator' });
     });
@@ -187,9 +230,102 @@ describe('UpdateProfile', () => {
 
   it('answers NOT_FOUND for a user that no longer exists', async () => {
     await world.users.delete(ada.id);
-    const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, firstName: 'Augusta' }));
+    const error = await rejectionOf(update.execute({ userId: ada.id, sessionId, clientIp: IP, firstName: 'Augusta' }));
     expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${ada.id}` });
+  });
+
+  describe('taking over with a stolen access token (docs/accounts.md)', () => {
+    it('refuses an e-mail change without the right current_password, changing nothing and mailing nothing', async () => {
+      await expectCurrentPasswordError(
+        update.execute({ userId: ada.id, sessionId, clientIp: IP, email: 'mallory@example.com' }),
+      );
+      await expectCurrentPasswordError(
+        update.execute({
+          userId: ada.id,
+          sessionId,
+          clientIp: IP,
+          email: 'mallory@example.com',
+          currentPassword: 'a guess',
+        }),
+      );
+      expect(await stored()).to.deep.equal(ada.toProps());
+      await world.background.idle();
+      expect(world.mailer.sent).to.deep.equal([]);
+    });
+
+    it('tells the old address of an e-mail change, with no link and no token', async () => {
+      await world.users.update(ada.withVerifiedEmail(world.clock.now()));
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'countess@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+      await world.background.idle();
+      expect(world.mailer.notices('ada@example.com')).to.deep.equal([
+        { kind: 'email-changed', to: 'ada@example.com', firstName: 'Ada' },
+      ]);
+    });
+
+    it('greets an unverified old address without a name', async () => {
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'countess@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+      await world.background.idle();
+      expect(world.mailer.notices('ada@example.com')).to.deep.equal([{ kind: 'email-changed', to: 'ada@example.com' }]);
+    });
+
+    it('spends every outstanding reset and verification link on a password change', async () => {
+      expect(await world.links.send(ada, 'password-reset')).to.equal(true);
+      expect(await world.links.send(ada, 'email-verification')).to.equal(true);
+      const tokens = [
+        world.mailer.last('ada@example.com', 'password-reset').token,
+        world.mailer.last('ada@example.com', 'email-verification').token,
+      ];
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+      for (const [token, kind] of [
+        [tokens[0]!, 'password-reset'],
+        [tokens[1]!, 'email-verification'],
+      ] as const)
+        expect(await rejectionOf(world.links.redeem(token, kind))).to.include({ code: 'INVALID_TOKEN' });
+    });
+
+    it('throttles current_password guesses like logins of that e-mail and IP: past the limit, RATE_LIMITED', async () => {
+      const guess = (currentPassword: string) =>
+        update.execute({ userId: ada.id, sessionId, clientIp: IP, password: 'a brand new one', currentPassword });
+      for (let i = 0; i < world.throttle.maxFailures; i++) await expectCurrentPasswordError(guess(`guess ${i}`));
+      const error = await rejectionOf(guess(DEFAULT_PASSWORD));
+      expect(error).to.be.instanceOf(RateLimitedError);
+      expect(error).to.include({ code: 'RATE_LIMITED' });
+      expect(await world.hasher.verify(DEFAULT_PASSWORD, (await stored()).passwordHash)).to.equal(true);
+      // The same budget as logins: a login of that e-mail from that IP is throttled too.
+      const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+      expect(
+        await rejectionOf(
+          login.execute({ email: 'ada@example.com', password: DEFAULT_PASSWORD, clientIp: IP, userAgent: null }),
+        ),
+      ).to.be.instanceOf(RateLimitedError);
+      // Another IP is not.
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: '198.51.100.1',
+        password: 'a brand new one',
+        currentPassword: DEFAULT_PASSWORD,
+      });
+    });
   });
 
   describe('sessions and verification (CONTRACT §17)', () => {
@@ -226,6 +362,7 @@ describe('UpdateProfile', () => {
       await update.execute({
         userId: ada.id,
         sessionId: sessionIdOf(world, current),
+        clientIp: IP,
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
@@ -240,14 +377,27 @@ describe('UpdateProfile', () => {
     it('ends no session when the password change is refused', async () => {
       const other = await world.sessions.start(ada, A_CLIENT);
       await rejectionOf(
-        update.execute({ userId: ada.id, sessionId, password: 'a brand new one', currentPassword: 'not my password' }),
+        update.execute({
+          userId: ada.id,
+          sessionId,
+          clientIp: IP,
+          password: 'a brand new one',
+          currentPassword: 'not my password',
+        }),
       );
       await accepted(other);
     });
 
     it('ends no session on a change of names or e-mail', async () => {
       const other = await world.sessions.start(ada, A_CLIENT);
-      await update.execute({ userId: ada.id, sessionId, firstName: 'Augusta', email: 'augusta@example.com' });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        firstName: 'Augusta',
+        email: 'augusta@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       await accepted(other);
     });
 
@@ -257,6 +407,7 @@ describe('UpdateProfile', () => {
       await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
@@ -265,17 +416,27 @@ describe('UpdateProfile', () => {
 
     it('marks a new e-mail unverified and mails it a verification link', async () => {
       await world.users.update(ada.withVerifiedEmail(world.clock.now()));
-      const result = await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      const result = await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'countess@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       expect(result.emailVerified).to.equal(false);
       expect((await stored()).emailVerified).to.equal(false);
       await world.background.idle();
       expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([
+        ['email-changed', 'ada@example.com'],
         ['email-verification', 'countess@example.com'],
       ]);
       const confirmed = await new ConfirmEmail(world.users, world.links, world.clock).execute({
-        token: world.mailer.sent[0]!.token,
+        token: world.mailer.last('countess@example.com', 'email-verification').token,
       });
-      expect(confirmed.toProps()).to.include({ email: 'countess@example.com', emailVerified: true });
+      expect(confirmed.toProps()).to.include({
+        email: 'countess@example.com',
+        emailVerified: true,
+      });
     });
 
     it('keeps a verified e-mail verified and mails nothing when the e-mail does not change', async () => {
@@ -283,6 +444,7 @@ describe('UpdateProfile', () => {
       const result = await update.execute({
         userId: ada.id,
         sessionId,
+        clientIp: IP,
         email: 'ada@example.com',
         firstName: 'Augusta',
       });
@@ -293,10 +455,17 @@ describe('UpdateProfile', () => {
 
     it('changes the e-mail even when the mail cannot be sent (the failure is reported)', async () => {
       world.mailer.failWith = new Error('smtp down');
-      await update.execute({ userId: ada.id, sessionId, email: 'countess@example.com' });
+      await update.execute({
+        userId: ada.id,
+        sessionId,
+        clientIp: IP,
+        email: 'countess@example.com',
+        currentPassword: DEFAULT_PASSWORD,
+      });
       expect((await stored()).email).to.equal('countess@example.com');
       await world.background.idle();
-      expect(world.backgroundFailures).to.have.length(1);
+      // The notice to the old address and the link to the new one both failed, and were reported.
+      expect(world.backgroundFailures).to.have.length(2);
     });
   });
 });

@@ -152,7 +152,7 @@ export interface paths {
     get: operations['getProfile'];
     /**
      * Update my profile
-     * @description Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.
+     * @description Any of the fields; a new `password` or a new `email` needs the right `current_password` (wrong guesses count toward the login throttle of the e-mail and client IP). A new password ends every other session of the caller and spends every outstanding e-mailed link. A new `email` is unverified and is mailed a verification link; the old address is mailed a notice. A `role` in the body is ignored.
      */
     put: operations['updateProfile'];
     post?: never;
@@ -2930,7 +2930,7 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaTypeError'];
         };
       };
-      /** @description Too many requests: the client's rate limit is spent */
+      /** @description Too many requests: the client's rate limit is spent; Too many wrong `current_password` attempts for this e-mail from this client; `Retry-After` says when to try again */
       429: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];

@@ -71,14 +71,22 @@ export const trimmedText = (
   );
 
 /** Like `trimmedText`, for text shown to people (names): no invisible characters either (CONTRACT §6). */
-export const visibleText = (min: number, max: number, example?: string): FieldCodec<string> => {
+export const visibleText = (
+  min: number,
+  max: number,
+  example?: string,
+  /** A further rule of the trimmed text: why it breaks it, or undefined. */
+  further?: (text: string) => string | undefined,
+): FieldCodec<string> => {
   const text = trimmedText(min, max);
   return rule(
     text.name,
     (u) => {
       if (typeof u === 'string' && hasInvisibleCharacters(u)) return new Problem(INVISIBLE_MESSAGE);
       const decoded = text.decode(u);
-      return isLeft(decoded) ? undefined : decoded.right;
+      if (isLeft(decoded)) return undefined;
+      const problem = further?.(decoded.right);
+      return problem === undefined ? decoded.right : new Problem(problem);
     },
     example === undefined ? text.schema : { ...text.schema, examples: [example] },
   );

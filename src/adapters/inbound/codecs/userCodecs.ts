@@ -1,4 +1,5 @@
 import { EMAIL_MAX_LENGTH, parseEmail } from '../../../domain/user/Email.js';
+import { personNameProblem } from '../../../domain/user/PersonName.js';
 import { isRoleName, ROLE_PATTERN } from '../../../domain/user/Role.js';
 import { optional, Problem, required, rule, visibleText } from './fields.js';
 
@@ -50,7 +51,8 @@ export const NewPasswordField = passwordField(8, '8 to 72 bytes in UTF-8 once tr
 /** A password presented to be checked: any non-empty one up to bcrypt's 72 bytes (a longer one could never be stored). */
 export const PresentedPasswordField = passwordField(1, '1 to 72 bytes in UTF-8 once trimmed');
 
-export const NameField = visibleText(1, 100, 'Ada');
+/** 1 to 100 characters once trimmed, nothing invisible, no control character (a line break included). */
+export const NameField = visibleText(1, 100, 'Ada', personNameProblem);
 
 export const TokenField = rule(
   'must be a non-empty string',

@@ -205,7 +205,10 @@ export function graphqlRoutes(
         await handler(ctx as never, next);
       } finally {
         const { operation } = seen;
-        if (onOperation && operation) onOperation(operation.name, operation.kind, operation.outcome);
+        // Only an authenticated caller's operation names are counted by name: anonymous clients
+        // could otherwise use up the bounded set of names (theirs count under `anonymous`).
+        if (onOperation && operation)
+          onOperation(ctx.state.principal ? operation.name : undefined, operation.kind, operation.outcome);
       }
     };
     router.get(options.generalRoute, serve);

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../../application/ports/Clock.js';
-import type { AccountMail, AccountMailKind } from '../../../application/ports/Mailer.js';
+import {
+  isLinkMail,
+  type AccountMail,
+  type AccountMailKind,
+  type AccountNoticeKind,
+} from '../../../application/ports/Mailer.js';
 
 /** An account e-mail ready for a transport: plain text, one recipient. */
 export interface ComposedMail {
@@ -23,14 +28,19 @@ export interface MailComposerOptions {
   readonly linkBaseUrl: string;
 }
 
-/** Each kind's template file and the page its link opens (under `mail.link_base_url`). */
-const KINDS: Readonly<Record<AccountMailKind, { file: string; page: string }>> = {
+type Kind = AccountMailKind | AccountNoticeKind;
+
+/** Each kind's template file and, for a mail with a link, the page it opens (under `mail.link_base_url`). */
+const KINDS: Readonly<Record<Kind, { file: string; page?: string }>> = {
   'password-reset': { file: 'password-reset.txt', page: 'reset-password' },
   'email-verification': { file: 'email-verification.txt', page: 'verify-email' },
+  'email-changed': { file: 'email-changed.txt' },
 };
 
-const PLACEHOLDERS = ['first_name', 'link', 'expires_in'] as const;
+const PLACEHOLDERS = ['greeting', 'first_name', 'link', 'expires_in'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
+/** What a notice (no link) can say. */
+const NOTICE_PLACEHOLDERS: readonly Placeholder[] = ['greeting', 'first_name'];
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 const SUBJECT = /^Subject:[ \t]*(\S.*)$/;
 
@@ -46,7 +56,7 @@ function fill(template: string, values: Readonly<Record<Placeholder, string>>): 
   );
 }
 
-function parseTemplate(path: string, source: string): Template {
+function parseTemplate(path: string, source: string, known: readonly Placeholder[]): Template {
   const lines = source
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
@@ -57,9 +67,9 @@ function parseTemplate(path: string, source: string): Template {
   const body = lines.slice(2).join('\n').trim();
   if (body === '') throw new MailTemplateError(`${path}: the body after the Subject line is empty`);
   for (const [, name] of `${subject}\n${body}`.matchAll(PLACEHOLDER)) {
-    if (!(PLACEHOLDERS as readonly string[]).includes(name ?? '')) {
+    if (!(known as readonly string[]).includes(name ?? '')) {
       throw new MailTemplateError(
-        `${path}: unknown placeholder {{${name}}} (known: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')})`,
+        `${path}: unknown placeholder {{${name}}} (known: ${known.map((p) => `{{${p}}}`).join(', ')})`,
       );
     }
   }
@@ -87,13 +97,15 @@ export function accountLink(baseUrl: string, page: string, token: string): strin
 
 /**
  * Renders account e-mails from the team's plain-text templates (`<kind>.txt`: a `Subject:` line,
- * a blank line, the body; placeholders `{{first_name}}`, `{{link}}`, `{{expires_in}}`). The
+ * a blank line, the body; placeholders `{{greeting}}` (`Hello Ada,`, or `Hello,` when the address
+ * is not verified), `{{first_name}}` (empty then), and in mails with a link `{{link}}` and
+ * `{{expires_in}}`). The
  * templates are read and checked once, by {@link MailComposer.load}, so a broken one stops the
  * service at start rather than failing a request.
  */
 export class MailComposer {
   private constructor(
-    private readonly templates: ReadonlyMap<AccountMailKind, Template>,
+    private readonly templates: ReadonlyMap<Kind, Template>,
     private readonly options: MailComposerOptions,
     private readonly clock: Pick<Clock, 'now'>,
   ) {}
@@ -104,8 +116,8 @@ export class MailComposer {
     clock: Pick<Clock, 'now'>,
     read = (path: string) => readFileSync(path, 'utf8'),
   ): MailComposer {
-    const templates = new Map<AccountMailKind, Template>();
-    for (const [kind, { file }] of Object.entries(KINDS) as [AccountMailKind, (typeof KINDS)[AccountMailKind]][]) {
+    const templates = new Map<Kind, Template>();
+    for (const [kind, { file, page }] of Object.entries(KINDS) as [Kind, (typeof KINDS)[Kind]][]) {
       const path = join(options.directory, file);
       let source: string;
       try {
@@ -115,7 +127,7 @@ export class MailComposer {
           `${path}: cannot read the template (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
         );
       }
-      templates.set(kind, parseTemplate(path, source));
+      templates.set(kind, parseTemplate(path, source, page === undefined ? NOTICE_PLACEHOLDERS : PLACEHOLDERS));
     }
     return new MailComposer(templates, options, clock);
   }
@@ -123,10 +135,12 @@ export class MailComposer {
   compose(mail: AccountMail): ComposedMail {
     const template = this.templates.get(mail.kind);
     if (!template) throw new Error(`no template for mail kind ${JSON.stringify(mail.kind)}`);
+    const name = mail.firstName?.replace(/\p{Cc}+/gu, ' ').trim();
     const values = {
-      first_name: mail.firstName,
-      link: accountLink(this.options.linkBaseUrl, KINDS[mail.kind].page, mail.token),
-      expires_in: expiresInWords(mail.expiresAt.getTime() - this.clock.now().getTime()),
+      greeting: name ? `Hello ${name},` : 'Hello,',
+      first_name: name ?? '',
+      link: isLinkMail(mail) ? accountLink(this.options.linkBaseUrl, KINDS[mail.kind].page ?? '', mail.token) : '',
+      expires_in: isLinkMail(mail) ? expiresInWords(mail.expiresAt.getTime() - this.clock.now().getTime()) : '',
     };
     return {
       to: mail.to,

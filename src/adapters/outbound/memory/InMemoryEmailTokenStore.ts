@@ -1,4 +1,8 @@
-import type { EmailTokenRecord, EmailTokenStore } from '../../../application/ports/EmailTokenStore.js';
+import type {
+  EmailTokenLimits,
+  EmailTokenRecord,
+  EmailTokenStore,
+} from '../../../application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
 
 interface Row {
@@ -10,20 +14,15 @@ interface Row {
 export class InMemoryEmailTokenStore implements EmailTokenStore {
   private readonly rows = new Map<string, Row>();
 
-  async addWithinLimit(
-    record: EmailTokenRecord,
-    limit: { readonly count: number; readonly since: Date },
-  ): Promise<boolean> {
-    let made = 0;
+  async addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
+    let toAddress = 0;
+    let fromIp = 0;
     for (const { record: other } of this.rows.values()) {
-      if (
-        other.userId === record.userId &&
-        other.purpose === record.purpose &&
-        other.createdAt.getTime() >= limit.since.getTime()
-      )
-        made += 1;
+      if (other.createdAt.getTime() < limits.since.getTime()) continue;
+      if (other.email === record.email && other.purpose === record.purpose) toAddress += 1;
+      if (record.requestedIp !== undefined && other.requestedIp === record.requestedIp) fromIp += 1;
     }
-    if (made >= limit.count) return false;
+    if (toAddress >= limits.perAddress || fromIp >= limits.perIp) return false;
     this.rows.set(record.selector, { record: { ...record } });
     return true;
   }
@@ -40,9 +39,13 @@ export class InMemoryEmailTokenStore implements EmailTokenStore {
     return true;
   }
 
-  async spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {
+  async spendAll(userId: string, purpose: AccountMailKind | undefined, now: Date): Promise<void> {
     for (const row of this.rows.values()) {
-      if (row.record.userId === userId && row.record.purpose === purpose && row.spentAt === undefined)
+      if (
+        row.record.userId === userId &&
+        (purpose === undefined || row.record.purpose === purpose) &&
+        row.spentAt === undefined
+      )
         row.spentAt = now;
     }
   }

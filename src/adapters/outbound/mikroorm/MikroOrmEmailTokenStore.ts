@@ -1,6 +1,10 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import type { EmailTokenRecord, EmailTokenStore } from '../../../application/ports/EmailTokenStore.js';
+import type {
+  EmailTokenLimits,
+  EmailTokenRecord,
+  EmailTokenStore,
+} from '../../../application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
 import { guarded } from './errors.js';
 import { isPostgres, timestampParam } from './fastRead.js';
@@ -14,12 +18,14 @@ const toRecord = (row: EmailTokenRow): EmailTokenRecord => ({
   email: row.email,
   createdAt: new Date(row.createdAt),
   expiresAt: new Date(row.expiresAt),
+  ...(row.requestedIp ? { requestedIp: row.requestedIp } : {}),
 });
 
 /**
  * E-mailed tokens in the database. `spend` is one conditional UPDATE (`spent_at is null`), so of
  * any number of concurrent spenders exactly one wins; `addWithinLimit` is one INSERT … SELECT whose
- * WHERE counts the user's recent tokens of that purpose. Rows go with their user (foreign key).
+ * WHERE counts the address's recent tokens of that purpose and the requesting IP's recent tokens.
+ * Rows go with their user (foreign key).
  */
 export class MikroOrmEmailTokenStore implements EmailTokenStore {
   constructor(private readonly orm: MikroORM) {}
@@ -29,30 +35,35 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
   }
 
   /**
-   * One statement. Two concurrent adds of one user may both count below the limit (on PostgreSQL's
-   * READ COMMITTED; SQLite runs writes one at a time): the limit can be passed by the number of
-   * such racing requests, never more.
+   * One statement. Two concurrent adds for one address may both count below the limit (on
+   * PostgreSQL's READ COMMITTED; SQLite runs writes one at a time): the limit can be passed by the
+   * number of such racing requests, never more.
    */
-  addWithinLimit(record: EmailTokenRecord, limit: { readonly count: number; readonly since: Date }): Promise<boolean> {
+  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
     return guarded(this.orm, async () => {
       // PostgreSQL types a bare parameter in a select list as text: the timestamps say what they are.
       const stamp = isPostgres(this.orm) ? 'cast(? as timestamptz)' : '?';
+      const since = timestampParam(this.orm, limits.since);
+      const perIp = record.requestedIp !== undefined;
       const sql =
-        'insert into email_tokens (selector, verifier_hash, user_id, purpose, email, created_at, expires_at, spent_at) ' +
-        `select ?, ?, ?, ?, ?, ${stamp}, ${stamp}, null ` +
-        `where (select count(*) from email_tokens where user_id = ? and purpose = ? and created_at >= ${stamp}) < ?`;
+        'insert into email_tokens (selector, verifier_hash, user_id, purpose, email, requested_ip, created_at, expires_at, spent_at) ' +
+        `select ?, ?, ?, ?, ?, ?, ${stamp}, ${stamp}, null ` +
+        `where (select count(*) from email_tokens where email = ? and purpose = ? and created_at >= ${stamp}) < ?` +
+        (perIp ? ` and (select count(*) from email_tokens where requested_ip = ? and created_at >= ${stamp}) < ?` : '');
       const params = [
         record.selector,
         record.verifierHash,
         record.userId,
         record.purpose,
         record.email,
+        record.requestedIp ?? null,
         timestampParam(this.orm, record.createdAt),
         timestampParam(this.orm, record.expiresAt),
-        record.userId,
+        record.email,
         record.purpose,
-        timestampParam(this.orm, limit.since),
-        limit.count,
+        since,
+        limits.perAddress,
+        ...(perIp ? [record.requestedIp, since, limits.perIp] : []),
       ];
       const result = (await this.em().getConnection().execute(sql, params, 'run')) as { affectedRows: number };
       return result.affectedRows === 1;
@@ -73,9 +84,10 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
     );
   }
 
-  spendAll(userId: string, purpose: AccountMailKind, now: Date): Promise<void> {
+  spendAll(userId: string, purpose: AccountMailKind | undefined, now: Date): Promise<void> {
     return guarded(this.orm, async () => {
-      await this.em().nativeUpdate(EmailTokenSchema, { userId, purpose, spentAt: null }, { spentAt: now });
+      const where = purpose === undefined ? { userId, spentAt: null } : { userId, purpose, spentAt: null };
+      await this.em().nativeUpdate(EmailTokenSchema, where, { spentAt: now });
     });
   }
 }

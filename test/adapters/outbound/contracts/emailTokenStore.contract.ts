@@ -26,14 +26,14 @@ const token = (n: number, userId: string, overrides: Partial<EmailTokenRecord> =
   verifierHash: `${'ab'.repeat(31)}${String(n).padStart(2, '0')}`,
   userId,
   purpose: 'password-reset',
-  email: `user${n}@example.com`,
+  email: userId === USER_A ? 'ada@example.com' : 'bob@example.com',
   createdAt: at(n),
   expiresAt: new Date(at(3600 + n).getTime() + 123),
   ...overrides,
 });
 
-const LIMIT = { count: 3, since: HOUR_AGO };
-const NO_LIMIT = { count: 1000, since: HOUR_AGO };
+const LIMIT = { since: HOUR_AGO, perAddress: 3, perIp: 1000 };
+const NO_LIMIT = { since: HOUR_AGO, perAddress: 1000, perIp: 1000 };
 
 /** The behaviour every EmailTokenStore promises, whichever storage is behind it. */
 export function emailTokenStoreContract(
@@ -104,12 +104,41 @@ export function emailTokenStoreContract(
         expect(await store().addWithinLimit(token(4, USER_A), LIMIT)).to.equal(false);
       });
 
-      it("counts only the user's own tokens of that purpose", async () => {
+      it("counts only the address's own tokens of that purpose", async () => {
         for (const n of [1, 2, 3]) await store().addWithinLimit(token(n, USER_B), LIMIT);
         for (const n of [4, 5, 6])
           await store().addWithinLimit(token(n, USER_A, { purpose: 'email-verification' }), LIMIT);
         for (const n of [7, 8, 9]) expect(await store().addWithinLimit(token(n, USER_A), LIMIT)).to.equal(true);
         expect(await store().addWithinLimit(token(10, USER_A), LIMIT)).to.equal(false);
+      });
+
+      it('counts per address whichever account held it: moving the address to another account buys no mail', async () => {
+        for (const n of [1, 2, 3]) await store().addWithinLimit(token(n, USER_A), LIMIT);
+        const sameInbox = token(4, USER_B, { email: 'ada@example.com' });
+        expect(await store().addWithinLimit(sameInbox, LIMIT)).to.equal(false);
+        expect(await store().find(sameInbox.selector)).to.equal(undefined);
+        expect(await store().addWithinLimit(token(5, USER_B), LIMIT)).to.equal(true);
+      });
+
+      it('refuses past the per-IP limit, for tokens of any purpose and any address, and keeps the IP', async () => {
+        const perIp = { ...LIMIT, perIp: 4 };
+        const fromIp = (n: number, userId: string, purpose: EmailTokenRecord['purpose']) =>
+          token(n, userId, { purpose, requestedIp: '203.0.113.7' });
+        const first = fromIp(1, USER_A, 'password-reset');
+        expect(await store().addWithinLimit(first, perIp)).to.equal(true);
+        expect(await store().find(first.selector)).to.deep.equal(first);
+        expect(await store().addWithinLimit(fromIp(2, USER_A, 'email-verification'), perIp)).to.equal(true);
+        expect(await store().addWithinLimit(fromIp(3, USER_B, 'password-reset'), perIp)).to.equal(true);
+        expect(await store().addWithinLimit(fromIp(4, USER_B, 'email-verification'), perIp)).to.equal(true);
+        expect(await store().addWithinLimit(fromIp(5, USER_B, 'password-reset'), perIp)).to.equal(false);
+        // Another IP, and a token with no requester, are not counted against it.
+        expect(
+          await store().addWithinLimit(
+            token(6, USER_B, { purpose: 'password-reset', requestedIp: '203.0.113.8' }),
+            perIp,
+          ),
+        ).to.equal(true);
+        expect(await store().addWithinLimit(token(7, USER_A, { purpose: 'email-verification' }), perIp)).to.equal(true);
       });
 
       it('counts spent tokens too (spending one does not buy another e-mail)', async () => {
@@ -162,6 +191,15 @@ export function emailTokenStoreContract(
           expect(await store().spend(record.selector, at(2))).to.equal(false);
         }
         expect(await store().find(verification.selector)).to.deep.equal(verification);
+        expect(await store().find(others.selector)).to.deep.equal(others);
+      });
+
+      it("without a purpose, spends every unspent token of the user, of both purposes, and no other user's", async () => {
+        const mine = [token(1, USER_A), token(2, USER_A, { purpose: 'email-verification' })];
+        const others = token(3, USER_B);
+        for (const record of [...mine, others]) await store().addWithinLimit(record, NO_LIMIT);
+        await store().spendAll(USER_A, undefined, at(1));
+        for (const record of mine) expect(await store().find(record.selector)).to.equal(undefined);
         expect(await store().find(others.selector)).to.deep.equal(others);
       });
     });

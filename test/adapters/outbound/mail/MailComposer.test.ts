@@ -22,7 +22,7 @@ const reset = accountMail;
 /** A folder holding the shipped templates, with `overrides` written over them. */
 function templatesWith(overrides: Record<string, string | undefined>): string {
   const dir = mkdtempSync(join(tmpdir(), 'portico-mail-'));
-  for (const file of ['password-reset.txt', 'email-verification.txt']) {
+  for (const file of ['password-reset.txt', 'email-verification.txt', 'email-changed.txt']) {
     const text = Object.hasOwn(overrides, file) ? overrides[file] : readFileSync(join('mail/templates', file), 'utf8');
     if (text !== undefined) writeFileSync(join(dir, file), text);
   }
@@ -65,6 +65,26 @@ describe('MailComposer', () => {
     expect(mail.text).to.include(`https://app.example.com/verify-email?token=${TOKEN}`);
     expect(mail.text).to.include('expires in 24 hours.');
     expect(mail.text).to.not.include('reset-password');
+  });
+
+  it('greets without a name when the mail carries none (an address not proved yet)', () => {
+    const { firstName: _, ...anonymous } = reset();
+    const mail = composer.compose(anonymous);
+    expect(mail.text.split('\n')[0]).to.equal('Hello,');
+    expect(mail.text).not.to.include('Ada');
+  });
+
+  it('renders the shipped e-mail change notice: no link, no token, no expiry', () => {
+    const mail = composer.compose({ kind: 'email-changed', to: 'ada@example.com', firstName: 'Ada' });
+    expect(mail.subject).to.equal('The e-mail address of your Portico account was changed');
+    expect(mail.text.split('\n')[0]).to.equal('Hello Ada,');
+    expect(mail.text).not.to.match(/https?:\/\/|token|\{\{/);
+  });
+
+  it('refuses a notice template asking for a link, naming the file', () => {
+    expect(loadError({ 'email-changed.txt': 'Subject: Changed\n\nOpen {{link}}\n' })).to.equal(
+      '<dir>/email-changed.txt: unknown placeholder {{link}} (known: {{greeting}}, {{first_name}})',
+    );
   });
 
   it('does not re-scan substituted values for placeholders', () => {
@@ -129,7 +149,7 @@ describe('MailComposer', () => {
 
     it('an unknown placeholder, in the body or the subject', () => {
       expect(loadError({ 'email-verification.txt': 'Subject: Verify\n\nHi {{firstname}}: {{link}}\n' })).to.equal(
-        '<dir>/email-verification.txt: unknown placeholder {{firstname}} (known: {{first_name}}, {{link}}, {{expires_in}})',
+        '<dir>/email-verification.txt: unknown placeholder {{firstname}} (known: {{greeting}}, {{first_name}}, {{link}}, {{expires_in}})',
       );
       expect(loadError({ 'password-reset.txt': 'Subject: {{ link }}\n\n{{link}}\n' })).to.include(
         'unknown placeholder {{ link }}',

@@ -11,7 +11,12 @@ import { MikroOrmSessionStore } from '../../../../src/adapters/outbound/mikroorm
 import { MikroOrmUserRepository } from '../../../../src/adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
 
-const ALL = ['Migration0001Users', 'Migration0003AccountLifecycle', 'Migration0002Products'];
+const ALL = [
+  'Migration0001Users',
+  'Migration0003AccountLifecycle',
+  'Migration0004AccountMailLimits',
+  'Migration0002Products',
+];
 const uuid = (prefix: string, n: number): string => `${prefix}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const ADA = uuid('aaaaaaaa', 1);
 const BOB = uuid('bbbbbbbb', 2);
@@ -69,7 +74,7 @@ describe('Migration0003AccountLifecycle', () => {
       });
 
       it('undoes itself with down: no sessions, no e-mail tokens, no email_verified', async () => {
-        await db().orm.getMigrator().down('Migration0003AccountLifecycle');
+        await db().orm.getMigrator().down(['Migration0004AccountMailLimits', 'Migration0003AccountLifecycle']);
         expect(await tables(db())).not.to.include.members(['sessions']);
         expect(await tables(db())).not.to.include.members(['email_tokens']);
         await execute('delete from refresh_tokens');
@@ -84,12 +89,15 @@ describe('Migration0003AccountLifecycle', () => {
           (e: unknown) => e,
         );
         expect(error).to.be.instanceOf(Error);
-        expect(await db().pendingMigrations()).to.deep.equal(['Migration0003AccountLifecycle']);
+        expect(await db().pendingMigrations()).to.deep.equal([
+          'Migration0003AccountLifecycle',
+          'Migration0004AccountMailLimits',
+        ]);
         await db().migrate();
       });
 
       it('upgrades a database at 0001+0002: only 0003 runs, users unverified, each refresh family a session', async () => {
-        await db().orm.getMigrator().down('Migration0003AccountLifecycle');
+        await db().orm.getMigrator().down(['Migration0004AccountMailLimits', 'Migration0003AccountLifecycle']);
         await execute('delete from refresh_tokens');
         await execute('delete from users');
         for (const [id, email] of [
@@ -118,7 +126,7 @@ describe('Migration0003AccountLifecycle', () => {
         }
 
         const before = Date.now();
-        expect(await db().migrate()).to.deep.equal(['Migration0003AccountLifecycle']);
+        expect(await db().migrate()).to.deep.equal(['Migration0003AccountLifecycle', 'Migration0004AccountMailLimits']);
         const after = Date.now();
 
         const users = new MikroOrmUserRepository(db().orm);
@@ -160,7 +168,7 @@ describe('Migration0003AccountLifecycle', () => {
           createdAt: at(1),
           expiresAt: at(86400),
         };
-        expect(await emailTokens.addWithinLimit(record, { count: 3, since: at(-3600) })).to.equal(true);
+        expect(await emailTokens.addWithinLimit(record, { since: at(-3600), perAddress: 3, perIp: 20 })).to.equal(true);
         await users.delete(BOB);
         expect(await emailTokens.find(record.selector)).to.equal(undefined);
         expect(await sessions.listActive(BOB, at(60))).to.deep.equal([]);

@@ -134,7 +134,7 @@ export function accountRoutes(useCases: AccountUseCases): (router: Router<Reques
     const api = new RestRoutes(router, useCases);
 
     api.on(ops.forgotPassword, async (ctx, { body }) => {
-      await useCases.requestPasswordReset.execute({ email: body.email });
+      await useCases.requestPasswordReset.execute({ email: body.email, clientIp: ctx.ip });
       ctx.status = 202;
       ctx.body = success(null, { message: 'if the address is registered, a reset link has been sent to it' });
     });
@@ -145,7 +145,10 @@ export function accountRoutes(useCases: AccountUseCases): (router: Router<Reques
     });
 
     api.on(ops.requestEmailVerification, async (ctx) => {
-      await useCases.requestEmailVerification.execute({ userId: ctx.state.principal!.userId });
+      await useCases.requestEmailVerification.execute({
+        userId: ctx.state.principal!.userId,
+        clientIp: ctx.ip,
+      });
       ctx.status = 202;
       ctx.body = success(null, {
         message: 'unless the address is verified already, a verification link has been sent to it',

@@ -82,12 +82,17 @@ export const USER_OPERATIONS = {
     tag: profileTag,
     summary: 'Update my profile',
     description:
-      'Any of the fields; a new `password` needs the right `current_password` and ends every other session of the caller. ' +
-      'A new `email` is unverified, and is mailed a verification link. A `role` in the body is ignored.',
+      'Any of the fields; a new `password` or a new `email` needs the right `current_password` (wrong guesses count ' +
+      'toward the login throttle of the e-mail and client IP). A new password ends every other session of the caller ' +
+      'and spends every outstanding e-mailed link. A new `email` is unverified and is mailed a verification link; the ' +
+      'old address is mailed a notice. A `role` in the body is ignored.',
     access: 'token',
     body: ProfileUpdateBody,
     answers: [ok(200, 'The caller, updated', USER_SCHEMA)],
-    failures: { 409: 'The new e-mail is already registered' },
+    failures: {
+      409: 'The new e-mail is already registered',
+      429: 'Too many wrong `current_password` attempts for this e-mail from this client; `Retry-After` says when to try again',
+    },
   }),
   listUsers: operation({
     id: 'listUsers',
@@ -192,6 +197,7 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
       const user = await useCases.updateProfile.execute({
         userId: ctx.state.principal!.userId,
         sessionId: ctx.state.principal!.sessionId,
+        clientIp: ctx.ip,
         ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
         ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),

@@ -10,6 +10,7 @@ export interface EmailTokenRow {
   createdAt: Date;
   expiresAt: Date;
   spentAt?: Date | null;
+  requestedIp?: string | null;
 }
 
 export const EmailTokenSchema = new EntitySchema<EmailTokenRow>({
@@ -24,5 +25,6 @@ export const EmailTokenSchema = new EntitySchema<EmailTokenRow>({
     createdAt: { type: 'Date' },
     expiresAt: { type: 'Date' },
     spentAt: { type: 'Date', nullable: true },
+    requestedIp: { type: 'string', length: 64, nullable: true },
   },
 });
