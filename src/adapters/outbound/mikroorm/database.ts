@@ -4,6 +4,7 @@ import { MikroORM, type EntitySchema, type MigrationObject, type Options } from 
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { withMigrationLock } from './migrationLock.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
 /** Which engine a `database.url` names, and how to reach it. */
@@ -33,6 +34,11 @@ export interface DatabaseOptions {
    * discovered from a folder, so the same list runs from TypeScript sources and from the build.
    */
   readonly migrations: readonly MigrationObject[];
+  /**
+   * PostgreSQL only: where migrations take their lock, a direct (or session-pooled) connection —
+   * `database.migration_url`; `database.url` when absent.
+   */
+  readonly migrationUrl?: string;
 }
 
 /** knex's logger, sent to `warn` instead of the console. */
@@ -161,6 +167,7 @@ export class Database {
   private constructor(
     readonly orm: MikroORM,
     readonly target: DatabaseTarget,
+    private readonly migrationUrl: string | undefined,
   ) {}
 
   /** Connects, or throws DatabaseConnectionError naming the (password-masked) target. */
@@ -177,13 +184,19 @@ export class Database {
       await orm.close(true).catch(() => undefined);
       throw new DatabaseConnectionError(`cannot connect to ${target.display}: ${status.reason}`);
     }
-    return new Database(orm, target);
+    return new Database(orm, target, options.migrationUrl);
   }
 
-  /** Applies pending migrations; returns the names applied. */
+  /**
+   * Applies pending migrations; returns the names applied. On PostgreSQL they run under an
+   * advisory lock held by a session of their own (see {@link withMigrationLock}): of several
+   * instances started at once, one migrates and the others wait, then find nothing to do. SQLite
+   * serves one instance, and its writes are serialised by the file itself.
+   */
   async migrate(): Promise<string[]> {
-    const applied = await this.orm.getMigrator().up();
-    return applied.map((m) => m.name);
+    const up = async () => (await this.orm.getMigrator().up()).map((m) => m.name);
+    if (this.target.kind !== 'postgres') return up();
+    return withMigrationLock(this.migrationUrl ?? this.target.url, up);
   }
 
   /** Names of migrations not yet applied. */
