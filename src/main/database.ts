@@ -23,6 +23,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(config: Config, options: OpenDatabaseOptions = {}): Promise<Database> {
   return Database.connect(config.database.url, {
     queryTimeoutMs: config.database.queryTimeoutMs,
+    preparedStatements: config.database.preparedStatements,
     ...(config.database.migrationUrl !== '' ? { migrationUrl: config.database.migrationUrl } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
     entities: moduleEntities(),

@@ -9,7 +9,6 @@ import {
   expectError,
   expectUnauthorized,
   expectValidation,
-  login,
   rawRequest,
   register,
   setRole,

@@ -135,6 +135,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       migrateOnStart: v('database.migrate_on_start'),
       queryTimeoutMs: v('database.query_timeout'),
       migrationUrl: v('database.migration_url'),
+      preparedStatements: v('database.prepared_statements'),
     },
     redis: { url: v('redis.url') },
     api: { mode: v('api.mode') },

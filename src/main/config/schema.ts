@@ -59,6 +59,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'database.migrate_on_start': key(Bool, true),
   'database.query_timeout': key(Duration, '5s'),
   'database.migration_url': key(OptionalDatabaseUrl, ''),
+  'database.prepared_statements': key(Bool, true),
   'redis.url': key(RedisUrl, ''),
   'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
   'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
@@ -143,6 +144,8 @@ export interface Config {
     queryTimeoutMs: number;
     /** PostgreSQL: where migrations run and take their lock, past a transaction pooler; empty: `url`. */
     migrationUrl: string;
+    /** PostgreSQL: named prepared statements and a session statement bound; false behind a transaction pooler. */
+    preparedStatements: boolean;
   };
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };

@@ -4,6 +4,7 @@ import { MikroORM, type EntitySchema, type MigrationObject, type Options } from 
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { withoutNamedStatements } from './fastRead.js';
 import { withMigrationLock } from './migrationLock.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
@@ -39,6 +40,12 @@ export interface DatabaseOptions {
    * `database.migration_url`; `database.url` when absent.
    */
   readonly migrationUrl?: string;
+  /**
+   * PostgreSQL only (`database.prepared_statements`, default true): hot queries as named prepared
+   * statements, and the server-side statement bound set on each connection. False behind a
+   * transaction pooler, where a server connection is another client's at the next transaction.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /** knex's logger, sent to `warn` instead of the console. */
@@ -143,15 +150,19 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
       max: 10,
       afterCreate: (client: PgClient, done: (error: Error | null, client: unknown) => void) => {
         boundQueries(client, timeout);
-        done(null, client);
+        // The server cancels a statement past the bound too (its locks are released). Set on the
+        // session, never sent as a start-up parameter, which a pooler refuses; behind a transaction
+        // pooler (no session of our own) the client-side bound alone applies.
+        if (options.preparedStatements === false) done(null, client);
+        else
+          client.query(`set statement_timeout = ${Math.trunc(timeout)}`, (error: Error | null) => done(error, client));
       },
     },
     driverOptions: {
       log: driverLog(options),
-      // A connection that cannot be made, or a pool with none free, fails within the bound too;
-      // the server cancels a statement past it as well (its locks are released).
+      // A connection that cannot be made, or a pool with none free, fails within the bound too.
       acquireConnectionTimeout: timeout,
-      connection: { connectionTimeoutMillis: timeout, statement_timeout: timeout },
+      connection: { connectionTimeoutMillis: timeout },
     },
   };
 }
@@ -184,6 +195,7 @@ export class Database {
       await orm.close(true).catch(() => undefined);
       throw new DatabaseConnectionError(`cannot connect to ${target.display}: ${status.reason}`);
     }
+    if (target.kind === 'postgres' && options.preparedStatements === false) withoutNamedStatements(orm);
     return new Database(orm, target, options.migrationUrl);
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { inQuerySpan } from './queryTracing.js';
@@ -69,19 +70,32 @@ const pgStatements = new Map<string, { name: string | undefined; text: string }>
 /** Past this many distinct texts new ones run unnamed (parsed every time), so the server's per-connection cache stays bounded. */
 const MAX_NAMED_STATEMENTS = 500;
 
+/**
+ * A statement's name is its text's digest: the same text has the same name in every process, and
+ * two texts never share one, so a statement found on a server connection prepared by another
+ * instance is always the same query.
+ */
+export const statementName = (text: string): string =>
+  `portico_${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
+
 /** `sql` with `?` placeholders numbered `$1…$n` for PostgreSQL, and the name it is prepared under. */
 function pgStatement(sql: string): { name: string | undefined; text: string } {
   let statement = pgStatements.get(sql);
   if (!statement) {
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
-    statement = {
-      name: pgStatements.size < MAX_NAMED_STATEMENTS ? `portico_${pgStatements.size + 1}` : undefined,
-      text,
-    };
+    statement = { name: pgStatements.size < MAX_NAMED_STATEMENTS ? statementName(text) : undefined, text };
     pgStatements.set(sql, statement);
   }
   return statement;
+}
+
+/** ORMs whose PostgreSQL statements go unnamed (`database.prepared_statements: false`, behind a transaction pooler). */
+const unnamed = new WeakSet<MikroORM>();
+
+/** Turns named (server-side prepared) statements off for `orm`: nothing then depends on a server session. */
+export function withoutNamedStatements(orm: MikroORM): void {
+  unnamed.add(orm);
 }
 
 /**
@@ -95,7 +109,9 @@ async function onPostgres<T>(orm: MikroORM, sql: string, params: Params): Promis
     acquireConnection(): Promise<PgConnection>;
     releaseConnection(connection: PgConnection): Promise<void>;
   };
-  const { name, text } = pgStatement(sql);
+  const statement = pgStatement(sql);
+  const { text } = statement;
+  const name = unnamed.has(orm) ? undefined : statement.name;
   return inQuerySpan(orm, sql, async () => {
     const connection = await client.acquireConnection();
     try {

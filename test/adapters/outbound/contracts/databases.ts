@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import type { Database, DatabaseOptions } from '../../../../src/adapters/outbound/mikroorm/database.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
 
@@ -35,10 +35,10 @@ export class SqlDatabaseFixture {
   constructor(readonly target: SqlTarget) {}
 
   /** Connects and migrates; returns why the suite is skipped when the engine is not available. */
-  async open(): Promise<string | undefined> {
+  async open(options: Partial<DatabaseOptions> = {}): Promise<string | undefined> {
     this.url = this.target.url();
     if (!this.url) return `${this.target.name} needs SVC_TEST_POSTGRES_URL`;
-    this.current = await SqlDatabaseFixture.connect(this.url);
+    this.current = await SqlDatabaseFixture.connect(this.url, options);
     return undefined;
   }
 
@@ -72,8 +72,8 @@ export class SqlDatabaseFixture {
     return SqlDatabaseFixture.connect(this.url);
   }
 
-  private static async connect(url: string): Promise<Database> {
-    const db = await connectDatabase(url);
+  private static async connect(url: string, options: Partial<DatabaseOptions> = {}): Promise<Database> {
+    const db = await connectDatabase(url, options);
     await db.migrate();
     return db;
   }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
-import { readAll, readOne, writeOne } from '../../../../src/adapters/outbound/mikroorm/fastRead.js';
+import { readAll, readOne, statementName, writeOne } from '../../../../src/adapters/outbound/mikroorm/fastRead.js';
 import { externalService } from '../../../support/env.js';
 import { SqlDatabaseFixture } from '../contracts/databases.js';
 
@@ -62,12 +62,14 @@ describe('fastRead on PostgreSQL', function () {
     expect(reads).to.have.length(4);
     for (const query of reads) {
       expect(query.text).not.to.match(/fast-|or 1=1/);
-      expect(query.name).to.match(/^portico_\d+$/);
+      expect(query.name).to.match(/^portico_[0-9a-f]{40}$/);
     }
     expect(reads[0]!.text).to.equal('select key, value from app_meta where key = $1');
     expect(reads[0]!.values).to.deep.equal(['fast-a']);
     expect(new Set(reads.slice(0, 3).map((q) => q.name)).size, 'one name for one statement').to.equal(1);
     expect(reads[3]!.name).not.to.equal(reads[0]!.name);
+    // The name is the text's: every instance names one query alike, and no two queries alike.
+    expect(reads[0]!.name).to.equal(statementName(reads[0]!.text));
   });
 
   it("writes the same way: an insert goes out named, its values apart, and a broken constraint is the driver's error", async () => {
@@ -86,7 +88,37 @@ describe('fastRead on PostgreSQL', function () {
     const writes = sent.filter((q) => q.text.startsWith('insert into app_meta'));
     expect(writes).to.have.length(2);
     expect(writes[0]!.text).to.equal('insert into app_meta (key, value) values ($1, $2)');
-    expect(writes[0]!.name).to.match(/^portico_\d+$/);
+    expect(writes[0]!.name).to.match(/^portico_[0-9a-f]{40}$/);
     expect(writes[1]!.name).to.equal(writes[0]!.name);
+  });
+
+  it('with database.prepared_statements false, sends every statement unnamed (nothing depends on a server session)', async () => {
+    const unnamed = new SqlDatabaseFixture({ name: 'PostgreSQL', url: () => url, persistent: true });
+    await unnamed.open({ preparedStatements: false });
+    try {
+      const client = (unnamed.db.orm.em.getConnection() as AbstractSqlConnection).getKnex().client as {
+        acquireConnection(): Promise<{ query(...args: unknown[]): unknown }>;
+      };
+      const seen: SentQuery[] = [];
+      const acquire = client.acquireConnection.bind(client);
+      client.acquireConnection = async () => {
+        const connection = await acquire();
+        const query = connection.query.bind(connection);
+        connection.query = (...args: unknown[]) => {
+          if (typeof args[0] === 'object' && args[0] !== null) seen.push(args[0] as SentQuery);
+          return query(...args);
+        };
+        return connection;
+      };
+      expect(await readOne(unnamed.db.orm, 'select ? as answer', [42])).to.deep.equal({ answer: '42' });
+      await writeOne(unnamed.db.orm, 'insert into app_meta (key, value) values (?, ?) on conflict do nothing', [
+        'fast-unnamed',
+        'x',
+      ]);
+      expect(seen.length).to.be.greaterThan(1);
+      for (const query of seen) expect(query.name, query.text).to.equal(undefined);
+    } finally {
+      await unnamed.close();
+    }
   });
 });
