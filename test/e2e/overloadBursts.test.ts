@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Api, dataOf, login } from '../support/api.js';
-import { runEntry, startEntry } from '../support/process.js';
+import { createUserByCli, startEntry } from '../support/process.js';
 
 const ADMIN = { email: 'burst-admin@example.com', password: 'burst admin password' };
 
@@ -52,24 +52,16 @@ describe('no false refusals: bursts of connections on an idle service are served
   const ids: string[] = [];
 
   before(async () => {
-    const made = await runEntry(
-      'src/main/cli.ts',
-      [
-        'users:create',
-        '--email',
-        ADMIN.email,
-        '--password',
-        ADMIN.password,
-        '--first-name',
-        'B',
-        '--last-name',
-        'A',
-        '--role',
-        'admin',
-      ],
+    await createUserByCli(
       { SVC_DATABASE_URL: database, SVC_AUTH_BCRYPT_COST: '4' },
+      {
+        email: ADMIN.email,
+        password: ADMIN.password,
+        firstName: 'B',
+        lastName: 'A',
+        role: 'admin',
+      },
     );
-    expect(made.code, made.stderr).to.equal(0);
     const started = await startEntry(
       'src/main/server.ts',
       {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { connectDatabase } from '../support/database.js';
 import { Api, login } from '../support/api.js';
 import { PgCluster, postgresBin } from '../support/faults.js';
-import { runEntry, startEntry } from '../support/process.js';
+import { createUserByCli, startEntry } from '../support/process.js';
 
 const READY = /Portico listening on (http:\/\/127\.0\.0\.1:\d+) /;
 
@@ -68,24 +68,13 @@ describe('faults: kill -9 during concurrent writes', function () {
 
   async function crashAndCheck(databaseUrl: string, checkIntegrity: () => Promise<void>): Promise<void> {
     const env = { SVC_DATABASE_URL: databaseUrl, SVC_RATE_LIMIT_ENABLED: 'false', SVC_AUTH_BCRYPT_COST: '4' };
-    const made = await runEntry(
-      'src/main/cli.ts',
-      [
-        'users:create',
-        '--email',
-        'crash@example.com',
-        '--password',
-        'crash-test-pw',
-        '--first-name',
-        'C',
-        '--last-name',
-        'Rash',
-        '--role',
-        'moderator',
-      ],
-      env,
-    );
-    expect(made.code, made.stderr).to.equal(0);
+    await createUserByCli(env, {
+      email: 'crash@example.com',
+      password: 'crash-test-pw',
+      firstName: 'C',
+      lastName: 'Rash',
+      role: 'moderator',
+    });
 
     const first = await startServer(env);
     const api = new Api(first.url);

@@ -92,3 +92,14 @@ export function startEntry(
     });
   });
 }
+
+/** A user made by the CLI (`users:create`, the way to make the first admin) on the database of `env`; fails the test on an error. */
+export async function createUserByCli(
+  env: Record<string, string>,
+  user: { email: string; password: string; role: string; firstName?: string; lastName?: string },
+): Promise<void> {
+  const args = ['users:create', '--email', user.email, '--password', user.password];
+  args.push('--first-name', user.firstName ?? 'Cli', '--last-name', user.lastName ?? 'User', '--role', user.role);
+  const made = await runEntry('src/main/cli.ts', args, env);
+  if (made.code !== 0) throw new Error(`users:create exited ${made.code}: ${made.stderr}`);
+}

@@ -25,6 +25,15 @@ describe('UpdateProfile', () => {
   let sessionId: string;
 
   const stored = async (id = ada.id) => (await world.users.findById(id))!.toProps();
+  /** Ada moves to countess@example.com, with the right current password. */
+  const moveToCountess = () =>
+    update.execute({
+      userId: ada.id,
+      sessionId,
+      clientIp: IP,
+      email: 'countess@example.com',
+      currentPassword: DEFAULT_PASSWORD,
+    });
   const expectCurrentPasswordError = async (promise: Promise<unknown>): Promise<void> => {
     const error = await rejectionOf(promise);
     expect(error).to.be.instanceOf(ValidationError);
@@ -94,13 +103,7 @@ describe('UpdateProfile', () => {
 
   describe('e-mail', () => {
     it('moves the user to a free e-mail', async () => {
-      await update.execute({
-        userId: ada.id,
-        sessionId,
-        clientIp: IP,
-        email: 'countess@example.com',
-        currentPassword: DEFAULT_PASSWORD,
-      });
+      await moveToCountess();
       expect((await world.users.findByEmail('countess@example.com'))?.id).to.equal(ada.id);
       expect(await world.users.findByEmail('ada@example.com')).to.equal(undefined);
     });
@@ -256,13 +259,7 @@ describe('UpdateProfile', () => {
 
     it('tells the old address of an e-mail change, with no link and no token', async () => {
       await world.users.update(ada.withVerifiedEmail(world.clock.now()));
-      await update.execute({
-        userId: ada.id,
-        sessionId,
-        clientIp: IP,
-        email: 'countess@example.com',
-        currentPassword: DEFAULT_PASSWORD,
-      });
+      await moveToCountess();
       await world.background.idle();
       expect(world.mailer.notices('ada@example.com')).to.deep.equal([
         { kind: 'email-changed', to: 'ada@example.com', firstName: 'Ada' },
@@ -270,13 +267,7 @@ describe('UpdateProfile', () => {
     });
 
     it('greets an unverified old address without a name', async () => {
-      await update.execute({
-        userId: ada.id,
-        sessionId,
-        clientIp: IP,
-        email: 'countess@example.com',
-        currentPassword: DEFAULT_PASSWORD,
-      });
+      await moveToCountess();
       await world.background.idle();
       expect(world.mailer.notices('ada@example.com')).to.deep.equal([{ kind: 'email-changed', to: 'ada@example.com' }]);
     });
@@ -455,13 +446,7 @@ describe('UpdateProfile', () => {
 
     it('changes the e-mail even when the mail cannot be sent (the failure is reported)', async () => {
       world.mailer.failWith = new Error('smtp down');
-      await update.execute({
-        userId: ada.id,
-        sessionId,
-        clientIp: IP,
-        email: 'countess@example.com',
-        currentPassword: DEFAULT_PASSWORD,
-      });
+      await moveToCountess();
       expect((await stored()).email).to.equal('countess@example.com');
       await world.background.idle();
       // The notice to the old address and the link to the new one both failed, and were reported.
