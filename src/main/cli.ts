@@ -12,6 +12,7 @@ import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
 import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
 import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
 import { apiDocument } from './apiDocument.js';
+import { configurationReference } from './config/reference.js';
 import { openDatabase } from './database.js';
 import { MODULES } from './modules/index.js';
 import { readConfig } from './readConfig.js';
@@ -178,6 +179,15 @@ const commands: Record<string, Command> = {
             'running instances load the rules when they reconnect to Redis or restart\n',
         );
       }
+      return 0;
+    },
+  },
+  'config:docs': {
+    summary: 'print the configuration reference (every key, its SVC_ variable, type, default and meaning) as Markdown',
+    usage: 'config:docs',
+    async run(args) {
+      if (args.length > 0) throw new UsageError(`config:docs takes no arguments (got ${args.join(' ')})`);
+      process.stdout.write(configurationReference());
       return 0;
     },
   },

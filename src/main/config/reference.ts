@@ -1,0 +1,138 @@
+import { envName } from './loadConfig.js';
+import { KEYS } from './schema.js';
+
+/** The list of HTTP checks, read apart from KEYS (a list of objects, JSON in the environment). */
+const HTTP_CHECKS = 'health.http';
+
+/**
+ * What each configuration key means, for the generated reference (`npm run cli -- config:docs`,
+ * `docs/configuration.md`). Its type and default come from the schema itself; a test fails when a
+ * key has no meaning here or a meaning names no key.
+ */
+export const MEANINGS: Readonly<Record<string, string>> = {
+  'server.host': 'The address the API listens on.',
+  'server.port': 'The API port; `0` takes any free port.',
+  'server.trust_proxy': 'When true, the client IP comes from `X-Forwarded-For` (set it behind a proxy you run).',
+  'server.trust_proxy_hops':
+    'With `trust_proxy`: the `X-Forwarded-For` entry this many from the right (the one your proxy wrote) is the client.',
+  'server.request_timeout': 'A request still running after this answers 503 `TIMEOUT`.',
+  'server.body_limit': 'A larger request body answers 413 `PAYLOAD_TOO_LARGE`.',
+  'server.shutdown_timeout': 'On SIGTERM, how long requests in flight may take to finish.',
+  'server.shutdown_delay':
+    'After SIGTERM: readiness answers 503 at once and answers carry `Connection: close` this long, then the listener closes; `0s` for none.',
+  'server.headers_timeout': 'How long a client may take to send its request headers (past it: 408, connection closed).',
+  'server.max_connections_per_ip': 'Open sockets per client IP; more are closed at once.',
+  'server.max_in_flight':
+    'Past this many requests in progress, a new one answers 503 `OVERLOADED` (health paths exempt).',
+  'server.max_event_loop_delay':
+    'While the event loop stays this late (with hysteresis), new requests answer 503 `OVERLOADED` (health paths exempt).',
+  'server.security_headers':
+    '`X-Content-Type-Options`, `Referrer-Policy` and `X-Frame-Options` on every answer; `false` exists only for the benchmark — keep it on.',
+  'server.hsts': 'With `security_headers`: `Strict-Transport-Security` too (only when every client uses HTTPS).',
+  'database.url': '`sqlite:<file>`, `sqlite::memory:`, or `postgres://user:pass@host:5432/db`.',
+  'database.migrate_on_start': 'Apply pending migrations at start (they take a lock on PostgreSQL).',
+  'database.query_timeout': 'A database call past it answers 503 `SERVICE_UNAVAILABLE`; its connection is discarded.',
+  'database.migration_url':
+    'PostgreSQL: where migrations run and take their lock — a direct connection past a transaction pooler; empty: `database.url`.',
+  'database.prepared_statements':
+    'PostgreSQL: named prepared statements and a server-side statement bound per connection; `false` behind a transaction pooler such as PgBouncer.',
+  'redis.url':
+    'Redis for the shared rate limit, login throttle, the `cache` check and change propagation; empty: none.',
+  'api.mode': 'Which APIs are served: `rest`, `graphql` or `both`.',
+  'jwt.secret': 'The signing secret; refused in production when it is the shipped placeholder or under 32 bytes.',
+  'jwt.expiration': 'How long an access token lives.',
+  'jwt.refresh_expiration': 'How long a refresh token lives.',
+  'jwt.issuer': 'The `iss` claim written and required.',
+  'graphql.general_route': 'The GraphQL endpoint.',
+  'graphql.playground_route': 'The GraphiQL page.',
+  'graphql.playground': 'Serve the playground; `false` by default in production.',
+  'graphql.introspection': 'Answer introspection; `false` by default in production.',
+  'graphql.max_depth': 'Deeper documents are refused before execution (every field counts).',
+  'graphql.max_tokens': 'Longer documents are refused while parsing.',
+  'docs.enabled': '`GET /api/v1/openapi.json` and `GET /docs`; `false` by default in production.',
+  'metrics.enabled': 'The management listener (`/metrics` and the health paths); `false`: no listener, no metrics.',
+  'metrics.host': 'The management listener’s address.',
+  'metrics.port': 'The management listener’s port; `0` takes any free port; must differ from `server.port`.',
+  'cors.allowed_origins': '`*`, or the exact origins allowed.',
+  'cors.allowed_methods': 'Methods a cross-origin request may use.',
+  'cors.allowed_headers': 'Request headers a cross-origin request may send.',
+  'cors.exposed_headers': 'Response headers a browser may read.',
+  'cors.allow_credentials': 'Allow credentials; `true` with origin `*` is a configuration error.',
+  'cors.max_age': 'How long a browser may cache a preflight answer.',
+  'rate_limit.enabled': 'Rate limit per client IP (health paths and preflights exempt).',
+  'rate_limit.rate': 'Requests per window: `<count>-<S|M|H|D>`.',
+  'rate_limit.store': '`memory` (per instance) or `redis` (shared; needs `redis.url`).',
+  'auth.bcrypt_cost': 'The bcrypt cost of stored passwords.',
+  'auth.login_max_failures': 'Failed logins (or wrong `current_password`) per e-mail and client IP before 429.',
+  'auth.login_window': 'The window those failures are counted in.',
+  'auth.require_verified_email':
+    'Login answers 403 `EMAIL_NOT_VERIFIED` (mailing a new link) until the e-mail is verified.',
+  'account.mails_per_ip_per_hour':
+    'Account mails with a link (reset, verification) one client IP may trigger in an hour.',
+  'mail.smtp_url':
+    '`smtp://user:pass@host:587` or `smtps://…:465`; empty: mail goes to the log (refused in production).',
+  'mail.from': 'The sender of account mail.',
+  'mail.link_base_url': 'Where the links in account mail point (your front end); must be `https://` in production.',
+  'mail.templates': 'The folder of the mail templates, checked at start.',
+  'access.model': 'The casbin model.',
+  'access.policy': 'The rules seeded into the database on first start (the file is never written).',
+  'log.level': 'The lowest level logged.',
+  'log.format': '`json`, or `pretty` for humans.',
+  'tracing.otlp_endpoint': 'OTLP/HTTP traces URL; empty: tracing off.',
+  'tracing.service_name': 'The `service.name` of the spans.',
+  'tracing.sample_ratio':
+    'The share of requests traced, decided by the service (an incoming `traceparent` gives the trace, never the decision).',
+  'health.check_timeout': 'Each health check’s bound; past it the check is `down` with `timeout`.',
+  'health.disk.path': 'The directory the `disk` check watches; empty: the SQLite file’s directory (`.` on PostgreSQL).',
+  'health.disk.min_free_bytes': 'Below this free space the `disk` check is `down`.',
+  [HTTP_CHECKS]:
+    'HTTP dependencies checked by `/health`: a list of `{name, url, timeout, critical}` (JSON in the environment).',
+};
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+const shownDefault = (value: unknown): string => {
+  if (value === '') return 'empty';
+  if (Array.isArray(value)) return `\`${value.join(',')}\``;
+  return `\`${String(value)}\``;
+};
+
+/** Every key of the schema without a meaning, and every meaning that names no key. */
+export function referenceGaps(): { undescribed: string[]; unknown: string[] } {
+  const keys = [...Object.keys(KEYS), HTTP_CHECKS];
+  return {
+    undescribed: keys.filter((key) => !Object.hasOwn(MEANINGS, key)),
+    unknown: Object.keys(MEANINGS).filter((key) => !keys.includes(key)),
+  };
+}
+
+/** The configuration reference as a Markdown table: key, variable, type, default, meaning. */
+export function configurationTable(): string {
+  const rows = Object.entries(KEYS).map(
+    ([key, spec]) =>
+      `| \`${key}\` | \`${envName(key)}\` | ${cell(spec.codec.name)} | ${cell(shownDefault(spec.default))} | ${cell(MEANINGS[key] ?? '')} |`,
+  );
+  rows.push(
+    `| \`${HTTP_CHECKS}\` | \`${envName(HTTP_CHECKS)}\` | a list of checks (JSON) | \`[]\` | ${cell(MEANINGS[HTTP_CHECKS] ?? '')} |`,
+  );
+  return ['| key | environment | type | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The whole reference page (`docs/configuration.md`), before formatting. */
+export function configurationReference(): string {
+  return `# Configuration reference
+
+Generated from the configuration schema by \`npm run cli -- config:docs\`; a test holds this file equal
+to it, so it cannot drift.
+
+Values come from \`config/default.yaml\`, then \`config/<SVC_ENV>.yaml\` if it exists (or the file named
+by \`SVC_CONFIG\`), then the environment: \`SVC_\` and the key in upper snake case, which beats the
+files. Durations use Go syntax (\`500ms\`, \`1m30s\`, \`24h\`); lists from the environment are
+comma-separated, items trimmed; \`SVC_HEALTH_HTTP\` takes JSON. Everything is validated at start:
+anything invalid exits 1 with one line per problem naming the key (a URL's password is never
+echoed). \`SVC_ENV\`, \`SVC_CONFIG\` and \`SVC_TEST_*\` are reserved; unknown \`SVC_\` variables are
+ignored. With \`SVC_ENV=production\` the service also refuses the placeholder \`jwt.secret\`, an empty
+\`mail.smtp_url\` and a \`mail.link_base_url\` that is not \`https://\`.
+
+${configurationTable()}
+`;
+}
