@@ -14,7 +14,7 @@ const BUSY_UTILIZATION = 0.9;
  * monitor (its delay and utilisation, both public Node figures). It turns on when, with the loop
  * busy,
  * - two windows in a row each saw a delay above the bound (`server.max_event_loop_delay`), or
- * - `saturatedWindows` windows in a row (half a second with the default windows) each saw a delay above
+ * - `saturatedWindows` windows in a row (a second with the default windows) each saw a delay above
  *   half the bound: a saturated loop whose turns are that long makes new connections wait
  *   many turns to be accepted (Node accepts one per turn), so what a new client waits passes the
  *   bound although each turn is under it;
@@ -28,7 +28,7 @@ export class LoopPressure {
 
   constructor(
     private readonly boundMs: number,
-    private readonly saturatedWindows = 2,
+    private readonly saturatedWindows = 4,
   ) {}
 
   /** Takes one closed window of the monitor. */
