@@ -27,6 +27,16 @@ describe('the configuration reference, generated from the schema (docs/configura
     expect(readFileSync('docs/configuration.md', 'utf8')).to.equal(configurationReference());
   });
 
+  it("is the README's configuration table too, between its markers", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const block =
+      /<!-- config-reference:start[^>]*-->\n<!-- prettier-ignore-start -->\n([\s\S]*?)\n<!-- prettier-ignore-end -->\n<!-- config-reference:end -->/.exec(
+        readme,
+      );
+    expect(block, 'the markers around the table in README.md').to.not.equal(null);
+    expect(block![1]).to.equal(configurationTable());
+  });
+
   it('is what `npm run cli -- config:docs` prints', async function () {
     this.timeout(30_000);
     const printed = await runEntry('src/main/cli.ts', ['config:docs'], {});

@@ -73,7 +73,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
     '`smtp://user:pass@host:587` or `smtps://…:465`; empty: mail goes to the log (refused in production).',
   'mail.from': 'The sender of account mail.',
   'mail.link_base_url': 'Where the links in account mail point (your front end); must be `https://` in production.',
-  'mail.templates': 'The folder of the mail templates, checked at start.',
+  'mail.templates':
+    'The folder of `password-reset.txt`, `email-verification.txt` and `email-changed.txt` (a `Subject:` line, a blank line, the body; `{{greeting}}`, `{{first_name}}`, and in link mails `{{link}}`, `{{expires_in}}`), checked at start.',
   'access.model': 'The casbin model.',
   'access.policy': 'The rules seeded into the database on first start (the file is never written).',
   'log.level': 'The lowest level logged.',
