@@ -27,6 +27,52 @@ export default tseslint.config(
     },
   },
   {
+    // The service reaches its drivers through their public APIs only (ADR 26): no
+    // deep imports into a package's files, and no underscore members — a library's private state,
+    // free to change in any release. knex's documented query-event field `__knexQueryUid`, which
+    // knex added for telling queries apart in its events (knex/knex#1510), is the one exception.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'knex/*',
+                'pg/*',
+                'pg-pool',
+                'pg-pool/*',
+                'pg-protocol',
+                'pg-protocol/*',
+                'libsql/*',
+                'tarn',
+                'tarn/*',
+              ],
+              message: 'Driver internals: use the package entry point (pg, libsql) or the ORM (@mikro-orm/*).',
+            },
+            { group: ['@mikro-orm/*/*'], message: 'MikroORM internals: import from the package entry point.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name=/^_/]:not([property.name='__knexQueryUid'])",
+          message: 'An underscore member is private state of its library: use its public API.',
+        },
+        {
+          selector: 'MemberExpression[computed=true][property.value=/^_/]',
+          message: 'An underscore member is private state of its library: use its public API.',
+        },
+        {
+          selector: "TSPropertySignature[key.name=/^_/]:not([key.name='__knexQueryUid'])",
+          message: 'A type naming an underscore member reaches into private state: use the public API.',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

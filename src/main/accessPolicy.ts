@@ -37,7 +37,7 @@ export async function loadAccessPolicy(config: Config, database: Database): Prom
   const model = readText('access.model', config.access.model);
   const seed = readSeed(config);
   try {
-    return await CasbinAccessPolicy.create(model, new MikroOrmPolicyRuleStore(database.orm), seed);
+    return await CasbinAccessPolicy.create(model, new MikroOrmPolicyRuleStore(database), seed);
   } catch (error) {
     throw new StartupError(
       `access.model: ${JSON.stringify(config.access.model)} is not a valid casbin model (${(error as Error).message.split('\n')[0]})`,
@@ -51,7 +51,7 @@ export async function loadAccessPolicy(config: Config, database: Database): Prom
  * of it through `announceAccessPolicyChange`, or load it when they restart.
  */
 export async function resetAccessPolicy(config: Config, database: Database): Promise<Replacement> {
-  return new MikroOrmPolicyRuleStore(database.orm).replaceAll(readSeed(config));
+  return new MikroOrmPolicyRuleStore(database).replaceAll(readSeed(config));
 }
 
 const CHANNEL = 'portico:access-policy';

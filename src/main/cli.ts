@@ -91,7 +91,7 @@ const commands: Record<string, Command> = {
         if (config.database.migrateOnStart) await database.migrate();
         const policy = await loadAccessPolicy(config, database);
         const create = new CreateUser(
-          new MikroOrmUserRepository(database.orm),
+          new MikroOrmUserRepository(database),
           new BcryptPasswordHasher(config.auth.bcryptCost),
           policy,
           new UuidGenerator(),

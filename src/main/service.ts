@@ -11,7 +11,6 @@ import { startMetricsServer, type MetricsServer } from '../adapters/inbound/metr
 import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import { traceQueries } from '../adapters/outbound/mikroorm/queryTracing.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
 import { openDatabase } from './database.js';
@@ -108,7 +107,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const lifecycle = new ProcessLifecycle();
   const eventLoop = new EventLoopDelayMonitor();
   const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
-  if (tracing) traceQueries(database.orm, tracing.tracer);
+  if (tracing) database.traceQueries(tracing.tracer);
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
   const infra = {

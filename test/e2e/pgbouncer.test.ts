@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api, dataOf, login, register } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { connectDatabase } from '../support/database.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 import { PgBouncer } from '../support/pgbouncer.js';
@@ -104,6 +105,58 @@ describe('behind PgBouncer in transaction mode (docs/storage.md)', function () {
       expect((await login(apis[0]!, user.user.email, user.password)).user.id).to.equal(user.user.id);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  /**
+   * Why `database.prepared_statements` must be false behind a transaction pooler, shown step by
+   * step: node-postgres remembers which statements it prepared on its connection, but the pooler
+   * hands each transaction whichever server connection is free. Once the server connection that
+   * has the statement is busy, the next use of it lands on one that does not.
+   */
+  it('with prepared_statements true, a statement prepared on one server connection is missing on the next (26000)', async () => {
+    const pooled = bouncer.url(direct);
+    const database = await connectDatabase(pooled, { preparedStatements: true, migrationUrl: direct });
+    const holder = new pg.Client({ connectionString: pooled });
+    try {
+      await database.migrate();
+      // Prepared on server connection X (the pool's only idle one).
+      await database.sql.one('select key from app_meta where key = ?', ['a']);
+      // Another client's transaction holds X ...
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select 1');
+      // ... so the same client connection's next use goes to a server connection without it.
+      const error = await database.sql.one('select key from app_meta where key = ?', ['b']).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, 'the named statement is not on the server connection the pooler chose').to.have.property(
+        'code',
+        '26000',
+      );
+      await holder.query('rollback');
+    } finally {
+      await holder.end().catch(() => undefined);
+      await database.close();
+    }
+  });
+
+  it('with prepared_statements false, the same steps work: nothing depends on the server session', async () => {
+    const pooled = bouncer.url(direct);
+    const database = await connectDatabase(pooled, { preparedStatements: false, migrationUrl: direct });
+    const holder = new pg.Client({ connectionString: pooled });
+    try {
+      await database.migrate();
+      await database.sql.one('select key from app_meta where key = ?', ['a']);
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select 1');
+      expect(await database.sql.one('select key from app_meta where key = ?', ['b'])).to.equal(undefined);
+      await holder.query('rollback');
+    } finally {
+      await holder.end().catch(() => undefined);
+      await database.close();
     }
   });
 });

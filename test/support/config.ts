@@ -1,13 +1,16 @@
 import { loadConfig } from '../../src/main/config/loadConfig.js';
 import type { Config } from '../../src/main/config/schema.js';
+import { pooledPostgres } from './env.js';
 
 /**
  * A validated Config from defaults plus `SVC_*` overrides (no files read), for tests that start
  * the whole service. Defaults for tests: in-memory SQLite, ephemeral ports (the API's and the metrics'), logs off, and load
  * shedding by event-loop delay out of reach — a test machine busy with other work must not turn
- * a test's request into 503 OVERLOADED; the shedding tests set their own limits.
+ * a test's request into 503 OVERLOADED; the shedding tests set their own limits. Through a
+ * transaction pooler, the database settings the README gives for it (see `pooledPostgres`).
  */
 export function testConfig(env: Record<string, string> = {}): Config {
+  const pooled = env.SVC_DATABASE_URL === undefined ? undefined : pooledPostgres(env.SVC_DATABASE_URL);
   const loaded = loadConfig({
     env: {
       SVC_DATABASE_URL: 'sqlite::memory:',
@@ -17,6 +20,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
       SVC_METRICS_HOST: '127.0.0.1',
       SVC_LOG_LEVEL: 'silent',
       SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h',
+      ...(pooled ? { SVC_DATABASE_PREPARED_STATEMENTS: 'false', SVC_DATABASE_MIGRATION_URL: pooled.migrationUrl } : {}),
       ...env,
     },
     readFile: () => undefined,

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import type { Database } from '../../src/adapters/outbound/mikroorm/database.js';
 import type { MemoryReference } from '../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import { InMemoryResourceRepository } from '../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import { createResourceTable, type ResourceTable } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
@@ -85,8 +86,8 @@ export const PART_TABLE: ResourceTable<Part, PartProps, PartSortField> = {
 };
 
 export class SqlPartRepository extends SqlResourceRepository<Part, PartProps, PartSortField> {
-  constructor(orm: MikroORM) {
-    super(orm, PART_TABLE);
+  constructor(database: Database) {
+    super(database, PART_TABLE);
   }
 }
 

@@ -31,9 +31,10 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'server.hsts': 'With `security_headers`: `Strict-Transport-Security` too (only when every client uses HTTPS).',
   'database.url': '`sqlite:<file>`, `sqlite::memory:`, or `postgres://user:pass@host:5432/db`.',
   'database.migrate_on_start': 'Apply pending migrations at start (they take a lock on PostgreSQL).',
-  'database.query_timeout': 'A database call past it answers 503 `SERVICE_UNAVAILABLE`; its connection is discarded.',
+  'database.query_timeout':
+    'A database call (or the wait for a pooled connection) past it answers 503 `SERVICE_UNAVAILABLE`; PostgreSQL cancels the statement too, unless `database.prepared_statements` is false.',
   'database.migration_url':
-    'PostgreSQL: where migrations run and take their lock — a direct connection past a transaction pooler; empty: `database.url`.',
+    'PostgreSQL: where migrations take their advisory lock — a direct connection past a transaction pooler; empty: `database.url`.',
   'database.prepared_statements':
     'PostgreSQL: named prepared statements and a server-side statement bound per connection; `false` behind a transaction pooler such as PgBouncer.',
   'redis.url':

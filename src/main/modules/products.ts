@@ -5,7 +5,7 @@ import { PRODUCT_OPERATIONS, productRoutes } from '../../adapters/inbound/http/r
 import type { ProductUseCases } from '../../adapters/inbound/productUseCases.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
-import { MikroOrmProductRepository } from '../../adapters/outbound/mikroorm/MikroOrmProductRepository.js';
+import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
 import { ProductSchema } from '../../adapters/outbound/mikroorm/schemas/ProductSchema.js';
 import type { Authenticate } from '../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
@@ -31,7 +31,7 @@ export const products: FeatureModule = {
   name: 'products',
   bindings: new ContainerModule(({ bind }) => {
     bind(ProductTokens.Repository).toResolvedValue(
-      (database: Database): ProductRepository => new MikroOrmProductRepository(database.orm),
+      (database: Database): ProductRepository => new SqlProductRepository(database),
       [TOKENS.Database],
     );
     bind(ProductTokens.UseCases).toResolvedValue(

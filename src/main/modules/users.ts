@@ -8,7 +8,7 @@ import { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import { RandomOneTimeSecrets } from '../../adapters/outbound/crypto/RandomOneTimeSecrets.js';
 import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm/migrations/Migration0004AccountMailLimits.js';
 import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
-import { MikroOrmCallerLookup } from '../../adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
+import { SqlCallerLookup } from '../../adapters/outbound/mikroorm/SqlCallerLookup.js';
 import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
 import { MikroOrmSessionStore } from '../../adapters/outbound/mikroorm/MikroOrmSessionStore.js';
 import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
@@ -86,7 +86,7 @@ export const users: FeatureModule = {
     bind(UserTokens.Changes).toResolvedValue(() => new UserChanges());
     bind(UserTokens.Cache).toResolvedValue(
       (database: Database, changes: UserChanges) => {
-        const cache = new CachingUserRepository(new MikroOrmUserRepository(database.orm));
+        const cache = new CachingUserRepository(new MikroOrmUserRepository(database));
         changes.register((id) => cache.forget(id));
         cache.onWrite((id) => changes.changed(id));
         return cache;
@@ -95,7 +95,7 @@ export const users: FeatureModule = {
     );
     bind(UserTokens.Callers).toResolvedValue(
       (database: Database, changes: UserChanges): CallerLookup => {
-        const callers = new CachingCallerLookup(new MikroOrmCallerLookup(database.orm));
+        const callers = new CachingCallerLookup(new SqlCallerLookup(database));
         changes.register((id) => callers.forgetUser(id));
         return callers;
       },
@@ -103,7 +103,7 @@ export const users: FeatureModule = {
     );
     bind(UserTokens.Sessions).toResolvedValue(
       (database: Database, changes: UserChanges): SessionStore =>
-        new AnnouncingSessionStore(new MikroOrmSessionStore(database.orm), (userId) => changes.changed(userId)),
+        new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
       [TOKENS.Database, UserTokens.Changes],
     );
     bind(UserTokens.SessionEnder).toResolvedValue(
@@ -112,7 +112,7 @@ export const users: FeatureModule = {
       [UserTokens.Sessions, UserTokens.RefreshTokenStore, TOKENS.Clock],
     );
     bind(UserTokens.EmailTokens).toResolvedValue(
-      (database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database.orm),
+      (database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database),
       [TOKENS.Database],
     );
     bind(UserTokens.Background).toResolvedValue(
@@ -138,7 +138,7 @@ export const users: FeatureModule = {
     );
     bind(UserTokens.RefreshTokenStore).toResolvedValue(
       (database: Database, metrics: ServiceMetrics | null): RefreshTokenStore => {
-        const store = new MikroOrmRefreshTokenStore(database.orm);
+        const store = new MikroOrmRefreshTokenStore(database);
         return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
       },
       [TOKENS.Database, TOKENS.Metrics],

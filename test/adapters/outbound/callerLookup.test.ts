@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InMemoryCallerLookup } from '../../../src/adapters/outbound/memory/InMemoryCallerLookup.js';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { InMemoryUserRepository } from '../../../src/adapters/outbound/memory/InMemoryUserRepository.js';
-import { MikroOrmCallerLookup } from '../../../src/adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
+import { SqlCallerLookup } from '../../../src/adapters/outbound/mikroorm/SqlCallerLookup.js';
 import { MikroOrmSessionStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmSessionStore.js';
 import { MikroOrmUserRepository } from '../../../src/adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
@@ -32,14 +32,14 @@ describe('CallerLookup implementations', () => {
 
   for (const target of sqlTargets(dir, 'callers.sqlite')) {
     const database = new SqlDatabaseFixture(target);
-    callerLookupContract(`MikroOrmCallerLookup on ${target.name}`, {
+    callerLookupContract(`SqlCallerLookup on ${target.name}`, {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
-        const users = new MikroOrmUserRepository(database.db.orm);
-        const sessions = new MikroOrmSessionStore(database.db.orm);
+        const users = new MikroOrmUserRepository(database.db);
+        const sessions = new MikroOrmSessionStore(database.db);
         return {
-          lookup: new MikroOrmCallerLookup(database.db.orm),
+          lookup: new SqlCallerLookup(database.db),
           addUser: (user) => users.add(user),
           deleteUser: async (userId) => void (await users.delete(userId)),
           startSession: (record) => sessions.start(record),

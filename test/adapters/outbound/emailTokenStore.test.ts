@@ -30,10 +30,10 @@ describe('EmailTokenStore implementations', () => {
         fresh: async () => {
           await database.clear();
           return {
-            store: new MikroOrmEmailTokenStore(database.db.orm),
+            store: new MikroOrmEmailTokenStore(database.db),
             registerUser: (userId) => registerUserIn(database.db, userId),
             deleteUser: (userId) => deleteUserIn(database.db, userId),
-            restart: async () => new MikroOrmEmailTokenStore((await database.restart()).orm),
+            restart: async () => new MikroOrmEmailTokenStore(await database.restart()),
           };
         },
         tearDown: () => database.close(),

@@ -22,7 +22,7 @@ describe('PolicyRuleStore implementations', () => {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
-        return new MikroOrmPolicyRuleStore(database.db.orm);
+        return new MikroOrmPolicyRuleStore(database.db);
       },
       tearDown: () => database.close(),
     });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { MikroOrmProductRepository } from '../../../src/adapters/outbound/mikroorm/MikroOrmProductRepository.js';
+import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { ProductSchema } from '../../../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { productRepositoryContract } from './contracts/productRepository.contract.js';
@@ -30,12 +30,12 @@ describe('ProductRepository implementations', () => {
 
   for (const target of sqlTargets(dir, 'products.sqlite')) {
     const database = new SqlDatabaseFixture(target);
-    productRepositoryContract(`MikroOrmProductRepository on ${target.name}`, {
+    productRepositoryContract(`SqlProductRepository on ${target.name}`, {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
         return {
-          repository: new MikroOrmProductRepository(database.db.orm),
+          repository: new SqlProductRepository(database.db),
           addMany: async (products) => {
             for (let start = 0; start < products.length; start += CHUNK) {
               const rows = products.slice(start, start + CHUNK).map((product) => product.toProps());

@@ -31,7 +31,7 @@ describe('RefreshTokenStore implementations', () => {
         fresh: async () => {
           await database.clear();
           return {
-            store: new MikroOrmRefreshTokenStore(database.db.orm),
+            store: new MikroOrmRefreshTokenStore(database.db),
             // refresh_tokens.user_id references users.id: the user must exist first.
             registerUser: async (userId) => {
               const user = User.register(
@@ -45,9 +45,9 @@ describe('RefreshTokenStore implementations', () => {
                 },
                 new Date('2026-01-01T00:00:00Z'),
               );
-              await new MikroOrmUserRepository(database.db.orm).add(user);
+              await new MikroOrmUserRepository(database.db).add(user);
             },
-            restart: async () => new MikroOrmRefreshTokenStore((await database.restart()).orm),
+            restart: async () => new MikroOrmRefreshTokenStore(await database.restart()),
           };
         },
         tearDown: () => database.close(),

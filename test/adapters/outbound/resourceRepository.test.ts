@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { MikroOrmProductRepository } from '../../../src/adapters/outbound/mikroorm/MikroOrmProductRepository.js';
+import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { Product, type ProductProps } from '../../../src/domain/product/Product.js';
 import type { ProductSortField } from '../../../src/domain/product/ProductRepository.js';
 import {
@@ -133,7 +133,7 @@ describe('Resource repositories on the outbound cores', () => {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
-        const repository = new MikroOrmProductRepository(database.db.orm);
+        const repository = new SqlProductRepository(database.db);
         return {
           repository,
           addMany: (rows) =>
@@ -156,8 +156,8 @@ describe('Resource repositories on the outbound cores', () => {
       fresh: async () => {
         await partsDatabase.db.orm.em.getConnection().execute('delete from test_parts');
         await partsDatabase.clear();
-        const products = new MikroOrmProductRepository(partsDatabase.db.orm);
-        const repository = new SqlPartRepository(partsDatabase.db.orm);
+        const products = new SqlProductRepository(partsDatabase.db);
+        const repository = new SqlPartRepository(partsDatabase.db);
         const partsKnex = () => (partsDatabase.db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
         return {
           repository,

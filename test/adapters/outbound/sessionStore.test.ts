@@ -30,10 +30,10 @@ describe('SessionStore implementations', () => {
         fresh: async () => {
           await database.clear();
           return {
-            store: new MikroOrmSessionStore(database.db.orm),
+            store: new MikroOrmSessionStore(database.db),
             registerUser: (userId) => registerUserIn(database.db, userId),
             deleteUser: (userId) => deleteUserIn(database.db, userId),
-            restart: async () => new MikroOrmSessionStore((await database.restart()).orm),
+            restart: async () => new MikroOrmSessionStore(await database.restart()),
           };
         },
         tearDown: () => database.close(),

@@ -15,10 +15,10 @@ export async function registerUserIn(db: Database, userId: string): Promise<void
     },
     new Date('2026-01-01T00:00:00Z'),
   );
-  await new MikroOrmUserRepository(db.orm).add(user);
+  await new MikroOrmUserRepository(db).add(user);
 }
 
 /** Deletes the users row (its records go with it: foreign keys on delete cascade). */
 export async function deleteUserIn(db: Database, userId: string): Promise<void> {
-  await new MikroOrmUserRepository(db.orm).delete(userId);
+  await new MikroOrmUserRepository(db).delete(userId);
 }

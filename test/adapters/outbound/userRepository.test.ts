@@ -22,7 +22,7 @@ describe('UserRepository implementations', () => {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
-        return new MikroOrmUserRepository(database.db.orm);
+        return new MikroOrmUserRepository(database.db);
       },
       tearDown: () => database.close(),
     });

@@ -8,7 +8,7 @@ describe('generate: the outbound templates reproduce the committed product adapt
   it('writes the schema, both repositories and the migration, at the product paths', () => {
     expect(files.map((file) => file.path)).to.deep.equal([
       'src/adapters/outbound/mikroorm/schemas/ProductSchema.ts',
-      'src/adapters/outbound/mikroorm/MikroOrmProductRepository.ts',
+      'src/adapters/outbound/mikroorm/SqlProductRepository.ts',
       'src/adapters/outbound/memory/InMemoryProductRepository.ts',
       'src/adapters/outbound/mikroorm/migrations/Migration0002Products.ts',
     ]);

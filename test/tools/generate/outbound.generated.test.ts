@@ -69,11 +69,11 @@ const { CustomerSchema } = await load<{ CustomerSchema: EntitySchema }>(
   `${adapters}/mikroorm/schemas/CustomerSchema.ts`,
 );
 const { InvoiceSchema } = await load<{ InvoiceSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/InvoiceSchema.ts`);
-const { MikroOrmCustomerRepository } = await load<{ MikroOrmCustomerRepository: Constructor<[Database['orm']]> }>(
-  `${adapters}/mikroorm/MikroOrmCustomerRepository.ts`,
+const { SqlCustomerRepository } = await load<{ SqlCustomerRepository: Constructor<[Database]> }>(
+  `${adapters}/mikroorm/SqlCustomerRepository.ts`,
 );
-const { MikroOrmInvoiceRepository } = await load<{ MikroOrmInvoiceRepository: Constructor<[Database['orm']]> }>(
-  `${adapters}/mikroorm/MikroOrmInvoiceRepository.ts`,
+const { SqlInvoiceRepository } = await load<{ SqlInvoiceRepository: Constructor<[Database]> }>(
+  `${adapters}/mikroorm/SqlInvoiceRepository.ts`,
 );
 const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(
   `${adapters}/memory/InMemoryCustomerRepository.ts`,
@@ -330,8 +330,8 @@ function describeOn(target: SqlTarget): void {
 
     it('round-trips a row with every field type through the repository, nulls included', async () => {
       await clear();
-      await new MikroOrmCustomerRepository(database().orm).add(aCustomer(uuid(0xfff0)));
-      const repository = new MikroOrmInvoiceRepository(database().orm);
+      await new SqlCustomerRepository(database()).add(aCustomer(uuid(0xfff0)));
+      const repository = new SqlInvoiceRepository(database());
       const full = INVOICES.make(uuid(1), {
         score: 7,
         contact: 'x@example.com',
@@ -359,14 +359,14 @@ function describeOn(target: SqlTarget): void {
         await knex('access_rules').delete();
         await knex('app_meta').delete();
         const seeded: StoredRule[] = [{ kind: 'p', values: ['admin', '/api/v1/*', '.*'] }];
-        await new MikroOrmPolicyRuleStore(before.orm).seed(seeded);
+        await new MikroOrmPolicyRuleStore(before).seed(seeded);
         await before.close();
         db = await openWithResources(url);
         const grants = [...accessGrants(CUSTOMER), ...accessGrants(INVOICE)].map((g): StoredRule => ({
           kind: 'p',
           values: [g.role, g.path, g.action],
         }));
-        expect(await new MikroOrmPolicyRuleStore(database().orm).load()).to.deep.equal([...seeded, ...grants]);
+        expect(await new MikroOrmPolicyRuleStore(database()).load()).to.deep.equal([...seeded, ...grants]);
         await knexOf(database())('access_rules').delete();
         await knexOf(database())('app_meta').delete();
       });
@@ -378,7 +378,7 @@ function describeOn(target: SqlTarget): void {
       await removeResources(database());
       await database().close();
       db = await openWithResources(target.url()!);
-      expect(await new MikroOrmPolicyRuleStore(database().orm).load()).to.equal(undefined);
+      expect(await new MikroOrmPolicyRuleStore(database()).load()).to.equal(undefined);
       const [count] = await knexOf(database())('access_rules').count({ n: '*' });
       expect(Number(count?.n)).to.equal(0);
     });
@@ -388,7 +388,7 @@ function describeOn(target: SqlTarget): void {
     setUp,
     fresh: async () => {
       await clear();
-      const repository = new MikroOrmCustomerRepository(database().orm);
+      const repository = new SqlCustomerRepository(database());
       return { repository, addMany: (rows) => insertMany(database(), 'customers', rows, !postgres) };
     },
     tearDown: async () => undefined,
@@ -398,8 +398,8 @@ function describeOn(target: SqlTarget): void {
     setUp,
     fresh: async () => {
       await clear();
-      const customers = new MikroOrmCustomerRepository(database().orm);
-      const repository = new MikroOrmInvoiceRepository(database().orm);
+      const customers = new SqlCustomerRepository(database());
+      const repository = new SqlInvoiceRepository(database());
       return {
         repository,
         referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },

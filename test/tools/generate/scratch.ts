@@ -138,7 +138,7 @@ export function productSlice(
       'src/adapters/inbound/graphql/products.graphql',
       'src/adapters/inbound/graphql/productResolvers.ts',
       'src/adapters/outbound/mikroorm/schemas/ProductSchema.ts',
-      'src/adapters/outbound/mikroorm/MikroOrmProductRepository.ts',
+      'src/adapters/outbound/mikroorm/SqlProductRepository.ts',
       'src/adapters/outbound/mikroorm/migrations/Migration0002Products.ts',
       'src/adapters/outbound/memory/InMemoryProductRepository.ts',
       'src/main/modules/products.ts',

@@ -119,11 +119,20 @@ const answered = new WeakSet<Duplex>();
  */
 export function answerClientErrors(server: Server, headers: readonly Header[] = []): void {
   const clientErrorAnswer = clientErrorAnswers(headers);
+  // The response each socket is writing, if any: a parse error on a kept-alive connection while a
+  // response is under way must not write a second answer into it.
+  const responding = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    responding.set(req.socket, res);
+    res.once('close', () => {
+      if (responding.get(req.socket) === res) responding.delete(req.socket);
+    });
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (answered.has(socket)) return;
     answered.add(socket);
     const answer = clientErrorAnswer(error.code);
-    const response = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    const response = responding.get(socket);
     if (answer === undefined || !socket.writable || response?.headersSent === true) {
       socket.destroy();
       return;

@@ -5,9 +5,9 @@ import type { RequestState } from './state.js';
 /** The route of a request no route pattern matched: never the raw path, so metric series and span names stay few. */
 export const UNMATCHED = 'unmatched';
 
-/** The pattern koa-router matched (it sets `_matchedRoute` when a route's path and method match). */
+/** The pattern koa-router matched: its `routerPath`, set on the context when a route's path and method match. */
 const matchedRoute = (ctx: object): string | undefined =>
-  (ctx as { _matchedRoute?: string | RegExp })._matchedRoute?.toString();
+  (ctx as { routerPath?: string | RegExp }).routerPath?.toString();
 
 /**
  * The route pattern of a request once it is answered (`/api/v1/products/:id`), or `unmatched`.

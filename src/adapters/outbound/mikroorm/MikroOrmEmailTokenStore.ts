@@ -6,8 +6,9 @@ import type {
   EmailTokenStore,
 } from '../../../application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
+import type { Database } from './database.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
-import { isPostgres, timestampParam } from './fastRead.js';
 import { EmailTokenSchema, type EmailTokenRow } from './schemas/EmailTokenSchema.js';
 
 const toRecord = (row: EmailTokenRow): EmailTokenRecord => ({
@@ -28,7 +29,13 @@ const toRecord = (row: EmailTokenRow): EmailTokenRecord => ({
  * Rows go with their user (foreign key).
  */
 export class MikroOrmEmailTokenStore implements EmailTokenStore {
-  constructor(private readonly orm: MikroORM) {}
+  private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+    this.sql = database.sql;
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -42,8 +49,8 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
   addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
     return guarded(this.orm, async () => {
       // PostgreSQL types a bare parameter in a select list as text: the timestamps say what they are.
-      const stamp = isPostgres(this.orm) ? 'cast(? as timestamptz)' : '?';
-      const since = timestampParam(this.orm, limits.since);
+      const stamp = this.sql.dialect === 'postgresql' ? 'cast(? as timestamptz)' : '?';
+      const { since } = limits;
       const perIp = record.requestedIp !== undefined;
       const sql =
         'insert into email_tokens (selector, verifier_hash, user_id, purpose, email, requested_ip, created_at, expires_at, spent_at) ' +
@@ -57,16 +64,15 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
         record.purpose,
         record.email,
         record.requestedIp ?? null,
-        timestampParam(this.orm, record.createdAt),
-        timestampParam(this.orm, record.expiresAt),
+        record.createdAt,
+        record.expiresAt,
         record.email,
         record.purpose,
         since,
         limits.perAddress,
         ...(perIp ? [record.requestedIp, since, limits.perIp] : []),
       ];
-      const result = (await this.em().getConnection().execute(sql, params, 'run')) as { affectedRows: number };
-      return result.affectedRows === 1;
+      return (await this.sql.run(sql, params)) === 1;
     });
   }
 

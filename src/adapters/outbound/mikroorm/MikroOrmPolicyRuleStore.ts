@@ -7,9 +7,10 @@ import {
   type Replacement,
   type StoredRule,
 } from '../access/PolicyRuleStore.js';
+import type { Database } from './database.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
 import { inTransaction } from './transaction.js';
-import { isPostgres } from './fastRead.js';
 import { AccessRuleSchema, AppMetaSchema, POLICY_SEEDED_KEY } from './schemas/AccessRuleSchema.js';
 
 /** Thrown inside a transaction to roll it back when a guarded removal is refused. */
@@ -29,7 +30,13 @@ const toRow = (rule: StoredRule) => ({
 
 /** Access rules in the `access_rules` table; `app_meta` remembers that the file seeded them once. */
 export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
-  constructor(private readonly orm: MikroORM) {}
+  private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+    this.sql = database.sql;
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -123,6 +130,7 @@ export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
   }
 
   private async lockForWriting(em: EntityManager): Promise<void> {
-    if (isPostgres(this.orm)) await em.execute('lock table access_rules in share row exclusive mode', [], 'run');
+    if (this.sql.dialect === 'postgresql')
+      await em.execute('lock table access_rules in share row exclusive mode', [], 'run');
   }
 }

@@ -5,6 +5,7 @@ import type {
   RefreshTokenRecord,
   RefreshTokenStore,
 } from '../../../application/ports/RefreshTokenStore.js';
+import type { Database } from './database.js';
 import { guarded } from './errors.js';
 import { RefreshTokenSchema, type RefreshTokenRow } from './schemas/RefreshTokenSchema.js';
 
@@ -21,7 +22,11 @@ const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
  * whose family has a revoked token is revoked too.
  */
 export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
-  constructor(private readonly orm: MikroORM) {}
+  private readonly orm: MikroORM;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;

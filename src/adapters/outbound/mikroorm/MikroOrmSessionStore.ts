@@ -1,8 +1,9 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { SessionRecord, SessionStore } from '../../../application/ports/SessionStore.js';
+import type { Database } from './database.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
-import { timestampParam } from './fastRead.js';
 import { SessionSchema, type SessionRow } from './schemas/SessionSchema.js';
 
 const toRecord = (row: SessionRow): SessionRecord => ({
@@ -21,7 +22,13 @@ const toRecord = (row: SessionRow): SessionRecord => ({
  * reported ended by exactly one caller. Rows go with their user (foreign key, on delete cascade).
  */
 export class MikroOrmSessionStore implements SessionStore {
-  constructor(private readonly orm: MikroORM) {}
+  private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+    this.sql = database.sql;
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -71,13 +78,12 @@ export class MikroOrmSessionStore implements SessionStore {
   /** One `update … returning id`: the ids are exactly the rows this statement ended, whoever else ends them meanwhile. */
   endAll(userId: string, now: Date, keep?: string): Promise<string[]> {
     return guarded(this.orm, async () => {
-      const at = timestampParam(this.orm, now);
       const sql =
         'update sessions set ended_at = ? where user_id = ? and ended_at is null and expires_at > ?' +
         (keep === undefined ? '' : ' and id <> ?') +
         ' returning id';
-      const params = keep === undefined ? [at, userId, at] : [at, userId, at, keep];
-      const rows = (await this.em().getConnection().execute(sql, params, 'all')) as { id: string }[];
+      const params = keep === undefined ? [now, userId, now] : [now, userId, now, keep];
+      const rows = await this.sql.all<{ id: string }>(sql, params);
       return rows.map((row) => row.id);
     });
   }

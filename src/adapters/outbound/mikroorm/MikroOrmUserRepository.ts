@@ -10,10 +10,11 @@ import {
   type UserRepository,
   type UserSortField,
 } from '../../../domain/user/UserRepository.js';
+import type { Database } from './database.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
 import { userColumns, userFromRaw, type RawUserRow } from './userRows.js';
 import { inTransaction } from './transaction.js';
-import { isPostgres, readOne } from './fastRead.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
 
@@ -53,7 +54,13 @@ const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Tim
 
 /** Users in SQLite or PostgreSQL through MikroORM; one EntityManager fork per operation. */
 export class MikroOrmUserRepository implements UserRepository {
-  constructor(private readonly orm: MikroORM) {}
+  private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+    this.sql = database.sql;
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -87,7 +94,7 @@ export class MikroOrmUserRepository implements UserRepository {
   /** The hot read (every authenticated request): one prepared statement, no entity hydration. */
   findById(id: string): Promise<User | undefined> {
     return guarded(this.orm, async () => {
-      const row = await readOne<RawUserRow>(this.orm, FIND_BY_ID, [id]);
+      const row = await this.sql.one<RawUserRow>(FIND_BY_ID, [id]);
       return row ? userFromRaw(row) : undefined;
     });
   }
@@ -139,12 +146,13 @@ export class MikroOrmUserRepository implements UserRepository {
   private keepingAnAdmin(id: string, write: (em: EntityManager) => Promise<number>): Promise<KeepingAnAdmin> {
     return guarded(this.orm, async () => {
       const em = this.em();
-      const affected = isPostgres(this.orm)
-        ? await inTransaction(this.orm, async (tx) => {
-            await tx.execute('select id from users where role = ? order by id for update', [ADMIN_ROLE], 'all');
-            return write(tx);
-          })
-        : await write(em);
+      const affected =
+        this.sql.dialect === 'postgresql'
+          ? await inTransaction(this.orm, async (tx) => {
+              await tx.execute('select id from users where role = ? order by id for update', [ADMIN_ROLE], 'all');
+              return write(tx);
+            })
+          : await write(em);
       if (affected > 0) return 'done';
       return (await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true })) ? 'last-admin' : 'not-found';
     });
@@ -155,7 +163,7 @@ export class MikroOrmUserRepository implements UserRepository {
       const em = this.em();
       const qb = em.createQueryBuilder(UserSchema, 'u');
       if (query.q) {
-        if (isPostgres(this.orm)) {
+        if (this.sql.dialect === 'postgresql') {
           const pattern = likeContains(query.q);
           qb.where(
             `(lower(u.email) like ? escape '!' or lower(u.first_name) like ? escape '!' or lower(u.last_name) like ? escape '!')`,

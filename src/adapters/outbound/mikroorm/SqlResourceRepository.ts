@@ -1,17 +1,9 @@
-import { ForeignKeyConstraintViolationException, type MikroORM } from '@mikro-orm/core';
-import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
+import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
+import type { Database } from './database.js';
 import { guarded } from './errors.js';
-import {
-  isPostgres,
-  preparedOn,
-  readAll,
-  readAllWalkingIndex,
-  readOne,
-  writeOne,
-  type LibSqlConnection,
-} from './fastRead.js';
+import type { SqlExecutor, SqlParam, SqlStatements } from './sqlExecutor.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import {
   columnsOf,
@@ -24,19 +16,6 @@ import {
 
 /** A row as the driver returns it: timestamps are numbers on SQLite and Dates on PostgreSQL, booleans 0/1 on SQLite. */
 type RawRow = Record<string, unknown>;
-type Param = string | number | boolean | Date | null;
-
-/** The part of a libsql connection (better-sqlite3's API: synchronous) an update uses. */
-interface TransactionalConnection extends LibSqlConnection {
-  readonly inTransaction: boolean;
-  exec(sql: string): void;
-}
-
-/** The pool of the ORM's knex client: one connection on SQLite, several on PostgreSQL. */
-interface PoolingClient {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<void>;
-}
 
 /**
  * From this offset on, PostgreSQL's planner may sort the whole table for a page rather than walk
@@ -45,13 +24,25 @@ interface PoolingClient {
  */
 const DEEP_OFFSET = 1000;
 
-/** SQLite's and PostgreSQL's (23503) "a foreign key does not hold", however the driver words it. */
+/**
+ * Runs `read` on PostgreSQL with `enable_sort` off for its transaction alone (`set local`): with
+ * default costs the planner prefers sorting the whole table for a deep `offset`, which grows with
+ * the table; walking the (sort column, id) index costs the offset plus the page.
+ */
+function walkingIndex<T>(sql: SqlExecutor, read: (tx: SqlStatements) => Promise<T>): Promise<T> {
+  return sql.transaction(async (tx) => {
+    await tx.run('set local enable_sort = off');
+    return read(tx);
+  });
+}
+
+/** SQLite's and PostgreSQL's (23503) "a foreign key does not hold", by the drivers' codes (or the ORM's class). */
 function isForeignKeyViolation(error: unknown): boolean {
   if (error instanceof ForeignKeyConstraintViolationException) return true;
   if (typeof error !== 'object' || error === null) return false;
   const code = 'code' in error ? String((error as { code: unknown }).code) : '';
-  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;
-  return error instanceof Error && /FOREIGN KEY constraint failed/i.test(error.message);
+  // SQLite (libsql) reports a row an `on delete restrict` key still points at as a trigger's refusal.
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_TRIGGER';
 }
 
 /** A driver value as the props hold it. */
@@ -71,13 +62,8 @@ function fromDriver(column: ColumnOf, value: unknown): unknown {
   }
 }
 
-/** A props value as the driver takes it: on SQLite, times as epoch milliseconds (as the ORM writes them) and booleans as 1/0. */
-function toDriver(value: unknown, sqlite: boolean): Param {
-  if (value === undefined || value === null) return null;
-  if (sqlite && value instanceof Date) return value.getTime();
-  if (sqlite && typeof value === 'boolean') return value ? 1 : 0;
-  return value as Param;
-}
+/** A props value as a statement binds it (the executor converts dates and booleans for SQLite). */
+const toParam = (value: unknown): SqlParam => (value === undefined ? null : (value as SqlParam));
 
 /**
  * The repository of any resource stored by one table (see ADR 0016), declared by its
@@ -91,6 +77,8 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly columns: ColumnOf[];
   private readonly selectList: string;
   private readonly selectOne: string;
+  /** The read of an update: on PostgreSQL it takes the row's write lock (ADR 0013). */
+  private readonly lockOne: string;
   private readonly insertOne: string;
   private readonly updateOne: string;
   /** Columns an update writes: all but id and created_at. */
@@ -99,10 +87,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly searchColumn: string | undefined;
   private readonly orderBy: ReadonlyMap<string, { readonly asc: string; readonly desc: string }>;
 
+  private readonly sql: SqlExecutor;
+
   constructor(
-    protected readonly orm: MikroORM,
+    private readonly database: Database,
     private readonly table: ResourceTable<E, P, F>,
   ) {
+    this.sql = database.sql;
     this.columns = columnsOf(table);
     // Every sortable field's `order by`, worked out (and checked) once.
     this.orderBy = new Map(
@@ -114,15 +105,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
     const t = table.table;
     this.selectList = this.columns.map((c) => c.name).join(', ');
     this.selectOne = `select ${this.selectList} from ${t} where id = ?`;
+    // PostgreSQL: the row lock; SQLite has none, and its transaction holds the write lock already.
+    this.lockOne = database.sql.dialect === 'postgresql' ? `${this.selectOne} for update` : this.selectOne;
     this.insertOne = `insert into ${t} (${this.selectList}) values (${this.columns.map(() => '?').join(', ')})`;
     this.updated = this.columns.filter((c) => c.name !== 'id' && c.name !== 'created_at');
     this.updateOne = `update ${t} set ${this.updated.map((c) => `${c.name} = ?`).join(', ')} where id = ?`;
     this.references = this.columns.filter((c) => c.kind === 'ref');
     this.searchColumn = table.search === undefined ? undefined : snakeCase(table.search);
-  }
-
-  private knex(): Knex {
-    return (this.orm.em.getConnection() as AbstractSqlConnection).getKnex();
   }
 
   private fromRaw(row: RawRow): E {
@@ -131,15 +120,15 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
     return this.table.fromRow(props as unknown as P);
   }
 
-  private values(entity: E, columns: readonly ColumnOf[], sqlite: boolean): Param[] {
+  private values(entity: E, columns: readonly ColumnOf[]): SqlParam[] {
     const props = this.table.toRow(entity) as unknown as Record<string, unknown>;
-    return columns.map((c) => toDriver(props[c.prop], sqlite));
+    return columns.map((c) => toParam(props[c.prop]));
   }
 
   add(entity: E): Promise<void> {
-    return guarded(this.orm, async () => {
+    return guarded(this.database.orm, async () => {
       try {
-        await writeOne(this.orm, this.insertOne, this.values(entity, this.columns, !isPostgres(this.orm)));
+        await this.sql.run(this.insertOne, this.values(entity, this.columns));
       } catch (error) {
         throw await this.refused(error, entity);
       }
@@ -148,8 +137,8 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
 
   /** The hot read: one prepared statement, no entity hydration (it is mapped to the domain anyway). */
   findById(id: string): Promise<E | undefined> {
-    return guarded(this.orm, async () => {
-      const row = await readOne<RawRow>(this.orm, this.selectOne, [id]);
+    return guarded(this.database.orm, async () => {
+      const row = await this.sql.one<RawRow>(this.selectOne, [id]);
       return row ? this.fromRaw(row) : undefined;
     });
   }
@@ -159,69 +148,21 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * unknown id. `change` runs while the row's write lock is held (ADR 0013).
    */
   update(id: string, change: (current: E) => E): Promise<E | undefined> {
-    return guarded(this.orm, async () => {
+    return guarded(this.database.orm, async () => {
       let next: E | undefined;
       try {
-        const written = (n: E) => (next = n);
-        return await (isPostgres(this.orm)
-          ? this.updateOnPostgres(id, change, written)
-          : this.updateOnSqlite(id, change, written));
+        return await this.sql.transaction(async (tx) => {
+          const row = await tx.one<RawRow>(this.lockOne, [id]);
+          if (row === undefined) return undefined;
+          const current = this.fromRaw(row);
+          next = change(current);
+          if (next !== current) await tx.run(this.updateOne, [...this.values(next, this.updated), id]);
+          return next;
+        });
       } catch (error) {
         throw await this.refused(error, next);
       }
     });
-  }
-
-  /**
-   * `select … for update` takes the row lock; a concurrent update waits for the commit, then
-   * reads the row as committed (read committed), so it applies its change on top.
-   */
-  private updateOnPostgres(id: string, change: (current: E) => E, written: (next: E) => void): Promise<E | undefined> {
-    return this.knex().transaction(async (trx) => {
-      const { rows } = (await trx.raw(`${this.selectOne} for update`, [id])) as { rows: RawRow[] };
-      if (rows[0] === undefined) return undefined;
-      const current = this.fromRaw(rows[0]);
-      const next = change(current);
-      if (next !== current) {
-        written(next);
-        await trx.raw(this.updateOne, [...this.values(next, this.updated, false), id]);
-      }
-      return next;
-    });
-  }
-
-  /**
-   * `begin immediate` takes the database's write lock before the read (a deferred `begin` would
-   * read first and could fail with SQLITE_BUSY on upgrading, past any busy timeout, if another
-   * process wrote in between); other processes wait up to the busy timeout. The driver is
-   * synchronous and the pool has one connection, so within the process nothing interleaves.
-   */
-  private async updateOnSqlite(
-    id: string,
-    change: (current: E) => E,
-    written: (next: E) => void,
-  ): Promise<E | undefined> {
-    const client = this.knex().client as PoolingClient;
-    const connection = (await client.acquireConnection()) as TransactionalConnection;
-    try {
-      connection.exec('begin immediate');
-      try {
-        const row = preparedOn(connection, this.selectOne).get(id) as RawRow | undefined;
-        const current = row ? this.fromRaw(row) : undefined;
-        const next = current ? change(current) : undefined;
-        if (next && next !== current) {
-          written(next);
-          preparedOn(connection, this.updateOne).run(...this.values(next, this.updated, true), id);
-        }
-        connection.exec('commit');
-        return next;
-      } catch (error) {
-        if (connection.inTransaction) connection.exec('rollback');
-        throw error;
-      }
-    } finally {
-      await client.releaseConnection(connection);
-    }
   }
 
   /**
@@ -230,12 +171,17 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * the table's "still referenced" error (409).
    */
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
-    return guarded(this.orm, async () => {
+    return guarded(this.database.orm, async () => {
       if (onlyAtVersions?.length === 0) return false;
-      const query = this.knex()(this.table.table).where('id', id);
-      if (onlyAtVersions !== undefined) void query.whereIn('version', [...onlyAtVersions]);
+      const versions =
+        onlyAtVersions === undefined ? '' : ` and version in (${onlyAtVersions.map(() => '?').join(', ')})`;
       try {
-        return Number(await query.delete()) > 0;
+        return (
+          (await this.sql.run(`delete from ${this.table.table} where id = ?${versions}`, [
+            id,
+            ...(onlyAtVersions ?? []),
+          ])) > 0
+        );
       } catch (error) {
         if (isForeignKeyViolation(error)) throw this.table.stillReferenced(id);
         throw error;
@@ -255,7 +201,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const value = props[column.prop];
       const target = column.spec?.references;
       if (typeof value !== 'string' || !target) continue;
-      const found = await readOne(this.orm, `select id from ${target.table} where id = ?`, [value]);
+      const found = await this.sql.one(`select id from ${target.table} where id = ?`, [value]);
       if (!found) violations.push({ field: column.name, message: `must name an existing ${target.target}` });
     }
     return violations.length > 0 ? new ValidationError(violations) : error;
@@ -287,12 +233,11 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * declaration, never from input.
    */
   list(query: ListQuery<F>): Promise<Page<E>> {
-    return guarded(this.orm, async () => {
-      const postgres = isPostgres(this.orm);
+    return guarded(this.database.orm, async () => {
+      const postgres = this.sql.dialect === 'postgresql';
       const t = this.table.table;
       const { where, params } = this.whereOf(query, postgres);
-      const counted = await readOne<{ total: number | string }>(
-        this.orm,
+      const counted = await this.sql.one<{ total: number | string }>(
         `select count(*) as total from ${t} ${where}`,
         params,
       );
@@ -314,18 +259,16 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
         // One statement. `id in (page ids)` makes SQLite look each row up by key (a join would scan
         // the table); PostgreSQL walks the sort index by itself for a shallow page or a filtered one.
         return answer(
-          await readAll<RawRow>(
-            this.orm,
+          await this.sql.all<RawRow>(
             `select ${this.selectList} from ${t} where id in (${pageIds}) order by ${orderBy}`,
             pageParams,
           ),
         );
       }
       // Deep on PostgreSQL, two statements: the ids by walking the index (enforced), then those rows by primary key.
-      const ids = (await readAllWalkingIndex<{ id: string }>(this.orm, pageIds, pageParams)).map((r) => r.id);
+      const ids = (await walkingIndex(this.sql, (tx) => tx.all<{ id: string }>(pageIds, pageParams))).map((r) => r.id);
       const position = new Map(ids.map((id, index) => [id, index]));
-      const rows = await readAll<RawRow>(
-        this.orm,
+      const rows = await this.sql.all<RawRow>(
         `select ${this.selectList} from ${t} where id in (${ids.map(() => '?').join(', ')})`,
         ids,
       );

@@ -4,8 +4,11 @@ import { MikroORM, type EntitySchema, type MigrationObject, type Options } from 
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { withoutNamedStatements } from './fastRead.js';
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import type { Tracer } from '@opentelemetry/api';
 import { withMigrationLock } from './migrationLock.js';
+import { traceQueries } from './queryTracing.js';
+import { sqlExecutor, type SqlExecutor } from './sqlExecutor.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
 /** Which engine a `database.url` names, and how to reach it. */
@@ -52,45 +55,6 @@ export interface DatabaseOptions {
 function driverLog(options: DatabaseOptions): Record<string, (message: unknown) => void> {
   const warn = (message: unknown) => options.warn?.(String(message));
   return { warn, error: warn, deprecate: () => undefined, debug: () => undefined };
-}
-
-/** The part of a node-postgres client the query bound needs. */
-interface PgClient {
-  query(...args: unknown[]): unknown;
-  end(): Promise<void>;
-  connection: { stream: { destroy(): void } };
-  /** knex's mark: a disposed connection is never handed out again. */
-  __knex__disposed?: unknown;
-}
-
-/**
- * Bounds every query of a PostgreSQL connection: past `timeoutMs` the connection is marked
- * disposed and its socket destroyed, which fails the query at once ("Connection terminated") and
- * keeps the pool from ever reusing it — a frozen server answers nothing, so no cancel request
- * could help. knex always calls `query(config, callback)`; other forms pass through.
- */
-function boundQueries(client: PgClient, timeoutMs: number): void {
-  const query = client.query.bind(client);
-  // Once the bound has ended this connection, every answer on it (the query that ran past it, and
-  // any a transaction still sends, such as its ROLLBACK) is that timeout: one error, always a 503.
-  let timedOut = false;
-  const timeoutError = (): Error => Object.assign(new Error('database query timed out'), { code: 'ETIMEDOUT' });
-  client.query = (...args: unknown[]) => {
-    const at = args.findIndex((a) => typeof a === 'function');
-    if (at === -1) return query(...args);
-    const callback = args[at] as (error: unknown, result: unknown) => void;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      client.__knex__disposed = new Error('query timeout');
-      client.connection.stream.destroy();
-    }, timeoutMs);
-    args[at] = (error: unknown, result: unknown) => {
-      clearTimeout(timer);
-      if (timedOut) callback(timeoutError(), undefined);
-      else callback(error, result);
-    };
-    return query(...args);
-  };
 }
 
 function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
@@ -148,23 +112,34 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
     pool: {
       min: 0,
       max: 10,
-      afterCreate: (client: PgClient, done: (error: Error | null, client: unknown) => void) => {
-        boundQueries(client, timeout);
-        // The server cancels a statement past the bound too (its locks are released). Set on the
-        // session, never sent as a start-up parameter, which a pooler refuses; behind a transaction
-        // pooler (no session of our own) the client-side bound alone applies.
+      // The server cancels a statement past the bound too (its locks are released). Set on the
+      // session, never sent as a start-up parameter, which a pooler refuses; behind a transaction
+      // pooler (no session of our own) the client-side bound alone applies.
+      afterCreate: (client: PgSession, done: (error: Error | null, client: unknown) => void) => {
         if (options.preparedStatements === false) done(null, client);
-        else
-          client.query(`set statement_timeout = ${Math.trunc(timeout)}`, (error: Error | null) => done(error, client));
+        else client.query(`set statement_timeout = ${Math.trunc(timeout)}`, (error) => done(error, client));
       },
     },
     driverOptions: {
       log: driverLog(options),
-      // A connection that cannot be made, or a pool with none free, fails within the bound too.
+      // A pool with no connection free fails within the bound (knex's KnexTimeoutError).
       acquireConnectionTimeout: timeout,
-      connection: { connectionTimeoutMillis: timeout },
+      connection: {
+        // node-postgres's own bounds: on making a connection, and on every query ("Query read
+        // timeout": a frozen server answers nothing, so no cancel request could help; the pool
+        // gets the connection back, and its next query waits behind the stuck one, bounded alike,
+        // until the server answers or the socket fails). Keep-alive finds a peer that vanished.
+        connectionTimeoutMillis: timeout,
+        query_timeout: timeout,
+        keepAlive: true,
+      },
     },
   };
+}
+
+/** The part of a new node-postgres client the pool's `afterCreate` uses. */
+interface PgSession {
+  query(text: string, callback: (error: Error | null) => void): void;
 }
 
 /** Raised when the database cannot be reached; its message is safe to print. */
@@ -177,6 +152,8 @@ export class DatabaseConnectionError extends Error {}
 export class Database {
   private constructor(
     readonly orm: MikroORM,
+    /** Every statement Portico writes itself goes through this (ADR 0026). */
+    readonly sql: SqlExecutor,
     readonly target: DatabaseTarget,
     private readonly migrationUrl: string | undefined,
   ) {}
@@ -195,8 +172,9 @@ export class Database {
       await orm.close(true).catch(() => undefined);
       throw new DatabaseConnectionError(`cannot connect to ${target.display}: ${status.reason}`);
     }
-    if (target.kind === 'postgres' && options.preparedStatements === false) withoutNamedStatements(orm);
-    return new Database(orm, target, options.migrationUrl);
+    const knex = (orm.em.getConnection() as AbstractSqlConnection).getKnex();
+    const sql = sqlExecutor(knex, { preparedStatements: options.preparedStatements !== false });
+    return new Database(orm, sql, target, options.migrationUrl);
   }
 
   /**
@@ -222,17 +200,21 @@ export class Database {
    * by itself once space is freed.
    */
   async ping(): Promise<void> {
-    const connection = this.orm.em.getConnection();
-    await connection.execute('select 1', [], 'get');
+    await this.sql.one('select 1');
     if (!storageFullOf(this.orm)) return;
     await guarded(this.orm, () =>
-      connection.execute(
+      this.sql.run(
         `insert into app_meta (key, value) values ('storage_probe', ?) on conflict (key) do update set value = excluded.value`,
         [new Date().toISOString()],
-        'run',
       ),
     );
     storageWritable(this.orm);
+  }
+
+  /** A CLIENT span per query from here on, inside traced requests: the ORM's and the executor's. */
+  traceQueries(tracer: Tracer): void {
+    traceQueries(this.orm, tracer);
+    this.sql.traceWith(tracer);
   }
 
   /** Tells `listener` the kind of every failed operation of the repositories on this database. */

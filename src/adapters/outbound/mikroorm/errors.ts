@@ -1,50 +1,66 @@
 import { ConnectionException, type MikroORM } from '@mikro-orm/core';
 import { DomainError, ServiceUnavailableError, StorageFullError } from '../../../domain/shared/DomainError.js';
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
+/** What kind of failure a database operation met (the database errors metric). */
+export type DatabaseFailure = 'timeout' | 'unavailable' | 'storage_full' | 'other';
+
+/** The drivers' error codes, by what they mean for the service. */
+const CODES: ReadonlyMap<string, DatabaseFailure> = new Map([
+  // PostgreSQL: canceled by statement_timeout (`database.query_timeout`); a socket given up on
+  ['57014', 'timeout'],
+  ['ETIMEDOUT', 'timeout'],
+  ['ECONNREFUSED', 'unavailable'],
+  ['ECONNRESET', 'unavailable'],
+  ['EPIPE', 'unavailable'],
   // PostgreSQL: admin shutdown, cannot connect now, connection exceptions
-  '57P01',
-  '57P03',
-  '08000',
-  '08003',
-  '08006',
-  // PostgreSQL: canceled by statement_timeout (`database.query_timeout`)
-  '57014',
+  ['57P01', 'unavailable'],
+  ['57P03', 'unavailable'],
+  ['08000', 'unavailable'],
+  ['08003', 'unavailable'],
+  ['08006', 'unavailable'],
   // SQLite: the file cannot be opened or read, or stays locked past the busy timeout
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  'SQLITE_BUSY',
+  ['SQLITE_CANTOPEN', 'unavailable'],
+  ['SQLITE_IOERR', 'unavailable'],
+  ['SQLITE_BUSY', 'unavailable'],
+  // SQLite's "database or disk is full"; PostgreSQL's disk_full
+  ['SQLITE_FULL', 'storage_full'],
+  ['53100', 'storage_full'],
 ]);
 
-/** SQLite's "database or disk is full"; PostgreSQL's `disk_full` (53100). */
-const STORAGE_FULL_CODES = new Set(['SQLITE_FULL', '53100']);
+/**
+ * Failures node-postgres and knex report with no code at all, by the start of their fixed messages
+ * (the only handle they give; knex and the ORM may put the statement and ` - ` in front).
+ */
+const UNCODED: readonly (readonly [string, DatabaseFailure])[] = [
+  // node-postgres: past `query_timeout` (database.ts), or no connection within `connectionTimeoutMillis`
+  ['Query read timeout', 'timeout'],
+  ['timeout expired', 'timeout'],
+  // knex: no pooled connection free within `acquireConnectionTimeout`
+  ['Knex: Timeout acquiring a connection.', 'timeout'],
+  // node-postgres: the connection was lost, under a query or before it
+  ['Connection terminated unexpectedly', 'unavailable'],
+  ['Connection terminated', 'unavailable'],
+  ['Client has encountered a connection error and is not queryable', 'unavailable'],
+  // knex: the pool is closed (the service is stopping)
+  ['Unable to acquire a connection', 'unavailable'],
+];
 
 const codeOf = (error: object): string => ('code' in error ? String((error as { code: unknown }).code) : '');
 
-/** Whether a driver error means "the database cannot be reached" rather than a bad query. */
-function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof ConnectionException) return true;
-  if (typeof error !== 'object' || error === null) return false;
-  if (CONNECTION_CODES.has(codeOf(error))) return true;
+/** What a driver error means: by its code, by the ORM's class for "cannot connect", else by its fixed uncoded message. */
+function failureOf(error: unknown): DatabaseFailure {
+  if (typeof error !== 'object' || error === null) return 'other';
+  const byCode = CODES.get(codeOf(error));
+  if (byCode) return byCode;
+  if (error instanceof ConnectionException) return 'unavailable';
   const message = error instanceof Error ? error.message : '';
-  // The pool could not hand out a connection (it is closed, or every connection is stuck), or a
-  // connection was ended under a query (a query past `database.query_timeout` ends its connection),
-  // or pg's connect timeout destroyed the socket (`timeout expired`).
-  return /Connection terminated|is not queryable|Knex: Timeout acquiring a connection|Unable to acquire a connection|connect ECONNREFUSED|timeout exceeded when trying to connect|^timeout expired$/i.test(
-    message,
-  );
+  for (const [text, kind] of UNCODED) if (message.startsWith(text) || message.includes(` - ${text}`)) return kind;
+  return 'other';
 }
 
 /** Whether a driver error means the database's storage has no room left for a write. */
 export function isStorageFull(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  if (STORAGE_FULL_CODES.has(codeOf(error))) return true;
-  const message = error instanceof Error ? error.message : '';
-  return /database or disk is full|No space left on device/i.test(message);
+  return failureOf(error) === 'storage_full';
 }
 
 /** The databases whose last write failed for lack of storage (cleared by the health check's probe write once it works). */
@@ -60,31 +76,12 @@ export function storageWritable(orm: MikroORM): void {
   storageFull.delete(orm);
 }
 
-/** What kind of failure a database operation met (the database errors metric). */
-export type DatabaseFailure = 'timeout' | 'unavailable' | 'storage_full' | 'other';
-
 /** Who is told of each failed operation on a database (at most one listener per database). */
 const failureListeners = new WeakMap<MikroORM, (kind: DatabaseFailure) => void>();
 
 /** Tells `listener` the kind of every database operation on `orm` that fails from here on. */
 export function onDatabaseFailure(orm: MikroORM, listener: (kind: DatabaseFailure) => void): void {
   failureListeners.set(orm, listener);
-}
-
-/** A query past `database.query_timeout` (ours, or PostgreSQL's statement_timeout), or no pooled connection in time. */
-function isTimeout(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = codeOf(error);
-  if (code === '57014' || code === 'ETIMEDOUT') return true;
-  const message = error instanceof Error ? error.message : '';
-  return /Knex: Timeout acquiring a connection|timeout exceeded when trying to connect/i.test(message);
-}
-
-function failureOf(error: unknown): DatabaseFailure {
-  if (isStorageFull(error)) return 'storage_full';
-  if (isTimeout(error)) return 'timeout';
-  if (isConnectionFailure(error)) return 'unavailable';
-  return 'other';
 }
 
 /**
@@ -98,12 +95,14 @@ export async function guarded<T>(orm: MikroORM, operation: () => Promise<T>): Pr
   try {
     return await operation();
   } catch (error) {
-    if (!(error instanceof DomainError)) failureListeners.get(orm)?.(failureOf(error));
-    if (isStorageFull(error)) {
+    if (error instanceof DomainError) throw error;
+    const failure = failureOf(error);
+    failureListeners.get(orm)?.(failure);
+    if (failure === 'storage_full') {
       storageFull.add(orm);
       throw new StorageFullError();
     }
-    if (isConnectionFailure(error)) throw new ServiceUnavailableError('database unavailable');
+    if (failure !== 'other') throw new ServiceUnavailableError('database unavailable');
     throw error;
   }
 }

@@ -8,9 +8,6 @@ interface QueryEvent {
   sql?: string;
 }
 
-/** The tracer of each ORM whose queries are traced; read by the prepared-statement path, which bypasses knex. */
-const tracers = new WeakMap<MikroORM, { tracer: Tracer; system: string }>();
-
 /**
  * The statement's first keyword (`select`, `insert`, `begin`…), lower case: never anything from
  * the values, which are bound as parameters and never put on a span.
@@ -45,14 +42,14 @@ function failed(span: Span, error: unknown): void {
 
 /**
  * A CLIENT span per database query of `orm` (`db select`, with `db.system` and `db.operation`,
- * never the statement's values), a child of the request's span: from knex's query events for
- * everything that goes through knex, and from `inQuerySpan` for the prepared statements of the
- * SQLite fast path. Queries outside a traced request are not traced.
+ * never the statement's values), a child of the request's span, from knex's query events: for
+ * everything that goes through knex (the SQL executor's statements make their own, `inQuerySpan`).
+ * Queries outside a traced request are not traced. knex's events tell one query from another by
+ * `__knexQueryUid`, the field knex added to them for exactly this (knex/knex#1510).
  */
 export function traceQueries(orm: MikroORM, tracer: Tracer): void {
   const knex = (orm.em.getConnection() as AbstractSqlConnection).getKnex();
   const system = knex.client.dialect === 'postgresql' ? 'postgresql' : 'sqlite';
-  tracers.set(orm, { tracer, system });
   const open = new Map<string, Span>();
   knex.on('query', (query: QueryEvent) => {
     if (query.__knexQueryUid === undefined) return;
@@ -74,9 +71,12 @@ export function traceQueries(orm: MikroORM, tracer: Tracer): void {
   });
 }
 
-/** Runs `run` (a query that bypasses knex) in a query span when `orm`'s queries are traced; else just runs it. */
-export function inQuerySpan<T>(orm: MikroORM, sql: string, run: () => Promise<T>): Promise<T> {
-  const traced = tracers.get(orm);
+/** Runs `run` (a statement of the SQL executor) in a query span when it is traced; else just runs it. */
+export function inQuerySpan<T>(
+  traced: { readonly tracer: Tracer; readonly system: string } | undefined,
+  sql: string,
+  run: () => Promise<T>,
+): Promise<T> {
   const span = traced && startQuerySpan(traced.tracer, traced.system, sql);
   return span ? spanned(span, run) : run();
 }

@@ -202,7 +202,7 @@ describe('CasbinAccessPolicy', () => {
       return db;
     };
     const start = async (db: Database): Promise<CasbinAccessPolicy> =>
-      CasbinAccessPolicy.create(MODEL, new MikroOrmPolicyRuleStore(db.orm), SHIPPED_RULES);
+      CasbinAccessPolicy.create(MODEL, new MikroOrmPolicyRuleStore(db), SHIPPED_RULES);
 
     beforeEach(() => {
       dir = mkdtempSync(join(tmpdir(), 'portico-casbin-'));
@@ -216,7 +216,7 @@ describe('CasbinAccessPolicy', () => {
 
     it('seeds the store from the policy file on the first start', async () => {
       const policy = await start(await connect());
-      expect(await new MikroOrmPolicyRuleStore(open[0]!.orm).load()).to.deep.equal(SHIPPED_RULES);
+      expect(await new MikroOrmPolicyRuleStore(open[0]!).load()).to.deep.equal(SHIPPED_RULES);
       expect(await policy.enforce('user', '/api/v1/products/1', 'GET')).to.equal(true);
     });
 

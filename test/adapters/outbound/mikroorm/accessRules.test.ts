@@ -36,7 +36,7 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
   for (const target of sqlTargets(dir, 'grants.sqlite')) {
     describe(`on ${target.name}`, function () {
       const database = new SqlDatabaseFixture(target);
-      const store = () => new MikroOrmPolicyRuleStore(database.db.orm);
+      const store = () => new MikroOrmPolicyRuleStore(database.db);
       const migrate = () =>
         runMigration(
           database.db.orm,

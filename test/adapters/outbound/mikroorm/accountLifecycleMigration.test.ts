@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
-import { isPostgres, timestampParam } from '../../../../src/adapters/outbound/mikroorm/fastRead.js';
-import { MikroOrmCallerLookup } from '../../../../src/adapters/outbound/mikroorm/MikroOrmCallerLookup.js';
+import { SqlCallerLookup } from '../../../../src/adapters/outbound/mikroorm/SqlCallerLookup.js';
 import { MikroOrmEmailTokenStore } from '../../../../src/adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
 import { MikroOrmRefreshTokenStore } from '../../../../src/adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MikroOrmSessionStore } from '../../../../src/adapters/outbound/mikroorm/MikroOrmSessionStore.js';
@@ -28,9 +27,10 @@ const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
 /** The tables of the database (its current schema on PostgreSQL). */
 async function tables(db: Database): Promise<string[]> {
-  const sql = isPostgres(db.orm)
-    ? 'select table_name as name from information_schema.tables where table_schema = current_schema()'
-    : "select name from sqlite_master where type = 'table'";
+  const sql =
+    db.sql.dialect === 'postgresql'
+      ? 'select table_name as name from information_schema.tables where table_schema = current_schema()'
+      : "select name from sqlite_master where type = 'table'";
   return ((await db.orm.em.getConnection().execute(sql, [], 'all')) as { name: string }[]).map((row) => row.name);
 }
 
@@ -48,7 +48,8 @@ describe('Migration0003AccountLifecycle', () => {
       const database = new SqlDatabaseFixture(target);
       const db = (): Database => database.db;
       const execute = (sql: string, params: unknown[] = []) => db().orm.em.getConnection().execute(sql, params, 'run');
-      const stamp = (date: Date) => timestampParam(db().orm, date);
+      /** A time as the ORM stores it: epoch milliseconds on SQLite. */
+      const stamp = (date: Date) => (db().sql.dialect === 'postgresql' ? date.toISOString() : date.getTime());
 
       before(async function () {
         const skipped = await database.open();
@@ -129,11 +130,11 @@ describe('Migration0003AccountLifecycle', () => {
         expect(await db().migrate()).to.deep.equal(['Migration0003AccountLifecycle', 'Migration0004AccountMailLimits']);
         const after = Date.now();
 
-        const users = new MikroOrmUserRepository(db().orm);
+        const users = new MikroOrmUserRepository(db());
         expect((await users.findById(ADA))?.emailVerified).to.equal(false);
         expect((await users.findByEmail('bob@example.com'))?.emailVerified).to.equal(false);
 
-        const sessions = new MikroOrmSessionStore(db().orm);
+        const sessions = new MikroOrmSessionStore(db());
         const adas = await sessions.listActive(ADA, at(60));
         expect(adas.map((s) => s.id)).to.deep.equal([LIVE]);
         const [live] = adas;
@@ -148,17 +149,17 @@ describe('Migration0003AccountLifecycle', () => {
         expect((await sessions.listActive(BOB, at(60))).map((s) => s.id)).to.deep.equal([BOBS]);
 
         // The families' tokens keep working as before, and their access tokens find their caller.
-        const lookup = new MikroOrmCallerLookup(db().orm);
+        const lookup = new SqlCallerLookup(db());
         expect((await lookup.find(ADA, LIVE, at(60)))?.email).to.equal('ada@example.com');
         expect(await lookup.find(ADA, REVOKED, at(60))).to.equal(undefined);
-        expect((await new MikroOrmRefreshTokenStore(db().orm).consume(uuid('70e70e70', 2), at(60))).outcome).to.equal(
+        expect((await new MikroOrmRefreshTokenStore(db()).consume(uuid('70e70e70', 2), at(60))).outcome).to.equal(
           'consumed',
         );
 
         // The new tables work, and go with their user.
         await sessions.touch(LIVE, at(100), at(9000));
         expect(await sessions.endAll(ADA, at(120))).to.deep.equal([LIVE]);
-        const emailTokens = new MikroOrmEmailTokenStore(db().orm);
+        const emailTokens = new MikroOrmEmailTokenStore(db());
         const record = {
           selector: 'a'.repeat(32),
           verifierHash: 'b'.repeat(64),

@@ -30,7 +30,6 @@ describe('MikroORM adapter: classifying driver errors', () => {
       "PostgreSQL's disk_full (53100)",
       driverError('could not extend file "base/16384/16385": No space left on device', '53100'),
     ],
-    ['an ENOSPC message without a code', driverError('write failed: No space left on device')],
   ] as const) {
     it(`${what} is 503 storage is full, and is remembered until a write works again`, async () => {
       const orm = {} as MikroORM;
@@ -53,7 +52,11 @@ describe('MikroORM adapter: classifying driver errors', () => {
       driverError('canceling statement due to statement timeout', '57014'),
     ],
     ['a pool with no free connection', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
-    ['a connect that timed out', driverError('timeout exceeded when trying to connect')],
+    [
+      'the same through the ORM, which puts the statement in front',
+      driverError('select 1 - Knex: Timeout acquiring a connection. The pool is probably full.'),
+    ],
+    ['a query past the driver’s query_timeout', driverError('Query read timeout')],
     // pg's own connectionTimeoutMillis destroys the socket with this error (seen with a frozen server under load).
     ['a connect that timed out in the pg client', driverError('timeout expired')],
     ['a query past the query timeout', driverError('database query timed out', 'ETIMEDOUT')],
@@ -89,6 +92,8 @@ describe('MikroORM adapter: telling the failure listener (the database errors me
     ['timeout', driverError('database query timed out', 'ETIMEDOUT')],
     ['timeout', driverError('canceling statement due to statement timeout', '57014')],
     ['timeout', driverError('Knex: Timeout acquiring a connection. The pool is probably full.')],
+    ['timeout', driverError('Query read timeout')],
+    ['unavailable', driverError('insert into products (id) values ($1) - Connection terminated unexpectedly')],
     ['unavailable', driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
     ['unavailable', driverError('terminating connection due to administrator command', '57P01')],
     ['storage_full', driverError('SQLITE_FULL: database or disk is full', 'SQLITE_FULL')],

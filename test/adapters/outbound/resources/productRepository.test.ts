@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProductRepository } from '../../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { MikroOrmProductRepository } from '../../../../src/adapters/outbound/mikroorm/MikroOrmProductRepository.js';
+import { SqlProductRepository } from '../../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { Product, type ProductProps } from '../../../../src/domain/product/Product.js';
 import type { ProductSortField } from '../../../../src/domain/product/ProductRepository.js';
 import { clearResourceTables, insertRows } from '../../../support/resource/repository.js';
@@ -55,7 +55,7 @@ describe('Product repositories (generated)', () => {
         const orm = database.db.orm;
         await clearResourceTables(orm);
         return {
-          repository: new MikroOrmProductRepository(orm),
+          repository: new SqlProductRepository(database.db),
           addMany: (rows) =>
             insertRows(
               orm,

@@ -27,7 +27,7 @@ export function moduleFile(m: ResourceModel): FileContents {
     importLine([`${pascal}UseCases`], `../../adapters/inbound/${camel}UseCases.js`, true),
     "import type { Database } from '../../adapters/outbound/mikroorm/database.js';",
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
-    importLine([`MikroOrm${pascal}Repository`], `../../adapters/outbound/mikroorm/MikroOrm${pascal}Repository.js`),
+    importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
     importLine([`${pascal}Schema`], `../../adapters/outbound/mikroorm/schemas/${pascal}Schema.js`),
     "import type { Authenticate } from '../../application/auth/Authenticate.js';",
     "import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';",
@@ -53,7 +53,7 @@ export const ${pluralCamel}: FeatureModule = {
   name: '${pluralCamel}',
   bindings: new ContainerModule(({ bind }) => {
     bind(${pascal}Tokens.Repository).toResolvedValue(
-      (database: Database): ${pascal}Repository => new MikroOrm${pascal}Repository(database.orm),
+      (database: Database): ${pascal}Repository => new Sql${pascal}Repository(database),
       [TOKENS.Database],
     );
     bind(${pascal}Tokens.UseCases).toResolvedValue(

@@ -2,7 +2,7 @@ import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
 import { memoryRepositoryFile } from './memoryRepositoryFile.js';
 import { migrationFile } from './migrationFile.js';
-import { mikroOrmRepositoryFile } from './mikroOrmRepositoryFile.js';
+import { sqlRepositoryFile } from './sqlRepositoryFile.js';
 import { schemaFile } from './schemaFile.js';
 
 export { accessGrants } from './migrationFile.js';
@@ -10,5 +10,5 @@ export { migrationName, upperOf } from './source.js';
 
 /** The outbound adapters of a resource: its EntitySchema and table, MikroORM and memory repositories, and migration. */
 export function outboundFiles(m: ResourceModel): FileContents[] {
-  return [schemaFile(m), mikroOrmRepositoryFile(m), memoryRepositoryFile(m), migrationFile(m)];
+  return [schemaFile(m), sqlRepositoryFile(m), memoryRepositoryFile(m), migrationFile(m)];
 }

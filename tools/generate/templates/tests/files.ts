@@ -75,10 +75,10 @@ export function repositoryTestFile(m: ResourceModel): FileContents {
     "import { tmpdir } from 'node:os';",
     "import { join } from 'node:path';",
     `import { InMemory${pascal}Repository } from '../../../../src/adapters/outbound/memory/InMemory${pascal}Repository.js';`,
-    `import { MikroOrm${pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/MikroOrm${pascal}Repository.js';`,
+    `import { Sql${pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/Sql${pascal}Repository.js';`,
     ...referenced.map(
       (r) =>
-        `import { MikroOrm${r.pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/MikroOrm${r.pascal}Repository.js';`,
+        `import { Sql${r.pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/Sql${r.pascal}Repository.js';`,
     ),
     `import { ${pascal}, type ${pascal}Props } from '../../../../src/domain/${snake}/${pascal}.js';`,
     `import type { ${pascal}SortField } from '../../../../src/domain/${snake}/${pascal}Repository.js';`,
@@ -139,7 +139,7 @@ ${memoryReferenced.map((line) => `      ${line}`).join('\n')}${memoryReferenced.
         const orm = database.db.orm;
         await clearResourceTables(orm);
         return {
-          repository: new MikroOrm${pascal}Repository(orm),${referencedStorage((r) => `new MikroOrm${r.pascal}Repository(orm)`)}
+          repository: new Sql${pascal}Repository(database.db),${referencedStorage((r) => `new Sql${r.pascal}Repository(database.db)`)}
           addMany: (rows) => insertRows(orm, '${pluralSnake}', rows.map((row) => row.toProps()), !target.name.startsWith('PostgreSQL')),
         };
       },

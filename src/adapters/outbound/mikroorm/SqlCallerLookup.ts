@@ -1,8 +1,9 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { CallerLookup } from '../../../application/ports/CallerLookup.js';
 import type { User } from '../../../domain/user/User.js';
+import type { Database } from './database.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
-import { readOne, timestampParam } from './fastRead.js';
 import { userColumns, userFromRaw, type RawUserRow } from './userRows.js';
 
 const SQL =
@@ -14,12 +15,18 @@ const SQL =
  * The caller of every authenticated request in one read: the user joined to its session, found
  * only while that session is active (one prepared statement on SQLite, no entity hydration).
  */
-export class MikroOrmCallerLookup implements CallerLookup {
-  constructor(private readonly orm: MikroORM) {}
+export class SqlCallerLookup implements CallerLookup {
+  private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
+
+  constructor(database: Database) {
+    this.orm = database.orm;
+    this.sql = database.sql;
+  }
 
   find(userId: string, sessionId: string, now: Date): Promise<User | undefined> {
     return guarded(this.orm, async () => {
-      const row = await readOne<RawUserRow>(this.orm, SQL, [sessionId, userId, timestampParam(this.orm, now)]);
+      const row = await this.sql.one<RawUserRow>(SQL, [sessionId, userId, now]);
       return row ? userFromRaw(row) : undefined;
     });
   }

@@ -1,15 +1,15 @@
-import type { MikroORM } from '@mikro-orm/core';
 import type { Product, ProductProps } from '../../../domain/product/Product.js';
 import type { ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
+import type { Database } from './database.js';
 import { PRODUCT_TABLE } from './schemas/ProductSchema.js';
 import { SqlResourceRepository } from './SqlResourceRepository.js';
 
 /** Products in SQLite or PostgreSQL: the `products` table on the shared resource core. */
-export class MikroOrmProductRepository
+export class SqlProductRepository
   extends SqlResourceRepository<Product, ProductProps, ProductSortField>
   implements ProductRepository
 {
-  constructor(orm: MikroORM) {
-    super(orm, PRODUCT_TABLE);
+  constructor(database: Database) {
+    super(database, PRODUCT_TABLE);
   }
 }
