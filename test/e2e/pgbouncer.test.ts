@@ -109,54 +109,46 @@ describe('behind PgBouncer in transaction mode (docs/storage.md)', function () {
   });
 
   /**
-   * Why `database.prepared_statements` must be false behind a transaction pooler, shown step by
-   * step: node-postgres remembers which statements it prepared on its connection, but the pooler
-   * hands each transaction whichever server connection is free. Once the server connection that
-   * has the statement is busy, the next use of it lands on one that does not.
+   * A hot read on a client connection, then the same read again while another client's
+   * transaction holds the server connection the first one ran on (the pool's only idle one), so
+   * the pooler hands the second read another server connection. Answers the second read's outcome.
    */
-  it('with prepared_statements true, a statement prepared on one server connection is missing on the next (26000)', async () => {
+  const readAgainElsewhere = async (preparedStatements: boolean): Promise<unknown> => {
     const pooled = bouncer.url(direct);
-    const database = await connectDatabase(pooled, { preparedStatements: true, migrationUrl: direct });
+    const database = await connectDatabase(pooled, { preparedStatements, migrationUrl: direct });
     const holder = new pg.Client({ connectionString: pooled });
     try {
       await database.migrate();
-      // Prepared on server connection X (the pool's only idle one).
-      await database.sql.one('select key from app_meta where key = ?', ['a']);
-      // Another client's transaction holds X ...
+      const read = (key: string) => database.sql.one('select key from app_meta where key = ?', [key]);
+      await read('a');
       await holder.connect();
       await holder.query('begin');
       await holder.query('select 1');
-      // ... so the same client connection's next use goes to a server connection without it.
-      const error = await database.sql.one('select key from app_meta where key = ?', ['b']).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error, 'the named statement is not on the server connection the pooler chose').to.have.property(
-        'code',
-        '26000',
+      const outcome = await read('b').then(
+        (row) => ({ row }),
+        (error: unknown) => ({ error }),
       );
       await holder.query('rollback');
+      return outcome;
     } finally {
       await holder.end().catch(() => undefined);
       await database.close();
     }
+  };
+
+  /**
+   * Why `database.prepared_statements` must be false behind a transaction pooler: node-postgres
+   * remembers which statements it prepared on its connection, but the pooler hands each
+   * transaction whichever server connection is free, and that one does not have them.
+   */
+  it('with prepared_statements true, a statement prepared on one server connection is missing on the next (26000)', async () => {
+    const outcome = await readAgainElsewhere(true);
+    expect(outcome, 'the named statement is not on the server connection the pooler chose')
+      .to.have.property('error')
+      .that.has.property('code', '26000');
   });
 
   it('with prepared_statements false, the same steps work: nothing depends on the server session', async () => {
-    const pooled = bouncer.url(direct);
-    const database = await connectDatabase(pooled, { preparedStatements: false, migrationUrl: direct });
-    const holder = new pg.Client({ connectionString: pooled });
-    try {
-      await database.migrate();
-      await database.sql.one('select key from app_meta where key = ?', ['a']);
-      await holder.connect();
-      await holder.query('begin');
-      await holder.query('select 1');
-      expect(await database.sql.one('select key from app_meta where key = ?', ['b'])).to.equal(undefined);
-      await holder.query('rollback');
-    } finally {
-      await holder.end().catch(() => undefined);
-      await database.close();
-    }
+    expect(await readAgainElsewhere(false)).to.deep.equal({ row: undefined });
   });
 });
