@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ProductSchema } from '../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
 import { loadConfig } from '../src/main/config/loadConfig.js';
 import { startService, type RunningService } from '../src/main/service.js';
+import { reseedProducts } from './fixtures.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '50' } } });
 const ROUNDS = Number(values.rounds);
@@ -34,27 +34,22 @@ function config(databaseUrl: string) {
 }
 
 async function seed(service: RunningService): Promise<void> {
-  const em = service.database.orm.em.fork();
-  await em.nativeDelete(ProductSchema, {});
   const start = Date.parse('2026-01-01T00:00:00Z');
-  for (let chunk = 0; chunk < TOTAL; chunk += 500) {
-    const rows = Array.from({ length: 500 }, (_, i) => {
-      const n = chunk + i;
-      const at = new Date(start + Math.floor(n / 3) * 1000);
-      return {
-        id: randomUUID(),
-        name: `Product ${n % 997}`,
-        price: 1 + (n % 250),
-        version: 1,
-        createdAt: at,
-        updatedAt: at,
-      };
-    });
-    await em.insertMany(ProductSchema, rows);
-  }
+  const rows = Array.from({ length: TOTAL }, (_, n) => {
+    const at = new Date(start + Math.floor(n / 3) * 1000);
+    return {
+      id: randomUUID(),
+      name: `Product ${n % 997}`,
+      price: 1 + (n % 250),
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  await reseedProducts(service.database, rows);
   // Measure the table as autovacuum leaves it a minute later (visibility map set, statistics fresh),
   // not in the seconds after a bulk load.
-  if (service.database.target.kind === 'postgres') await em.getConnection().execute('vacuum analyze products');
+  if (service.database.target.kind === 'postgres') await service.database.sql.run('vacuum analyze products');
 }
 
 async function token(service: RunningService): Promise<string> {

@@ -1,4 +1,3 @@
-import type { EntitySchema } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
 import { productGraphQL } from '../../adapters/inbound/graphql/productResolvers.js';
 import { PRODUCT_OPERATIONS, productRoutes } from '../../adapters/inbound/http/routes/products.js';
@@ -6,7 +5,6 @@ import type { ProductUseCases } from '../../adapters/inbound/productUseCases.js'
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
 import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
-import { ProductSchema } from '../../adapters/outbound/mikroorm/schemas/ProductSchema.js';
 import type { Authenticate } from '../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
 import type { Clock } from '../../application/ports/Clock.js';
@@ -54,7 +52,6 @@ export const products: FeatureModule = {
       [ProductTokens.Repository, TOKENS.Authenticate, TOKENS.AccessPolicy, TOKENS.IdGenerator, TOKENS.Clock],
     );
   }),
-  entities: [ProductSchema] as EntitySchema[],
   migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
   rest: {
     always: false,

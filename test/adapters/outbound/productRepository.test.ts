@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
 import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
-import { ProductSchema } from '../../../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
+import { insertRows } from '../../support/resource/repository.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { productRepositoryContract } from './contracts/productRepository.contract.js';
-
-/** Rows a single bulk insert carries (6 parameters each: well under SQLite's and PostgreSQL's limits). */
-const CHUNK = 500;
 
 describe('ProductRepository implementations', () => {
   const dir = mkdtempSync(join(tmpdir(), 'portico-products-'));
@@ -36,12 +33,13 @@ describe('ProductRepository implementations', () => {
         await database.clear();
         return {
           repository: new SqlProductRepository(database.db),
-          addMany: async (products) => {
-            for (let start = 0; start < products.length; start += CHUNK) {
-              const rows = products.slice(start, start + CHUNK).map((product) => product.toProps());
-              await database.db.orm.em.fork().insertMany(ProductSchema, rows);
-            }
-          },
+          addMany: (products) =>
+            insertRows(
+              database.db.orm,
+              'products',
+              products.map((product) => product.toProps()),
+              !target.name.startsWith('PostgreSQL'),
+            ),
         };
       },
       tearDown: () => database.close(),

@@ -6,13 +6,28 @@ export const REFERENCED_ID = '00000000-0000-4000-8000-00000000fff0';
 
 const knexOf = (orm: MikroORM) => (orm.em.getConnection() as AbstractSqlConnection).getKnex();
 
+/** Every table of the database but the migrator's own record. */
+async function tablesOf(orm: MikroORM): Promise<string[]> {
+  const knex = knexOf(orm);
+  const rows = (
+    knex.client.dialect === 'postgresql'
+      ? (
+          await knex.raw(
+            "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+          )
+        ).rows
+      : await knex.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+  ) as { name: string }[];
+  return rows.map((row) => row.name).filter((name) => name !== 'mikro_orm_migrations');
+}
+
 /**
- * Deletes every row of every table the service maps (and the migrations' own), whatever the
+ * Deletes every row of every table of the database but the migrator's record, whatever the
  * references between them: a table another still references is emptied on a later pass.
  * PostgreSQL's test database is shared by every suite, so each test starts from nothing.
  */
 export async function clearResourceTables(orm: MikroORM): Promise<void> {
-  let tables = [...new Set(Object.values(orm.getMetadata().getAll()).map((meta) => meta.tableName))];
+  let tables = await tablesOf(orm);
   for (let pass = 0; tables.length > 0; pass += 1) {
     const left: string[] = [];
     for (const table of tables) {

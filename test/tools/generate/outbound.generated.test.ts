@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { MigrationObject } from '@mikro-orm/core';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { expect } from 'chai';
 import type { StoredRule } from '../../../src/adapters/outbound/access/PolicyRuleStore.js';
@@ -65,10 +65,6 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 const adapters = 'src/adapters/outbound';
 const { Customer } = await load<{ Customer: { restore(props: Props): Entity } }>('src/domain/customer/Customer.ts');
 const { Invoice } = await load<{ Invoice: { restore(props: Props): Entity } }>('src/domain/invoice/Invoice.ts');
-const { CustomerSchema } = await load<{ CustomerSchema: EntitySchema }>(
-  `${adapters}/mikroorm/schemas/CustomerSchema.ts`,
-);
-const { InvoiceSchema } = await load<{ InvoiceSchema: EntitySchema }>(`${adapters}/mikroorm/schemas/InvoiceSchema.ts`);
 const { SqlCustomerRepository } = await load<{ SqlCustomerRepository: Constructor<[Database]> }>(
   `${adapters}/mikroorm/SqlCustomerRepository.ts`,
 );
@@ -197,7 +193,7 @@ async function removeResources(db: Database): Promise<void> {
 /** A database mapping the modules plus the rendered resources, migrated up to the rendered migrations. */
 async function openWithResources(url: string): Promise<Database> {
   const db = await connectDatabase(url, {
-    entities: [...moduleEntities(), CustomerSchema, InvoiceSchema],
+    entities: moduleEntities(),
     migrations: [...moduleMigrations(), ...migrations],
   });
   await db.migrate();

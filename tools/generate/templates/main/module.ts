@@ -20,7 +20,6 @@ export function moduleFile(m: ResourceModel): FileContents {
   const classes = useCaseClasses(m);
   const migration = migrationName(m);
   const imports = [
-    "import type { EntitySchema } from '@mikro-orm/core';",
     "import { ContainerModule } from 'inversify';",
     importLine([`${camel}GraphQL`], `../../adapters/inbound/graphql/${camel}Resolvers.js`),
     importLine([`${upper(m)}_OPERATIONS`, `${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
@@ -28,7 +27,6 @@ export function moduleFile(m: ResourceModel): FileContents {
     "import type { Database } from '../../adapters/outbound/mikroorm/database.js';",
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
     importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
-    importLine([`${pascal}Schema`], `../../adapters/outbound/mikroorm/schemas/${pascal}Schema.js`),
     "import type { Authenticate } from '../../application/auth/Authenticate.js';",
     "import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';",
     "import type { Clock } from '../../application/ports/Clock.js';",
@@ -65,7 +63,6 @@ ${useCases}
       [${pascal}Tokens.Repository, TOKENS.Authenticate, TOKENS.AccessPolicy, TOKENS.IdGenerator, TOKENS.Clock],
     );
   }),
-  entities: [${pascal}Schema] as EntitySchema[],
   migrations: [{ name: '${migration}', class: ${migration} }],
   rest: { always: false, operations: Object.values(${upper(m)}_OPERATIONS), routes: (container) => ${camel}Routes(container.get(${pascal}Tokens.UseCases)) },
   graphql: (container) => ${camel}GraphQL(container.get(${pascal}Tokens.UseCases)),

@@ -8,7 +8,7 @@ import { schemaFile } from './schemaFile.js';
 export { accessGrants } from './migrationFile.js';
 export { migrationName, upperOf } from './source.js';
 
-/** The outbound adapters of a resource: its EntitySchema and table, MikroORM and memory repositories, and migration. */
+/** The outbound adapters of a resource: its table description, SQL and memory repositories, and migration. */
 export function outboundFiles(m: ResourceModel): FileContents[] {
   return [schemaFile(m), sqlRepositoryFile(m), memoryRepositoryFile(m), migrationFile(m)];
 }

@@ -1,14 +1,17 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { docBlock, entityProperty, importLines, indented, lowerHuman, tableColumn, upperOf } from './source.js';
+import { docBlock, importLines, indented, lowerHuman, tableColumn, upperOf } from './source.js';
 
-/** `schemas/<Pascal>Schema.ts`: the MikroORM EntitySchema, the table as the repository sees it, and the one row mapper. */
+/**
+ * `schemas/<Pascal>Schema.ts`: the resource's one table description — its columns, sorts and search,
+ * from which the repository's statements and row mapping, the DDL, the indexes and the migration
+ * derive — and the one row mapper.
+ */
 export function schemaFile(m: ResourceModel): FileContents {
   const { snake, pascal, camel, pluralSnake } = m.names;
   const upper = upperOf(m.names);
   const domain = `../../../../domain/${snake}`;
   const imports = importLines([
-    ['{ EntitySchema }', '@mikro-orm/core'],
     [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
     [
       `{ ${[...(m.search ? [`${upper}_SEARCH_FIELD`] : []), `${upper}_SORT_FIELDS`].join(', ')}, type ${pascal}SortField }`,
@@ -19,21 +22,6 @@ export function schemaFile(m: ResourceModel): FileContents {
   ]);
   const search = m.search ? `\n  search: ${upper}_SEARCH_FIELD,` : '';
   const contents = `${imports}
-
-/** The \`${pluralSnake}\` row. */
-export type ${pascal}Row = ${pascal}Props;
-
-export const ${pascal}Schema = new EntitySchema<${pascal}Row>({
-  name: '${pascal}Row',
-  tableName: '${pluralSnake}',
-  properties: {
-    id: { type: 'string', primary: true, length: 36 },
-    ${indented(m.fields.map(entityProperty), 4)}
-    version: { type: 'integer' },
-    createdAt: { type: 'Date' },
-    updatedAt: { type: 'Date' },
-  },
-});
 
 ${docBlock(`The \`${pluralSnake}\` table as its repository sees it, with the one ${lowerHuman(m.names)} mapper (props ↔ ${pascal}).`)}
 export const ${upper}_TABLE: ResourceTable<${pascal}, ${pascal}Props, ${pascal}SortField> = {

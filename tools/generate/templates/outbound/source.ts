@@ -29,32 +29,11 @@ export function referencedResources(m: ResourceModel): ResourceNames[] {
   return [...seen.values()];
 }
 
-/** The longest listed value of an `enum` (its column's width). */
-const longestValue = (field: FieldModel): number => Math.max(1, ...(field.values ?? []).map((value) => value.length));
-
 /** A `string` field's column width: its longest allowed value. */
 const stringLength = (field: FieldModel): number => field.bounds.max ?? 200;
 
-/** `, nullable: true` / `, optional: true` for an optional field. */
-const optionally = (field: FieldModel, key: 'nullable' | 'optional'): string =>
-  field.optional ? `, ${key}: true` : '';
-
-/** The MikroORM EntitySchema property of a field (how the ORM maps the column). */
-export function entityProperty(field: FieldModel): string {
-  const type = {
-    string: `type: 'string', length: ${stringLength(field)}`,
-    text: `type: 'text'`,
-    integer: `type: 'integer'`,
-    number: `type: 'double'`,
-    boolean: `type: 'boolean'`,
-    datetime: `type: 'Date'`,
-    email: `type: 'string', length: 254`,
-    uuid: `type: 'string', length: 36`,
-    enum: `type: 'string', length: ${longestValue(field)}`,
-    ref: `type: 'string', length: 36`,
-  }[field.type];
-  return `${field.camel}: { ${type}${optionally(field, 'nullable')} },`;
-}
+/** `, optional: true` for an optional field. */
+const optionally = (field: FieldModel): string => (field.optional ? ', optional: true' : '');
 
 /** The `Column` of a field in a table spec (resourceTable.ts): what a migration creates and the repository reads. */
 export function tableColumn(field: FieldModel): string {
@@ -67,7 +46,7 @@ export function tableColumn(field: FieldModel): string {
         : field.ref
           ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
           : '';
-  return `${field.camel}: { ${kind}${detail}${optionally(field, 'optional')} },`;
+  return `${field.camel}: { ${kind}${detail}${optionally(field)} },`;
 }
 
 /** The sortable fields in snake case, as the list's `sort` names them: every field but `text`, then the timestamps. */
