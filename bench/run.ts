@@ -14,10 +14,10 @@
  *                    [--scenario health,product,list,create,graphql,login]
  *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload] [--skip-cost]
  *
- * Then the cost of metrics and security headers (CONTRACT §15): authenticated GET by id on the
+ * Then the cost of metrics and security headers (README: Metrics and Tracing): authenticated GET by id on the
  * service as configured and on a second one with both off, in alternating rounds (target ≤ 5%).
  *
- * Then the overload scenario (CONTRACT §18): 1,000 connections on the 100-row list for 20 s,
+ * Then the overload scenario (ADR 15): 1,000 connections on the 100-row list for 20 s,
  * driven from a child process, while `/health/live` is probed on a new connection every 200 ms.
  * It reports the shed answers (503), the longest wait, and the probes answered within 1 s.
  */
@@ -51,7 +51,7 @@ const RUN_OVERLOAD = values.only !== 'table';
 const OVERLOAD_CONNECTIONS = Number(values['overload-connections']);
 const OVERLOAD_DURATION = Number(values['overload-duration']);
 const OVERLOAD_PATH = '/api/v1/products?per_page=100';
-/** CONTRACT §18's targets under 1,000 connections. */
+/** ADR 15 targets under 1,000 connections. */
 const MAX_WAIT_TARGET_MS = 5000;
 const LIVE_TARGET_MS = 1000;
 const LIVE_TARGET_SHARE = 0.95;
@@ -60,7 +60,7 @@ const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
 const PIPELINING = Number(values.pipelining);
 const BCRYPT_COST = 10;
-/** CONTRACT §15: metrics and security headers cost at most this share of authenticated GET-by-id throughput. */
+/** README: Metrics and Tracing: metrics and security headers cost at most this share of authenticated GET-by-id throughput. */
 const COST_TARGET = 0.05;
 /** Both off: an unknown `SVC_` key is ignored by the configuration, so this works before either key exists. */
 const OBSERVABILITY_OFF = { SVC_METRICS_ENABLED: 'false', SVC_SERVER_SECURITY_HEADERS: 'false' };

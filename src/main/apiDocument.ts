@@ -37,7 +37,7 @@ function packageVersion(): string {
   }
 }
 
-const DESCRIPTION = `Portico's REST API (CONTRACT.md). Every answer is JSON: \`{"success": true, "data": …}\` (lists add \`meta\`),
+const DESCRIPTION = `Portico's REST API (the repository's docs/ say what a client relies on). Every answer is JSON: \`{"success": true, "data": …}\` (lists add \`meta\`),
 or \`{"success": false, "error": {"code", "message", "detail"?, "fields"?}}\`; 204 has no body.
 Every answer carries \`X-Request-ID\`; answers counted by the rate limiter carry \`X-RateLimit-*\`.
 
@@ -49,7 +49,7 @@ Authentication: \`POST /api/v1/auth/login\` (or register) gives an \`access_toke
 \`Authorization: Bearer <access_token>\`. Which roles may use which route is the access policy's to say
 (\`GET /api/v1/admin/policies\`).`;
 
-/** The OpenAPI document of what the service serves with this configuration (CONTRACT §14). */
+/** The OpenAPI document of what the service serves with this configuration (README: API document). */
 export function apiDocument(modules: readonly FeatureModule[], config: Config): OpenApiDocument {
   return buildOpenApiDocument(servedOperations(modules, config), {
     title: 'Portico API',

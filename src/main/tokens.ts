@@ -37,7 +37,7 @@ export const TOKENS = {
   /** Who a bearer token names (bound by the auth module); every guarded API uses it. */
   Authenticate: token<Authenticate>('Authenticate'),
   AccessPolicy: token<AccessPolicy>('AccessPolicy'),
-  /** Account e-mails (CONTRACT §17): SMTP when `mail.smtp_url` is set, else the development log mailer. */
+  /** Account e-mails (docs/authentication.md): SMTP when `mail.smtp_url` is set, else the development log mailer. */
   Mailer: token<Mailer>('Mailer'),
   /** Failed password checks per (e-mail, client IP): logins and `current_password` alike. */
   LoginThrottle: token<LoginThrottle>('LoginThrottle'),

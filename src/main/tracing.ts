@@ -2,7 +2,7 @@ import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
 import type { NodeTracerProvider, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Config } from './config/schema.js';
 
-/** Tracing while on (CONTRACT §15): the tracer the adapters make spans with, and how to stop it. */
+/** Tracing while on (README: Metrics and Tracing): the tracer the adapters make spans with, and how to stop it. */
 export interface Tracing {
   readonly tracer: Tracer;
   /** Reads the caller's W3C `traceparent` (and `tracestate`). */

@@ -31,7 +31,7 @@ const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
 const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
 const LINK_BASE = 'https://app.example.com';
 
-describe('compose.yaml (CONTRACT §16)', () => {
+describe('compose.yaml (README: Running in production)', () => {
   const text = readRepoFile(process.cwd(), 'compose.yaml');
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const services = compose.services;

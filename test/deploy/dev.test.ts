@@ -27,7 +27,7 @@ function listening(output: () => string, count: number, timeoutMs: number, exite
   });
 }
 
-describe('npm run dev (CONTRACT §16)', function () {
+describe('npm run dev (README: Running in production)', function () {
   this.timeout(120_000);
   let copy: ScratchCopy;
   let child: ChildProcess | undefined;

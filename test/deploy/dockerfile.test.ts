@@ -5,7 +5,7 @@ import { copies, dockerIgnore, parseDockerfile, readRepoFile, trackedFiles, type
 
 const root = process.cwd();
 
-describe('the Dockerfile (CONTRACT §16)', () => {
+describe('the Dockerfile (README: Running in production)', () => {
   const stages = parseDockerfile(readRepoFile(root, 'Dockerfile'));
   const runtime = stages.at(-1)!;
   const all = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);

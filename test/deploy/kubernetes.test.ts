@@ -57,7 +57,7 @@ function loadManifests(): Manifest[] {
 /** Parses Go-style durations as the configuration does, in seconds (via the loaded config, not here). */
 const seconds = (ms: number): number => ms / 1000;
 
-describe('the Kubernetes manifests in deploy/k8s (CONTRACT §16)', () => {
+describe('the Kubernetes manifests in deploy/k8s (README: Running in production)', () => {
   const manifests = loadManifests();
   const one = <T>(kind: string): T => {
     const found = manifests.filter((m) => m.kind === kind);

@@ -58,7 +58,7 @@ function copyFromContext(stage: Stage, target: string): void {
   }
 }
 
-describe('the production start path, as the image runs it (CONTRACT §16)', function () {
+describe('the production start path, as the image runs it (README: Running in production)', function () {
   this.timeout(600_000);
 
   const stages = parseDockerfile(readRepoFile(root, 'Dockerfile'));

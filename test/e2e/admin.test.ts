@@ -44,7 +44,7 @@ interface Policies {
   inheritance: { role: string; parent: string }[];
 }
 
-/** The rules of policy/policy.csv (CONTRACT §7). */
+/** The rules of policy/policy.csv (docs/access-rules.md). */
 const SEED_RULES: Rule[] = [...SEED_POLICIES];
 
 function listOf(response: ApiResponse): { users: UserJson[]; meta: PageMeta } {
@@ -372,7 +372,7 @@ describe('administration (end to end)', function () {
     });
   });
 
-  describe('never leaving the service without an admin (CONTRACT §18), on a service of its own', () => {
+  describe('never leaving the service without an admin (docs/access-rules.md), on a service of its own', () => {
     let own: RunningService;
     let ownApi: Api;
     before(async () => {

@@ -698,7 +698,7 @@ describe('authentication (end to end)', function () {
       expect((await api.get('/api/v1/profile', { token: account.access_token })).status).to.equal(200);
     });
 
-    it('ends the whole session on reuse: its access tokens are refused too (CONTRACT §17: a replayed token has leaked)', async () => {
+    it('ends the whole session on reuse: its access tokens are refused too (docs/authentication.md: a replayed token has leaked)', async () => {
       const account = await register(api);
       const first = await refresh(api, account.refresh_token);
       expect(

@@ -59,7 +59,7 @@ describe('when the database cannot be reached', () => {
   });
 });
 
-describe('readiness with HTTP checks (CONTRACT §8: critical per entry)', () => {
+describe('readiness with HTTP checks (README: Health: critical per entry)', () => {
   const unreachable = 'http://127.0.0.1:9/health'; // the discard port: nothing listens there
 
   async function readiness(

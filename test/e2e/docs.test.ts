@@ -24,7 +24,7 @@ interface DocumentJson {
   paths: Record<string, Record<string, { operationId?: string; summary?: string }>>;
 }
 
-describe('API document and docs page (CONTRACT §14)', function () {
+describe('API document and docs page (README: API document)', function () {
   this.timeout(60_000);
 
   describe('served with docs.enabled (the default) and a tiny rate limit', () => {

@@ -55,7 +55,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
-/** The REST shape of a product (CONTRACT §6), to compare the two APIs. */
+/** The REST shape of a product (docs/lists.md), to compare the two APIs. */
 interface RestProduct {
   id: string;
   name: string;

@@ -90,7 +90,7 @@ describe('metrics (end to end)', function () {
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).to.equal(404);
   });
 
-  it('its answers carry the security headers, as every answer of the service does (CONTRACT §15)', async () => {
+  it('its answers carry the security headers, as every answer of the service does (README: Metrics and Tracing)', async () => {
     const base = service.metricsUrl!.replace(/\/metrics$/, '');
     for (const answer of [await fetch(service.metricsUrl!), await fetch(`${base}/nope`)]) {
       expect(answer.headers.get('x-content-type-options')).to.equal('nosniff');

@@ -19,7 +19,7 @@ import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 
-/** A product as the REST API shows it (CONTRACT §6). */
+/** A product as the REST API shows it (docs/lists.md). */
 interface ProductJson {
   id: string;
   name: string;
@@ -1230,7 +1230,7 @@ function etagOf(response: ApiResponse): string {
 /**
  * 50 concurrent partial PUTs of one product, half renaming it and half repricing it, none with
  * If-Match: every one answers 200 (none 409), each with its own version, and the stored product
- * holds the last acknowledged write of each field (CONTRACT §6). On an SQLite file and, when
+ * holds the last acknowledged write of each field (docs/lists.md). On an SQLite file and, when
  * SVC_TEST_POSTGRES_URL is set, on PostgreSQL — the databases where the writers really overlap.
  */
 describe('products: 50 concurrent partial updates (end to end)', function () {

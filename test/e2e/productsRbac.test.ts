@@ -234,7 +234,7 @@ describe('products: access control (end to end)', function () {
     });
   });
 
-  describe('the order of faults (CONTRACT §9)', () => {
+  describe('the order of faults (docs/http.md)', () => {
     it('malformed JSON is 400 BAD_REQUEST before 401 or 403', async () => {
       for (const token of [undefined, user.access_token, moderator.access_token]) {
         for (const [method, path] of [

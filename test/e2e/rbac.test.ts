@@ -230,7 +230,7 @@ describe('access control (end to end)', function () {
     });
   });
 
-  describe('the order of faults (CONTRACT §9)', () => {
+  describe('the order of faults (docs/http.md)', () => {
     it('a malformed JSON body is 400 BAD_REQUEST before any 401 or 403', async () => {
       const raw = '{"role": ';
       const headers = { 'Content-Type': 'application/json' };

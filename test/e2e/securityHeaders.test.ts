@@ -25,7 +25,7 @@ type HeaderBag = Headers | Record<string, string>;
 const read = (headers: HeaderBag, name: string): string | null =>
   headers instanceof Headers ? headers.get(name) : (headers[name] ?? null);
 
-/** CONTRACT §15's headers, exactly; HSTS only when asked for; never `X-Powered-By`. */
+/** README: Metrics and Tracing headers, exactly; HSTS only when asked for; never `X-Powered-By`. */
 function expectSecurityHeaders(what: string, headers: HeaderBag, hsts = false): void {
   for (const [name, value] of Object.entries(BASE)) expect(read(headers, name), `${what}: ${name}`).to.equal(value);
   expect(read(headers, 'strict-transport-security'), `${what}: strict-transport-security`).to.equal(hsts ? HSTS : null);
@@ -66,7 +66,7 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-describe('security headers on every answer (CONTRACT §15)', function () {
+describe('security headers on every answer (README: Metrics and Tracing)', function () {
   this.timeout(30_000);
 
   describe('with the defaults (server.security_headers true, server.hsts false)', () => {

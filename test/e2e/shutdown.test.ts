@@ -66,7 +66,7 @@ function send(
   });
 }
 
-describe('graceful shutdown with keep-alive clients (CONTRACT §9)', function () {
+describe('graceful shutdown with keep-alive clients (docs/http.md)', function () {
   this.timeout(30_000);
 
   it('answers readiness 503 during the delay, Connection: close on every answer, finishes in-flight work and resets no one', async () => {

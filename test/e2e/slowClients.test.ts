@@ -64,7 +64,7 @@ class RawClient {
 
 const GET_LIVE = 'GET /health/live HTTP/1.1\r\nHost: portico\r\n\r\n';
 
-describe('slow and greedy clients (CONTRACT §9, §3)', function () {
+describe('slow and greedy clients (docs/http.md and docs/errors.md)', function () {
   this.timeout(20_000);
   let service: RunningService;
   afterEach(async () => service.stop());
@@ -148,7 +148,7 @@ describe('slow and greedy clients (CONTRACT §9, §3)', function () {
       expect(answer?.status, raw.slice(0, 40)).to.equal(status);
       expect(answer!.head).to.match(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
       expect(answer!.head).to.match(/\r\nconnection: close(\r\n|$)/i);
-      // CONTRACT §9: X-Request-ID on every response, these included (a new one each time).
+      // docs/http.md: X-Request-ID on every response, these included (a new one each time).
       expect(answer!.head).to.match(
         /\r\nx-request-id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\r\n|$)/i,
       );

@@ -47,7 +47,7 @@ for (const [engine, url] of [
   ['SQLite', (): string | undefined => 'sqlite::memory:'],
   ['PostgreSQL', (): string | undefined => externalService('SVC_TEST_POSTGRES_URL')],
 ] as const) {
-  describe(`tracing on ${engine} (CONTRACT §15)`, function () {
+  describe(`tracing on ${engine} (README: Metrics and Tracing)`, function () {
     this.timeout(60_000);
     const exporter = new InMemorySpanExporter();
     const processor = new SimpleSpanProcessor(exporter);

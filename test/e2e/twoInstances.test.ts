@@ -62,7 +62,7 @@ async function eventually(what: string, check: () => Promise<boolean>, withinMs 
 }
 
 /**
- * CONTRACT §16: two instances A and B of the service, started in this process, on one PostgreSQL
+ * README: Running in production: two instances A and B of the service, started in this process, on one PostgreSQL
  * database and one Redis (rate limiter store `redis`), behave as one service. In-process is
  * enough: each `startService` builds its own container, database pool, Redis connections, caches
  * and casbin enforcer, and nothing the service keeps is module-global, so A and B share only what
@@ -397,7 +397,7 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       );
     });
 
-    it('refuses on B, within one second, the access token of a session ended on A (CONTRACT §17)', async () => {
+    it('refuses on B, within one second, the access token of a session ended on A (docs/authentication.md)', async () => {
       const account = await register(apiA);
       const other = dataOf<TokensJson>(
         await apiB.post('/api/v1/auth/login', { json: { email: account.user.email, password: account.password } }),

@@ -60,7 +60,7 @@ async function hammer(
 }
 
 /**
- * The fault suite, durability part (CONTRACT §18): every write answered 2xx survives `kill -9`
+ * The fault suite, durability part (README: the fault suite): every write answered 2xx survives `kill -9`
  * of the service right after, on SQLite and PostgreSQL, and the database is intact.
  */
 describe('faults: kill -9 during concurrent writes', function () {

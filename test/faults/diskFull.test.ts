@@ -35,7 +35,7 @@ function fillUp(file: string): void {
 }
 
 /**
- * The fault suite, storage part (CONTRACT §18): the SQLite database's file system fills up.
+ * The fault suite, storage part (README: the fault suite): the SQLite database's file system fills up.
  * Writes answer 503 `storage is full` (never 500), reads go on, readiness is down while it
  * lasts, and writes work again by themselves once space is freed.
  */

@@ -32,7 +32,7 @@ const PRODUCTION = {
   SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
 };
 
-/** CONTRACT §2's defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
+/** docs/configuration.md defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
 const DEFAULTS: Config = {
   env: 'development',
   server: {
@@ -98,7 +98,7 @@ const defaultYaml = readFileSync(new URL('../../config/default.yaml', import.met
 
 describe('loadConfig', () => {
   describe('defaults', () => {
-    it('with no file and no environment, every key has the CONTRACT §2 default', () => {
+    it('with no file and no environment, every key has the docs/configuration.md default', () => {
       expect(valid()).to.deep.equal(DEFAULTS);
     });
 

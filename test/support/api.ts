@@ -5,7 +5,7 @@ import type { RunningService } from '../../src/main/service.js';
 import { UserTokens } from '../../src/main/modules/users.js';
 import { fullContract, type ResponseContract } from './contract.js';
 
-/** A user as the REST API shows it (CONTRACT §5). */
+/** A user as the REST API shows it (docs/authentication.md). */
 export interface UserJson {
   id: string;
   email: string;
@@ -17,7 +17,7 @@ export interface UserJson {
   updated_at: string;
 }
 
-/** The token part of register, login and refresh answers (CONTRACT §4). */
+/** The token part of register, login and refresh answers (docs/authentication.md). */
 export interface TokensJson {
   access_token: string;
   refresh_token: string;
@@ -35,7 +35,7 @@ export interface FieldJson {
   message: string;
 }
 
-/** The one error envelope (CONTRACT §3). */
+/** The one error envelope (docs/errors.md). */
 export interface ErrorJson {
   success: false;
   error: { code: string; message: string; detail?: string; fields?: FieldJson[] };

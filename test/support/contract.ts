@@ -32,7 +32,7 @@ interface Template {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
- * Checks every answer against the API document (CONTRACT §14): the route's operation must list
+ * Checks every answer against the API document (README: API document): the route's operation must list
  * the status, the JSON body must validate against the answer's schema, its required headers be
  * there. Paths the document does not have (GraphQL, the playground, the docs pages, unknown paths)
  * are checked only where the HTTP layer answers them: a JSON error envelope for its status.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 
-/** `{fieldName, message}`: how the GraphQL API names a failing field (CONTRACT §10). */
+/** `{fieldName, message}`: how the GraphQL API names a failing field (README: GraphQL). */
 export interface GraphQLFieldJson {
   fieldName: string;
   message: string;

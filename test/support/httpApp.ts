@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createHttpApp, type HttpAppOptions } from '../../src/adapters/inbound/http/app.js';
 import { silentLogger } from './logger.js';
 
-/** The defaults of CONTRACT §2, as the HTTP adapter sees them. */
+/** The defaults of docs/configuration.md, as the HTTP adapter sees them. */
 export function defaultHttpOptions(): HttpAppOptions {
   return {
     logger: silentLogger(),

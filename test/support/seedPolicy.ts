@@ -1,6 +1,6 @@
 import type { PolicyRule, RoleInheritance } from '../../src/application/ports/AccessPolicy.js';
 
-/** The rules of policy/policy.csv, as CONTRACT §7 states them (written out, not read from the file). */
+/** The rules of policy/policy.csv, as docs/access-rules.md states them (written out, not read from the file). */
 export const SEED_POLICIES: readonly PolicyRule[] = [
   { role: 'admin', path: '/api/v1/*', action: '.*' },
   { role: 'admin', path: '/api/v1/admin/*', action: '.*' },

@@ -1,6 +1,6 @@
 import pluralize from 'pluralize';
 
-/** The field types of CONTRACT §13, in the order `--help` lists them. */
+/** The generator's field types (README: Add a resource), in the order `--help` lists them. */
 export const FIELD_TYPES = [
   'string',
   'text',
@@ -81,7 +81,7 @@ export interface ResourceModel {
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
-/** The default bounds of each type that takes bounds (CONTRACT §13's table). */
+/** The default bounds of each type that takes bounds (README: Add a resource table). */
 export const DEFAULT_BOUNDS: Readonly<Partial<Record<FieldType, Readonly<Bounds>>>> = {
   string: { min: 1, max: 200 },
   text: { min: 0, max: 10000 },
@@ -137,13 +137,13 @@ export function namesOf(snake: string): ResourceNames {
   };
 }
 
-/** The GraphQL type names a resource declares (CONTRACT §13). */
+/** The GraphQL type names a resource declares (README: Add a resource). */
 export function graphqlTypesOf(names: ResourceNames): string[] {
   const p = names.pascal;
   return [p, `${p}List`, `${p}Response`, `Create${p}Input`, `Update${p}Input`];
 }
 
-/** The GraphQL root fields (Query and Mutation) a resource declares (CONTRACT §13). */
+/** The GraphQL root fields (Query and Mutation) a resource declares (README: Add a resource). */
 export function graphqlRootFieldsOf(names: ResourceNames): string[] {
   const p = names.pascal;
   return [names.camel, names.pluralCamel, `create${p}`, `update${p}`, `delete${p}`];

@@ -34,7 +34,7 @@ export const MAX_NAME_LENGTH = 40;
 
 /** An enum value: lower snake case; upper-cased it is the GraphQL enum value (`in_progress` → `IN_PROGRESS`). */
 const ENUM_VALUE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-/** Words GraphQL does not allow as an enum value (CONTRACT: upper-cased values must still be valid there). */
+/** Words GraphQL does not allow as an enum value (upper-cased values must still be valid there). */
 const GRAPHQL_VALUES = new Set(['true', 'false', 'null']);
 const FIELD = /^([a-z]+)(?:\((.*)\))?(\?)?$/s;
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
@@ -339,7 +339,7 @@ function splitArguments(argv: string[]): Arguments {
 }
 
 /**
- * Reads `resource <name> <field>... [--search <field>] [--dry-run]` (CONTRACT §13) into the model
+ * Reads `resource <name> <field>... [--search <field>] [--dry-run]` (README: Add a resource) into the model
  * of the resource to generate, or every problem with it, one line each.
  */
 export function parseCommand(argv: string[], project: ProjectState): ParseResult {

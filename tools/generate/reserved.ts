@@ -110,7 +110,7 @@ export const ENTITY_MEMBERS = words('props toProps requireVersion update');
 export const BUILT_IN_FIELDS: readonly string[] = ['id', 'created_at', 'updated_at', 'version'];
 
 /**
- * Route words of the service (CONTRACT §13); their plurals are taken too. `product` is not among them:
+ * Route words of the service (README: Add a resource); their plurals are taken too. `product` is not among them:
  * it is a generated resource, taken while it exists like any other (so it can be generated again in a
  * copy without it, which is how the golden-output test proves the generator writes products).
  */

@@ -6,7 +6,7 @@ import type { AccountMailKind, Mailer } from '../ports/Mailer.js';
 import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
 import type { BackgroundWork } from './BackgroundWork.js';
 
-/** How long each kind of link works (CONTRACT §17). */
+/** How long each kind of link works (docs/authentication.md). */
 export const LINK_LIFETIME_MS: Readonly<Record<AccountMailKind, number>> = {
   'password-reset': 3_600_000,
   'email-verification': 24 * 3_600_000,

@@ -5,7 +5,7 @@ import type { Clock } from '../ports/Clock.js';
 import type { AccountLinks } from './AccountLinks.js';
 
 /**
- * Marks the e-mail verified with an e-mailed verification token (CONTRACT §17). The token proves
+ * Marks the e-mail verified with an e-mailed verification token (docs/authentication.md). The token proves
  * only the address it was sent to: once the user's e-mail has changed it is invalid. Every other
  * verification link of the user is spent with it.
  */

@@ -3,7 +3,7 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { SessionEnder } from './SessionEnder.js';
 
 /**
- * Ends every session of a user (CONTRACT §17): the caller's own (`POST /auth/logout-all`, the
+ * Ends every session of a user (docs/authentication.md): the caller's own (`POST /auth/logout-all`, the
  * current session included) or, for an admin, any user's (`POST /admin/users/{id}/logout`).
  * An unknown user: UserNotFoundError.
  */

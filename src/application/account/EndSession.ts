@@ -2,7 +2,7 @@ import { SessionNotFoundError } from '../../domain/user/UserErrors.js';
 import type { SessionEnder } from './SessionEnder.js';
 
 /**
- * Ends one of the caller's sessions, the current one included (CONTRACT §17). Another user's
+ * Ends one of the caller's sessions, the current one included (docs/authentication.md). Another user's
  * session, an ended one or an unknown id: SessionNotFoundError, alike.
  */
 export class EndSession {

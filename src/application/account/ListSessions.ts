@@ -6,7 +6,7 @@ export interface SessionView extends SessionRecord {
   readonly current: boolean;
 }
 
-/** The caller's active sessions, newest first (CONTRACT §17). */
+/** The caller's active sessions, newest first (docs/authentication.md). */
 export class ListSessions {
   constructor(
     private readonly sessions: SessionStore,

@@ -4,7 +4,7 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from './AccountLinks.js';
 
 /**
- * Mails the caller a new verification link valid for 24 hours (CONTRACT §17), unless its e-mail is
+ * Mails the caller a new verification link valid for 24 hours (docs/authentication.md), unless its e-mail is
  * verified already or 3 went out within the hour (then nothing is sent; the answer is the same).
  * The caller waits for the mail server: a mail that cannot be handed over is a 503.
  */

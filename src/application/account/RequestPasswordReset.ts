@@ -2,7 +2,7 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from './AccountLinks.js';
 
 /**
- * "Forgot password" (CONTRACT §17): when the e-mail belongs to a user, a reset link valid for an
+ * "Forgot password" (docs/authentication.md): when the e-mail belongs to a user, a reset link valid for an
  * hour is mailed (at most 3 an hour to one address, and a bounded number an hour per client IP). The caller learns nothing either way: the same answer after
  * the same work (one lookup), the mail going out in the background.
  */

@@ -3,7 +3,7 @@ import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
 
 /**
- * Ends sessions (CONTRACT §17): the session is marked ended — from then on its access tokens are
+ * Ends sessions (docs/authentication.md): the session is marked ended — from then on its access tokens are
  * refused (the caller lookup reads it) and refreshing fails — and its refresh family is revoked as
  * well, so a refresh token of it counts as revoked wherever families are checked.
  */

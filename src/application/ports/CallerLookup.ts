@@ -1,7 +1,7 @@
 import type { User } from '../../domain/user/User.js';
 
 /**
- * The one lookup behind every authenticated request (CONTRACT §17): the token's user, provided it
+ * The one lookup behind every authenticated request (docs/authentication.md): the token's user, provided it
  * still exists and the token's session is still active. Adapters answer it with one read (and may
  * remember answers for at most a second).
  */

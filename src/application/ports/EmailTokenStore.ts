@@ -27,7 +27,7 @@ export interface EmailTokenLimits {
 }
 
 /**
- * Single-use e-mailed tokens (CONTRACT §17). Promises: `spend` succeeds for exactly one of any
+ * Single-use e-mailed tokens (docs/authentication.md). Promises: `spend` succeeds for exactly one of any
  * number of concurrent callers; a spent token is never found again; records go with their user.
  */
 export interface EmailTokenStore {

@@ -17,7 +17,7 @@ export interface SessionRecord {
 }
 
 /**
- * Sessions (CONTRACT §17). A session is active from `start` until it is ended or `expiresAt`
+ * Sessions (docs/authentication.md). A session is active from `start` until it is ended or `expiresAt`
  * passes. Promises: ending is final (a `touch` never revives an ended session); `end` and `endAll`
  * answer only what they changed; lists are newest first (by `createdAt`, then id). Records
  * survive a restart (persistent adapters), and go with their user.

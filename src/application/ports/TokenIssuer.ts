@@ -2,7 +2,7 @@
 export interface AccessClaims {
   readonly userId: string;
   readonly role: string;
-  /** The session the token was issued to (`sid`): ending the session refuses the token (CONTRACT §17). */
+  /** The session the token was issued to (`sid`): ending the session refuses the token (docs/authentication.md). */
   readonly sessionId: string;
 }
 

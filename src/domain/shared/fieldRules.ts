@@ -6,7 +6,7 @@ import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.j
 export type Reading<T> = { readonly value: T } | { readonly problem: string };
 
 /**
- * The rule of one field of a resource (CONTRACT §13's field types). The entity guards its fields
+ * The rule of one field of a resource (README: Add a resource field types). The entity guards its fields
  * with `violation`; the inbound codecs read client input with `read`, so one rule gives one
  * message in the domain, REST and GraphQL.
  */

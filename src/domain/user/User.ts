@@ -6,7 +6,7 @@ export interface UserProps {
   readonly lastName: string;
   readonly role: string;
   readonly passwordHash: string;
-  /** Whether the user followed a link sent to `email` (CONTRACT §17); cleared when the e-mail changes. */
+  /** Whether the user followed a link sent to `email` (docs/authentication.md); cleared when the e-mail changes. */
   readonly emailVerified: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;

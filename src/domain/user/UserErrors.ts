@@ -12,7 +12,7 @@ export class EmailAlreadyRegisteredError extends ConflictError {
   }
 }
 
-/** No active session of the caller has this id (CONTRACT §17). */
+/** No active session of the caller has this id (docs/authentication.md). */
 export class SessionNotFoundError extends NotFoundError {
   constructor(id: string) {
     super('Session', id);
@@ -21,7 +21,7 @@ export class SessionNotFoundError extends NotFoundError {
 
 /**
  * An e-mailed token that is malformed, unknown, spent, expired, or made for another purpose; one
- * error for all, so a client learns nothing about which (CONTRACT §17).
+ * error for all, so a client learns nothing about which (docs/authentication.md).
  */
 export class InvalidAccountTokenError extends DomainError {
   readonly code = 'INVALID_TOKEN';

@@ -10,7 +10,7 @@ export interface UserListQuery extends PageRequest<UserSortField> {
   readonly q?: string;
 }
 
-/** The role the service cannot be left without (CONTRACT §18): compared exactly, never through inheritance. */
+/** The role the service cannot be left without (docs/access-rules.md): compared exactly, never through inheritance. */
 export const ADMIN_ROLE = 'admin';
 
 /** What a write that must keep an admin did: `last-admin` means it changed nothing. */

@@ -133,7 +133,7 @@ export interface Config {
     maxConnectionsPerIp: number;
     maxInFlight: number;
     maxEventLoopDelayMs: number;
-    /** `X-Content-Type-Options`, `Referrer-Policy`, `X-Frame-Options` on every answer (CONTRACT §15). */
+    /** `X-Content-Type-Options`, `Referrer-Policy`, `X-Frame-Options` on every answer (README: Metrics and Tracing). */
     securityHeaders: boolean;
     /** With `securityHeaders`: `Strict-Transport-Security` too (only behind HTTPS). */
     hsts: boolean;
@@ -158,9 +158,9 @@ export interface Config {
     maxDepth: number;
     maxTokens: number;
   };
-  /** The API document at /api/v1/openapi.json and its reference at /docs (CONTRACT §14). */
+  /** The API document at /api/v1/openapi.json and its reference at /docs (README: API document). */
   docs: { enabled: boolean };
-  /** Prometheus metrics at `GET /metrics` on their own listener, never the public port (CONTRACT §15). */
+  /** Prometheus metrics at `GET /metrics` on their own listener, never the public port (README: Metrics and Tracing). */
   metrics: { enabled: boolean; host: string; port: number };
   cors: {
     allowedOrigins: string[];
@@ -175,11 +175,11 @@ export interface Config {
     bcryptCost: number;
     loginMaxFailures: number;
     loginWindowMs: number;
-    /** Login answers 403 `EMAIL_NOT_VERIFIED` until the user's e-mail is verified (CONTRACT §17). */
+    /** Login answers 403 `EMAIL_NOT_VERIFIED` until the user's e-mail is verified (docs/authentication.md). */
     requireVerifiedEmail: boolean;
   };
   /**
-   * Account e-mails (CONTRACT §17). `smtpUrl` empty: the development log mailer (refused in
+   * Account e-mails (docs/authentication.md). `smtpUrl` empty: the development log mailer (refused in
    * production). `linkBaseUrl` is where the links in the mails point (the web front end).
    */
   mail: { smtpUrl: string; from: string; linkBaseUrl: string; templates: string };
@@ -187,7 +187,7 @@ export interface Config {
   account: { mailsPerIpPerHour: number };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
-  /** OpenTelemetry tracing (CONTRACT §15): off while `otlpEndpoint` is empty. */
+  /** OpenTelemetry tracing (README: Metrics and Tracing): off while `otlpEndpoint` is empty. */
   tracing: {
     otlpEndpoint: string;
     serviceName: string;

@@ -15,7 +15,7 @@ export interface FeatureModule {
   readonly migrations?: readonly MigrationObject[];
   /**
    * REST routes. Core features (health, auth, users) always; resources only when api.mode is
-   * rest/both. `operations` are every route it registers, for the API document (CONTRACT §14).
+   * rest/both. `operations` are every route it registers, for the API document (README: API document).
    */
   readonly rest?: {
     readonly always: boolean;

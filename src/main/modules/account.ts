@@ -23,7 +23,7 @@ export const AccountTokens = {
 } as const;
 
 /**
- * The account lifecycle (CONTRACT §17), always served: password reset and e-mail verification by
+ * The account lifecycle (docs/authentication.md), always served: password reset and e-mail verification by
  * e-mailed links, and the sessions a user can see and end. Its storage (sessions, e-mailed tokens)
  * and the links belong to the users module, which profile changes share.
  */

@@ -45,7 +45,7 @@ function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbst
     : new RateLimiterMemory(options);
 }
 
-/** Register, login, refresh, logout (CONTRACT §4), always served; binds the shared `Authenticate`. */
+/** Register, login, refresh, logout (docs/authentication.md), always served; binds the shared `Authenticate`. */
 export const auth: FeatureModule = {
   name: 'auth',
   bindings: new ContainerModule(({ bind }) => {

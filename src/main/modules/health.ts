@@ -51,7 +51,7 @@ function buildRegistry(
   return registry;
 }
 
-/** Health probes (CONTRACT §8): the checks, the use case and `/health*`, always served. */
+/** Health probes (README: Health): the checks, the use case and `/health*`, always served. */
 export const health: FeatureModule = {
   name: 'health',
   bindings: new ContainerModule(({ bind }) => {

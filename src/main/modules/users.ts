@@ -77,7 +77,7 @@ export const UserTokens = {
 } as const;
 
 /**
- * Users, profile and the admin API (CONTRACT §5, §7), always served. Its migration creates the
+ * Users, profile and the admin API (docs/authentication.md and docs/access-rules.md), always served. Its migration creates the
  * service's core tables (users, refresh tokens, access rules, app meta) as it always has.
  */
 export const users: FeatureModule = {

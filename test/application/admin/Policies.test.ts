@@ -101,7 +101,7 @@ describe('policy administration', () => {
       expect(await rejectionOf(new RemovePolicy(policy).execute(rule))).to.have.property('code', 'NOT_FOUND');
     });
 
-    describe('keeping the policy manageable (CONTRACT §18)', () => {
+    describe('keeping the policy manageable (docs/access-rules.md)', () => {
       const adminAll: PolicyRule = { role: 'admin', path: '/api/v1/*', action: '.*' };
       const adminOnly: PolicyRule = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
       const remove = (rule: PolicyRule) => new RemovePolicy(policy).execute(rule);

@@ -68,7 +68,7 @@ describe('Authenticate', () => {
     await expectInvalidToken('');
   });
 
-  describe('sessions (CONTRACT §17)', () => {
+  describe('sessions (docs/authentication.md)', () => {
     it('refuses a token whose session has ended, at once', async () => {
       await world.ender.endOne(ada.id, sessionId);
       await expectInvalidToken(session.accessToken);

@@ -95,7 +95,7 @@ describe('Logout', () => {
     await expectUnauthorized(logout.execute({ userId: ada.id, refreshToken: session.refreshToken }));
   });
 
-  describe('sessions (CONTRACT §17)', () => {
+  describe('sessions (docs/authentication.md)', () => {
     it('ends the session: its access tokens are refused at once and it is no longer listed', async () => {
       const session = await loginAs(ada);
       const authenticate = new Authenticate(world.tokens, world.callers, world.clock);

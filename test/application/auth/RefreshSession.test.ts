@@ -156,7 +156,7 @@ describe('RefreshSession', () => {
     await expectUnauthorized(use(session.refreshToken));
   });
 
-  describe('sessions (CONTRACT §17)', () => {
+  describe('sessions (docs/authentication.md)', () => {
     const sessionOf = (pair: TokenPair) => sessionIdOf(world, pair);
 
     it('refuses the refresh token of an ended session', async () => {

@@ -98,7 +98,7 @@ describe('RegisterUser', () => {
     expect(page.total).to.equal(1);
   });
 
-  describe('account lifecycle (CONTRACT §17)', () => {
+  describe('account lifecycle (docs/authentication.md)', () => {
     it('mails one verification link to the new address, which verifies it', async () => {
       const { user } = await register.execute(input);
       expect(user.emailVerified).to.equal(false);

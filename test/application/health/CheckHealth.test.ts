@@ -242,7 +242,7 @@ describe('CheckHealth', () => {
     expect(clock.pendingDelays()).to.equal(0);
   });
 
-  describe('critical checks (CONTRACT §8)', () => {
+  describe('critical checks (README: Health)', () => {
     it('a critical check down makes the report down, whatever the others say', async () => {
       registry
         .register(new FakeCheck('database', { status: 'down', message: 'database unreachable' }), 'readiness', {

@@ -319,7 +319,7 @@ describe('UpdateProfile', () => {
     });
   });
 
-  describe('sessions and verification (CONTRACT §17)', () => {
+  describe('sessions and verification (docs/authentication.md)', () => {
     let authenticate: Authenticate;
     let refresh: RefreshSession;
     const accepted = async (pair: TokenPair): Promise<void> => {

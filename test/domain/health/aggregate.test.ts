@@ -22,7 +22,7 @@ describe('aggregate (health status of a set of checks)', () => {
   }
 });
 
-describe('aggregateWeighed (criticality, CONTRACT §8)', () => {
+describe('aggregateWeighed (criticality, README: Health)', () => {
   const up = (critical: boolean) => ({ status: 'up' as const, critical });
   const down = (critical: boolean) => ({ status: 'down' as const, critical });
   const degraded = (critical: boolean) => ({ status: 'degraded' as const, critical });

@@ -218,7 +218,7 @@ export interface paths {
     put?: never;
     /**
      * End all of a user's sessions
-     * @description Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).
+     * @description Its refresh tokens stop working at once, its access tokens within a second (docs/authentication.md).
      */
     post: operations['endUserSessions'];
     delete?: never;

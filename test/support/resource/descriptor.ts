@@ -7,7 +7,7 @@
 /** A JSON value as a request body or an answer carries it. */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
-/** The field types of CONTRACT §13: how values compare when a list is sorted. */
+/** The generator's field types (README: Add a resource): how values compare when a list is sorted. */
 export type FieldKind =
   'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 
@@ -39,7 +39,7 @@ export interface FieldUnderTest {
   readonly samples: readonly [Json, Json];
   /** The same two values in GraphQL form, when they differ (enum values upper case). */
   readonly graphqlSamples?: readonly [Json, Json];
-  /** Values the API refuses for this field, each with its message (CONTRACT §13: the bound is in it). */
+  /** Values the API refuses for this field, each with its message (README: Add a resource: the bound is in it). */
   readonly invalid: readonly InvalidValue[];
   /** A reference: the resource it names. The suites create a row of it first and use its id. */
   readonly ref?: () => ResourceUnderTest;
@@ -56,7 +56,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Which methods each role may use on the resource's collection and item paths. */
 export type PolicyUnderTest = Readonly<Record<Role, readonly Method[]>>;
 
-/** CONTRACT §7's pattern, the rules the generator writes: `user` GET only, `moderator` and `admin` everything. */
+/** docs/access-rules.md pattern, the rules the generator writes: `user` GET only, `moderator` and `admin` everything. */
 export const GENERATED_POLICY: PolicyUnderTest = {
   user: ['GET'],
   moderator: ['GET', 'POST', 'PUT', 'DELETE'],
@@ -87,7 +87,7 @@ export const sortFieldsOf = (resource: ResourceUnderTest): string[] => [
 /** `created_at` → `createdAt`. */
 export const camelOf = (snake: string): string => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-/** The GraphQL mutation names of a resource (CONTRACT §13). */
+/** The GraphQL mutation names of a resource (README: Add a resource). */
 export const mutationsOf = (resource: ResourceUnderTest) => ({
   create: `create${resource.graphql.type}`,
   update: `update${resource.graphql.type}`,

@@ -40,7 +40,7 @@ interface ListObject {
 /** The name GraphQL gives a failing field in a 422 response object: the field's GraphQL name. */
 export const graphqlFieldName = (field: FieldUnderTest): string => field.graphql;
 
-/** The five operations of a resource as GraphQL documents (CONTRACT §10, §13). */
+/** The five operations of a resource as GraphQL documents (README: GraphQL and README: Add a resource). */
 export function documentsOf(resource: ResourceUnderTest) {
   const { type, one, list } = resource.graphql;
   const names = mutationsOf(resource);
@@ -69,7 +69,7 @@ export function documentsOf(resource: ResourceUnderTest) {
 }
 
 /**
- * The GraphQL behaviour every resource has (CONTRACT §10, §13): the five operations, 422 response
+ * The GraphQL behaviour every resource has (README: GraphQL and README: Add a resource): the five operations, 422 response
  * objects for invalid input, NOT_FOUND, bad list arguments, and per-resolver authentication (no
  * token is an UNAUTHORIZED error in an HTTP 200, never an HTTP 401).
  */

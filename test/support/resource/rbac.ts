@@ -26,7 +26,7 @@ const SUCCESS: Readonly<Record<RestOperation, number>> = {
 };
 
 /**
- * Access control of a resource (CONTRACT §7, §10): for each role and each REST and GraphQL
+ * Access control of a resource (docs/access-rules.md and README: GraphQL): for each role and each REST and GraphQL
  * operation, allowed (and it works) or 403 FORBIDDEN with nothing changed, per the resource's
  * policy; without a token REST answers 401.
  */

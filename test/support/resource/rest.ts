@@ -43,7 +43,7 @@ export const searchable = (field: FieldUnderTest, marker: string): string => {
 };
 
 /**
- * The REST behaviour every resource has (CONTRACT §3, §6, §13), for the resource described:
+ * The REST behaviour every resource has (docs/errors.md, docs/lists.md and README: Add a resource), for the resource described:
  * create, get, list, sort, filters, search, partial update, If-Match, delete, the 404s, every
  * refused value, dangling references and still-referenced deletes.
  */

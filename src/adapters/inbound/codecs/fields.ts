@@ -8,7 +8,7 @@ import { nullableSchema, type JsonSchema } from './jsonSchema.js';
 /**
  * Field codecs shared by the REST and GraphQL adapters, so one rule gives one message in both.
  * Each codec's `name` is the message shown when a value breaks it ("must be …"), and its `schema`
- * states the same rule for the API document (CONTRACT §14), so the document is read off the codecs
+ * states the same rule for the API document (README: API document), so the document is read off the codecs
  * the routes decode with.
  */
 export type FieldCodec<A> = t.Type<A, unknown, unknown> & DocumentedDecoder<A>;
@@ -70,7 +70,7 @@ export const trimmedText = (
     { type: 'string', minLength: min, maxLength: max },
   );
 
-/** Like `trimmedText`, for text shown to people (names): no invisible characters either (CONTRACT §6). */
+/** Like `trimmedText`, for text shown to people (names): no invisible characters either (docs/lists.md). */
 export const visibleText = (
   min: number,
   max: number,

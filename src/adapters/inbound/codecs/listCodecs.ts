@@ -1,7 +1,7 @@
 import type { ListQuery, SortOrder } from '../../../domain/shared/Page.js';
 import { decodeFields, optional, rule, snakeName, trimmedText, type Shape } from './fields.js';
 
-/** Every list's defaults (CONTRACT §6), for REST and GraphQL alike: page 1, 20 per page, newest first. */
+/** Every list's defaults (docs/lists.md), for REST and GraphQL alike: page 1, 20 per page, newest first. */
 export const LIST_DEFAULTS = { page: 1, perPage: 20, sort: 'created_at', order: 'desc' } as const;
 
 const integerIn = (min: number, max: number, defaultValue: number) =>
@@ -86,7 +86,7 @@ export function listQueryShape(spec: ListQuerySpec): Shape {
 
 /**
  * The decoder of a list's query parameters (`page`, `per_page`, `sort`, `order`, `q` when
- * searchable, filters), built once per route, with the defaults of CONTRACT §6 (LIST_DEFAULTS).
+ * searchable, filters), built once per route, with the defaults of docs/lists.md (LIST_DEFAULTS).
  * Every bad parameter is named in one VALIDATION_ERROR.
  */
 export function listQueryDecoder(spec: ListQuerySpec): (query: Record<string, unknown>) => ListQuery<string> {

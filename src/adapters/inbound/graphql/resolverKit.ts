@@ -166,7 +166,7 @@ export interface Unprocessable {
 
 /**
  * A mutation's `input` decoded with the shared codecs, or — when a field fails — the 422 response
- * object the mutation answers with (CONTRACT §10) in `rejected`.
+ * object the mutation answers with (README: GraphQL) in `rejected`.
  */
 export function decodeMutationInput<S extends Shape>(
   shape: S,

@@ -5,7 +5,7 @@ import { toGraphQLError } from './errors.js';
 import type { GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
 
 /**
- * The shared part of the SDL of CONTRACT §10 (scalars, the T* DTOs, the health root fields), kept
+ * The shared part of the published SDL (README: GraphQL; scalars, the T* DTOs, the health root fields), kept
  * as a `.graphql` file beside this module (copied into the build). Resources extend it.
  */
 export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');

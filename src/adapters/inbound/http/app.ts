@@ -32,7 +32,7 @@ export interface HttpAppOptions {
   requestTimeoutMs: number;
   bodyLimitBytes: number;
   cors: CorsOptions;
-  /** Set on every answer, first thing (CONTRACT §15; `securityHeaderList`); absent or empty: none. */
+  /** Set on every answer, first thing (README: Metrics and Tracing; `securityHeaderList`); absent or empty: none. */
   securityHeaders?: readonly Header[];
   /** `null` when rate limiting is disabled. */
   rateLimiter: RateLimiterAbstract | null;
@@ -40,11 +40,11 @@ export interface HttpAppOptions {
   routes: readonly RouteModule[];
   /** Paths the rate limiter does not count (the health probes, the API document); the health probes by default. */
   unmeteredPaths?: readonly string[];
-  /** Tracing (CONTRACT §15); absent: off, and no tracing middleware at all. */
+  /** Tracing (README: Metrics and Tracing); absent: off, and no tracing middleware at all. */
   tracing?: RequestTracing;
-  /** Where answers and limiter refusals are counted (CONTRACT §15); absent: no metrics middleware at all. */
+  /** Where answers and limiter refusals are counted (README: Metrics and Tracing); absent: no metrics middleware at all. */
   metrics?: ServiceMetrics;
-  /** Load shedding (CONTRACT §18); absent: never shed. */
+  /** Load shedding (ADR 15); absent: never shed. */
   shedding?: {
     maxInFlight: number;
     /** True while the event loop is overloaded. */

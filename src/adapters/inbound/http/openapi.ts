@@ -6,7 +6,7 @@ import { listQueryShape } from '../codecs/listCodecs.js';
 import { policyPath } from './middleware/authorize.js';
 import type { Answer, Operation } from './operations.js';
 
-/** The OpenAPI 3.1 document (CONTRACT §14), as plain JSON. */
+/** The OpenAPI 3.1 document (README: API document), as plain JSON. */
 export type OpenApiDocument = Record<string, unknown> & {
   readonly openapi: '3.1.0';
   readonly paths: Record<string, Record<string, OpenApiOperation>>;
@@ -26,7 +26,7 @@ export interface DocumentInfo {
 }
 
 /**
- * The error codes each failing status answers with (CONTRACT §3), and the name of its schema.
+ * The error codes each failing status answers with (docs/errors.md), and the name of its schema.
  * The end-to-end tests validate every answer against these, so a code added without its line here fails them.
  */
 export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; readonly codes: readonly string[] }>> =
@@ -46,7 +46,7 @@ export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; 
     503: { schema: 'UnavailableError', codes: ['TIMEOUT', 'OVERLOADED', 'SERVICE_UNAVAILABLE'] },
   };
 
-/** The error envelope (CONTRACT §3) with the codes a status answers with. */
+/** The error envelope (docs/errors.md) with the codes a status answers with. */
 export function errorSchema(status: number): JsonSchema {
   const codes = ERROR_STATUSES[status]?.codes;
   return closedObject({
@@ -262,7 +262,7 @@ function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
 
 /**
  * The headers on every answer of `op`: the request id, and the rate limiter's on the answers it
- * counted (when it is on; failures included, 429 too — CONTRACT §9).
+ * counted (when it is on; failures included, 429 too — docs/http.md).
  */
 function answerHeaders(op: Operation, registry: SchemaRegistry): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'X-Request-ID': registry.header('X-Request-ID') };
@@ -327,7 +327,7 @@ export const documentPath = policyPath;
 /**
  * The OpenAPI 3.1 document of `operations`: each operation's parameters and body read off the
  * codecs it decodes with, its answers off the presenters' schemas, and the failures it can meet
- * (CONTRACT §3) from what it does (a token, the policy, a body, an id, If-Match, the rate limit).
+ * (docs/errors.md) from what it does (a token, the policy, a body, an id, If-Match, the rate limit).
  */
 export function buildOpenApiDocument(operations: readonly Operation[], info: DocumentInfo): OpenApiDocument {
   const registry = new SchemaRegistry();

@@ -12,7 +12,7 @@ import type { RequestState } from './state.js';
 
 /**
  * A REST operation, written once: the route registers its handler under it (method, path, guards,
- * the body and query it decodes), and the API document (CONTRACT §14) is read off the same object,
+ * the body and query it decodes), and the API document (README: API document) is read off the same object,
  * so neither can say something the other does not.
  */
 export interface Operation {
@@ -61,7 +61,7 @@ export interface Answer {
 /** Keeps an operation's literal types (its body shape, its sort fields) for the handler's input. */
 export const operation = <const O extends Operation>(op: O): O => op;
 
-/** The success envelope around `data` (CONTRACT §3). */
+/** The success envelope around `data` (docs/errors.md). */
 export function envelopeSchema(data: JsonSchema, meta?: JsonSchema): JsonSchema {
   return closedObject({ success: { const: true }, data, ...(meta ? { meta } : {}) });
 }
@@ -136,7 +136,7 @@ export class RestRoutes {
 
   /**
    * `handler` answers `op`: token and policy checked first (as `op.access` says), then the body and
-   * list query decoded (a well-formed body is validated only after auth, CONTRACT §9). `before` runs
+   * list query decoded (a well-formed body is validated only after auth, docs/http.md). `before` runs
    * ahead of the guards (routing decisions, such as `/search` never being an id).
    */
   on<O extends Operation>(op: O, handler: Handler<O>, ...before: RouterMiddleware<RequestState>[]): void {

@@ -54,7 +54,7 @@ export function resourceSchema(title: string, create: Shape): JsonSchema {
 }
 
 /**
- * The REST operations of a resource (CONTRACT §6 and §13): list, create, search (when it has it),
+ * The REST operations of a resource (docs/lists.md and §13): list, create, search (when it has it),
  * get, update and delete, each behind a token and the access policy. Every resource has the same
  * ones, so they are made here once, from the resource's codecs.
  */

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** The database failures counted apart (CONTRACT §15): what an operator pages on differs for each. */
+/** The database failures counted apart (README: Metrics and Tracing): what an operator pages on differs for each. */
 export type DatabaseErrorKind = 'timeout' | 'unavailable' | 'storage_full' | 'other';
 
 export type GraphQLOperationKind = 'query' | 'mutation' | 'subscription';

@@ -3,7 +3,7 @@ import type { SessionRecord, SessionStore } from '../../../application/ports/Ses
 /**
  * A SessionStore that announces every ended session (its user's id) before the ending is
  * answered, so the caller lookup's cache — here and on the other instances — stops accepting the
- * session's access tokens at once rather than after its TTL (CONTRACT §17: within a second).
+ * session's access tokens at once rather than after its TTL (docs/authentication.md: within a second).
  */
 export class AnnouncingSessionStore implements SessionStore {
   constructor(

@@ -11,7 +11,7 @@ interface Entry {
 const keyOf = (userId: string, sessionId: string): string => `${userId}\n${sessionId}`;
 
 /**
- * Remembers found callers for a short time (CONTRACT §17 allows a second): every authenticated
+ * Remembers found callers for a short time (docs/authentication.md allows a second): every authenticated
  * request asks, and most ask again within the second. Only found answers are remembered, so a new
  * session is never refused. `forgetUser` drops every remembered session of a user at once (a
  * per-user index, no scan): call it when a session of the user ends or the user is written, on

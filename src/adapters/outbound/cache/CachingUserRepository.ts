@@ -6,8 +6,8 @@ import type { KeepingAnAdmin, UserListQuery, UserRepository } from '../../../dom
 export type UserWriteListener = (id: string) => Promise<void>;
 
 /**
- * Remembers `findById` answers for a short time — every authenticated request looks its user up,
- * and that read was a third of the database work of a GET. Writes made through this repository
+ * Remembers `findById` answers for a short time — every authenticated request looks its user up
+ * (ADR 0007 says what that read cost). Writes made through this repository
  * forget the user at once, so on one instance a deleted user's token fails immediately. Other
  * instances forget it when told (`forget`, through the write listener: ADR 0021); when they are
  * not told, they keep the old copy for at most `ttlMs`. Only found users are remembered, so a new

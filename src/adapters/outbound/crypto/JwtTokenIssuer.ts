@@ -35,7 +35,7 @@ export class JwtTokenIssuer implements TokenIssuer {
   readonly accessTokenTtlSeconds: number;
   /**
    * The secret as a KeyObject, made once: given a string, jsonwebtoken tries `createPublicKey`
-   * on it (and fails) before every single verification — a fifth of a request's CPU.
+   * on it (and fails) before every single verification, work each request would pay for.
    */
   private readonly key: KeyObject;
   /**

@@ -83,9 +83,9 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
       pool: {
         // Every pooled connection (they are recycled), not just the first: foreign keys on for the
         // cascades; on a file, write-ahead logging with `synchronous = NORMAL` — a commit survives a
-        // crash of the process, and no longer waits for an fsync of the whole journal (each insert
-        // took ~2 ms of blocked event loop) — and a wait instead of SQLITE_BUSY between connections,
-        // bounded by the query timeout.
+        // crash of the process without waiting for an fsync of the whole journal, which blocks the
+        // event loop (the driver is synchronous) — and a wait instead of SQLITE_BUSY between
+        // connections, bounded by the query timeout.
         afterCreate: (
           connection: { exec(sql: string): void },
           done: (error: Error | null, connection: unknown) => void,

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { DomainError } from '../../../domain/shared/DomainError.js';
 
-/** How a resource field is stored (the generator's field types, CONTRACT §13). */
+/** How a resource field is stored (the generator's field types, README: Add a resource). */
 export type ColumnKind =
   'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 

@@ -8,8 +8,8 @@ import type { EntityManager } from '@mikro-orm/knex';
  * Not `em.transactional`: that runs the callback inside an AsyncLocalStorage (MikroORM's
  * TransactionContext, and its flush's), and the first `run` of any AsyncLocalStorage turns on
  * Node's promise hooks for the rest of the process — one start-up transaction (seeding the access
- * rules) made every later promise of every request pay for context tracking, about a twentieth of
- * an authenticated GET's CPU. A knex transaction set as the fork's transaction context does the
+ * rules) made every later promise of every request pay for context tracking
+ * (test/e2e/noContextTracking.test.ts holds it off). A knex transaction set as the fork's transaction context does the
  * same work without it.
  */
 export async function inTransaction<T>(orm: MikroORM, work: (em: EntityManager) => Promise<T>): Promise<T> {

@@ -41,10 +41,10 @@ function retarget(schema: unknown): unknown {
   );
 }
 
-/** Failing statuses whose body is not the error envelope, by CONTRACT §8: a health probe reports `down` with 503 and its report. */
+/** Failing statuses whose body is not the error envelope, by README: Health: a health probe reports `down` with 503 and its report. */
 const REPORTS_DOWN = new Set(['GET /health 503', 'GET /health/ready 503', 'GET /health/live 503']);
 
-describe('the API document (CONTRACT §14)', () => {
+describe('the API document (README: API document)', () => {
   const document = apiDocument(MODULES, testConfig({ SVC_API_MODE: 'both', SVC_DOCS_ENABLED: 'true' }));
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);

@@ -22,7 +22,7 @@ const shippedPolicy = (): Promise<CasbinAccessPolicy> =>
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 
-/** CONTRACT §7: which methods each role may use on each path with the shipped rules. */
+/** docs/access-rules.md: which methods each role may use on each path with the shipped rules. */
 const EXPECTED: Record<string, Record<string, readonly Method[]>> = {
   admin: {
     '/api/v1/products': METHODS,
@@ -78,7 +78,7 @@ const USER_POST_PRODUCTS: PolicyRule = { role: 'user', path: '/api/v1/products',
 const USER_GET_PRODUCT: PolicyRule = { role: 'user', path: '/api/v1/products/{id}', action: 'GET' };
 
 describe('CasbinAccessPolicy', () => {
-  describe('the shipped model and policy (CONTRACT §7)', () => {
+  describe('the shipped model and policy (docs/access-rules.md)', () => {
     let policy: CasbinAccessPolicy;
     before(async () => {
       policy = await shippedPolicy();

@@ -18,7 +18,7 @@ const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
 const graphqlType = (m: ResourceModel, f: FieldModel): string =>
   f.type === 'enum' ? enumTypeName(m, f) : SCALAR[f.type];
 
-/** `src/adapters/inbound/graphql/<plural-camel>.graphql`: the resource's types and root fields (CONTRACT §10, §13). */
+/** `src/adapters/inbound/graphql/<plural-camel>.graphql`: the resource's types and root fields (README: GraphQL and README: Add a resource). */
 export function sdlFile(m: ResourceModel): FileContents {
   const { camel, pascal, pluralCamel } = m.names;
   const fields = (required: (f: FieldModel) => boolean) =>

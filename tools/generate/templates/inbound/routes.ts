@@ -32,7 +32,7 @@ function onItem(op: string, input: string, body: string[], search: boolean): str
     : `    api.on(${op}, ${handler});`;
 }
 
-/** The operations' spec (CONTRACT §6): names, paths, bodies, sort fields, search and filters. */
+/** The operations' spec (docs/lists.md): names, paths, bodies, sort fields, search and filters. */
 function operationsSpec(m: ResourceModel, filters: string | undefined): string {
   const { pascal, pluralPascal, human, pluralHuman } = m.names;
   return [
@@ -121,7 +121,7 @@ ${block(
   };
 }
 
-/** The ${m.names.human.toLowerCase()} operations (CONTRACT §6): the router and the API document both read them. */
+/** The ${m.names.human.toLowerCase()} operations (docs/lists.md): the router and the API document both read them. */
 export const ${operations} = resourceOperations({
 ${operationsSpec(m, filters)}
 });

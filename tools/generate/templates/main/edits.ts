@@ -33,7 +33,7 @@ export const moduleListEdit: Edit = (m, current) => {
   return entries.includes(name) ? updated : updated.replace(MODULE_LIST, `$1${[...entries, name].join(', ')}$3`);
 };
 
-/** The four rules a resource brings (CONTRACT §13): `user` reads, `moderator` does everything. */
+/** The four rules a resource brings (README: Add a resource): `user` reads, `moderator` does everything. */
 export function policyRules(m: ResourceModel): { role: string; path: string; action: string }[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
   const item = `${collection}/{id}`;

@@ -12,7 +12,7 @@ import {
   tableColumn,
 } from './source.js';
 
-/** The access rules every resource gets (CONTRACT §13): `moderator` all actions, `user` GET, on the collection and item paths. */
+/** The access rules every resource gets (README: Add a resource): `moderator` all actions, `user` GET, on the collection and item paths. */
 export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
   return [

@@ -4,7 +4,7 @@ import { e2eTestFile, entityTestFile, repositoryTestFile, useCasesTestFile } fro
 import { supportFile } from './support.js';
 
 /**
- * The test files of a resource (CONTRACT §13): its descriptor for the shared suites of
+ * The test files of a resource (README: Add a resource): its descriptor for the shared suites of
  * test/support/resource/, then domain invariants, use cases on the memory adapter, the repository
  * contract on memory, SQLite and PostgreSQL, and REST, GraphQL and access control end to end.
  */

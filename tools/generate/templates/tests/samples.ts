@@ -136,7 +136,7 @@ export function ascendingValues(f: FieldModel): string[] {
   }
 }
 
-/** The values each field's rule refuses, with the message (CONTRACT §13: the bound is in it). */
+/** The values each field's rule refuses, with the message (README: Add a resource: the bound is in it). */
 export function invalidSamples(f: FieldModel): InvalidSample[] {
   switch (f.type) {
     case 'string':

@@ -15,7 +15,7 @@ export function bearerToken(header: string): { token: string } | { problem: stri
 
 /**
  * The request's Authorization header, `''` when there is none. Two or more are a malformed request
- * (400 `BAD_REQUEST`, CONTRACT §3): Node keeps only the first in `req.headers`, and a proxy in front
+ * (400 `BAD_REQUEST`, docs/errors.md): Node keeps only the first in `req.headers`, and a proxy in front
  * may have used another, so neither is trusted.
  */
 /** How many `Authorization` headers a request has (raw names and values alternate; nothing is copied). */

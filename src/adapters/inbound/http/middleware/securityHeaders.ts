@@ -12,7 +12,7 @@ export interface SecurityHeaderOptions {
 }
 
 /**
- * The headers every answer carries (CONTRACT §15), the app's and those Node's parser makes the
+ * The headers every answer carries (README: Metrics and Tracing), the app's and those Node's parser makes the
  * server write on the socket alike. No `Cross-Origin-Resource-Policy` here: the JSON API is read
  * by browser apps on other origins; the pages add their own policy (see `contentSecurityPolicy.ts`).
  */

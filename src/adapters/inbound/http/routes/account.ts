@@ -29,7 +29,7 @@ export interface AccountUseCases {
 
 const tag = {
   name: 'account',
-  description: 'Password reset, e-mail verification and the sessions a user can see and end (CONTRACT §17)',
+  description: 'Password reset, e-mail verification and the sessions a user can see and end (docs/authentication.md)',
 };
 
 const INVALID_TOKEN =
@@ -127,7 +127,7 @@ export const ACCOUNT_OPERATIONS = {
   }),
 };
 
-/** Password reset, e-mail verification and sessions under `/api/v1/auth/*` (CONTRACT §17). */
+/** Password reset, e-mail verification and sessions under `/api/v1/auth/*` (docs/authentication.md). */
 export function accountRoutes(useCases: AccountUseCases): (router: Router<RequestState>) => void {
   const ops = ACCOUNT_OPERATIONS;
   return (router) => {

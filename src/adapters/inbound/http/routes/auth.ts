@@ -18,7 +18,7 @@ export interface AuthUseCases {
   authenticate: Authenticate;
 }
 
-const tag = { name: 'auth', description: 'Registration, login and the refresh-token session (CONTRACT §4)' };
+const tag = { name: 'auth', description: 'Registration, login and the refresh-token session (docs/authentication.md)' };
 
 /** The auth operations: the router and the API document both read them. */
 export const AUTH_OPERATIONS = {

@@ -27,7 +27,7 @@ const ASSETS: Readonly<Record<string, PageAsset>> = {
   'start.js': ownFile('start.js', START_SCRIPT),
 };
 
-/** The docs page and its assets: public, never rate limited (CONTRACT §14). */
+/** The docs page and its assets: public, never rate limited (README: API document). */
 export const DOCS_PATHS: readonly string[] = [
   DOCUMENT_PATH,
   DOCS_PAGE,

@@ -60,7 +60,7 @@ const HEALTH_REPORT_SCHEMA: JsonSchema = {
 
 const tag = {
   name: 'health',
-  description: 'Probes for load balancers and orchestrators (CONTRACT §8); never rate limited, never need a token',
+  description: 'Probes for load balancers and orchestrators (README: Health); never rate limited, never need a token',
 };
 
 const probe = (id: string, path: (typeof HEALTH_PATHS)[number], summary: string, description: string) =>

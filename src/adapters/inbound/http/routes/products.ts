@@ -21,7 +21,7 @@ export function presentProduct(product: Product): Record<string, string | number
   };
 }
 
-/** The product operations (CONTRACT §6): the router and the API document both read them. */
+/** The product operations (docs/lists.md): the router and the API document both read them. */
 export const PRODUCT_OPERATIONS = resourceOperations({
   human: { singular: 'product', plural: 'products' },
   pascal: { singular: 'Product', plural: 'Products' },

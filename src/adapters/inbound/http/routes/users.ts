@@ -144,7 +144,7 @@ export const USER_OPERATIONS = {
     path: `${USER_PATH}/logout`,
     tag: adminTag,
     summary: "End all of a user's sessions",
-    description: 'Its refresh tokens stop working at once, its access tokens within a second (CONTRACT §17).',
+    description: 'Its refresh tokens stop working at once, its access tokens within a second (docs/authentication.md).',
     access: 'policy',
     answers: [noContent('Every session of the user is ended')],
     failures: { 404: userNotFound },

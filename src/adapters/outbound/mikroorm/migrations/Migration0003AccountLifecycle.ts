@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Account lifecycle (CONTRACT §17):
+ * Account lifecycle (docs/authentication.md):
  * - `users.email_verified`, false for every existing user;
  * - `sessions`, one row per login, backfilled with one session per existing refresh-token family
  *   (its id is the family's id, so the family's tokens keep working): the family's user, its latest
