@@ -13,7 +13,7 @@ import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js'
 import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
 import { apiDocument } from './apiDocument.js';
 import { configurationReference } from './config/reference.js';
-import { openDatabase } from './database.js';
+import { databaseSteps, Steps } from './steps.js';
 import { MODULES } from './modules/index.js';
 import { readConfig } from './readConfig.js';
 
@@ -86,10 +86,10 @@ const commands: Record<string, Command> = {
         throw new UsageError(error.fields.map((f) => `--${CLI_FIELD[f.field] ?? f.field} ${f.message}`).join('; '));
       }
       const config = loadConfigOrExit();
-      const database = await openDatabase(config);
+      const steps = new Steps();
       try {
-        if (config.database.migrateOnStart) await database.migrate();
-        const policy = await loadAccessPolicy(config, database);
+        const database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart });
+        const policy = await steps.run('access policy', () => loadAccessPolicy(config, database));
         const create = new CreateUser(
           new MikroOrmUserRepository(database),
           new BcryptPasswordHasher(config.auth.bcryptCost),
@@ -117,7 +117,7 @@ const commands: Record<string, Command> = {
         }
         throw error;
       } finally {
-        await database.close();
+        await steps.stopAll();
       }
     },
   },
@@ -127,16 +127,17 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`migrate takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await openDatabase(config);
+      const steps = new Steps();
       try {
-        const applied = await database.migrate();
+        const database = await databaseSteps(steps, config, { migrate: false });
+        const applied = await steps.run('migrations', () => database.migrate());
         process.stdout.write(
           applied.length === 0
             ? `no pending migrations (${database.target.display})\n`
             : `applied ${applied.length} migration(s) to ${database.target.display}: ${applied.join(', ')}\n`,
         );
       } finally {
-        await database.close();
+        await steps.stopAll();
       }
       return 0;
     },
@@ -147,13 +148,15 @@ const commands: Record<string, Command> = {
     async run(args) {
       if (args.length > 0) throw new UsageError(`policies:reset takes no arguments (got ${args.join(' ')})`);
       const config = loadConfigOrExit();
-      const database = await openDatabase(config);
+      const steps = new Steps();
       let replaced;
+      let database;
       try {
-        if (config.database.migrateOnStart) await database.migrate();
-        replaced = await resetAccessPolicy(config, database);
+        database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart });
+        const opened = database;
+        replaced = await steps.run('access rules reset', () => resetAccessPolicy(config, opened));
       } finally {
-        await database.close();
+        await steps.stopAll();
       }
       const { removed, added } = replaced;
       const source = `${config.access.policy} into ${database.target.display}`;

@@ -22,7 +22,16 @@ export function ownConnection(redis: Redis): Redis {
 export const readyOnce =
   (subscribed: Promise<unknown>) =>
   (timeoutMs: number): Promise<boolean> =>
-    Promise.race([
-      subscribed.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
-    ]);
+    new Promise<boolean>((resolve, reject) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs).unref();
+      subscribed.then(
+        () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });

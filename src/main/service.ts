@@ -7,14 +7,14 @@ import type { Logger } from 'pino';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
-import { startMetricsServer, type MetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
+import { startMetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
 import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
-import { openDatabase } from './database.js';
 import { ProcessLifecycle } from './lifecycle.js';
+import { databaseSteps, Steps } from './steps.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
 import { buildMailer } from './mailer.js';
@@ -46,7 +46,7 @@ export interface RunningService {
   readonly container: Container;
   readonly database: Database;
   /**
-   * Graceful stop (CONTRACT §9): readiness down at once; for `delayMs` every answer is still
+   * Graceful stop (docs/http.md): readiness down at once; for `delayMs` every answer is still
    * given but says `Connection: close`; then stop accepting, let in-flight requests finish
    * (bounded by `server.shutdown_timeout`), close every socket and dependency. A second call
    * with a shorter delay (SIGINT after SIGTERM) cuts the delay short.
@@ -69,62 +69,85 @@ export interface StartOptions {
   spanProcessor?: SpanProcessor;
   /** Bound on each SMTP phase (connect, greeting, socket silence); default 5000 ms (tests shorten it). */
   smtpTimeoutMs?: number;
+  /** Told the name of each start-up step before it starts (see `Steps`). */
+  onStep?: (name: string) => void;
 }
 
-/** Opens the database (and Redis), applies migrations when configured, and listens. */
+/**
+ * Starts the service as one list of steps (`Steps`), in this order: the mailer (its templates
+ * are checked before anything opens), the database and its migrations, the access policy, Redis
+ * and the access-policy sync, the event-loop monitor, tracing, the container, the background work
+ * (mail after an answer), the user-cache sync, the metrics listener and the API listener. A step
+ * that fails stops the ones before it; `stop` stops them all, last first.
+ */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const logger = options.logger ?? createLogger(config.log.level, config.log.format);
-  // The templates are checked before anything is opened: a broken one stops the start at once.
-  const mail = buildMailer(
-    config,
-    logger,
-    options.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: options.smtpTimeoutMs },
+  const steps = new Steps(options.onStep);
+  const mail = await steps.run(
+    'mailer',
+    () =>
+      buildMailer(config, logger, options.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: options.smtpTimeoutMs }),
+    (built) => built.close(),
   );
-  const database = await openDatabase(config, {
-    warn: (message) => logger.warn({ database: message }, 'database driver warning'),
-  });
-  try {
-    if (config.database.migrateOnStart) {
-      const applied = await database.migrate();
-      if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
-    }
-  } catch (error) {
-    mail.close();
-    await database.close();
-    throw error;
-  }
-  let accessPolicy;
-  try {
-    accessPolicy = await loadAccessPolicy(config, database);
-  } catch (error) {
-    mail.close();
-    await database.close();
-    throw error;
-  }
-  const redis = config.redis.url ? createRedis(config.redis.url, logger) : null;
-  const policySync = redis ? syncAccessPolicy(accessPolicy, redis, logger) : undefined;
+  const database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart, logger });
+  const accessPolicy = await steps.run('access policy', () => loadAccessPolicy(config, database));
+  const redis = await steps.run(
+    'redis',
+    () => (config.redis.url ? createRedis(config.redis.url, logger) : null),
+    (client) => client?.quit().catch(() => client.disconnect()),
+  );
+  const policySync = await steps.run(
+    'access policy sync',
+    () => (redis ? syncAccessPolicy(accessPolicy, redis, logger) : undefined),
+    (sync) => sync?.stop(),
+  );
   const lifecycle = new ProcessLifecycle();
-  const eventLoop = new EventLoopDelayMonitor();
-  const tracing = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
-  if (tracing) database.traceQueries(tracing.tracer);
+  const eventLoop = await steps.run(
+    'event loop monitor',
+    () => new EventLoopDelayMonitor(),
+    (monitor) => monitor.close(),
+  );
+  // Stopped after every request has ended and the background work has settled: the last spans go out.
+  const tracing = await steps.run(
+    'tracing',
+    async () => {
+      const started = await startTracing(config, options.spanProcessor ? { spanProcessor: options.spanProcessor } : {});
+      if (started) database.traceQueries(started.tracer);
+      return started;
+    },
+    (started) =>
+      started?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not flushed')),
+  );
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
-  const infra = {
-    config,
-    logger,
-    database,
-    redis,
-    lifecycle,
-    startedAt,
-    accessPolicy,
-    mailer: mail.mailer,
-    eventLoop,
-    tracing,
-    metrics,
-  };
-  const container = buildContainer(infra);
-  const userSync = redis ? syncUserCache(container.get(UserTokens.Changes), redis, logger) : undefined;
+  const container = await steps.run('container', () =>
+    buildContainer({
+      config,
+      logger,
+      database,
+      redis,
+      lifecycle,
+      startedAt,
+      accessPolicy,
+      mailer: mail.mailer,
+      eventLoop,
+      tracing,
+      metrics,
+    }),
+  );
+  // Mail started after an answer (reset and verification links) goes out before its transport and
+  // the database close, within the shutdown timeout.
+  await steps.run(
+    'background work',
+    () => container.get(UserTokens.Background),
+    (background) => settleBackground(background, config.server.shutdownTimeoutMs, logger),
+  );
+  const userSync = await steps.run(
+    'user cache sync',
+    () => (redis ? syncUserCache(container.get(UserTokens.Changes), redis, logger) : undefined),
+    (sync) => sync?.stop(),
+  );
   // Start in step with the other instances when Redis is there; never hang start-up on it.
   const [policyReady, usersReady] = await Promise.all([policySync?.ready(2000), userSync?.ready(2000)]);
   if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
@@ -135,38 +158,24 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     void handle(req, res);
   };
-  let metricsServer: MetricsServer | undefined;
-  if (metrics) {
-    try {
-      metricsServer = await startMetricsServer(metrics, config.metrics.host, config.metrics.port, securityHeaders, {
-        paths: HEALTH_PATHS,
-        handle: serve,
-      });
-    } catch (error) {
-      eventLoop.close();
-      await policySync?.stop();
-      mail.close();
-      await database.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-      throw error;
-    }
-  }
-
-  const { server, drain } = createHttpServer(serve, {
-    headersTimeoutMs: config.server.headersTimeoutMs,
-    requestTimeoutMs: config.server.requestTimeoutMs,
-    maxConnectionsPerIp: config.server.maxConnectionsPerIp,
-    securityHeaders,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // A connection storm (1,000 clients at once) past Node's default accept queue of 511 has its
-    // SYNs dropped, and those clients retry after 1, 3, 7, 15 s; the kernel caps this at somaxconn.
-    server.listen({ port: config.server.port, host: config.server.host, backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // Scraped (and probed) until the last request is answered; closed before the dependencies.
+  const metricsServer = await steps.run(
+    'metrics listener',
+    () =>
+      metrics
+        ? startMetricsServer(metrics, config.metrics.host, config.metrics.port, securityHeaders, {
+            paths: HEALTH_PATHS,
+            handle: serve,
+          })
+        : undefined,
+    (listener) => listener?.close(),
+  );
+  const { server, drain } = await steps.run(
+    'api listener',
+    () => listen(serve, config, securityHeaders),
+    // Lets in-flight requests finish (bounded by server.shutdown_timeout), then closes every socket.
+    (listening) => listening.drain.close(config.server.shutdownTimeoutMs),
+  );
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`;
@@ -192,24 +201,38 @@ export async function startService(config: Config, options: StartOptions = {}): 
           };
         });
       }
-      await drain.close(config.server.shutdownTimeoutMs);
-      // Mail started after an answer (reset and verification links) goes out before its transport
-      // and the database close, within the shutdown timeout.
-      await settleBackground(container.get(UserTokens.Background), config.server.shutdownTimeoutMs, logger);
-      // Scraped until the last request is answered; closed before the dependencies.
-      await metricsServer?.close();
-      eventLoop.close();
-      await policySync?.stop();
-      await userSync?.stop();
-      mail.close();
-      await database.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-      // Every request has ended: export the last spans, then let the provider go.
-      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not flushed'));
+      await steps.stopAll((name, error) =>
+        logger.warn({ err: error, step: name }, 'shutdown: a step did not stop cleanly'),
+      );
       logger.info('stopped');
       logger.flush();
     })();
     return stopping;
   };
   return { url, metricsUrl: metricsServer?.url, server, container, database, stop };
+}
+
+/** The API's HTTP server, listening on `server.host:server.port`. */
+async function listen(
+  serve: (req: IncomingMessage, res: ServerResponse) => void,
+  config: Config,
+  securityHeaders: ReturnType<typeof securityHeaderList>,
+): Promise<ReturnType<typeof createHttpServer>> {
+  const created = createHttpServer(serve, {
+    headersTimeoutMs: config.server.headersTimeoutMs,
+    requestTimeoutMs: config.server.requestTimeoutMs,
+    maxConnectionsPerIp: config.server.maxConnectionsPerIp,
+    securityHeaders,
+  });
+  const { server } = created;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // A connection storm past Node's default accept queue of 511 has its SYNs dropped (clients
+    // retry after 1, 3, 7, 15 s); the kernel caps the backlog at somaxconn.
+    server.listen({ port: config.server.port, host: config.server.host, backlog: LISTEN_BACKLOG }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return created;
 }

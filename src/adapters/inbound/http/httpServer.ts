@@ -93,7 +93,7 @@ function rawAnswer(headers: readonly Header[], problem?: HttpProblem, status = p
 
 /**
  * What to write for each request Node refuses before the app sees it; `undefined`: just close. Each
- * answer carries a new `X-Request-ID` (CONTRACT §9: every response has one; the request's own is
+ * answer carries a new `X-Request-ID` (docs/http.md: every response has one; the request's own is
  * not readable here).
  */
 function clientErrorAnswers(headers: readonly Header[]): (code: string | undefined) => string | undefined {
@@ -158,7 +158,7 @@ interface SocketState {
 const FRESH_SOCKET_GRACE_MS = 1000;
 
 /**
- * The graceful close of CONTRACT §9. `closeEachConnection` makes every answer from then on (and
+ * The graceful close (docs/http.md, ADR 14). `closeEachConnection` makes every answer from then on (and
  * those in flight whose headers are not sent) say `Connection: close`, so keep-alive clients move
  * to other instances. `close` then stops accepting, lets the requests under way finish — a socket
  * is closed right after its last answer, never while a request is in progress or its bytes have
@@ -208,6 +208,9 @@ export class ConnectionDrain {
     } finally {
       clearTimeout(timer);
     }
+    // Node's http.Server checks its connections' timeouts on an interval that only its own close()
+    // stops. Every connection is gone by now, so that close has nothing else left to end.
+    this.server.close(() => undefined);
   }
 
   private track(req: IncomingMessage, res: ServerResponse): void {

@@ -1,0 +1,172 @@
+import { createHook } from 'node:async_hooks';
+import { expect } from 'chai';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { startService } from '../../src/main/service.js';
+import { Steps } from '../../src/main/steps.js';
+import { testConfig } from '../support/config.js';
+import { externalService } from '../support/env.js';
+import { silentLogger } from '../support/logger.js';
+
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe('Steps: start-up as one ordered list, each step with its stop', () => {
+  it('stops what started, last first, when a step fails, and reports that step’s error', async () => {
+    const log: string[] = [];
+    const steps = new Steps();
+    await steps.run(
+      'a',
+      () => 'A',
+      (v) => log.push(`stop ${v}`),
+    );
+    await steps.run('b', () => 'B');
+    await steps.run(
+      'c',
+      async () => 'C',
+      async (v) => void log.push(`stop ${v}`),
+    );
+    const failure = new Error('d broke');
+    expect(
+      await rejection(
+        steps.run('d', () => {
+          throw failure;
+        }),
+      ),
+    ).to.equal(failure);
+    expect(log).to.deep.equal(['stop C', 'stop A']);
+    await steps.stopAll();
+    expect(log, 'each stop runs once').to.deep.equal(['stop C', 'stop A']);
+  });
+
+  it('a stop that fails is reported and the others still run', async () => {
+    const log: string[] = [];
+    const steps = new Steps();
+    await steps.run(
+      'a',
+      () => 1,
+      () => log.push('stop a'),
+    );
+    await steps.run(
+      'b',
+      () => 2,
+      () => {
+        throw new Error('b would not close');
+      },
+    );
+    await steps.run(
+      'c',
+      () => 3,
+      () => log.push('stop c'),
+    );
+    const failed: string[] = [];
+    await steps.stopAll((name, error) => failed.push(`${name}: ${(error as Error).message}`));
+    expect(log).to.deep.equal(['stop c', 'stop a']);
+    expect(failed).to.deep.equal(['b: b would not close']);
+  });
+});
+
+/** Sockets, listeners and timers: what keeps running after a start that failed or a stop. */
+const WATCHED = new Set(['TCPWRAP', 'TCPSERVERWRAP', 'Timeout']);
+
+/**
+ * Records every socket, listener and timer created while `work` runs, and answers those still
+ * alive once it is done and they had up to `graceMs` to close (a timer that fires is gone, a
+ * cleared one too, an interval never stops by itself).
+ */
+async function leftBehind(work: () => Promise<unknown>, graceMs = 3000): Promise<string[]> {
+  // Past the test's own start, where mocha sets its timer for the test.
+  await new Promise((resolve) => setImmediate(resolve));
+  const live = new Map<number, string>();
+  let recording = true;
+  const hook = createHook({
+    init(id, type) {
+      if (recording && WATCHED.has(type)) live.set(id, type);
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  try {
+    await work();
+    recording = false; // the waiting below makes timers of its own
+    const until = Date.now() + graceMs;
+    while (live.size > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    hook.disable();
+  }
+  const counts = new Map<string, number>();
+  for (const type of live.values()) counts.set(type, (counts.get(type) ?? 0) + 1);
+  return [...counts].map(([type, n]) => `${type} ×${n}`);
+}
+
+/**
+ * The service with every step it has (PostgreSQL and Redis when the suite has them, tracing,
+ * metrics): started once to learn the steps, then once per step with that step failing. Each
+ * failed start rejects with the step's error and leaves no socket, listener or timer of its own
+ * running; nor does a start and a stop.
+ */
+describe('startService: whichever start-up step fails, nothing is left running', function () {
+  this.timeout(180_000);
+  const postgres = externalService('SVC_TEST_POSTGRES_URL');
+  const redis = externalService('SVC_TEST_REDIS_URL');
+  const config = () =>
+    testConfig({
+      ...(postgres ? { SVC_DATABASE_URL: postgres } : {}),
+      ...(redis ? { SVC_REDIS_URL: redis, SVC_RATE_LIMIT_STORE: 'redis' } : {}),
+      SVC_TRACING_OTLP_ENDPOINT: 'http://127.0.0.1:1/v1/traces',
+      SVC_AUTH_BCRYPT_COST: '4',
+    });
+  const start = (onStep?: (name: string) => void) =>
+    startService(config(), {
+      logger: silentLogger(),
+      spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()),
+      ...(onStep ? { onStep } : {}),
+    });
+  const names: string[] = [];
+
+  it('starts every step in order, each once, and a stop leaves nothing running', async () => {
+    const left = await leftBehind(async () => {
+      const service = await start((name) => names.push(name));
+      await service.stop();
+    });
+    expect(names).to.deep.equal([
+      'mailer',
+      'database',
+      'migrations',
+      'access policy',
+      'redis',
+      'access policy sync',
+      'event loop monitor',
+      'tracing',
+      'container',
+      'background work',
+      'user cache sync',
+      'metrics listener',
+      'api listener',
+    ]);
+    expect(left, 'left running after a stop').to.deep.equal([]);
+  });
+
+  it('for every N, a start whose N-th step fails rejects with that error and leaves nothing running', async () => {
+    expect(names, 'the steps, from the test above').to.have.length.greaterThan(0);
+    for (const failing of names) {
+      const failure = new Error(`step ${failing} failed`);
+      let error: unknown;
+      const left = await leftBehind(async () => {
+        error = await rejection(
+          start((name) => {
+            if (name === failing) throw failure;
+          }),
+        );
+      });
+      expect(error, failing).to.equal(failure);
+      expect(left, `left running after "${failing}" failed`).to.deep.equal([]);
+    }
+  });
+});
