@@ -13,7 +13,7 @@ export type Reading<T> = { readonly value: T } | { readonly problem: string };
 export interface FieldRule<T> {
   /** What a value must be, naming the bounds (`must be 1 to 200 characters`). */
   readonly message: string;
-  /** The same rule as facts (type, bounds, format, values), for an API document to state. */
+  /** The same rule as facts (kind, bounds, values), for an adapter to state in its own vocabulary. */
   readonly facts: FieldFacts;
   /** Why a value in its stored form breaks the rule; `undefined` when it keeps it. Guards the type too. */
   violation(value: unknown): string | undefined;
@@ -22,21 +22,19 @@ export interface FieldRule<T> {
 }
 
 /**
- * What a field's rule allows, as plain facts in JSON Schema's vocabulary (lengths in characters,
- * after trimming), so that the inbound adapters can document the rule they enforce without
- * restating it.
+ * What a field's rule allows, as plain facts in the domain's terms (lengths in characters, after
+ * trimming), so that an adapter can state the rule it enforces — the API document as JSON Schema —
+ * without restating it.
  */
-export interface FieldFacts {
-  readonly type: 'string' | 'integer' | 'number' | 'boolean';
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly exclusiveMinimum?: number;
-  readonly exclusiveMaximum?: number;
-  readonly format?: 'email' | 'uuid' | 'date-time';
-  readonly enum?: readonly string[];
-}
+export type FieldFacts =
+  | { readonly kind: 'text'; readonly length: { readonly min: number; readonly max: number } }
+  | { readonly kind: 'email'; readonly maxLength: number }
+  | { readonly kind: 'uuid' }
+  | { readonly kind: 'integer'; readonly range: { readonly min: number; readonly max: number } }
+  | { readonly kind: 'number'; readonly range: Range }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'datetime' }
+  | { readonly kind: 'choice'; readonly values: readonly string[] };
 
 /** A value range: inclusive unless marked exclusive; either end may be open. */
 export interface Range {
@@ -80,7 +78,7 @@ function lengthRule(min: number, max: number, visibleOnly: boolean): FieldRule<s
   const message = lengthMessage(min, max);
   return ruleOf<string>(
     message,
-    { type: 'string', minLength: min, maxLength: max },
+    { kind: 'text', length: { min, max } },
     (value) => {
       if (typeof value !== 'string') return message;
       const problem = textProblem(value);
@@ -111,7 +109,10 @@ const INT32 = { min: -2147483648, max: 2147483647 };
 /** `integer`: a whole number from `min` to `max` (both inclusive), within the signed 32-bit range. */
 export function integerRule(min: number = INT32.min, max: number = INT32.max): FieldRule<number> {
   const message = `must be an integer from ${min} to ${max}`;
-  const facts = { type: 'integer', minimum: Math.max(min, INT32.min), maximum: Math.min(max, INT32.max) } as const;
+  const facts: FieldFacts = {
+    kind: 'integer',
+    range: { min: Math.max(min, INT32.min), max: Math.min(max, INT32.max) },
+  };
   return ruleOf(message, facts, (value) =>
     typeof value !== 'number' ||
     !Number.isInteger(value) ||
@@ -139,17 +140,13 @@ export function numberRule(range: Range = {}): FieldRule<number> {
   const { min, max, minExclusive, maxExclusive } = range;
   const belowMin = (n: number) => min !== undefined && (minExclusive ? n <= min : n < min);
   const aboveMax = (n: number) => max !== undefined && (maxExclusive ? n >= max : n > max);
-  const facts: FieldFacts = {
-    type: 'number',
-    ...(min === undefined ? {} : minExclusive ? { exclusiveMinimum: min } : { minimum: min }),
-    ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: max } : { maximum: max }),
-  };
+  const facts: FieldFacts = { kind: 'number', range };
   return ruleOf(message, facts, (value) =>
     typeof value !== 'number' || !Number.isFinite(value) || belowMin(value) || aboveMax(value) ? message : undefined,
   );
 }
 
-const BOOLEAN = ruleOf<boolean>('must be true or false', { type: 'boolean' }, (value) =>
+const BOOLEAN = ruleOf<boolean>('must be true or false', { kind: 'boolean' }, (value) =>
   typeof value === 'boolean' ? undefined : 'must be true or false',
 );
 
@@ -175,7 +172,7 @@ function parseDateTime(text: string): Date | undefined {
 const DATETIME_MESSAGE = 'must be a date-time in RFC 3339 format with a time zone';
 const DATETIME = ruleOf<Date>(
   DATETIME_MESSAGE,
-  { type: 'string', format: 'date-time' },
+  { kind: 'datetime' },
   (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? undefined : DATETIME_MESSAGE),
   (raw) => {
     if (raw instanceof Date) return { value: raw };
@@ -190,7 +187,7 @@ export const datetimeRule = (): FieldRule<Date> => DATETIME;
 const EMAIL_MESSAGE = 'must be a valid e-mail address';
 const EMAIL = ruleOf<string>(
   EMAIL_MESSAGE,
-  { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH },
+  { kind: 'email', maxLength: EMAIL_MAX_LENGTH },
   (value) => {
     if (typeof value !== 'string') return EMAIL_MESSAGE;
     const problem = textProblem(value);
@@ -212,7 +209,7 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 const UUID_MESSAGE = 'must be a UUID';
 const UUID = ruleOf<string>(
   UUID_MESSAGE,
-  { type: 'string', format: 'uuid' },
+  { kind: 'uuid' },
   (value) => (typeof value === 'string' && UUID_SHAPE.test(value) ? undefined : UUID_MESSAGE),
   (raw) => (typeof raw === 'string' ? { value: raw.toLowerCase() } : { problem: UUID_MESSAGE }),
 );
@@ -223,7 +220,7 @@ export const uuidRule = (): FieldRule<string> => UUID;
 /** `enum`: one of the listed values, exactly as listed. */
 export function enumRule<V extends string>(values: readonly V[]): FieldRule<V> {
   const message = `must be one of ${values.join(', ')}`;
-  return ruleOf<V>(message, { type: 'string', enum: values }, (value) =>
+  return ruleOf<V>(message, { kind: 'choice', values }, (value) =>
     typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message,
   );
 }

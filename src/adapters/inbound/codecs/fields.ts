@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
-import type { FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
+import type { FieldFacts, FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
 import { nullableSchema, type JsonSchema } from './jsonSchema.js';
 
@@ -113,13 +113,41 @@ const checked = <V>(value: V, fieldRule: FieldRule<V>): V | Problem => {
 const typeMessage = <V>(fieldRule: FieldRule<V>, empty: V, fallback: string): string =>
   fieldRule.violation(undefined as V) ?? fieldRule.violation(empty) ?? fallback;
 
+/** A domain rule's facts as JSON Schema: how the API document states the rule. */
+export function schemaOfFacts(facts: FieldFacts): JsonSchema {
+  switch (facts.kind) {
+    case 'text':
+      return { type: 'string', minLength: facts.length.min, maxLength: facts.length.max };
+    case 'email':
+      return { type: 'string', format: 'email', maxLength: facts.maxLength };
+    case 'uuid':
+      return { type: 'string', format: 'uuid' };
+    case 'integer':
+      return { type: 'integer', minimum: facts.range.min, maximum: facts.range.max };
+    case 'number': {
+      const { min, max, minExclusive, maxExclusive } = facts.range;
+      return {
+        type: 'number',
+        ...(min === undefined ? {} : minExclusive ? { exclusiveMinimum: min } : { minimum: min }),
+        ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: max } : { maximum: max }),
+      };
+    }
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'choice':
+      return { type: 'string', enum: [...facts.values] };
+  }
+}
+
 /** A codec over a domain rule: the message from the rule, the schema its facts. */
 const ruled = <V, A = V>(
   fieldRule: FieldRule<V>,
   empty: V,
   fallback: string,
   parse: (u: unknown) => A | Problem | undefined,
-): FieldCodec<A> => rule(typeMessage(fieldRule, empty, fallback), parse, { ...fieldRule.facts });
+): FieldCodec<A> => rule(typeMessage(fieldRule, empty, fallback), parse, schemaOfFacts(fieldRule.facts));
 
 /** Text (`string` and `text` fields): none of it invisible (looked for before trimming), trimmed, then the rule. */
 export const stringField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
