@@ -23,6 +23,7 @@ import type { Mailer } from '../application/ports/Mailer.js';
 import type { Config } from './config/schema.js';
 import type { Tracing } from './tracing.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
+import { buildWith } from './modules/built.js';
 import { MODULES } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -74,10 +75,14 @@ function routeModules(
   tracing?: Tracing | null,
 ): RouteModule[] {
   const { mode } = config.api;
-  const routes = restModules(modules, config).flatMap((module) => (module.rest ? [module.rest.routes(container)] : []));
+  const routes = restModules(modules, config).flatMap((module) =>
+    module.rest ? [buildWith(module.rest.routes, (token) => container.get(token))] : [],
+  );
   if (config.docs.enabled) routes.push(docsRoutes(apiDocument(modules, config)));
   if (mode === 'graphql' || mode === 'both') {
-    const fragments = modules.flatMap((module) => (module.graphql ? [module.graphql(container)] : []));
+    const fragments = modules.flatMap((module) =>
+      module.graphql ? [buildWith(module.graphql, (token) => container.get(token))] : [],
+    );
     const access = { authenticate: container.get(TOKENS.Authenticate), policy: container.get(TOKENS.AccessPolicy) };
     const onOperation = metrics ? metrics.graphqlOperation.bind(metrics) : undefined;
     routes.push(

@@ -1,4 +1,4 @@
-import { createHook } from 'node:async_hooks';
+import { AsyncResource, createHook, executionAsyncId } from 'node:async_hooks';
 import { expect } from 'chai';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { startService } from '../../src/main/service.js';
@@ -72,25 +72,31 @@ describe('Steps: start-up as one ordered list, each step with its stop', () => {
 const WATCHED = new Set(['TCPWRAP', 'TCPSERVERWRAP', 'Timeout']);
 
 /**
- * Records every socket, listener and timer created while `work` runs, and answers those still
- * alive once it is done and they had up to `graceMs` to close (a timer that fires is gone, a
- * cleared one too, an interval never stops by itself).
+ * Records every socket, listener and timer that `work` creates — directly or from anything it set
+ * going (followed through async_hooks' trigger ids, so what other tests left running is not
+ * counted) — and answers those still alive once it is done and they had up to `graceMs` to close
+ * (a timer that fires is gone, a cleared one too; an interval never stops by itself). The grace
+ * is past the database's bound of 5 s: a wait for a pooled connection that a closing pool leaves
+ * behind runs out within it.
  */
-async function leftBehind(work: () => Promise<unknown>, graceMs = 3000): Promise<string[]> {
-  // Past the test's own start, where mocha sets its timer for the test.
-  await new Promise((resolve) => setImmediate(resolve));
+async function leftBehind(work: () => Promise<unknown>, graceMs = 6000): Promise<string[]> {
   const live = new Map<number, string>();
+  const ours = new Set<number>();
   let recording = true;
   const hook = createHook({
-    init(id, type) {
-      if (recording && WATCHED.has(type)) live.set(id, type);
+    init(id, type, triggerId) {
+      if (!recording || !(ours.has(triggerId) || ours.has(executionAsyncId()))) return;
+      ours.add(id);
+      if (WATCHED.has(type)) live.set(id, type);
     },
     destroy(id) {
       live.delete(id);
     },
   }).enable();
   try {
-    await work();
+    const root = new AsyncResource('startup-under-test');
+    ours.add(root.asyncId());
+    await root.runInAsyncScope(work);
     recording = false; // the waiting below makes timers of its own
     const until = Date.now() + graceMs;
     while (live.size > 0 && Date.now() < until) {

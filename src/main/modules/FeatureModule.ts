@@ -1,8 +1,9 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
-import type { Container, ContainerModule } from 'inversify';
+import type { ContainerModule } from 'inversify';
 import type { GraphQLFragment } from '../../adapters/inbound/graphql/resolverKit.js';
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
 import type { Operation } from '../../adapters/inbound/http/operations.js';
+import type { Built } from './built.js';
 
 /** What one feature contributes; the composition root composes the list in src/main/modules/index.ts. */
 export interface FeatureModule {
@@ -20,8 +21,9 @@ export interface FeatureModule {
   readonly rest?: {
     readonly always: boolean;
     readonly operations: readonly Operation[];
-    routes(container: Container): RouteModule;
+    /** Its routes, built from what it names (never the container itself). */
+    readonly routes: Built<RouteModule>;
   };
   /** GraphQL contribution (resources): an SDL fragment and its resolver map, when api.mode is graphql/both. */
-  readonly graphql?: (container: Container) => GraphQLFragment;
+  readonly graphql?: Built<GraphQLFragment>;
 }

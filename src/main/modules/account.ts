@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
+import { bindBuilt, built } from './built.js';
 import { ACCOUNT_OPERATIONS, accountRoutes, type AccountUseCases } from '../../adapters/inbound/http/routes/account.js';
-import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import { ConfirmEmail } from '../../application/account/ConfirmEmail.js';
 import { EndAllSessions } from '../../application/account/EndAllSessions.js';
 import { EndSession } from '../../application/account/EndSession.js';
@@ -8,12 +8,6 @@ import { ListSessions } from '../../application/account/ListSessions.js';
 import { RequestEmailVerification } from '../../application/account/RequestEmailVerification.js';
 import { RequestPasswordReset } from '../../application/account/RequestPasswordReset.js';
 import { ResetPassword } from '../../application/account/ResetPassword.js';
-import type { SessionEnder } from '../../application/account/SessionEnder.js';
-import type { Authenticate } from '../../application/auth/Authenticate.js';
-import type { Clock } from '../../application/ports/Clock.js';
-import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
-import type { SessionStore } from '../../application/ports/SessionStore.js';
-import type { UserRepository } from '../../domain/user/UserRepository.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { UserTokens } from './users.js';
@@ -30,39 +24,34 @@ export const AccountTokens = {
 export const account: FeatureModule = {
   name: 'account',
   bindings: new ContainerModule(({ bind }) => {
-    bind(AccountTokens.UseCases).toResolvedValue(
-      (
-        authenticate: Authenticate,
-        users: UserRepository,
-        hasher: PasswordHasher,
-        sessions: SessionStore,
-        ender: SessionEnder,
-        links: AccountLinks,
-        clock: Clock,
-      ): AccountUseCases => ({
-        authenticate,
-        requestPasswordReset: new RequestPasswordReset(users, links),
-        resetPassword: new ResetPassword(users, hasher, links, ender, clock),
-        requestEmailVerification: new RequestEmailVerification(users, links),
-        confirmEmail: new ConfirmEmail(users, links, clock),
-        listSessions: new ListSessions(sessions, clock),
-        endSession: new EndSession(ender),
-        endAllSessions: new EndAllSessions(users, ender),
-      }),
-      [
-        TOKENS.Authenticate,
-        UserTokens.Repository,
-        UserTokens.PasswordHasher,
-        UserTokens.Sessions,
-        UserTokens.SessionEnder,
-        UserTokens.AccountLinks,
-        TOKENS.Clock,
-      ],
+    bindBuilt(
+      bind(AccountTokens.UseCases),
+      built(
+        {
+          authenticate: TOKENS.Authenticate,
+          users: UserTokens.Repository,
+          hasher: UserTokens.PasswordHasher,
+          sessions: UserTokens.Sessions,
+          ender: UserTokens.SessionEnder,
+          links: UserTokens.AccountLinks,
+          clock: TOKENS.Clock,
+        },
+        ({ authenticate, users, hasher, sessions, ender, links, clock }): AccountUseCases => ({
+          authenticate,
+          requestPasswordReset: new RequestPasswordReset(users, links),
+          resetPassword: new ResetPassword(users, hasher, links, ender, clock),
+          requestEmailVerification: new RequestEmailVerification(users, links),
+          confirmEmail: new ConfirmEmail(users, links, clock),
+          listSessions: new ListSessions(sessions, clock),
+          endSession: new EndSession(ender),
+          endAllSessions: new EndAllSessions(users, ender),
+        }),
+      ),
     );
   }),
   rest: {
     always: true,
     operations: Object.values(ACCOUNT_OPERATIONS),
-    routes: (container) => accountRoutes(container.get(AccountTokens.UseCases)),
+    routes: built({ uses: AccountTokens.UseCases }, ({ uses }) => accountRoutes(uses)),
   },
 };

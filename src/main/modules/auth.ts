@@ -1,8 +1,8 @@
 import { ContainerModule } from 'inversify';
+import { bindBuilt, built } from './built.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH_OPERATIONS, authRoutes, type AuthUseCases } from '../../adapters/inbound/http/routes/auth.js';
-import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js';
 import { MeteredLoginThrottle } from '../../adapters/outbound/metrics/MeteredLoginThrottle.js';
 import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
@@ -12,17 +12,8 @@ import { Logout } from '../../application/auth/Logout.js';
 import { RefreshSession } from '../../application/auth/RefreshSession.js';
 import { RegisterUser } from '../../application/auth/RegisterUser.js';
 import { SessionIssuer } from '../../application/auth/SessionIssuer.js';
-import type { Clock } from '../../application/ports/Clock.js';
-import type { IdGenerator } from '../../application/ports/IdGenerator.js';
 import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
-import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
-import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
 import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
-import type { UserRepository } from '../../domain/user/UserRepository.js';
-import type { AccountLinks } from '../../application/account/AccountLinks.js';
-import type { SessionEnder } from '../../application/account/SessionEnder.js';
-import type { CallerLookup } from '../../application/ports/CallerLookup.js';
-import type { SessionStore } from '../../application/ports/SessionStore.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -49,79 +40,99 @@ function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbst
 export const auth: FeatureModule = {
   name: 'auth',
   bindings: new ContainerModule(({ bind }) => {
-    bind(AuthTokens.TokenIssuer).toResolvedValue(
-      (config: Config): TokenIssuer =>
-        new JwtTokenIssuer({
-          secret: config.jwt.secret,
-          issuer: config.jwt.issuer,
-          accessTtlMs: config.jwt.expirationMs,
-          refreshTtlMs: config.jwt.refreshExpirationMs,
-        }),
-      [TOKENS.Config],
+    bindBuilt(
+      bind(AuthTokens.TokenIssuer),
+      built(
+        { config: TOKENS.Config },
+        ({ config }): TokenIssuer =>
+          new JwtTokenIssuer({
+            secret: config.jwt.secret,
+            issuer: config.jwt.issuer,
+            accessTtlMs: config.jwt.expirationMs,
+            refreshTtlMs: config.jwt.refreshExpirationMs,
+          }),
+      ),
     );
-    bind(TOKENS.LoginThrottle).toResolvedValue(
-      (config: Config, redis: Redis | null, metrics: ServiceMetrics | null): LoginThrottle => {
-        const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
-        return metrics
-          ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled })
-          : throttle;
-      },
-      [TOKENS.Config, TOKENS.Redis, TOKENS.Metrics],
+    bindBuilt(
+      bind(TOKENS.LoginThrottle),
+      built(
+        { config: TOKENS.Config, redis: TOKENS.Redis, metrics: TOKENS.Metrics },
+        ({ config, redis, metrics }): LoginThrottle => {
+          const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
+          return metrics
+            ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled })
+            : throttle;
+        },
+      ),
     );
-    bind(AuthTokens.SessionIssuer).toResolvedValue(
-      (tokens: TokenIssuer, store: RefreshTokenStore, sessions: SessionStore, ids: IdGenerator, clock: Clock) =>
-        new SessionIssuer(tokens, store, sessions, ids, clock),
-      [AuthTokens.TokenIssuer, UserTokens.RefreshTokenStore, UserTokens.Sessions, TOKENS.IdGenerator, TOKENS.Clock],
+    bindBuilt(
+      bind(AuthTokens.SessionIssuer),
+      built(
+        {
+          tokens: AuthTokens.TokenIssuer,
+          store: UserTokens.RefreshTokenStore,
+          sessions: UserTokens.Sessions,
+          ids: TOKENS.IdGenerator,
+          clock: TOKENS.Clock,
+        },
+        ({ tokens, store, sessions, ids, clock }) => new SessionIssuer(tokens, store, sessions, ids, clock),
+      ),
     );
-    bind(TOKENS.Authenticate).toResolvedValue(
-      (tokens: TokenIssuer, callers: CallerLookup, clock: Clock) => new Authenticate(tokens, callers, clock),
-      [AuthTokens.TokenIssuer, UserTokens.Callers, TOKENS.Clock],
+    bindBuilt(
+      bind(TOKENS.Authenticate),
+      built(
+        { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock },
+        ({ tokens, callers, clock }) => new Authenticate(tokens, callers, clock),
+      ),
     );
-    bind(AuthTokens.UseCases).toResolvedValue(
-      (
-        users: UserRepository,
-        hasher: PasswordHasher,
-        tokens: TokenIssuer,
-        store: RefreshTokenStore,
-        throttle: LoginThrottle,
-        sessions: SessionIssuer,
-        ids: IdGenerator,
-        clock: Clock,
-        authenticate: Authenticate,
-        sessionStore: SessionStore,
-        ender: SessionEnder,
-        links: AccountLinks,
-        config: Config,
-      ): AuthUseCases => {
-        const requireVerified = config.auth.requireVerifiedEmail;
-        return {
-          register: new RegisterUser(users, hasher, ids, clock, sessions, links, !requireVerified),
-          login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
-          refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock, ender),
-          logout: new Logout(tokens, store, ender),
+    bindBuilt(
+      bind(AuthTokens.UseCases),
+      built(
+        {
+          users: UserTokens.Repository,
+          hasher: UserTokens.PasswordHasher,
+          tokens: AuthTokens.TokenIssuer,
+          store: UserTokens.RefreshTokenStore,
+          throttle: TOKENS.LoginThrottle,
+          sessions: AuthTokens.SessionIssuer,
+          ids: TOKENS.IdGenerator,
+          clock: TOKENS.Clock,
+          authenticate: TOKENS.Authenticate,
+          sessionStore: UserTokens.Sessions,
+          ender: UserTokens.SessionEnder,
+          links: UserTokens.AccountLinks,
+          config: TOKENS.Config,
+        },
+        ({
+          users,
+          hasher,
+          tokens,
+          store,
+          throttle,
+          sessions,
+          ids,
+          clock,
           authenticate,
-        };
-      },
-      [
-        UserTokens.Repository,
-        UserTokens.PasswordHasher,
-        AuthTokens.TokenIssuer,
-        UserTokens.RefreshTokenStore,
-        TOKENS.LoginThrottle,
-        AuthTokens.SessionIssuer,
-        TOKENS.IdGenerator,
-        TOKENS.Clock,
-        TOKENS.Authenticate,
-        UserTokens.Sessions,
-        UserTokens.SessionEnder,
-        UserTokens.AccountLinks,
-        TOKENS.Config,
-      ],
+          sessionStore,
+          ender,
+          links,
+          config,
+        }): AuthUseCases => {
+          const requireVerified = config.auth.requireVerifiedEmail;
+          return {
+            register: new RegisterUser(users, hasher, ids, clock, sessions, links, !requireVerified),
+            login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
+            refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock, ender),
+            logout: new Logout(tokens, store, ender),
+            authenticate,
+          };
+        },
+      ),
     );
   }),
   rest: {
     always: true,
     operations: Object.values(AUTH_OPERATIONS),
-    routes: (container) => authRoutes(container.get(AuthTokens.UseCases)),
+    routes: built({ uses: AuthTokens.UseCases }, ({ uses }) => authRoutes(uses)),
   },
 };

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { ContainerModule } from 'inversify';
+import { bindBuilt, built } from './built.js';
 import type { Redis } from 'ioredis';
 import { HEALTH_OPERATIONS, healthRoutes } from '../../adapters/inbound/http/routes/health.js';
 import { CacheHealthCheck } from '../../adapters/outbound/health/CacheHealthCheck.js';
@@ -11,9 +12,8 @@ import {
 } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
-import { CheckHealth, type Lifecycle } from '../../application/health/CheckHealth.js';
+import { CheckHealth } from '../../application/health/CheckHealth.js';
 import { HealthCheckRegistry } from '../../application/health/HealthCheckRegistry.js';
-import type { Clock } from '../../application/ports/Clock.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -28,12 +28,17 @@ function diskPathOf(target: Database['target']): string {
   return target.kind === 'sqlite' && target.file !== ':memory:' ? dirname(target.file) || '.' : '.';
 }
 
-function buildRegistry(
-  config: Config,
-  database: Database,
-  redis: Redis | null,
-  eventLoop: EventLoopDelayMonitor,
-): HealthCheckRegistry {
+function buildRegistry({
+  config,
+  database,
+  redis,
+  eventLoop,
+}: {
+  config: Config;
+  database: Database;
+  redis: Redis | null;
+  eventLoop: EventLoopDelayMonitor;
+}): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
   // Critical: without it no API call can succeed, so readiness must send traffic elsewhere. The
@@ -55,21 +60,31 @@ function buildRegistry(
 export const health: FeatureModule = {
   name: 'health',
   bindings: new ContainerModule(({ bind }) => {
-    bind(HealthTokens.Registry).toResolvedValue(buildRegistry, [
-      TOKENS.Config,
-      TOKENS.Database,
-      TOKENS.Redis,
-      TOKENS.EventLoop,
-    ]);
-    bind(HealthTokens.CheckHealth).toResolvedValue(
-      (registry: HealthCheckRegistry, clock: Clock, lifecycle: Lifecycle, config: Config, startedAt: Date) =>
-        new CheckHealth(registry, clock, lifecycle, { checkTimeoutMs: config.health.checkTimeoutMs, startedAt }),
-      [HealthTokens.Registry, TOKENS.Clock, TOKENS.Lifecycle, TOKENS.Config, TOKENS.StartedAt],
+    bindBuilt(
+      bind(HealthTokens.Registry),
+      built(
+        { config: TOKENS.Config, database: TOKENS.Database, redis: TOKENS.Redis, eventLoop: TOKENS.EventLoop },
+        buildRegistry,
+      ),
+    );
+    bindBuilt(
+      bind(HealthTokens.CheckHealth),
+      built(
+        {
+          registry: HealthTokens.Registry,
+          clock: TOKENS.Clock,
+          lifecycle: TOKENS.Lifecycle,
+          config: TOKENS.Config,
+          startedAt: TOKENS.StartedAt,
+        },
+        ({ registry, clock, lifecycle, config, startedAt }) =>
+          new CheckHealth(registry, clock, lifecycle, { checkTimeoutMs: config.health.checkTimeoutMs, startedAt }),
+      ),
     );
   }),
   rest: {
     always: true,
     operations: HEALTH_OPERATIONS,
-    routes: (container) => healthRoutes(container.get(HealthTokens.CheckHealth)),
+    routes: built({ uses: HealthTokens.CheckHealth }, ({ uses }) => healthRoutes(uses)),
   },
 };

@@ -1,5 +1,6 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
+import { bindBuilt, built } from './built.js';
 import { USER_OPERATIONS, userRoutes, type UserUseCases } from '../../adapters/inbound/http/routes/users.js';
 import { AnnouncingSessionStore } from '../../adapters/outbound/cache/AnnouncingSessionStore.js';
 import { CachingCallerLookup } from '../../adapters/outbound/cache/CachingCallerLookup.js';
@@ -19,15 +20,11 @@ import { EndAllSessions } from '../../application/account/EndAllSessions.js';
 import { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
-import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
-import type { Mailer } from '../../application/ports/Mailer.js';
 import type { SessionStore } from '../../application/ports/SessionStore.js';
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
-import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/Migration0001Users.js';
 import { MikroOrmRefreshTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
-import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { MikroOrmUserRepository } from '../../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { AccessRuleSchema, AppMetaSchema } from '../../adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { RefreshTokenSchema } from '../../adapters/outbound/mikroorm/schemas/RefreshTokenSchema.js';
@@ -39,16 +36,11 @@ import { GetUser } from '../../application/admin/GetUser.js';
 import { ListPolicies } from '../../application/admin/ListPolicies.js';
 import { ListUsers } from '../../application/admin/ListUsers.js';
 import { RemovePolicy } from '../../application/admin/RemovePolicy.js';
-import type { Authenticate } from '../../application/auth/Authenticate.js';
-import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
-import type { Clock } from '../../application/ports/Clock.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
 import { GetProfile } from '../../application/profile/GetProfile.js';
 import { UpdateProfile } from '../../application/profile/UpdateProfile.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
-import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 
@@ -83,102 +75,118 @@ export const UserTokens = {
 export const users: FeatureModule = {
   name: 'users',
   bindings: new ContainerModule(({ bind }) => {
-    bind(UserTokens.Changes).toResolvedValue(() => new UserChanges());
-    bind(UserTokens.Cache).toResolvedValue(
-      (database: Database, changes: UserChanges) => {
+    bindBuilt(
+      bind(UserTokens.Changes),
+      built({}, () => new UserChanges()),
+    );
+    bindBuilt(
+      bind(UserTokens.Cache),
+      built({ database: TOKENS.Database, changes: UserTokens.Changes }, ({ database, changes }) => {
         const cache = new CachingUserRepository(new MikroOrmUserRepository(database));
         changes.register((id) => cache.forget(id));
         cache.onWrite((id) => changes.changed(id));
         return cache;
-      },
-      [TOKENS.Database, UserTokens.Changes],
+      }),
     );
-    bind(UserTokens.Callers).toResolvedValue(
-      (database: Database, changes: UserChanges): CallerLookup => {
+    bindBuilt(
+      bind(UserTokens.Callers),
+      built({ database: TOKENS.Database, changes: UserTokens.Changes }, ({ database, changes }): CallerLookup => {
         const callers = new CachingCallerLookup(new SqlCallerLookup(database));
         changes.register((id) => callers.forgetUser(id));
         return callers;
-      },
-      [TOKENS.Database, UserTokens.Changes],
+      }),
     );
-    bind(UserTokens.Sessions).toResolvedValue(
-      (database: Database, changes: UserChanges): SessionStore =>
-        new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
-      [TOKENS.Database, UserTokens.Changes],
+    bindBuilt(
+      bind(UserTokens.Sessions),
+      built(
+        { database: TOKENS.Database, changes: UserTokens.Changes },
+        ({ database, changes }): SessionStore =>
+          new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
+      ),
     );
-    bind(UserTokens.SessionEnder).toResolvedValue(
-      (sessions: SessionStore, refreshTokens: RefreshTokenStore, clock: Clock) =>
-        new SessionEnder(sessions, refreshTokens, clock),
-      [UserTokens.Sessions, UserTokens.RefreshTokenStore, TOKENS.Clock],
+    bindBuilt(
+      bind(UserTokens.SessionEnder),
+      built(
+        { sessions: UserTokens.Sessions, refreshTokens: UserTokens.RefreshTokenStore, clock: TOKENS.Clock },
+        ({ sessions, refreshTokens, clock }) => new SessionEnder(sessions, refreshTokens, clock),
+      ),
     );
-    bind(UserTokens.EmailTokens).toResolvedValue(
-      (database: Database): EmailTokenStore => new MikroOrmEmailTokenStore(database),
-      [TOKENS.Database],
+    bindBuilt(
+      bind(UserTokens.EmailTokens),
+      built({ database: TOKENS.Database }, ({ database }): EmailTokenStore => new MikroOrmEmailTokenStore(database)),
     );
-    bind(UserTokens.Background).toResolvedValue(
-      (logger: Logger) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
-      [TOKENS.Logger],
+    bindBuilt(
+      bind(UserTokens.Background),
+      built(
+        { logger: TOKENS.Logger },
+        ({ logger }) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
+      ),
     );
-    bind(UserTokens.AccountLinks).toResolvedValue(
-      (tokens: EmailTokenStore, mailer: Mailer, clock: Clock, background: BackgroundWork, config: Config) =>
-        new AccountLinks(
-          tokens,
-          new RandomOneTimeSecrets(),
-          mailer,
-          clock,
-          background,
-          config.account.mailsPerIpPerHour,
-        ),
-      [UserTokens.EmailTokens, TOKENS.Mailer, TOKENS.Clock, UserTokens.Background, TOKENS.Config],
+    bindBuilt(
+      bind(UserTokens.AccountLinks),
+      built(
+        {
+          tokens: UserTokens.EmailTokens,
+          mailer: TOKENS.Mailer,
+          clock: TOKENS.Clock,
+          background: UserTokens.Background,
+          config: TOKENS.Config,
+        },
+        ({ tokens, mailer, clock, background, config }) =>
+          new AccountLinks(
+            tokens,
+            new RandomOneTimeSecrets(),
+            mailer,
+            clock,
+            background,
+            config.account.mailsPerIpPerHour,
+          ),
+      ),
     );
     bind(UserTokens.Repository).toService(UserTokens.Cache);
-    bind(UserTokens.PasswordHasher).toResolvedValue(
-      (config: Config): PasswordHasher => new BcryptPasswordHasher(config.auth.bcryptCost),
-      [TOKENS.Config],
+    bindBuilt(
+      bind(UserTokens.PasswordHasher),
+      built(
+        { config: TOKENS.Config },
+        ({ config }): PasswordHasher => new BcryptPasswordHasher(config.auth.bcryptCost),
+      ),
     );
-    bind(UserTokens.RefreshTokenStore).toResolvedValue(
-      (database: Database, metrics: ServiceMetrics | null): RefreshTokenStore => {
+    bindBuilt(
+      bind(UserTokens.RefreshTokenStore),
+      built({ database: TOKENS.Database, metrics: TOKENS.Metrics }, ({ database, metrics }): RefreshTokenStore => {
         const store = new MikroOrmRefreshTokenStore(database);
         return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
-      },
-      [TOKENS.Database, TOKENS.Metrics],
-    );
-    bind(UserTokens.UseCases).toResolvedValue(
-      (
-        authenticate: Authenticate,
-        users: UserRepository,
-        hasher: PasswordHasher,
-        store: RefreshTokenStore,
-        policy: AccessPolicy,
-        clock: Clock,
-        ender: SessionEnder,
-        links: AccountLinks,
-        throttle: LoginThrottle,
-      ): UserUseCases => ({
-        authenticate,
-        policy,
-        getProfile: new GetProfile(users),
-        updateProfile: new UpdateProfile(users, hasher, clock, ender, links, throttle),
-        endUserSessions: new EndAllSessions(users, ender),
-        listUsers: new ListUsers(users),
-        getUser: new GetUser(users),
-        changeUserRole: new ChangeUserRole(users, policy, clock),
-        deleteUser: new DeleteUser(users, store),
-        listPolicies: new ListPolicies(policy),
-        addPolicy: new AddPolicy(policy),
-        removePolicy: new RemovePolicy(policy),
       }),
-      [
-        TOKENS.Authenticate,
-        UserTokens.Repository,
-        UserTokens.PasswordHasher,
-        UserTokens.RefreshTokenStore,
-        TOKENS.AccessPolicy,
-        TOKENS.Clock,
-        UserTokens.SessionEnder,
-        UserTokens.AccountLinks,
-        TOKENS.LoginThrottle,
-      ],
+    );
+    bindBuilt(
+      bind(UserTokens.UseCases),
+      built(
+        {
+          authenticate: TOKENS.Authenticate,
+          users: UserTokens.Repository,
+          hasher: UserTokens.PasswordHasher,
+          store: UserTokens.RefreshTokenStore,
+          policy: TOKENS.AccessPolicy,
+          clock: TOKENS.Clock,
+          ender: UserTokens.SessionEnder,
+          links: UserTokens.AccountLinks,
+          throttle: TOKENS.LoginThrottle,
+        },
+        ({ authenticate, users, hasher, store, policy, clock, ender, links, throttle }): UserUseCases => ({
+          authenticate,
+          policy,
+          getProfile: new GetProfile(users),
+          updateProfile: new UpdateProfile(users, hasher, clock, ender, links, throttle),
+          endUserSessions: new EndAllSessions(users, ender),
+          listUsers: new ListUsers(users),
+          getUser: new GetUser(users),
+          changeUserRole: new ChangeUserRole(users, policy, clock),
+          deleteUser: new DeleteUser(users, store),
+          listPolicies: new ListPolicies(policy),
+          addPolicy: new AddPolicy(policy),
+          removePolicy: new RemovePolicy(policy),
+        }),
+      ),
     );
   }),
   entities: [
@@ -197,6 +205,6 @@ export const users: FeatureModule = {
   rest: {
     always: true,
     operations: Object.values(USER_OPERATIONS),
-    routes: (container) => userRoutes(container.get(UserTokens.UseCases)),
+    routes: built({ uses: UserTokens.UseCases }, ({ uses }) => userRoutes(uses)),
   },
 };

@@ -24,19 +24,15 @@ export function moduleFile(m: ResourceModel): FileContents {
     importLine([`${camel}GraphQL`], `../../adapters/inbound/graphql/${camel}Resolvers.js`),
     importLine([`${upper(m)}_OPERATIONS`, `${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
     importLine([`${pascal}UseCases`], `../../adapters/inbound/${camel}UseCases.js`, true),
-    "import type { Database } from '../../adapters/outbound/mikroorm/database.js';",
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
     importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
-    "import type { Authenticate } from '../../application/auth/Authenticate.js';",
-    "import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';",
-    "import type { Clock } from '../../application/ports/Clock.js';",
-    "import type { IdGenerator } from '../../application/ports/IdGenerator.js';",
     ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`)),
     importLine([`${pascal}Repository`], `../../${domainDir(m)}/${pascal}Repository.js`, true),
     "import { token, TOKENS } from '../tokens.js';",
+    "import { bindBuilt, built } from './built.js';",
     "import type { FeatureModule } from './FeatureModule.js';",
   ];
-  const useCases = classes.map(({ key, name }) => `        ${key}: new ${name}(${construction(m, key)}),`).join('\n');
+  const useCases = classes.map(({ key, name }) => `          ${key}: new ${name}(${construction(m, key)}),`).join('\n');
   return {
     path: `src/main/modules/${pluralCamel}.ts`,
     contents: `${imports.join('\n')}
@@ -50,22 +46,35 @@ export const ${pascal}Tokens = {
 export const ${pluralCamel}: FeatureModule = {
   name: '${pluralCamel}',
   bindings: new ContainerModule(({ bind }) => {
-    bind(${pascal}Tokens.Repository).toResolvedValue(
-      (database: Database): ${pascal}Repository => new Sql${pascal}Repository(database),
-      [TOKENS.Database],
+    bindBuilt(
+      bind(${pascal}Tokens.Repository),
+      built({ database: TOKENS.Database }, ({ database }): ${pascal}Repository => new Sql${pascal}Repository(database)),
     );
-    bind(${pascal}Tokens.UseCases).toResolvedValue(
-      (${pluralCamel}: ${pascal}Repository, authenticate: Authenticate, policy: AccessPolicy, ids: IdGenerator, clock: Clock): ${pascal}UseCases => ({
-        authenticate,
-        policy,
+    bindBuilt(
+      bind(${pascal}Tokens.UseCases),
+      built(
+        {
+          ${pluralCamel}: ${pascal}Tokens.Repository,
+          authenticate: TOKENS.Authenticate,
+          policy: TOKENS.AccessPolicy,
+          ids: TOKENS.IdGenerator,
+          clock: TOKENS.Clock,
+        },
+        ({ ${pluralCamel}, authenticate, policy, ids, clock }): ${pascal}UseCases => ({
+          authenticate,
+          policy,
 ${useCases}
-      }),
-      [${pascal}Tokens.Repository, TOKENS.Authenticate, TOKENS.AccessPolicy, TOKENS.IdGenerator, TOKENS.Clock],
+        }),
+      ),
     );
   }),
   migrations: [{ name: '${migration}', class: ${migration} }],
-  rest: { always: false, operations: Object.values(${upper(m)}_OPERATIONS), routes: (container) => ${camel}Routes(container.get(${pascal}Tokens.UseCases)) },
-  graphql: (container) => ${camel}GraphQL(container.get(${pascal}Tokens.UseCases)),
+  rest: {
+    always: false,
+    operations: Object.values(${upper(m)}_OPERATIONS),
+    routes: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => ${camel}Routes(useCases)),
+  },
+  graphql: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => ${camel}GraphQL(useCases)),
 };
 `,
   };
