@@ -1,17 +1,11 @@
 import type { Database } from '../src/adapters/outbound/mikroorm/database.js';
+import type { ProductProps } from '../src/domain/product/Product.js';
 
 /** The admin the benchmark seeds and logs in as. */
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 
-/** A product row as the benchmarks seed it. */
-export interface SeedProduct {
-  readonly id: string;
-  readonly name: string;
-  readonly price: number;
-  readonly version: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
+/** A product row as the benchmarks seed it: a product's stored props. */
+export type SeedProduct = ProductProps;
 
 /** Empties the products table and inserts `rows` in one transaction, through the service's SQL executor. */
 export async function reseedProducts(database: Database, rows: readonly SeedProduct[]): Promise<void> {
