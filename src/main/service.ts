@@ -19,7 +19,7 @@ import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
 import { buildMailer } from './mailer.js';
 import type { BackgroundWork } from '../application/account/BackgroundWork.js';
-import { UserTokens } from './modules/users.js';
+import { MailTokens, UserTokens } from './modules/identityTokens.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
 import { startTracing } from './tracing.js';
@@ -140,7 +140,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // the database close, within the shutdown timeout.
   await steps.run(
     'background work',
-    () => container.get(UserTokens.Background),
+    () => container.get(MailTokens.Background),
     (background) => settleBackground(background, config.server.shutdownTimeoutMs, logger),
   );
   const userSync = await steps.run(

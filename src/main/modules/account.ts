@@ -1,4 +1,13 @@
 import { ContainerModule } from 'inversify';
+import type { EntitySchema } from '@mikro-orm/core';
+import { RandomOneTimeSecrets } from '../../adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
+import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm/migrations/Migration0004AccountMailLimits.js';
+import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
+import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
+import { AccountLinks } from '../../application/account/AccountLinks.js';
+import { BackgroundWork } from '../../application/account/BackgroundWork.js';
+import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import { bindBuilt, built } from './built.js';
 import { ACCOUNT_OPERATIONS, accountRoutes, type AccountUseCases } from '../../adapters/inbound/http/routes/account.js';
 import { ConfirmEmail } from '../../application/account/ConfirmEmail.js';
@@ -10,20 +19,53 @@ import { RequestPasswordReset } from '../../application/account/RequestPasswordR
 import { ResetPassword } from '../../application/account/ResetPassword.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { UserTokens } from './users.js';
+import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 
 export const AccountTokens = {
   UseCases: token<AccountUseCases>('account.UseCases'),
 } as const;
 
 /**
- * The account lifecycle (docs/authentication.md), always served: password reset and e-mail verification by
- * e-mailed links, and the sessions a user can see and end. Its storage (sessions, e-mailed tokens)
- * and the links belong to the users module, which profile changes share.
+ * The account lifecycle (docs/authentication.md), always served: password reset and e-mail
+ * verification by e-mailed links, and the sessions a user can see and end. It binds the e-mailed
+ * tokens, the links (which profile changes use too) and the mail sent after an answer, and owns
+ * their migrations; the sessions it lists are the auth module's.
  */
 export const account: FeatureModule = {
   name: 'account',
   bindings: new ContainerModule(({ bind }) => {
+    bindBuilt(
+      bind(MailTokens.EmailTokens),
+      built({ database: TOKENS.Database }, ({ database }): EmailTokenStore => new MikroOrmEmailTokenStore(database)),
+    );
+    bindBuilt(
+      bind(MailTokens.Background),
+      built(
+        { logger: TOKENS.Logger },
+        ({ logger }) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
+      ),
+    );
+    bindBuilt(
+      bind(MailTokens.AccountLinks),
+      built(
+        {
+          tokens: MailTokens.EmailTokens,
+          mailer: TOKENS.Mailer,
+          clock: TOKENS.Clock,
+          background: MailTokens.Background,
+          config: TOKENS.Config,
+        },
+        ({ tokens, mailer, clock, background, config }) =>
+          new AccountLinks(
+            tokens,
+            new RandomOneTimeSecrets(),
+            mailer,
+            clock,
+            background,
+            config.account.mailsPerIpPerHour,
+          ),
+      ),
+    );
     bindBuilt(
       bind(AccountTokens.UseCases),
       built(
@@ -31,9 +73,9 @@ export const account: FeatureModule = {
           authenticate: TOKENS.Authenticate,
           users: UserTokens.Repository,
           hasher: UserTokens.PasswordHasher,
-          sessions: UserTokens.Sessions,
-          ender: UserTokens.SessionEnder,
-          links: UserTokens.AccountLinks,
+          sessions: SessionTokens.Sessions,
+          ender: SessionTokens.SessionEnder,
+          links: MailTokens.AccountLinks,
           clock: TOKENS.Clock,
         },
         ({ authenticate, users, hasher, sessions, ender, links, clock }): AccountUseCases => ({
@@ -49,6 +91,11 @@ export const account: FeatureModule = {
       ),
     );
   }),
+  entities: [EmailTokenSchema] as EntitySchema[],
+  migrations: [
+    { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
+    { name: 'Migration0004AccountMailLimits', class: Migration0004AccountMailLimits },
+  ],
   rest: {
     always: true,
     operations: Object.values(ACCOUNT_OPERATIONS),

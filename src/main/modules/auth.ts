@@ -1,4 +1,14 @@
 import { ContainerModule } from 'inversify';
+import type { EntitySchema } from '@mikro-orm/core';
+import { AnnouncingSessionStore } from '../../adapters/outbound/cache/AnnouncingSessionStore.js';
+import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
+import { MikroOrmRefreshTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
+import { MikroOrmSessionStore } from '../../adapters/outbound/mikroorm/MikroOrmSessionStore.js';
+import { RefreshTokenSchema } from '../../adapters/outbound/mikroorm/schemas/RefreshTokenSchema.js';
+import { SessionSchema } from '../../adapters/outbound/mikroorm/schemas/SessionSchema.js';
+import { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
+import type { SessionStore } from '../../application/ports/SessionStore.js';
 import { bindBuilt, built } from './built.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -17,7 +27,7 @@ import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { UserTokens } from './users.js';
+import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 
 export const AuthTokens = {
   TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
@@ -40,6 +50,28 @@ function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbst
 export const auth: FeatureModule = {
   name: 'auth',
   bindings: new ContainerModule(({ bind }) => {
+    bindBuilt(
+      bind(SessionTokens.Sessions),
+      built(
+        { database: TOKENS.Database, changes: UserTokens.Changes },
+        ({ database, changes }): SessionStore =>
+          new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
+      ),
+    );
+    bindBuilt(
+      bind(SessionTokens.RefreshTokenStore),
+      built({ database: TOKENS.Database, metrics: TOKENS.Metrics }, ({ database, metrics }): RefreshTokenStore => {
+        const store = new MikroOrmRefreshTokenStore(database);
+        return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
+      }),
+    );
+    bindBuilt(
+      bind(SessionTokens.SessionEnder),
+      built(
+        { sessions: SessionTokens.Sessions, refreshTokens: SessionTokens.RefreshTokenStore, clock: TOKENS.Clock },
+        ({ sessions, refreshTokens, clock }) => new SessionEnder(sessions, refreshTokens, clock),
+      ),
+    );
     bindBuilt(
       bind(AuthTokens.TokenIssuer),
       built(
@@ -70,8 +102,8 @@ export const auth: FeatureModule = {
       built(
         {
           tokens: AuthTokens.TokenIssuer,
-          store: UserTokens.RefreshTokenStore,
-          sessions: UserTokens.Sessions,
+          store: SessionTokens.RefreshTokenStore,
+          sessions: SessionTokens.Sessions,
           ids: TOKENS.IdGenerator,
           clock: TOKENS.Clock,
         },
@@ -92,15 +124,15 @@ export const auth: FeatureModule = {
           users: UserTokens.Repository,
           hasher: UserTokens.PasswordHasher,
           tokens: AuthTokens.TokenIssuer,
-          store: UserTokens.RefreshTokenStore,
+          store: SessionTokens.RefreshTokenStore,
           throttle: TOKENS.LoginThrottle,
           sessions: AuthTokens.SessionIssuer,
           ids: TOKENS.IdGenerator,
           clock: TOKENS.Clock,
           authenticate: TOKENS.Authenticate,
-          sessionStore: UserTokens.Sessions,
-          ender: UserTokens.SessionEnder,
-          links: UserTokens.AccountLinks,
+          sessionStore: SessionTokens.Sessions,
+          ender: SessionTokens.SessionEnder,
+          links: MailTokens.AccountLinks,
           config: TOKENS.Config,
         },
         ({
@@ -130,6 +162,7 @@ export const auth: FeatureModule = {
       ),
     );
   }),
+  entities: [RefreshTokenSchema, SessionSchema] as EntitySchema[],
   rest: {
     always: true,
     operations: Object.values(AUTH_OPERATIONS),

@@ -1,0 +1,48 @@
+import type { UserUseCases } from '../../adapters/inbound/http/routes/users.js';
+import type { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
+import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
+import type { AccountLinks } from '../../application/account/AccountLinks.js';
+import type { BackgroundWork } from '../../application/account/BackgroundWork.js';
+import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { CallerLookup } from '../../application/ports/CallerLookup.js';
+import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
+import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
+import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
+import type { SessionStore } from '../../application/ports/SessionStore.js';
+import type { UserRepository } from '../../domain/user/UserRepository.js';
+import { token } from '../tokens.js';
+
+/*
+ * The tokens of the three features around a user — users (and the admin API), auth (sessions) and
+ * account (e-mailed links) — kept apart from the modules that bind them, because each feature
+ * builds on the others' (a profile change ends sessions and mails a link; a reset ends sessions):
+ * the modules import these tokens, never one another.
+ */
+
+/** Bound by the users module: the users, their caches, credentials and the admin API. */
+export const UserTokens = {
+  Repository: token<UserRepository>('users.Repository'),
+  /** The repository's cache (the same object). */
+  Cache: token<CachingUserRepository>('users.Cache'),
+  /** Where changes of a user meet the caches that must forget it; the service keeps it in step with other instances. */
+  Changes: token<UserChanges>('users.Changes'),
+  PasswordHasher: token<PasswordHasher>('users.PasswordHasher'),
+  /** The one lookup of every authenticated request: the user, if its session is active (remembered for a second). */
+  Callers: token<CallerLookup>('users.Callers'),
+  UseCases: token<UserUseCases>('users.UseCases'),
+} as const;
+
+/** Bound by the auth module: sessions and their refresh-token families. */
+export const SessionTokens = {
+  Sessions: token<SessionStore>('sessions.Store'),
+  RefreshTokenStore: token<RefreshTokenStore>('sessions.RefreshTokenStore'),
+  SessionEnder: token<SessionEnder>('sessions.SessionEnder'),
+} as const;
+
+/** Bound by the account module: e-mailed links and the mail sent after an answer. */
+export const MailTokens = {
+  EmailTokens: token<EmailTokenStore>('account.EmailTokens'),
+  /** Mail sent after an answer (verification and reset links); shutdown waits for it. */
+  Background: token<BackgroundWork>('account.Background'),
+  AccountLinks: token<AccountLinks>('account.AccountLinks'),
+} as const;
