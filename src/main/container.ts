@@ -23,7 +23,7 @@ import type { Mailer } from '../application/ports/Mailer.js';
 import type { Config } from './config/schema.js';
 import type { Tracing } from './tracing.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
-import { buildWith } from './modules/built.js';
+import { bindBuilt, built, buildWith } from './modules/built.js';
 import { MODULES } from './modules/index.js';
 import { TOKENS } from './tokens.js';
 
@@ -114,51 +114,51 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());
-  container
-    .bind(TOKENS.RateLimiter)
-    .toResolvedValue(
-      (config: Config, redis: Redis | null) => buildRateLimiter(config, redis),
-      [TOKENS.Config, TOKENS.Redis],
-    );
+  bindBuilt(
+    container.bind(TOKENS.RateLimiter),
+    built({ config: TOKENS.Config, redis: TOKENS.Redis }, ({ config, redis }) => buildRateLimiter(config, redis)),
+  );
   container.load(...modules.map((module) => module.bindings));
-  container
-    .bind(TOKENS.RouteModules)
-    .toResolvedValue(
-      (config: Config, metrics: ServiceMetrics | null) =>
-        routeModules(container, modules, config, metrics, infra.tracing),
-      [TOKENS.Config, TOKENS.Metrics],
-    );
+  bindBuilt(
+    container.bind(TOKENS.RouteModules),
+    built({ config: TOKENS.Config, metrics: TOKENS.Metrics }, ({ config, metrics }) =>
+      routeModules(container, modules, config, metrics, infra.tracing),
+    ),
+  );
   const { tracing } = infra;
   const pressure = new LoopPressure(infra.config.server.maxEventLoopDelayMs);
   infra.eventLoop.onWindow((window) => pressure.observe(window));
-  container.bind(TOKENS.HttpApp).toResolvedValue(
-    (
-      config: Config,
-      logger: Logger,
-      limiter: RateLimiterAbstract | null,
-      routes: RouteModule[],
-      metrics: ServiceMetrics | null,
-    ) =>
-      createHttpApp({
-        ...(metrics ? { metrics } : {}),
-        logger,
-        trustProxy: config.server.trustProxy,
-        trustProxyHops: config.server.trustProxyHops,
-        requestTimeoutMs: config.server.requestTimeoutMs,
-        bodyLimitBytes: config.server.bodyLimitBytes,
-        cors: config.cors,
-        securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
-        rateLimiter: limiter,
-        newRequestId: randomUUID,
-        routes,
-        unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
-        ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
-        shedding: {
-          maxInFlight: config.server.maxInFlight,
-          loopOverloaded: () => pressure.overloaded,
-        },
-      }),
-    [TOKENS.Config, TOKENS.Logger, TOKENS.RateLimiter, TOKENS.RouteModules, TOKENS.Metrics],
+  bindBuilt(
+    container.bind(TOKENS.HttpApp),
+    built(
+      {
+        config: TOKENS.Config,
+        logger: TOKENS.Logger,
+        limiter: TOKENS.RateLimiter,
+        routes: TOKENS.RouteModules,
+        metrics: TOKENS.Metrics,
+      },
+      ({ config, logger, limiter, routes, metrics }) =>
+        createHttpApp({
+          ...(metrics ? { metrics } : {}),
+          logger,
+          trustProxy: config.server.trustProxy,
+          trustProxyHops: config.server.trustProxyHops,
+          requestTimeoutMs: config.server.requestTimeoutMs,
+          bodyLimitBytes: config.server.bodyLimitBytes,
+          cors: config.cors,
+          securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
+          rateLimiter: limiter,
+          newRequestId: randomUUID,
+          routes,
+          unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
+          ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
+          shedding: {
+            maxInFlight: config.server.maxInFlight,
+            loopOverloaded: () => pressure.overloaded,
+          },
+        }),
+    ),
   );
   return container;
 }
