@@ -3,8 +3,15 @@ import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
-  it('are health, auth, users and products, each once', () => {
-    expect(MODULES.map((module) => module.name)).to.deep.equal(['health', 'auth', 'users', 'account', 'products']);
+  it('are health, auth, users, access, account and products, each once', () => {
+    expect(MODULES.map((module) => module.name)).to.deep.equal([
+      'health',
+      'auth',
+      'users',
+      'access',
+      'account',
+      'products',
+    ]);
   });
 
   it('give the database the migrations existing databases already recorded, by the same names, in the same order', () => {
@@ -31,7 +38,7 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {
     const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
-    expect(always).to.deep.equal(['health', 'auth', 'users', 'account']);
+    expect(always).to.deep.equal(['health', 'auth', 'users', 'access', 'account']);
     expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
   });
 });

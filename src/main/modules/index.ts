@@ -1,3 +1,4 @@
+import { access } from './access.js';
 import { account } from './account.js';
 import { auth } from './auth.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -10,4 +11,4 @@ import { users } from './users.js';
  * their entities and migrations (concatenated in this order), the HTTP app their routes and the
  * GraphQL schema their fragments. A new resource is registered here and nowhere else.
  */
-export const MODULES: readonly FeatureModule[] = [health, auth, users, account, products];
+export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, products];

@@ -13,13 +13,10 @@ import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/
 import { MikroOrmUserRepository } from '../../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { AccessRuleSchema, AppMetaSchema } from '../../adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { UserSchema } from '../../adapters/outbound/mikroorm/schemas/UserSchema.js';
-import { AddPolicy } from '../../application/admin/AddPolicy.js';
 import { ChangeUserRole } from '../../application/admin/ChangeUserRole.js';
 import { DeleteUser } from '../../application/admin/DeleteUser.js';
 import { GetUser } from '../../application/admin/GetUser.js';
-import { ListPolicies } from '../../application/admin/ListPolicies.js';
 import { ListUsers } from '../../application/admin/ListUsers.js';
-import { RemovePolicy } from '../../application/admin/RemovePolicy.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import { GetProfile } from '../../application/profile/GetProfile.js';
 import { UpdateProfile } from '../../application/profile/UpdateProfile.js';
@@ -87,9 +84,6 @@ export const users: FeatureModule = {
           getUser: new GetUser(users),
           changeUserRole: new ChangeUserRole(users, policy, clock),
           deleteUser: new DeleteUser(users, store),
-          listPolicies: new ListPolicies(policy),
-          addPolicy: new AddPolicy(policy),
-          removePolicy: new RemovePolicy(policy),
         }),
       ),
     );

@@ -1,20 +1,15 @@
 import type Router from '@koa/router';
-import type { AddPolicy } from '../../../../application/admin/AddPolicy.js';
 import type { ChangeUserRole } from '../../../../application/admin/ChangeUserRole.js';
 import type { DeleteUser } from '../../../../application/admin/DeleteUser.js';
 import type { GetUser } from '../../../../application/admin/GetUser.js';
-import type { ListPolicies } from '../../../../application/admin/ListPolicies.js';
 import type { ListUsers } from '../../../../application/admin/ListUsers.js';
-import type { RemovePolicy } from '../../../../application/admin/RemovePolicy.js';
 import type { EndAllSessions } from '../../../../application/account/EndAllSessions.js';
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
 import type { GetProfile } from '../../../../application/profile/GetProfile.js';
 import type { UpdateProfile } from '../../../../application/profile/UpdateProfile.js';
 import { USER_SORT_FIELDS } from '../../../../domain/user/UserRepository.js';
-import { arrayOf, closedObject, type JsonSchema } from '../../codecs/jsonSchema.js';
-import { PolicyActionField, PolicyBody, PolicyPathField } from '../../codecs/policyCodecs.js';
-import { ProfileUpdateBody, RoleChangeBody, RoleField } from '../../codecs/userCodecs.js';
+import { ProfileUpdateBody, RoleChangeBody } from '../../codecs/userCodecs.js';
 import { UserNotFoundError } from '../../../../domain/user/UserErrors.js';
 import { idOf } from '../../ids.js';
 import { success } from '../envelope.js';
@@ -32,33 +27,16 @@ export interface UserUseCases {
   getUser: GetUser;
   changeUserRole: ChangeUserRole;
   deleteUser: DeleteUser;
-  listPolicies: ListPolicies;
-  addPolicy: AddPolicy;
-  removePolicy: RemovePolicy;
 }
 
 /** An id that cannot name a user is answered like an unknown one, without a query. */
 const userId = (raw: unknown): string => idOf(raw, (id) => new UserNotFoundError(id));
 
 const profileTag = { name: 'profile', description: "The caller's own account (a token is all it needs)" };
-const adminTag = {
+/** The admin API's tag: its users here, and its access rules (policies.ts). */
+export const ADMIN_TAG = {
   name: 'admin',
   description: 'Users and access rules, for roles the policy lets in (admin by default)',
-};
-
-const POLICY_RULE_SCHEMA: JsonSchema = {
-  title: 'PolicyRule',
-  ...closedObject({ role: RoleField.schema, path: PolicyPathField.schema, action: PolicyActionField.schema }),
-};
-const POLICIES_SCHEMA: JsonSchema = {
-  title: 'Policies',
-  ...closedObject({
-    policies: arrayOf(POLICY_RULE_SCHEMA, 'Who may do what: a role, a path pattern, a regular expression over methods'),
-    inheritance: arrayOf(
-      closedObject({ role: RoleField.schema, parent: RoleField.schema }),
-      'A role has every right of its parent',
-    ),
-  }),
 };
 
 const USER_PATH = '/api/v1/admin/users/:id';
@@ -98,7 +76,7 @@ export const USER_OPERATIONS = {
     id: 'listUsers',
     method: 'GET',
     path: '/api/v1/admin/users',
-    tag: adminTag,
+    tag: ADMIN_TAG,
     summary: 'List users',
     description: 'A page of users; `q` filters on e-mail and names.',
     access: 'policy',
@@ -109,7 +87,7 @@ export const USER_OPERATIONS = {
     id: 'getUser',
     method: 'GET',
     path: USER_PATH,
-    tag: adminTag,
+    tag: ADMIN_TAG,
     summary: 'Get a user',
     access: 'policy',
     answers: [ok(200, 'The user', USER_SCHEMA)],
@@ -119,7 +97,7 @@ export const USER_OPERATIONS = {
     id: 'changeUserRole',
     method: 'PUT',
     path: USER_PATH,
-    tag: adminTag,
+    tag: ADMIN_TAG,
     summary: "Change a user's role",
     description: "Takes effect at the user's next login or refresh (the role travels in the access token).",
     access: 'policy',
@@ -131,7 +109,7 @@ export const USER_OPERATIONS = {
     id: 'deleteUser',
     method: 'DELETE',
     path: USER_PATH,
-    tag: adminTag,
+    tag: ADMIN_TAG,
     summary: 'Delete a user',
     description: 'Its refresh tokens stop working, and its access tokens are refused.',
     access: 'policy',
@@ -142,44 +120,12 @@ export const USER_OPERATIONS = {
     id: 'endUserSessions',
     method: 'POST',
     path: `${USER_PATH}/logout`,
-    tag: adminTag,
+    tag: ADMIN_TAG,
     summary: "End all of a user's sessions",
     description: 'Its refresh tokens stop working at once, its access tokens within a second (docs/authentication.md).',
     access: 'policy',
     answers: [noContent('Every session of the user is ended')],
     failures: { 404: userNotFound },
-  }),
-  listPolicies: operation({
-    id: 'listPolicies',
-    method: 'GET',
-    path: '/api/v1/admin/policies',
-    tag: adminTag,
-    summary: 'List the access rules',
-    access: 'policy',
-    answers: [ok(200, 'Every rule and every role inheritance', POLICIES_SCHEMA)],
-  }),
-  addPolicy: operation({
-    id: 'addPolicy',
-    method: 'POST',
-    path: '/api/v1/admin/policies',
-    tag: adminTag,
-    summary: 'Add an access rule',
-    description: 'Persisted, and with Redis configured effective on every instance within a second.',
-    access: 'policy',
-    body: PolicyBody,
-    answers: [ok(201, 'The rule added', POLICY_RULE_SCHEMA)],
-    failures: { 409: 'The rule already exists' },
-  }),
-  removePolicy: operation({
-    id: 'removePolicy',
-    method: 'DELETE',
-    path: '/api/v1/admin/policies',
-    tag: adminTag,
-    summary: 'Remove an access rule',
-    access: 'policy',
-    body: PolicyBody,
-    answers: [noContent('The rule is removed')],
-    failures: { 404: 'No such rule', 409: 'Without it no role could manage the access rules' },
   }),
 };
 
@@ -232,20 +178,6 @@ export function userRoutes(useCases: UserUseCases): (router: Router<RequestState
 
     api.on(ops.endUserSessions, async (ctx) => {
       await useCases.endUserSessions.execute({ userId: userId(ctx.params.id) });
-      ctx.status = 204;
-    });
-
-    api.on(ops.listPolicies, async (ctx) => {
-      ctx.body = success(await useCases.listPolicies.execute());
-    });
-
-    api.on(ops.addPolicy, async (ctx, { body }) => {
-      ctx.status = 201;
-      ctx.body = success(await useCases.addPolicy.execute(body));
-    });
-
-    api.on(ops.removePolicy, async (ctx, { body }) => {
-      await useCases.removePolicy.execute(body);
       ctx.status = 204;
     });
   };
