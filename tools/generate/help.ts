@@ -5,8 +5,10 @@ import { ROUTE_WORDS } from './reserved.js';
 export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]
 
 Writes a new resource: list, create, get, update and delete over REST (/api/v1/<plural>) and
-GraphQL, with its domain entity, use cases, MikroORM schema, repository and migration, in-memory
-repository, feature module, policy rules and tests — code that reads like the hand-written product.
+GraphQL. Its fields are declared once, in the domain entity; the REST bodies, the GraphQL types,
+the API document and the table derive from that declaration. Besides it: use cases, SQL and
+in-memory repositories, a migration, a feature module, policy rules and tests — code that reads
+like the hand-written product.
 
 <name>    the resource, singular, lower snake case (invoice, purchase_order), at most ${MAX_NAME_LENGTH} characters.
           Plural by English rules (category -> categories, purchase_order -> purchase_orders); a

@@ -1,12 +1,10 @@
 import type { Page, PageRequest } from '../shared/Page.js';
-import type { Product } from './Product.js';
+import type { SortFieldOf } from '../shared/resource.js';
+import { PRODUCT, type Product } from './Product.js';
 
 /** The fields a list of products can be sorted by (JSON names; GraphQL takes them in camel case). */
-export const PRODUCT_SORT_FIELDS = ['name', 'price', 'created_at', 'updated_at'] as const;
-export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
-
-/** The field a list's `q` searches (case-insensitive, anywhere in it). */
-export const PRODUCT_SEARCH_FIELD = 'name';
+export const PRODUCT_SORT_FIELDS = PRODUCT.sortFields;
+export type ProductSortField = SortFieldOf<typeof PRODUCT.fields>;
 
 /** A page of products; with `q`, only those whose name contains it (case-insensitive). */
 export interface ProductListQuery extends PageRequest<ProductSortField> {

@@ -1,7 +1,8 @@
 import { ContainerModule } from 'inversify';
-import { productGraphQL } from '../../adapters/inbound/graphql/productResolvers.js';
-import { PRODUCT_OPERATIONS, productRoutes } from '../../adapters/inbound/http/routes/products.js';
-import type { ProductUseCases } from '../../adapters/inbound/productUseCases.js';
+import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';
+import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';
+import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';
+import { PRODUCT_INBOUND, type ProductUseCases } from '../../adapters/inbound/productUseCases.js';
 import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
 import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
 import { CreateProduct } from '../../application/product/CreateProduct.js';
@@ -54,8 +55,8 @@ export const products: FeatureModule = {
   migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
   rest: {
     always: false,
-    operations: Object.values(PRODUCT_OPERATIONS),
-    routes: built({ useCases: ProductTokens.UseCases }, ({ useCases }) => productRoutes(useCases)),
+    operations: Object.values(operationsOf(PRODUCT_INBOUND.declaration)),
+    routes: built({ useCases: ProductTokens.UseCases }, ({ useCases }) => resourceRoutes(PRODUCT_INBOUND, useCases)),
   },
-  graphql: built({ useCases: ProductTokens.UseCases }, ({ useCases }) => productGraphQL(useCases)),
+  graphql: built({ useCases: ProductTokens.UseCases }, ({ useCases }) => resourceGraphQL(PRODUCT_INBOUND, useCases)),
 };

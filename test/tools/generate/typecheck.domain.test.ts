@@ -33,19 +33,20 @@ const INVOICE = modelOf(
 );
 
 /** Exercises the generated types the way the other layers use them; a type error here fails the check. */
-const USAGE = `import { Invoice, INVOICE_FIELD_RULES, type InvoiceTier } from './domain/invoice/Invoice.js';
+const USAGE = `import { Invoice, INVOICE, type InvoiceFields } from './domain/invoice/Invoice.js';
 import { INVOICE_SORT_FIELDS, type InvoiceListQuery } from './domain/invoice/InvoiceRepository.js';
 import { ListInvoices } from './application/invoice/ListInvoices.js';
 import { SearchCustomers } from './application/customer/SearchCustomers.js';
 
-const tier: InvoiceTier = 'pro';
+const tier: InvoiceFields['tier'] = 'pro';
 const invoice = Invoice.create(
   { id: 'i', customerId: 'c', number: 'A-1', total: 1, dueAt: new Date(), paid: false, tier },
   new Date(),
 );
 const cleared: string | null = invoice.update({ notes: null, score: null }, new Date()).notes;
-const query: InvoiceListQuery = { page: 1, perPage: 20, sort: INVOICE_SORT_FIELDS[0], order: 'asc', filters: { customer_id: 'c' } };
-export const used = [cleared, query, INVOICE_FIELD_RULES.tier.message, ListInvoices, SearchCustomers];
+const query: InvoiceListQuery = { page: 1, perPage: 20, sort: 'customer_id', order: 'asc', filters: { customer_id: 'c' } };
+const ratio: number | null = invoice.ratio;
+export const used = [cleared, query, ratio, INVOICE.rules.tier?.message, INVOICE_SORT_FIELDS, ListInvoices, SearchCustomers];
 `;
 
 describe('generate: the domain templates for every field type', function () {

@@ -1,4 +1,12 @@
+import type {
+  FieldDeclarations,
+  FieldValues,
+  ResourceDeclaration,
+  ResourceEntity,
+} from '../../../domain/shared/resource.js';
 import { snakeName, type Shape } from '../codecs/fields.js';
+import { bodiesOf } from '../codecs/resourceCodecs.js';
+import { namesOf, pathsOf } from '../resources.js';
 import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
 import type { DefaultSort } from '../codecs/listCodecs.js';
 import type { resourcePaths } from '../paths.js';
@@ -145,4 +153,41 @@ export function resourceOperations<
     },
   };
   return ops as unknown as ResourceOperations<B, U, F, S, L>;
+}
+
+/** A declared resource's REST operations: its names, paths, bodies, sort keys, search and filters. */
+export function operationsOf<F extends FieldDeclarations>(resource: ResourceDeclaration<F>) {
+  const names = namesOf(resource);
+  const bodies = bodiesOf(resource);
+  return resourceOperations({
+    human: names.human,
+    pascal: names.pascal,
+    paths: pathsOf(resource),
+    create: bodies.create as Shape,
+    update: bodies.update as Shape,
+    sortFields: resource.sortFields,
+    search: resource.search !== undefined,
+    filters: bodies.filters,
+  });
+}
+
+/** A value of one field on the wire: instants in UTC with `Z`, null as null, the rest as they are. */
+const wireValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
+
+/**
+ * A declared resource's entity on the wire: `id`, each field under its JSON name, `created_at`,
+ * `updated_at` — what `resourceSchema` documents.
+ */
+export function restPresenter<F extends FieldDeclarations>(
+  resource: ResourceDeclaration<F>,
+): (entity: ResourceEntity<F> & FieldValues<F>) => Record<string, unknown> {
+  const fields = Object.keys(resource.fields).map((key) => [key, snakeName(key)] as const);
+  return (entity) => {
+    const wire: Record<string, unknown> = { id: entity.id };
+    const values = entity as unknown as Record<string, unknown>;
+    for (const [key, name] of fields) wire[name] = wireValue(values[key]);
+    wire.created_at = entity.createdAt.toISOString();
+    wire.updated_at = entity.updatedAt.toISOString();
+    return wire;
+  };
 }

@@ -1,10 +1,6 @@
-import { Product, type ProductProps } from '../../../domain/product/Product.js';
+import { PRODUCT, Product, type ProductProps } from '../../../domain/product/Product.js';
 import { ProductStillReferencedError } from '../../../domain/product/ProductErrors.js';
-import {
-  PRODUCT_SEARCH_FIELD,
-  type ProductRepository,
-  type ProductSortField,
-} from '../../../domain/product/ProductRepository.js';
+import type { ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import { InMemoryResourceRepository } from './InMemoryResourceRepository.js';
 
 /** Products in a Map, with the same atomic updates and ordering as the SQL adapter. */
@@ -16,7 +12,7 @@ export class InMemoryProductRepository
     super({
       fromRow: (props) => Product.restore(props),
       toRow: (product) => product.toProps(),
-      search: PRODUCT_SEARCH_FIELD,
+      search: PRODUCT.search,
       stillReferenced: (id) => new ProductStillReferencedError(id),
     });
   }

@@ -1,8 +1,12 @@
-import type { Product, ProductProps } from '../../../domain/product/Product.js';
+import { Product, type ProductProps } from '../../../domain/product/Product.js';
+import { ProductStillReferencedError } from '../../../domain/product/ProductErrors.js';
 import type { ProductRepository, ProductSortField } from '../../../domain/product/ProductRepository.js';
 import type { Database } from './database.js';
-import { PRODUCT_TABLE } from './schemas/ProductSchema.js';
+import { tableOf } from './resourceTable.js';
 import { SqlResourceRepository } from './SqlResourceRepository.js';
+
+/** The `products` table as its repository sees it, derived from the product's declaration. */
+export const PRODUCT_TABLE = tableOf(Product, (id) => new ProductStillReferencedError(id));
 
 /** Products in SQLite or PostgreSQL: the `products` table on the shared resource core. */
 export class SqlProductRepository

@@ -1,5 +1,12 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { DomainError } from '../../../domain/shared/DomainError.js';
+import type {
+  FieldDeclaration,
+  FieldDeclarations,
+  PropsOf,
+  ResourceDeclaration,
+  SortFieldOf,
+} from '../../../domain/shared/resource.js';
 
 /** How a resource field is stored (the generator's field types, README: Add a resource). */
 export type ColumnKind =
@@ -190,4 +197,48 @@ end $$;`);
 end $$;`);
   }
   return statements;
+}
+
+/** A declared field's column: its kind, nullability, width, values or referenced table. */
+export function columnOf(declaration: FieldDeclaration): Column {
+  return {
+    kind: declaration.type,
+    ...(declaration.nullable ? { optional: true } : {}),
+    ...(declaration.maxLength !== undefined ? { length: declaration.maxLength } : {}),
+    ...(declaration.values ? { values: declaration.values } : {}),
+    ...(declaration.references
+      ? {
+          references: {
+            table: declaration.references.plural,
+            target: declaration.references.singular.replace(/_/g, ' '),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A declared resource's table as a migration states it: its name, columns, sort keys and search field. */
+export function tableSpecOf<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): TableSpec {
+  return {
+    table: resource.plural,
+    columns: Object.fromEntries(Object.entries(resource.fields).map(([key, f]) => [key, columnOf(f)])),
+    sortable: resource.sortFields,
+    ...(resource.search !== undefined ? { search: resource.search } : {}),
+  };
+}
+
+/**
+ * A declared resource's table as its repository sees it: the spec derived from the declaration,
+ * rows read back as `Entity`, and the error for deleting a row still referenced.
+ */
+export function tableOf<F extends FieldDeclarations, E extends { toProps(): PropsOf<F> }>(
+  Entity: { readonly declaration: ResourceDeclaration<F> } & (new (props: PropsOf<F>) => E),
+  stillReferenced: (id: string) => DomainError,
+): ResourceTable<E, PropsOf<F>, SortFieldOf<F>> {
+  return {
+    ...(tableSpecOf(Entity.declaration) as ResourceTable<E, PropsOf<F>, SortFieldOf<F>>),
+    fromRow: (props) => new Entity(props),
+    toRow: (entity) => entity.toProps(),
+    stillReferenced,
+  };
 }

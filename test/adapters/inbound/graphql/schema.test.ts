@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import type { GraphQLFragment } from '../../../../src/adapters/inbound/graphql/resolverKit.js';
 import { createSchema } from '../../../../src/adapters/inbound/graphql/schema.js';
-import { productGraphQL } from '../../../../src/adapters/inbound/graphql/productResolvers.js';
-import type { ProductUseCases } from '../../../../src/adapters/inbound/productUseCases.js';
+import { resourceGraphQL } from '../../../../src/adapters/inbound/graphql/resourceGraphQL.js';
+import { PRODUCT_INBOUND, type ProductUseCases } from '../../../../src/adapters/inbound/productUseCases.js';
 
 /** README: GraphQL SDL, verbatim: what clients see, whatever files it is kept in. */
 const PUBLISHED_SDL = `
@@ -33,7 +33,7 @@ type Mutation {
 `;
 
 const printed = (sdl: Parameters<typeof printSchema>[0]) => printSchema(lexicographicSortSchema(sdl));
-const products = productGraphQL({} as ProductUseCases);
+const products = resourceGraphQL(PRODUCT_INBOUND, {} as ProductUseCases);
 
 describe("the GraphQL schema built from the shared SDL and the resources' fragments", () => {
   it('is exactly the published schema (README: GraphQL; types, fields, arguments, field order within each type)', () => {

@@ -5,7 +5,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { expect } from 'chai';
 import { Migration0002Products } from '../../../../src/adapters/outbound/mikroorm/migrations/Migration0002Products.js';
 import { createResourceTable, orderByOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
-import { PRODUCT_TABLE } from '../../../../src/adapters/outbound/mikroorm/schemas/ProductSchema.js';
+import { PRODUCT_TABLE } from '../../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { createPartsTable, dropPartsTable, PART_SORT_FIELDS, PART_TABLE } from '../../../support/parts.js';
 import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
 import { runMigration } from './migrationQueries.js';

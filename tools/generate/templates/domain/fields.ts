@@ -1,42 +1,8 @@
 import type { FieldModel, ResourceModel } from '../../model.js';
-import { pascalOf } from '../../model.js';
 
-/** Per-field fragments of the domain templates: TypeScript types, field rules, and list helpers. */
+/** Per-field fragments of the domain templates: each field's declaration, and list helpers. */
 
-/** `INVOICE_TIER_VALUES`: the listed values of an enum field, declared once in the entity file. */
-export const enumValuesName = (m: ResourceModel, f: FieldModel): string =>
-  `${m.names.snake.toUpperCase()}_${f.name.toUpperCase()}_VALUES`;
-
-/** `InvoiceTier`: the union type of an enum field's values. */
-export const enumTypeName = (m: ResourceModel, f: FieldModel): string => `${m.names.pascal}${pascalOf(f.name)}`;
-
-/** The TypeScript type of a field's value, without the `| null` of an optional field. */
-export function valueType(m: ResourceModel, f: FieldModel): string {
-  switch (f.type) {
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'datetime':
-      return 'Date';
-    case 'enum':
-      return enumTypeName(m, f);
-    default:
-      return 'string';
-  }
-}
-
-/** The TypeScript type of a stored field: `| null` when optional. */
-export const storedType = (m: ResourceModel, f: FieldModel): string =>
-  f.optional ? `${valueType(m, f)} | null` : valueType(m, f);
-
-/** The name of the shared rule a field type uses (src/domain/shared/fieldRules.ts). */
-function ruleName(f: FieldModel): string {
-  return f.type === 'ref' ? 'uuidRule' : `${f.type}Rule`;
-}
-
-/** `{ min: 0, minExclusive: true }`: a number range as written in the rule call; empty for none. */
+/** `{ min: 0, minExclusive: true }`: a number range as written in the declaration; empty for none. */
 function rangeLiteral(f: FieldModel): string {
   const { min, max, minExclusive, maxExclusive } = f.bounds;
   const parts = [
@@ -48,8 +14,8 @@ function rangeLiteral(f: FieldModel): string {
   return parts.length === 0 ? '' : `{ ${parts.join(', ')} }`;
 }
 
-/** The arguments of a field's rule call: its bounds or its values. */
-function ruleArguments(m: ResourceModel, f: FieldModel): string {
+/** The arguments of a field's declaration: its bounds, its values or the resource it names. */
+function fieldArguments(f: FieldModel): string {
   switch (f.type) {
     case 'string':
     case 'text':
@@ -58,34 +24,22 @@ function ruleArguments(m: ResourceModel, f: FieldModel): string {
     case 'number':
       return rangeLiteral(f);
     case 'enum':
-      return enumValuesName(m, f);
+      return `[${(f.values ?? []).map((v) => `'${v}'`).join(', ')}]`;
+    case 'ref':
+      return f.ref ? `'${f.ref.snake}', '${f.ref.pluralSnake}'` : '';
     default:
       return '';
   }
 }
 
-/** `stringRule(1, 200)`, `optional(integerRule(0, 10))`: the rule guarding a field. */
-export function ruleCall(m: ResourceModel, f: FieldModel): string {
-  const call = `${ruleName(f)}(${ruleArguments(m, f)})`;
-  return f.optional ? `optional(${call})` : call;
-}
-
-/** The names the entity imports from the shared field rules, sorted. */
-export function ruleImports(m: ResourceModel): string[] {
-  const names = new Set(['guardFields', ...m.fields.map(ruleName)]);
-  if (m.fields.some((f) => f.optional)) names.add('optional');
-  return [...names].sort();
+/** `field.string(1, 200)`, `field.integer(0, 10).optional()`: a field as the declaration states it. */
+export function fieldCall(f: FieldModel): string {
+  const call = `field.${f.type}(${fieldArguments(f)})`;
+  return f.optional ? `${call}.optional()` : call;
 }
 
 /** The reference fields of a resource (each a list filter). */
 export const refFields = (m: ResourceModel): FieldModel[] => m.fields.filter((f) => f.type === 'ref');
-
-/** The sortable fields' JSON names, then `created_at` and `updated_at`. */
-export const sortFields = (m: ResourceModel): string[] => [
-  ...m.fields.filter((f) => f.sortable).map((f) => f.name),
-  'created_at',
-  'updated_at',
-];
 
 /** Lines joined with a new line and indented by `indent` spaces after the first. */
 export const lines = (items: readonly string[], indent: number): string => items.join(`\n${' '.repeat(indent)}`);

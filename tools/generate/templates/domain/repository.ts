@@ -1,6 +1,6 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { lines, refFields, sortFields, withArticle, wrap } from './fields.js';
+import { lines, refFields, withArticle } from './fields.js';
 
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -40,22 +40,12 @@ export function repositoryFile(m: ResourceModel): FileContents {
   const upper = snake.toUpperCase();
   const members = listQueryMembers(m);
   const contents = `import type { Page, PageRequest } from '../shared/Page.js';
-import type { ${pascal} } from './${pascal}.js';
+import type { SortFieldOf } from '../shared/resource.js';
+import { ${upper}, type ${pascal} } from './${pascal}.js';
 
 /** The fields a list of ${plural} can be sorted by (JSON names; GraphQL takes them in camel case). */
-export const ${upper}_SORT_FIELDS = ${wrap(
-    '[',
-    sortFields(m).map((f) => `'${f}'`),
-    '] as const;',
-  )}
-export type ${pascal}SortField = (typeof ${upper}_SORT_FIELDS)[number];${
-    m.search
-      ? `
-
-/** The field a list's \`q\` searches (case-insensitive, anywhere in it). */
-export const ${upper}_SEARCH_FIELD = '${m.search.camel}';`
-      : ''
-  }
+export const ${upper}_SORT_FIELDS = ${upper}.sortFields;
+export type ${pascal}SortField = SortFieldOf<typeof ${upper}.fields>;
 
 ${listQueryDoc(m)}
 export interface ${pascal}ListQuery extends PageRequest<${pascal}SortField> {${members.length > 0 ? `\n  ${lines(members, 2)}\n` : ''}}

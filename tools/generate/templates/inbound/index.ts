@@ -1,11 +1,11 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { codecsFile } from './codecs.js';
-import { resolversFile, sdlFile } from './graphql.js';
-import { routesFile } from './routes.js';
 import { useCasesFile } from './useCases.js';
 
-/** The inbound adapters of a resource: use cases and paths, codecs, REST routes, GraphQL SDL and resolvers. */
+/**
+ * The inbound adapter file of a resource: what it serves and drives. Its REST routes, bodies, wire
+ * form, API document entries and GraphQL types come from its declaration, in the shared cores.
+ */
 export function inboundFiles(m: ResourceModel): FileContents[] {
-  return [useCasesFile(m), codecsFile(m), routesFile(m), sdlFile(m), resolversFile(m)];
+  return [useCasesFile(m)];
 }

@@ -1,47 +1,37 @@
 import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import {
-  applicationDir,
-  block,
-  domainDir,
-  importLine,
-  upper,
-  useCaseClasses,
-  useCaseImports,
-  withArticle,
-} from './names.js';
+import { domainDir, upper, withArticle } from './names.js';
 
-/** `src/adapters/inbound/<camel>UseCases.ts`: what REST and GraphQL drive, the route paths, the id parser. */
+/**
+ * `src/adapters/inbound/<camel>UseCases.ts`: what REST and GraphQL drive, the resource as they
+ * serve it (declaration and 404), the route paths and the id parser. The routes, bodies, wire form
+ * and GraphQL types are the shared inbound cores' (resourceRoutes, resourceGraphQL), read off the
+ * declaration.
+ */
 export function useCasesFile(m: ResourceModel): FileContents {
-  const { camel, pascal, human, pluralKebab } = m.names;
-  const classes = useCaseClasses(m);
-  const imports = [
-    "import type { Authenticate } from '../../application/auth/Authenticate.js';",
-    "import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';",
-    ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`, true)),
-    importLine([`${pascal}NotFoundError`], `../../${domainDir(m)}/${pascal}Errors.js`),
-    "import { idOf } from './ids.js';",
-    "import { resourcePaths } from './paths.js';",
-  ];
+  const { camel, pascal, human } = m.names;
+  const U = upper(m);
+  const a = human.toLowerCase();
   return {
     path: `src/adapters/inbound/${camel}UseCases.ts`,
-    contents: `${imports.join('\n')}
+    contents: `import { ${U}, type ${pascal} } from '../../${domainDir(m)}/${pascal}.js';
+import { ${pascal}NotFoundError } from '../../${domainDir(m)}/${pascal}Errors.js';
+import { idReader, pathsOf, type InboundResource, type ResourceUseCases } from './resources.js';
 
-/** What both inbound adapters (REST and GraphQL) drive for the ${human.toLowerCase()} resource. */
-export interface ${pascal}UseCases {
-  authenticate: Authenticate;
-  policy: AccessPolicy;
-${block(
-  classes.map(({ key, name }) => `${key}: ${name};`),
-  2,
-)}
-}
+/** What both inbound adapters (REST and GraphQL) drive for the ${a} resource. */
+export type ${pascal}UseCases = ResourceUseCases<${pascal}, typeof ${U}.fields>;
 
-/** The ${human.toLowerCase()} routes, written once: REST registers them, GraphQL checks the policy against them. */
-export const ${upper(m)}_PATHS = resourcePaths('/api/v1/${pluralKebab}');
+/** The ${a} as REST and GraphQL serve it: its declaration, and its 404. */
+export const ${U}_INBOUND: InboundResource<typeof ${U}.fields> = {
+  declaration: ${U},
+  notFound: (id) => new ${pascal}NotFoundError(id),
+};
 
-/** An id that cannot name ${withArticle(human.toLowerCase())} is answered like an unknown one, without a query. */
-export const ${camel}Id = (raw: unknown): string => idOf(raw, (id) => new ${pascal}NotFoundError(id));
+/** The ${a} routes, written once: REST registers them, GraphQL checks the policy against them. */
+export const ${U}_PATHS = pathsOf(${U});
+
+/** An id that cannot name ${withArticle(a)} is answered like an unknown one, without a query. */
+export const ${camel}Id = idReader(${U}_INBOUND.notFound);
 `,
   };
 }

@@ -16,14 +16,15 @@ function construction(m: ResourceModel, key: string): string {
 
 /** `src/main/modules/<plural-camel>.ts`: the resource's feature module, shaped like the products module. */
 export function moduleFile(m: ResourceModel): FileContents {
-  const { camel, pascal, pluralCamel, pluralKebab, human } = m.names;
+  const { camel, pascal, pluralCamel, human } = m.names;
   const classes = useCaseClasses(m);
   const migration = migrationName(m);
   const imports = [
     "import { ContainerModule } from 'inversify';",
-    importLine([`${camel}GraphQL`], `../../adapters/inbound/graphql/${camel}Resolvers.js`),
-    importLine([`${upper(m)}_OPERATIONS`, `${camel}Routes`], `../../adapters/inbound/http/routes/${pluralKebab}.js`),
-    importLine([`${pascal}UseCases`], `../../adapters/inbound/${camel}UseCases.js`, true),
+    "import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';",
+    "import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';",
+    "import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';",
+    `import { ${upper(m)}_INBOUND, type ${pascal}UseCases } from '../../adapters/inbound/${camel}UseCases.js';`,
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
     importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
     ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`)),
@@ -71,10 +72,10 @@ ${useCases}
   migrations: [{ name: '${migration}', class: ${migration} }],
   rest: {
     always: false,
-    operations: Object.values(${upper(m)}_OPERATIONS),
-    routes: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => ${camel}Routes(useCases)),
+    operations: Object.values(operationsOf(${upper(m)}_INBOUND.declaration)),
+    routes: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => resourceRoutes(${upper(m)}_INBOUND, useCases)),
   },
-  graphql: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => ${camel}GraphQL(useCases)),
+  graphql: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => resourceGraphQL(${upper(m)}_INBOUND, useCases)),
 };
 `,
   };

@@ -13,11 +13,8 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const domain = `../../../domain/${snake}`;
   const referenced = referencedResources(m);
   const imports = importLines([
-    [`{ ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
-    [
-      `${m.search ? `{ ${upper}_SEARCH_FIELD, ` : '{ '}type ${pascal}Repository, type ${pascal}SortField }`,
-      `${domain}/${pascal}Repository.js`,
-    ],
+    [`{ ${m.search ? `${upper}, ` : ''}${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
+    [`type { ${pascal}Repository, ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
     [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['{ InMemoryResourceRepository }', './InMemoryResourceRepository.js'],
     ...referenced.map((r) => [`type { InMemory${r.pascal}Repository }`, `./InMemory${r.pascal}Repository.js`] as const),
@@ -31,7 +28,7 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const options = [
     `fromRow: (props) => ${pascal}.restore(props),`,
     `toRow: (${camel}) => ${camel}.toProps(),`,
-    ...(m.search ? [`search: ${upper}_SEARCH_FIELD,`] : []),
+    ...(m.search ? [`search: ${upper}.search,`] : []),
     ...(references.length > 0 ? ['references: {', ...references.map((line) => `  ${line}`), '},'] : []),
     `stillReferenced: (id) => new ${pascal}StillReferencedError(id),`,
   ];

@@ -1,0 +1,82 @@
+import type { FieldRule } from '../../../domain/shared/fieldRules.js';
+import type { FieldDeclaration, FieldDeclarations, ResourceDeclaration } from '../../../domain/shared/resource.js';
+import {
+  booleanField,
+  dateTimeField,
+  emailField,
+  enumField,
+  integerField,
+  nullable,
+  numberField,
+  optional,
+  required,
+  stringField,
+  uuidField,
+  type FieldCodec,
+  type FieldSpec,
+} from './fields.js';
+
+/** The codec reading one declared field's (non-null) value as a client sends it, by its type. */
+export function codecOf(declaration: FieldDeclaration): FieldCodec<unknown> {
+  return codecByType(declaration) as FieldCodec<unknown>;
+}
+
+function codecByType(
+  declaration: FieldDeclaration,
+): FieldCodec<string> | FieldCodec<number> | FieldCodec<boolean> | FieldCodec<Date> {
+  const rule = declaration.rule as FieldRule<never>;
+  switch (declaration.type) {
+    case 'string':
+    case 'text':
+      return stringField(rule);
+    case 'integer':
+      return integerField(rule);
+    case 'number':
+      return numberField(rule);
+    case 'boolean':
+      return booleanField();
+    case 'datetime':
+      return dateTimeField(rule);
+    case 'email':
+      return emailField(rule);
+    case 'uuid':
+    case 'ref':
+      return uuidField(rule);
+    case 'enum':
+      return enumField<string>(rule as FieldRule<string>);
+  }
+}
+
+type Value<D> = D extends FieldDeclaration<infer T, infer N> ? (N extends true ? T | null : T) : never;
+
+/** Create: every field required, a nullable one optional (and `null` allowed). */
+export type CreateShape<F extends FieldDeclarations> = {
+  readonly [K in keyof F]: FieldSpec<Value<F[K]>, F[K] extends FieldDeclaration<unknown, true> ? false : true>;
+};
+/** Update: every field optional; a nullable one takes `null` (clears it). */
+export type UpdateShape<F extends FieldDeclarations> = { readonly [K in keyof F]: FieldSpec<Value<F[K]>, false> };
+
+/** What a resource's REST and GraphQL inputs are decoded with, derived from its declaration. */
+export interface ResourceBodies<F extends FieldDeclarations> {
+  /** Create: every field required, a nullable one optional (and `null` allowed). */
+  readonly create: CreateShape<F>;
+  /** Update: every field optional; a nullable one takes `null` (clears it). */
+  readonly update: UpdateShape<F>;
+  /** The list's filters (`?customer_id=<id>`): one per `ref` field. */
+  readonly filters: Readonly<Record<string, FieldSpec<unknown, false>>>;
+}
+
+/** The bodies of a declared resource, each field's codec made once. */
+export function bodiesOf<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): ResourceBodies<F> {
+  const create: Record<string, FieldSpec<unknown>> = {};
+  const update: Record<string, FieldSpec<unknown>> = {};
+  const filters: Record<string, FieldSpec<unknown, false>> = {};
+  for (const [key, declaration] of Object.entries(resource.fields)) {
+    const codec = codecOf(declaration);
+    const value = declaration.nullable ? nullable(codec) : codec;
+    create[key] = declaration.nullable ? optional(value) : required(value);
+    update[key] = optional(value);
+    if (declaration.type === 'ref') filters[key] = optional(codec);
+  }
+  return { create, update, filters } as unknown as ResourceBodies<F>;
+}

@@ -1,0 +1,176 @@
+import type { ListQuery } from '../../../domain/shared/Page.js';
+import type {
+  FieldDeclaration,
+  FieldDeclarations,
+  FieldType,
+  FieldValues,
+  ResourceDeclaration,
+  ResourceEntity,
+  SortFieldOf,
+} from '../../../domain/shared/resource.js';
+import type { Shape } from '../codecs/fields.js';
+import { bodiesOf } from '../codecs/resourceCodecs.js';
+import { idReader, namesOf, pathsOf, type InboundResource, type ResourceUseCases } from '../resources.js';
+import {
+  decodeMutationInput,
+  enumsFromGraphQL,
+  guard,
+  listArguments,
+  presentPage,
+  withoutNulls,
+  type GraphQLFragment,
+  type Resolver,
+} from './resolverKit.js';
+
+/** The GraphQL type of each field type (an enum field has its own enum type). */
+const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
+  string: 'String',
+  text: 'String',
+  integer: 'Int',
+  number: 'Float',
+  boolean: 'Boolean',
+  datetime: 'DateTime',
+  email: 'String',
+  uuid: 'ID',
+  ref: 'ID',
+};
+
+const pascalOf = (camel: string): string => camel.charAt(0).toUpperCase() + camel.slice(1);
+
+/** `InvoiceStatus`: an enum field's GraphQL type. */
+const enumTypeName = (resource: Pick<ResourceDeclaration, 'name' | 'plural'>, key: string): string =>
+  `${namesOf(resource).pascal.singular}${pascalOf(key)}`;
+
+const graphqlType = (
+  resource: Pick<ResourceDeclaration, 'name' | 'plural'>,
+  key: string,
+  declaration: FieldDeclaration,
+): string => (declaration.type === 'enum' ? enumTypeName(resource, key) : SCALAR[declaration.type]);
+
+/**
+ * A declared resource's SDL (README: GraphQL): its object, list and response types, its inputs, an
+ * enum type per enum field, and its root fields — `<camel>(id)`, `<plural camel>(pagination, sort,
+ * [search], [<ref field>: ID])`, and the three mutations.
+ */
+export function resourceTypeDefs<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): string {
+  const { pascal, camel } = namesOf(resource);
+  const T = pascal.singular;
+  const entries = Object.entries(resource.fields);
+  const fields = (required: (f: FieldDeclaration) => boolean) =>
+    entries.map(([key, f]) => `  ${key}: ${graphqlType(resource, key, f)}${required(f) ? '!' : ''}`);
+  const enums = entries
+    .filter(([, f]) => f.type === 'enum')
+    .map(
+      ([key, f]) =>
+        `enum ${enumTypeName(resource, key)} {\n${(f.values ?? []).map((v) => `  ${v.toUpperCase()}`).join('\n')}\n}`,
+    );
+  const listArgs = [
+    'pagination: TPaginationInputDto',
+    'sort: TSortingInputDto',
+    ...(resource.search !== undefined ? ['search: String'] : []),
+    ...entries.filter(([, f]) => f.type === 'ref').map(([key]) => `${key}: ID`),
+  ];
+  return [
+    ...enums,
+    `type ${T} {\n  id: ID!\n${fields((f) => !f.nullable).join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
+    `type ${T}List {\n  data: [${T}!]!\n  pagination: TPaginationObjectDto!\n}`,
+    `type ${T}Response {\n  status: Int!\n  message: String\n  errors: [TCommonAPIErrorDto!]\n  data: ${T}\n}`,
+    `input Create${T}Input {\n${fields((f) => !f.nullable).join('\n')}\n}`,
+    `input Update${T}Input {\n${fields(() => false).join('\n')}\n}`,
+    `extend type Query {\n  ${camel.singular}(id: ID!): ${T}\n  ${camel.plural}(${listArgs.join(', ')}): ${T}List!\n}`,
+    `extend type Mutation {
+  create${T}(input: Create${T}Input!): ${T}Response!
+  update${T}(id: ID!, input: Update${T}Input!): ${T}Response!
+  delete${T}(id: ID!): TCommonResponseDto!
+}`,
+  ].join('\n');
+}
+
+/** A declared resource's entity as its GraphQL type shows it: enum values in upper case; the DateTime scalar serializes instants. */
+export function graphqlPresenter<F extends FieldDeclarations>(
+  resource: ResourceDeclaration<F>,
+): (entity: ResourceEntity<F> & FieldValues<F>) => Record<string, unknown> {
+  const fields = Object.entries(resource.fields).map(([key, f]) => [key, f.type === 'enum'] as const);
+  return (entity) => {
+    const values = entity as unknown as Record<string, unknown>;
+    const shown: Record<string, unknown> = { id: entity.id };
+    for (const [key, isEnum] of fields) {
+      const value = values[key] ?? null;
+      shown[key] = isEnum && typeof value === 'string' ? value.toUpperCase() : value;
+    }
+    shown.createdAt = entity.createdAt;
+    shown.updatedAt = entity.updatedAt;
+    return shown;
+  };
+}
+
+/**
+ * A declared resource's GraphQL fragment. Each field is checked as the REST call it mirrors (the
+ * resource's paths), then calls a use case and nothing else.
+ */
+export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceEntity<F> & FieldValues<F>>(
+  resource: InboundResource<F>,
+  useCases: ResourceUseCases<E, F>,
+): GraphQLFragment {
+  const { declaration } = resource;
+  const { pascal, camel } = namesOf(declaration);
+  const T = pascal.singular;
+  const paths = pathsOf(declaration).policy;
+  const present = graphqlPresenter(declaration);
+  const idOf = idReader(resource.notFound);
+  const bodies = bodiesOf(declaration);
+  const create = bodies.create as Shape;
+  const update = bodies.update as Shape;
+  const enums = Object.entries(declaration.fields)
+    .filter(([, f]) => f.type === 'enum')
+    .map(([key]) => key);
+  const input = (raw: unknown) => (enums.length === 0 ? raw : enumsFromGraphQL(raw, enums));
+  type Query = ListQuery<SortFieldOf<F>>;
+
+  const list: Resolver = async (args, context) => {
+    const searching = useCases.search !== undefined && args.search !== undefined && args.search !== null;
+    await guard(context, searching ? paths.search : paths.collection, 'GET');
+    const { q, ...page } = listArguments(args, declaration.sortFields, bodies.filters);
+    const query = page as Query;
+    const found =
+      q === undefined || !useCases.search
+        ? await useCases.list.execute(query)
+        : await useCases.search.execute({ ...query, q });
+    return presentPage(found, present);
+  };
+
+  return {
+    typeDefs: resourceTypeDefs(declaration),
+    resolvers: {
+      Query: {
+        [camel.singular]: async (args, context) => {
+          await guard(context, paths.item, 'GET');
+          return present(await useCases.get.execute({ id: idOf(args.id) }));
+        },
+        [camel.plural]: list,
+      },
+      Mutation: {
+        [`create${T}`]: async (args, context) => {
+          await guard(context, paths.collection, 'POST');
+          const decoded = decodeMutationInput(create, input(args.input));
+          if ('rejected' in decoded) return decoded.rejected;
+          const created = await useCases.create.execute(decoded.value as never);
+          return { status: 201, message: 'created', errors: null, data: present(created) };
+        },
+        [`update${T}`]: async (args, context) => {
+          await guard(context, paths.item, 'PUT');
+          const id = idOf(args.id);
+          const changes = decodeMutationInput(update, withoutNulls(input(args.input), update));
+          if ('rejected' in changes) return changes.rejected;
+          const updated = await useCases.update.execute({ id, changes: changes.value as never });
+          return { status: 200, message: 'updated', errors: null, data: present(updated) };
+        },
+        [`delete${T}`]: async (args, context) => {
+          await guard(context, paths.item, 'DELETE');
+          await useCases.remove.execute({ id: idOf(args.id) });
+          return { status: 200, message: 'deleted', errors: null };
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type Router from '@koa/router';
+import type { ListQuery } from '../../../domain/shared/Page.js';
+import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
+import { idReader, type InboundResource, type ResourceUseCases } from '../resources.js';
+import { ifMatchVersions, notSearch, withETag } from './conditional.js';
+import { success } from './envelope.js';
+import { RestRoutes, type Operation } from './operations.js';
+import { pageMeta } from './presenters.js';
+import { operationsOf, restPresenter } from './resourceOperations.js';
+import type { RequestState } from './state.js';
+
+type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
+
+/**
+ * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
+ * it has a search field, `/:id` (get, update, delete); token and policy on all. An answer carrying
+ * one row carries its version (`ETag`); update and delete take `If-Match`.
+ */
+export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
+  resource: InboundResource<F>,
+  useCases: ResourceUseCases<E, F>,
+): (router: Router<RequestState>) => void {
+  const ops = operationsOf(resource.declaration);
+  const present = restPresenter(resource.declaration);
+  const idOf = idReader(resource.notFound);
+  type Query = ListQuery<SortFieldOf<F>>;
+  return (router) => {
+    const api = new RestRoutes(router, useCases);
+    const search = 'search' in ops ? (ops.search as Operation) : undefined;
+    // With a search route, `/search` is never taken for an id.
+    const notAnId = search ? [notSearch] : [];
+
+    api.on(ops.list, async (ctx, { query }) => {
+      const page = await useCases.list.execute(query as Query);
+      ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+    });
+
+    api.on(ops.create, async (ctx, { body }) => {
+      ctx.status = 201;
+      ctx.body = success(withETag(ctx, await useCases.create.execute(body as never), present));
+    });
+
+    // Registered before `/:id`.
+    if (search && useCases.search) {
+      const searching = useCases.search;
+      api.on(search, async (ctx, { query }) => {
+        const list = query as unknown as Query & { q?: string };
+        const page = await searching.execute({ ...list, q: list.q ?? '' });
+        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+      });
+    }
+
+    api.on(ops.get, async (ctx) => {
+      ctx.body = success(withETag(ctx, await useCases.get.execute({ id: idOf(ctx.params.id) }), present));
+    });
+
+    api.on(
+      ops.update,
+      async (ctx, { body }) => {
+        const id = idOf(ctx.params.id);
+        const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
+        const changes = body as never;
+        ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes, expectedVersions }), present));
+      },
+      ...notAnId,
+    );
+
+    api.on(
+      ops.remove,
+      async (ctx) => {
+        const id = idOf(ctx.params.id);
+        await useCases.remove.execute({ id, expectedVersions: ifMatchVersions(ctx.headers['if-match']) });
+        ctx.status = 204;
+      },
+      ...notAnId,
+    );
+  };
+}

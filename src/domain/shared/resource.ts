@@ -1,0 +1,269 @@
+import type { DomainError } from './DomainError.js';
+import {
+  booleanRule,
+  datetimeRule,
+  emailRule,
+  enumRule,
+  guardFields,
+  integerRule,
+  numberRule,
+  optional as optionalRule,
+  stringRule,
+  textRule,
+  uuidRule,
+  type FieldRule,
+  type Range,
+} from './fieldRules.js';
+
+/** The field types of a resource (README: Add a resource). */
+export type FieldType =
+  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+
+/**
+ * One field of a resource, as its declaration states it: its type, the rule a value keeps, whether
+ * it may be null, and (for `ref`) the resource it names. Everything else about the field — its
+ * TypeScript type, codec, wire and GraphQL form, column and sort index — is derived from this.
+ */
+export interface FieldDeclaration<T = unknown, N extends boolean = boolean> {
+  readonly type: FieldType;
+  /** The rule a (non-null) value keeps. */
+  readonly rule: FieldRule<T>;
+  /** May be null: absent on create means null, `null` in an update clears it. */
+  readonly nullable: N;
+  /** Every field but `text` is a sort key (with an index). */
+  readonly sortable: boolean;
+  /** `string`: its longest value, which is also its column's width. */
+  readonly maxLength?: number;
+  /** `enum`: its values, in the order declared. */
+  readonly values?: readonly string[];
+  /** `ref`: the resource it names (singular and plural, snake case). */
+  readonly references?: { readonly singular: string; readonly plural: string };
+  /** The same field, nullable. */
+  optional(): FieldDeclaration<T, true>;
+}
+
+type Facts = Omit<FieldDeclaration, 'rule' | 'nullable' | 'optional' | 'sortable'>;
+
+function declared<T, N extends boolean = false>(
+  facts: Facts,
+  rule: FieldRule<T>,
+  nullable = false as N,
+): FieldDeclaration<T, N> {
+  return {
+    ...facts,
+    rule,
+    nullable,
+    sortable: facts.type !== 'text',
+    optional: () => declared<T, true>(facts, rule, true),
+  };
+}
+
+/** The field types' declarations, named as the generator's `name:type` syntax names them. */
+export const field = {
+  /** Trimmed, `min` to `max` characters (default 1 to 200), nothing invisible. */
+  string: (min = 1, max = 200) => declared({ type: 'string', maxLength: max }, stringRule(min, max)),
+  /** Trimmed, `min` to `max` characters (default 0 to 10,000); not a sort key. */
+  text: (min = 0, max = 10_000) => declared({ type: 'text' }, textRule(min, max)),
+  /** A whole number within `min`..`max` (default: the signed 32-bit range). */
+  integer: (min?: number, max?: number) => declared({ type: 'integer' }, integerRule(min, max)),
+  /** A finite double within the range (`{ min: 0, minExclusive: true }` is "greater than 0"). */
+  number: (range: Range = {}) => declared({ type: 'number' }, numberRule(range)),
+  boolean: () => declared({ type: 'boolean' }, booleanRule()),
+  /** An instant; read from RFC 3339 with a zone, answered in UTC. */
+  datetime: () => declared({ type: 'datetime' }, datetimeRule()),
+  /** An e-mail address, normalized as users' e-mails are. */
+  email: () => declared({ type: 'email' }, emailRule()),
+  uuid: () => declared({ type: 'uuid' }, uuidRule()),
+  /** One of the listed values; sorts alphabetically. */
+  enum: <const V extends string>(values: readonly V[]) => declared<V>({ type: 'enum', values }, enumRule(values)),
+  /** The id of an existing row of the resource named (`ref('customer', 'customers')`). */
+  ref: (singular: string, plural: string) => declared({ type: 'ref', references: { singular, plural } }, uuidRule()),
+};
+
+/** A resource's fields under their TypeScript (camel-case) names, in the order they are stored and shown. */
+export type FieldDeclarations = Readonly<Record<string, FieldDeclaration<any, boolean>>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** `dueAt` → `due_at`, as a type. */
+export type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
+  : S;
+
+/** `dueAt` → `due_at`: a field's JSON (and column) name. */
+export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+type ValueOfField<D> = D extends FieldDeclaration<infer T, infer N> ? (N extends true ? T | null : T) : never;
+type NullableKeys<F> = { [K in keyof F]: F[K] extends FieldDeclaration<unknown, true> ? K : never }[keyof F];
+type RequiredKeys<F> = Exclude<keyof F, NullableKeys<F>>;
+
+/** Every field's value (`| null` where nullable). */
+export type FieldValues<F extends FieldDeclarations> = { readonly [K in keyof F]: ValueOfField<F[K]> };
+/** What a new row is given: every field, a nullable one may be left out (it is then null). */
+export type CreateInput<F extends FieldDeclarations> = { readonly [K in RequiredKeys<F>]: ValueOfField<F[K]> } & {
+  readonly [K in NullableKeys<F>]?: ValueOfField<F[K]>;
+};
+/** A partial change: an absent field stays as it is, `null` clears a nullable one. */
+export type Changes<F extends FieldDeclarations> = Partial<FieldValues<F>>;
+
+/** What every stored resource has besides its own fields. */
+export interface StoredProps {
+  readonly id: string;
+  /** Bumped by every change; a conditional write names the version it expects (the REST `ETag`). */
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A resource's whole stored state. */
+export type PropsOf<F extends FieldDeclarations> = FieldValues<F> & StoredProps;
+
+/** The JSON names a list of the resource sorts by: its sortable fields, then the timestamps. */
+export type SortFieldOf<F extends FieldDeclarations> =
+  | { [K in keyof F & string]: F[K]['type'] extends 'text' ? never : SnakeCase<K> }[keyof F & string]
+  | 'created_at'
+  | 'updated_at';
+
+/** A resource, declared once: its names and its fields. */
+export interface ResourceDeclaration<F extends FieldDeclarations = FieldDeclarations> {
+  /** Singular, snake case (`purchase_order`). */
+  readonly name: string;
+  /** Plural, snake case (`purchase_orders`): the table, and (in kebab case) the REST path. */
+  readonly plural: string;
+  readonly fields: F;
+  /** The `string` field a list's `q` searches (case-insensitive "contains"), if any. */
+  readonly search?: keyof F & string;
+  /** The sort keys, by JSON name: each sortable field in order, then `created_at`, `updated_at`. */
+  readonly sortFields: readonly SortFieldOf<F>[];
+  /** Each field's rule under its JSON name (a nullable field's allows null). */
+  readonly rules: Readonly<Record<string, FieldRule<unknown>>>;
+}
+
+/** Declares a resource: `declareResource({ name: 'product', plural: 'products', fields: {...}, search: 'name' })`. */
+export function declareResource<const F extends FieldDeclarations>(spec: {
+  readonly name: string;
+  readonly plural: string;
+  readonly fields: F;
+  readonly search?: keyof F & string;
+}): ResourceDeclaration<F> {
+  const entries = Object.entries(spec.fields);
+  if (spec.search !== undefined && spec.fields[spec.search]?.type !== 'string') {
+    throw new Error(`${spec.name}: the search field ${spec.search} is not a string field`);
+  }
+  return {
+    ...spec,
+    sortFields: [
+      ...entries.filter(([, f]) => f.sortable).map(([key]) => snakeCase(key)),
+      'created_at',
+      'updated_at',
+    ] as SortFieldOf<F>[],
+    rules: Object.fromEntries(entries.map(([key, f]) => [snakeCase(key), f.nullable ? optionalRule(f.rule) : f.rule])),
+  };
+}
+
+/** Throws one ValidationError listing every present value that breaks its field's rule (by JSON name). */
+function guard(
+  declaration: { readonly fields: FieldDeclarations; readonly rules: ResourceDeclaration['rules'] },
+  values: Readonly<Record<string, unknown>>,
+): void {
+  const byJsonName: Record<string, unknown> = {};
+  for (const key of Object.keys(declaration.fields)) byJsonName[snakeCase(key)] = values[key];
+  guardFields(declaration.rules, byJsonName);
+}
+
+/** The instance side every entity of a declared resource has. */
+export interface ResourceEntity<F extends FieldDeclarations> {
+  readonly id: string;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  /**
+   * Refuses (the resource's version-mismatch error) unless the entity is at one of `versions` (the
+   * expectation of a conditional write); `undefined` expects nothing, an empty list nothing matches.
+   */
+  requireVersion(versions: readonly number[] | undefined): void;
+  /** Applies a partial change: absent fields stay, present ones are checked and set; the version is bumped. */
+  update(changes: Changes<F>, now: Date): this;
+  toProps(): PropsOf<F>;
+}
+
+/** The class `entityOf` makes: constructed from stored props, with a getter per field. */
+export interface ResourceEntityClass<F extends FieldDeclarations> {
+  /** An entity from its stored props (`restore` reads better where it is read back from storage). */
+  new (props: PropsOf<F>): ResourceEntity<F> & FieldValues<F>;
+  readonly declaration: ResourceDeclaration<F>;
+  /** A new entity at version 1; refuses, listing every failing field, a value that breaks its field's rule. */
+  create<T>(this: new (props: PropsOf<F>) => T, input: CreateInput<F> & { readonly id: string }, now: Date): T;
+  /** An entity read back from storage, at its stored version. */
+  restore<T>(this: new (props: PropsOf<F>) => T, props: PropsOf<F>): T;
+}
+
+/**
+ * The base class of a declared resource's entity: immutable, every change checked against the
+ * fields' rules and bumping the version, with a getter per declared field. A resource's own
+ * behaviour (a state rule such as "only a draft can be sent") goes in the subclass:
+ * `class Invoice extends entityOf(INVOICE, …) { send(now) { … return this.update({ status: 'sent' }, now); } }`.
+ */
+export function entityOf<F extends FieldDeclarations>(
+  declaration: ResourceDeclaration<F>,
+  versionMismatch: (id: string) => DomainError,
+): ResourceEntityClass<F> {
+  const keys = Object.keys(declaration.fields);
+  class Entity {
+    static readonly declaration = declaration;
+
+    constructor(private readonly props: PropsOf<F>) {}
+
+    static create<T>(
+      this: new (props: PropsOf<F>) => T,
+      input: CreateInput<F> & { readonly id: string },
+      now: Date,
+    ): T {
+      const values = input as unknown as Record<string, unknown>;
+      guard(declaration, values);
+      const fields = Object.fromEntries(keys.map((key) => [key, values[key] ?? null]));
+      return new this({ ...fields, id: input.id, version: 1, createdAt: now, updatedAt: now } as PropsOf<F>);
+    }
+
+    static restore<T>(this: new (props: PropsOf<F>) => T, props: PropsOf<F>): T {
+      return new this(props);
+    }
+
+    get id(): string {
+      return this.props.id;
+    }
+    get version(): number {
+      return this.props.version;
+    }
+    get createdAt(): Date {
+      return this.props.createdAt;
+    }
+    get updatedAt(): Date {
+      return this.props.updatedAt;
+    }
+
+    requireVersion(versions: readonly number[] | undefined): void {
+      if (versions !== undefined && !versions.includes(this.props.version)) throw versionMismatch(this.props.id);
+    }
+
+    update(changes: Changes<F>, now: Date): this {
+      const values = changes as Readonly<Record<string, unknown>>;
+      guard(declaration, values);
+      const set = Object.fromEntries(keys.filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
+      const Class = this.constructor as new (props: PropsOf<F>) => this;
+      return new Class({ ...this.props, ...set, version: this.props.version + 1, updatedAt: now });
+    }
+
+    toProps(): PropsOf<F> {
+      return { ...this.props };
+    }
+  }
+  for (const key of keys) {
+    Object.defineProperty(Entity.prototype, key, {
+      get(this: { props: Record<string, unknown> }) {
+        return this.props[key];
+      },
+      enumerable: false,
+      configurable: false,
+    });
+  }
+  return Entity as unknown as ResourceEntityClass<F>;
+}

@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import { isEnumType, isInputObjectType, isObjectType } from 'graphql';
+import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
+import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
+import { operationsOf, restPresenter } from '../../../src/adapters/inbound/http/resourceOperations.js';
+import { decodeBody } from '../../../src/adapters/inbound/codecs/fields.js';
+import { bodiesOf } from '../../../src/adapters/inbound/codecs/resourceCodecs.js';
+import type { ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
+import type { ValidationError } from '../../../src/domain/shared/DomainError.js';
+import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import { declareResource, entityOf, field, type FieldDeclarations } from '../../../src/domain/shared/resource.js';
+
+/** The two related resources the generator's tests use, declared as the generator writes them. */
+const CUSTOMER = declareResource({
+  name: 'customer',
+  plural: 'customers',
+  fields: { name: field.string(1, 200), email: field.email(), tier: field.enum(['free', 'pro']) },
+  search: 'name',
+});
+const INVOICE = declareResource({
+  name: 'invoice',
+  plural: 'invoices',
+  fields: {
+    customerId: field.ref('customer', 'customers'),
+    number: field.string(1, 80),
+    total: field.number(),
+    dueAt: field.datetime(),
+    paid: field.boolean(),
+    notes: field.text(0, 10000).optional(),
+    score: field.integer(0, 10).optional(),
+    tier: field.enum(['free', 'pro']),
+    contact: field.email().optional(),
+    ext: field.uuid().optional(),
+  },
+});
+class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+
+const inbound = <F extends FieldDeclarations>(declaration: Parameters<typeof operationsOf<F>>[0]) => ({
+  declaration,
+  notFound: (id: string) => new NotFoundError('Thing', id),
+});
+const schema = () =>
+  createSchema([
+    resourceGraphQL(inbound(CUSTOMER), {} as ResourceUseCases<never, typeof CUSTOMER.fields>),
+    resourceGraphQL(inbound(INVOICE), {} as ResourceUseCases<never, typeof INVOICE.fields>),
+  ]);
+
+describe('the inbound adapters of a declared resource', () => {
+  describe('GraphQL', () => {
+    it('a searchable resource takes search, a ref field becomes an optional ID filter on the list', () => {
+      const query = schema().getQueryType()?.getFields() ?? {};
+      const args = (name: string) => Object.fromEntries((query[name]?.args ?? []).map((a) => [a.name, String(a.type)]));
+      expect(args('customers')).to.deep.equal({
+        pagination: 'TPaginationInputDto',
+        sort: 'TSortingInputDto',
+        search: 'String',
+      });
+      expect(args('invoices')).to.deep.equal({
+        pagination: 'TPaginationInputDto',
+        sort: 'TSortingInputDto',
+        customerId: 'ID',
+      });
+      expect(String(query.invoices?.type)).to.equal('InvoiceList!');
+      expect(String(query.invoice?.type)).to.equal('Invoice');
+      const mutation = schema().getMutationType()?.getFields() ?? {};
+      expect(Object.keys(mutation)).to.include.members(['createInvoice', 'updateInvoice', 'deleteInvoice']);
+    });
+
+    it('every field type has its GraphQL type; optional fields are nullable; enums are upper-cased enum types', () => {
+      const built = schema();
+      const tier = built.getType('InvoiceTier');
+      expect(isEnumType(tier) && tier.getValues().map((v) => v.name)).to.deep.equal(['FREE', 'PRO']);
+      const invoice = built.getType('Invoice');
+      if (!isObjectType(invoice)) throw new Error('Invoice is not an object type');
+      const types = Object.fromEntries(Object.values(invoice.getFields()).map((f) => [f.name, String(f.type)]));
+      expect(types).to.deep.equal({
+        id: 'ID!',
+        customerId: 'ID!',
+        number: 'String!',
+        total: 'Float!',
+        dueAt: 'DateTime!',
+        paid: 'Boolean!',
+        notes: 'String',
+        score: 'Int',
+        tier: 'InvoiceTier!',
+        contact: 'String',
+        ext: 'ID',
+        createdAt: 'DateTime!',
+        updatedAt: 'DateTime!',
+      });
+      const create = built.getType('CreateInvoiceInput');
+      const update = built.getType('UpdateInvoiceInput');
+      if (!isInputObjectType(create) || !isInputObjectType(update)) throw new Error('inputs missing');
+      expect(String(create.getFields().customerId?.type)).to.equal('ID!');
+      expect(String(create.getFields().notes?.type)).to.equal('String');
+      expect(Object.values(update.getFields()).every((f) => !String(f.type).endsWith('!'))).to.equal(true);
+      expect(String(built.getType('CustomerTier'))).to.equal('CustomerTier');
+    });
+  });
+
+  describe('REST', () => {
+    it('a resource without a search field has no search operation; one with it has', () => {
+      expect(Object.keys(operationsOf(INVOICE))).to.deep.equal(['list', 'create', 'get', 'update', 'remove']);
+      expect(Object.keys(operationsOf(CUSTOMER))).to.include('search');
+    });
+
+    it('lists filter by ref fields and sort by the declared sort keys', () => {
+      const { list } = operationsOf(INVOICE);
+      expect(Object.keys(list.list.filters ?? {})).to.deep.equal(['customerId']);
+      expect(list.list.sortFields).to.include.members(['customer_id', 'due_at', 'score', 'created_at']);
+      expect(list.list.sortFields).not.to.include('notes');
+    });
+
+    it('decodes a body by JSON names: optional fields may be absent or null, every failure at once', () => {
+      const { create, update } = bodiesOf(INVOICE);
+      const body = {
+        customer_id: '7D8A9C1E-2B3F-4A5D-8E6F-0A1B2C3D4E5F',
+        number: ' INV-1 ',
+        total: 1.5,
+        due_at: '2026-03-01T10:00:00+01:00',
+        paid: false,
+        tier: 'pro',
+        notes: null,
+      };
+      const decoded = decodeBody(create, body);
+      expect(decoded.customerId).to.equal('7d8a9c1e-2b3f-4a5d-8e6f-0a1b2c3d4e5f');
+      expect(decoded.number).to.equal('INV-1');
+      expect(decoded.dueAt).to.deep.equal(new Date('2026-03-01T09:00:00Z'));
+      expect(decoded.notes).to.equal(null);
+      expect(decodeBody(update, { score: null })).to.deep.equal({ score: null });
+      try {
+        decodeBody(create, { ...body, number: '', score: 11, tier: 'gold', due_at: '2026-02-30T00:00:00Z' });
+        expect.fail('decoded');
+      } catch (error) {
+        expect((error as ValidationError).fields.map((f) => f.field)).to.deep.equal([
+          'number',
+          'due_at',
+          'score',
+          'tier',
+        ]);
+      }
+    });
+
+    it('answers an entity by JSON names: instants in UTC with Z, empty optional fields as null', () => {
+      const now = new Date('2026-01-01T00:00:00Z');
+      const invoice = Invoice.create(
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          customerId: '7d8a9c1e-2b3f-4a5d-8e6f-0a1b2c3d4e5f',
+          number: 'INV-1',
+          total: 2,
+          dueAt: new Date('2026-03-01T09:00:00Z'),
+          paid: true,
+          tier: 'free',
+        },
+        now,
+      );
+      expect(restPresenter(INVOICE)(invoice)).to.deep.equal({
+        id: '11111111-1111-4111-8111-111111111111',
+        customer_id: '7d8a9c1e-2b3f-4a5d-8e6f-0a1b2c3d4e5f',
+        number: 'INV-1',
+        total: 2,
+        due_at: '2026-03-01T09:00:00.000Z',
+        paid: true,
+        notes: null,
+        score: null,
+        tier: 'free',
+        contact: null,
+        ext: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      });
+    });
+  });
+});
