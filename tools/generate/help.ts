@@ -23,7 +23,11 @@ like the hand-written product.
   string             varchar(200)        trimmed, 1 to 200 characters, no NUL
   text               text                trimmed, 0 to 10000 characters, no NUL
   integer            integer             a JSON integer in the signed 32-bit range (GraphQL Int)
-  number             double              a finite JSON number
+  number             double              a finite JSON number (not for money: use decimal)
+  decimal(p,s)       numeric(p,s)        an exact decimal of p digits, s after the point (p at most 15):
+                     (SQLite: an integer  a string or JSON number with at most s fraction digits and p-s
+                     of the smallest      before the point, never rounded; answered as a string with
+                     unit)                exactly s fraction digits ("12.50"); GraphQL Decimal
   boolean            boolean             true or false
   datetime           timestamp with zone RFC 3339 with a zone; answered in UTC with Z
   email              varchar(254)        trimmed, lower-cased, an e-mail address
@@ -33,9 +37,9 @@ like the hand-written product.
                                          row still referred to answers 409; the list takes
                                          ?<field>=<id> as a filter
 
-  bounds    after string, text (lengths) and integer, number (values):
-              string(1..80)   text(..2000)   integer(0..)   number(>0)   number(0..<1)
-            MIN..MAX, MIN.. and ..MAX are inclusive; >MIN and <MAX exclusive (numbers only;
+  bounds    after string, text (lengths) and integer, number, decimal (values):
+              string(1..80)   text(..2000)   integer(0..)   number(>0)   number(0..<1)   decimal(12,2)(>0)
+            MIN..MAX, MIN.. and ..MAX are inclusive; >MIN and <MAX exclusive (numbers and decimals only;
             integer(>0) is integer(1..)). A string is at most 200 characters, a text 10000.
   optional  ? after the type and its bounds: notes:text?  score:integer(0..10)?
             An optional field is null when absent on create; null in an update clears it.
@@ -63,6 +67,6 @@ Quote a field that has ( ) | < > or ? in it: the shell reads those characters it
 
 Example, two related resources (an invoice belongs to a customer):
   npm run generate -- resource customer name:string email:email 'tier:enum(free|pro)' --search name
-  npm run generate -- resource invoice 'customer_id:ref(customer)' number:string 'total:number(0..)' \\
+  npm run generate -- resource invoice 'customer_id:ref(customer)' number:string 'total:decimal(12,2)(0..)' \\
       due_at:datetime paid:boolean 'notes:text?'
 `;

@@ -6,6 +6,7 @@ export const FIELD_TYPES = [
   'text',
   'integer',
   'number',
+  'decimal',
   'boolean',
   'datetime',
   'email',
@@ -63,6 +64,9 @@ export interface FieldModel {
   bounds: Bounds;
   /** The listed values of an `enum`, in the order given. */
   values?: string[];
+  /** A `decimal`'s digits in all and after the point (`decimal(12,2)`). */
+  precision?: number;
+  scale?: number;
   /** The referenced resource of a `ref`. */
   ref?: ResourceNames;
   /** Every type but `text` can be sorted on. */

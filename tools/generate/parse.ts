@@ -210,6 +210,37 @@ function parseBounds(type: FieldType, raw: string | undefined): Parsed<Bounds> {
   return fail(`${type} takes no bounds`);
 }
 
+const DECIMAL_DIGITS = /^(\d+),(\d+)$/;
+/** As src/domain/shared/Decimal.ts: a decimal's smallest unit must stay an exact JavaScript number. */
+const DECIMAL_MAX_PRECISION = 15;
+
+/** `12,2` or `12,2)(>0` (the type's digits, then its bounds): precision, scale and value bounds. */
+function parseDecimal(raw: string | undefined): Parsed<{ precision: number; scale: number; bounds: Bounds }> {
+  const usage = 'decimal needs its digits, e.g. decimal(12,2) for money (12 digits, 2 after the point)';
+  if (raw === undefined) return fail(usage);
+  const [digits = '', boundsText, ...rest] = raw.split(')(');
+  const match = DECIMAL_DIGITS.exec(digits.replace(/\s/g, ''));
+  if (!match || rest.length > 0) return fail(`decimal(${raw}): ${usage}, then bounds if any: decimal(12,2)(>0)`);
+  const [precision, scale] = [Number(match[1]), Number(match[2])];
+  const written = `decimal(${precision},${scale})`;
+  if (precision < 1 || precision > DECIMAL_MAX_PRECISION)
+    return fail(`${written}: the precision is 1 to ${DECIMAL_MAX_PRECISION} digits (both engines store it exactly)`);
+  if (scale > precision) return fail(`${written}: the scale (digits after the point) is at most the precision`);
+  const bounds = parseBounds('number', boundsText);
+  if (bounds.value === undefined) return fail(...bounds.problems.map((p) => p.replace(/^number\(/, `${written}(`)));
+  const problems: string[] = [];
+  for (const text of boundsText?.match(new RegExp(NUMBER, 'g')) ?? []) {
+    const [integer = '', fraction = ''] = text.replace('-', '').split('.');
+    if (fraction.length > scale)
+      problems.push(`${written}(${boundsText}): the bound ${text} has more than ${scale} digits after the point`);
+    if (integer.replace(/^0+/, '').length > precision - scale)
+      problems.push(
+        `${written}(${boundsText}): the bound ${text} has more than ${precision - scale} digits before the point`,
+      );
+  }
+  return problems.length > 0 ? { problems } : { value: { precision, scale, bounds: bounds.value }, problems: [] };
+}
+
 function parseEnumValues(raw: string | undefined): Parsed<string[]> {
   if (raw === undefined) return fail('enum needs its values, e.g. enum(draft|sent|paid)');
   const values = raw === '' ? [] : raw.split('|');
@@ -302,6 +333,13 @@ function parseField(arg: string, resource: string, project: ProjectState): Parse
     problems.push(...at(ref.problems));
     if (problems.length > 0 || ref.value === undefined) return { problems };
     return { value: { name, camel, type, optional, bounds: {}, ref: ref.value, sortable: true }, problems: [] };
+  }
+  if (type === 'decimal') {
+    const decimal = parseDecimal(argument);
+    problems.push(...at(decimal.problems));
+    if (problems.length > 0 || decimal.value === undefined) return { problems };
+    const { precision, scale, bounds } = decimal.value;
+    return { value: { name, camel, type, optional, bounds, precision, scale, sortable: true }, problems: [] };
   }
   const bounds = parseBounds(type, argument);
   problems.push(...at(bounds.problems));

@@ -93,7 +93,7 @@ export const JAVASCRIPT_GLOBALS = words(`
 
 /** The GraphQL type names the shared schema and the language itself already declare. */
 export const GRAPHQL_TYPES = words(`
-  String Int Float Boolean ID Query Mutation Subscription DateTime SortOrientation TPaginationInputDto TSortingInputDto
+  String Int Float Boolean ID Query Mutation Subscription DateTime Decimal SortOrientation TPaginationInputDto TSortingInputDto
   TPaginationObjectDto TCommonAPIErrorDto TCommonResponseDto
 `);
 

@@ -1,4 +1,5 @@
 import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
+import { decimalParts, DECIMAL_MAX_PRECISION, formatUnits, unitsOf } from './Decimal.js';
 import { ValidationError, type FieldViolation } from './DomainError.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
 
@@ -32,14 +33,21 @@ export type FieldFacts =
   | { readonly kind: 'uuid' }
   | { readonly kind: 'integer'; readonly range: { readonly min: number; readonly max: number } }
   | { readonly kind: 'number'; readonly range: Range }
+  | {
+      readonly kind: 'decimal';
+      readonly precision: number;
+      readonly scale: number;
+      /** The bounds in canonical decimal text (`"0.00"`). */
+      readonly range: Range<string>;
+    }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'datetime' }
   | { readonly kind: 'choice'; readonly values: readonly string[] };
 
 /** A value range: inclusive unless marked exclusive; either end may be open. */
-export interface Range {
-  readonly min?: number;
-  readonly max?: number;
+export interface Range<V = number> {
+  readonly min?: V;
+  readonly max?: V;
   readonly minExclusive?: boolean;
   readonly maxExclusive?: boolean;
 }
@@ -123,7 +131,7 @@ export function integerRule(min: number = INT32.min, max: number = INT32.max): F
   );
 }
 
-function rangeText(range: Range): string {
+function rangeText(range: Range<number | string>): string {
   const { min, max, minExclusive, maxExclusive } = range;
   if (min !== undefined && max !== undefined) {
     return `from ${minExclusive ? 'more than ' : ''}${min} to ${maxExclusive ? 'less than ' : ''}${max}`;
@@ -143,6 +151,69 @@ export function numberRule(range: Range = {}): FieldRule<number> {
   const facts: FieldFacts = { kind: 'number', range };
   return ruleOf(message, facts, (value) =>
     typeof value !== 'number' || !Number.isFinite(value) || belowMin(value) || aboveMax(value) ? message : undefined,
+  );
+}
+
+/**
+ * `decimal(precision, scale)`: an exact decimal of at most `precision` digits, `scale` of them after
+ * the point, within the range (bounds as numbers or decimal text: `{ min: '0', minExclusive: true }`).
+ * Stored as its canonical text with exactly `scale` fraction digits (`"12.50"`); read from such
+ * text or from a plain JSON number, never rounded: a fourth fraction digit at scale 2 is refused.
+ */
+export function decimalRule(precision: number, scale: number, range: Range<number | string> = {}): FieldRule<string> {
+  if (!Number.isInteger(precision) || precision < 1 || precision > DECIMAL_MAX_PRECISION)
+    throw new Error(`decimal(${precision},${scale}): the precision is 1 to ${DECIMAL_MAX_PRECISION} digits`);
+  if (!Number.isInteger(scale) || scale < 0 || scale > precision)
+    throw new Error(`decimal(${precision},${scale}): the scale is 0 to the precision`);
+  const integerDigits = precision - scale;
+  const bound = (value: number | string | undefined): bigint | undefined => {
+    if (value === undefined) return undefined;
+    const units = unitsOf(String(value), scale);
+    if (units === undefined) throw new Error(`decimal(${precision},${scale}): the bound ${value} is not of that scale`);
+    return units;
+  };
+  const [min, max] = [bound(range.min), bound(range.max)];
+  const canonical: Range<string> = {
+    ...(min !== undefined ? { min: formatUnits(min, scale) } : {}),
+    ...(range.minExclusive ? { minExclusive: true } : {}),
+    ...(max !== undefined ? { max: formatUnits(max, scale) } : {}),
+    ...(range.maxExclusive ? { maxExclusive: true } : {}),
+  };
+  const bounds = rangeText(canonical);
+  const digits =
+    scale === 0
+      ? `a whole number of at most ${integerDigits} digits`
+      : `a decimal of at most ${integerDigits} digits before the point and ${scale} after`;
+  const message = `must be ${digits}${bounds === '' ? '' : `, ${bounds}`}`;
+  const inRange = (units: bigint): boolean =>
+    !(min !== undefined && (range.minExclusive ? units <= min : units < min)) &&
+    !(max !== undefined && (range.maxExclusive ? units >= max : units > max));
+  const unitsWithin = (text: string): bigint | undefined => {
+    const parts = decimalParts(text);
+    if (!parts || parts.fraction.length > scale || parts.integer.replace(/^0$/, '').length > integerDigits)
+      return undefined;
+    const units = unitsOf(text, scale);
+    return units !== undefined && inRange(units) ? units : undefined;
+  };
+  return ruleOf<string>(
+    message,
+    { kind: 'decimal', precision, scale, range: canonical },
+    (value) => {
+      if (typeof value !== 'string') return message;
+      const units = unitsWithin(value);
+      return units !== undefined && formatUnits(units, scale) === value ? undefined : message;
+    },
+    (raw) => {
+      // A JSON number is read by its shortest text (`0.1` is "0.1"); one that needs an exponent is refused.
+      const text =
+        typeof raw === 'number' && Number.isFinite(raw)
+          ? String(raw)
+          : typeof raw === 'string'
+            ? raw.trim()
+            : undefined;
+      const units = text === undefined ? undefined : unitsWithin(text);
+      return units === undefined ? { problem: message } : { value: formatUnits(units, scale) };
+    },
   );
 }
 

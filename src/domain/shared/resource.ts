@@ -2,6 +2,7 @@ import type { DomainError } from './DomainError.js';
 import {
   booleanRule,
   datetimeRule,
+  decimalRule,
   emailRule,
   enumRule,
   guardFields,
@@ -17,7 +18,7 @@ import {
 
 /** The field types of a resource (README: Add a resource). */
 export type FieldType =
-  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+  'string' | 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 
 /**
  * One field of a resource, as its declaration states it: its type, the rule a value keeps, whether
@@ -34,6 +35,9 @@ export interface FieldDeclaration<T = unknown, N extends boolean = boolean> {
   readonly sortable: boolean;
   /** `string`: its longest value, which is also its column's width. */
   readonly maxLength?: number;
+  /** `decimal`: its digits in all, and after the point. */
+  readonly precision?: number;
+  readonly scale?: number;
   /** `enum`: its values, in the order declared. */
   readonly values?: readonly string[];
   /** `ref`: the resource it names (singular and plural, snake case). */
@@ -68,6 +72,12 @@ export const field = {
   integer: (min?: number, max?: number) => declared({ type: 'integer' }, integerRule(min, max)),
   /** A finite double within the range (`{ min: 0, minExclusive: true }` is "greater than 0"). */
   number: (range: Range = {}) => declared({ type: 'number' }, numberRule(range)),
+  /**
+   * An exact decimal of `precision` digits, `scale` after the point (`decimal(12, 2)` for money),
+   * within the range; its value is the canonical text (`"12.50"`), never a double.
+   */
+  decimal: (precision: number, scale: number, range: Range<number | string> = {}) =>
+    declared({ type: 'decimal', precision, scale }, decimalRule(precision, scale, range)),
   boolean: () => declared({ type: 'boolean' }, booleanRule()),
   /** An instant; read from RFC 3339 with a zone, answered in UTC. */
   datetime: () => declared({ type: 'datetime' }, datetimeRule()),

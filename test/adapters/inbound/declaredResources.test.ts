@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { isEnumType, isInputObjectType, isObjectType } from 'graphql';
+import {
+  GraphQLError,
+  isEnumType,
+  isInputObjectType,
+  isObjectType,
+  Kind,
+  printSchema,
+  type GraphQLScalarType,
+} from 'graphql';
 import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
 import { operationsOf, restPresenter } from '../../../src/adapters/inbound/http/resourceOperations.js';
@@ -170,6 +178,74 @@ describe('the inbound adapters of a declared resource', () => {
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-01T00:00:00.000Z',
       });
+    });
+  });
+
+  describe('decimal fields', () => {
+    const LEDGER = declareResource({
+      name: 'ledger_entry',
+      plural: 'ledger_entries',
+      fields: { amount: field.decimal(12, 2, { min: 0 }), fee: field.decimal(5, 0).optional() },
+    });
+    const ACCOUNT = declareResource({
+      name: 'account_line',
+      plural: 'account_lines',
+      fields: { balance: field.decimal(10, 4) },
+    });
+    class Ledger extends entityOf(LEDGER, (id) => new PreconditionFailedError('stale', id)) {}
+    const MESSAGE = 'must be a decimal of at most 10 digits before the point and 2 after, of at least 0.00';
+
+    it('REST takes text or a JSON number, without rounding, and answers text with exactly s fraction digits', () => {
+      const { create } = bodiesOf(LEDGER);
+      expect(decodeBody(create, { amount: 0.1 })).to.deep.equal({ amount: '0.10' });
+      expect(decodeBody(create, { amount: '12.5', fee: 7 })).to.deep.equal({ amount: '12.50', fee: '7' });
+      for (const amount of ['1.005', 0.1 + 0.2, '12345678901', '-0.01', true, '1e2']) {
+        try {
+          decodeBody(create, { amount });
+          expect.fail(`decoded ${String(amount)}`);
+        } catch (error) {
+          expect((error as ValidationError).fields).to.deep.equal([{ field: 'amount', message: MESSAGE }]);
+        }
+      }
+      const entry = Ledger.create({ id: 'e1', amount: '0.30' }, new Date('2026-01-01T00:00:00Z'));
+      expect(restPresenter(LEDGER)(entry)).to.include({ amount: '0.30', fee: null });
+    });
+
+    it('the API document states the rule: text or number, its digits as a pattern, its bounds', () => {
+      const { create } = bodiesOf(LEDGER);
+      expect(create.amount.codec.schema).to.deep.include({
+        type: ['string', 'number'],
+        pattern: '^-?\\d{1,10}(\\.\\d{1,2})?$',
+        minimum: 0,
+        examples: ['12.50'],
+      });
+      expect(create.fee.codec.schema).to.deep.include({ pattern: '^-?\\d{1,5}$' });
+      const pattern = new RegExp(create.amount.codec.schema.pattern ?? '');
+      expect(['12.50', '0', '-3.1'].every((text) => pattern.test(text))).to.equal(true);
+      expect(['1.005', '12345678901', '1e2'].some((text) => pattern.test(text))).to.equal(false);
+    });
+
+    it('GraphQL: Decimal fields, the scalar declared once for every fragment that uses it, and only then', () => {
+      const built = createSchema([
+        resourceGraphQL(inbound(LEDGER), {} as ResourceUseCases<never, typeof LEDGER.fields>),
+        resourceGraphQL(inbound(ACCOUNT), {} as ResourceUseCases<never, typeof ACCOUNT.fields>),
+      ]);
+      const entry = built.getType('LedgerEntry');
+      expect(isObjectType(entry) && String(entry.getFields().amount?.type)).to.equal('Decimal!');
+      expect(isObjectType(entry) && String(entry.getFields().fee?.type)).to.equal('Decimal');
+      expect(printSchema(built).match(/^scalar Decimal$/gm)).to.have.length(1);
+      expect(schema().getType('Decimal')).to.equal(undefined);
+
+      const scalar = built.getType('Decimal') as GraphQLScalarType;
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.equal('0.10');
+      expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.equal('12');
+      expect(scalar.parseLiteral({ kind: Kind.STRING, value: '12.50' })).to.equal('12.50');
+      expect(() => scalar.parseLiteral({ kind: Kind.BOOLEAN, value: true })).to.throw('string or a number');
+      expect(scalar.parseValue(0.1)).to.equal('0.1');
+      expect(scalar.parseValue('0.10')).to.equal('0.10');
+      expect(() => scalar.parseValue(true)).to.throw(GraphQLError);
+      expect(scalar.serialize('12.50')).to.equal('12.50');
+      expect(() => scalar.serialize(12.5)).to.throw(GraphQLError);
     });
   });
 });

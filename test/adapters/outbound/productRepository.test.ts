@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { PRODUCT_TABLE, SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { insertRows } from '../../support/resource/repository.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { productRepositoryContract } from './contracts/productRepository.contract.js';
@@ -36,7 +36,7 @@ describe('ProductRepository implementations', () => {
           addMany: (products) =>
             insertRows(
               database.db.orm,
-              'products',
+              PRODUCT_TABLE,
               products.map((product) => product.toProps()),
               !target.name.startsWith('PostgreSQL'),
             ),

@@ -4,12 +4,13 @@
  * products declare theirs by hand in test/support/resource/products.ts, from the same facts.
  */
 
+import type { FieldType } from '../../../src/domain/shared/resource.js';
+
 /** A JSON value as a request body or an answer carries it. */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
-/** The generator's field types (README: Add a resource): how values compare when a list is sorted. */
-export type FieldKind =
-  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+/** The field types (README: Add a resource): how values compare when a list is sorted. */
+export type FieldKind = FieldType;
 
 /** A value the API must refuse for a field, and the message it must refuse it with. */
 export interface InvalidValue {

@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { columnsOf, type ColumnOf, type TableSpec } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { unitsOf } from '../../../src/domain/shared/Decimal.js';
 
 /** The id the repository contract's referenced row has (its TARGET): samples of a `ref` field name it. */
 export const REFERENCED_ID = '00000000-0000-4000-8000-00000000fff0';
@@ -42,25 +44,31 @@ export async function clearResourceTables(orm: MikroORM): Promise<void> {
   }
 }
 
-/** Inserts rows given as entity props (camel case) straight into `table`, in chunks, in the driver's column forms. */
+/** A props value in the column form the driver stores (SQLite: epoch milliseconds, 0/1, a decimal's smallest unit). */
+function driverValue(column: ColumnOf, value: unknown, sqlite: boolean): unknown {
+  if (!sqlite || value === null || value === undefined) return value;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'boolean') return Number(value);
+  if (column.kind === 'decimal') return Number(unitsOf(String(value), column.spec?.scale ?? 0));
+  return value;
+}
+
+/** Inserts rows given as entity props (camel case) straight into `table`'s table, in chunks, in the driver's column forms. */
 export async function insertRows(
   orm: MikroORM,
-  table: string,
+  table: TableSpec,
   rows: readonly object[],
   sqlite: boolean,
 ): Promise<void> {
+  const columns = columnsOf(table);
   const driverRows = rows.map((row) =>
     Object.fromEntries(
-      Object.entries(row).map(([key, value]: [string, unknown]) => [
-        key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-        sqlite && value instanceof Date
-          ? value.getTime()
-          : sqlite && typeof value === 'boolean'
-            ? Number(value)
-            : value,
+      columns.map((column) => [
+        column.name,
+        driverValue(column, (row as Record<string, unknown>)[column.prop], sqlite),
       ]),
     ),
   );
   for (let start = 0; start < driverRows.length; start += 200)
-    await knexOf(orm)(table).insert(driverRows.slice(start, start + 200));
+    await knexOf(orm)(table.table).insert(driverRows.slice(start, start + 200));
 }

@@ -123,11 +123,13 @@ export function expectRowShape(resource: ResourceUnderTest, row: RowJson): void 
 /** The `ETag` of an answer carrying one row. */
 export const etagOf = (response: ApiResponse): string | null => response.headers.get('etag');
 
-/** The sort key of a value of `kind`: numbers for dates, booleans and numbers; strings compare as the database's binary order. */
+/** The sort key of a value of `kind`: numbers for dates, booleans, numbers and decimals; strings compare as the database's binary order. */
 export function sortKey(kind: FieldUnderTest['kind'] | 'timestamp', value: Json): number | string | null {
   if (value === null || value === undefined) return null;
   if (kind === 'datetime' || kind === 'timestamp') return Date.parse(value as string);
   if (kind === 'boolean') return value ? 1 : 0;
+  // A decimal is answered as text and sorts by its value: "9.00" before "10.00".
+  if (kind === 'decimal') return Number(value);
   return value as number | string;
 }
 

@@ -44,6 +44,7 @@ export const INVOICE_ARGS = [
   'customer_id:ref(customer)',
   'number:string(1..80)',
   'total:number',
+  'amount:decimal(12,2)(0..)',
   'due_at:datetime',
   'paid:boolean',
   'notes:text?',

@@ -22,6 +22,8 @@ import type {
   ResourceStorage,
 } from '../../adapters/outbound/contracts/resourceRepository.contract.js';
 import type * as SupportDatabase from '../../support/database.js';
+import type * as SupportRepository from '../../support/resource/repository.js';
+import type { TableSpec } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 
 /**
  * The outbound templates for two related resources with every field type — `customer` (searched)
@@ -65,12 +67,15 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 const adapters = 'src/adapters/outbound';
 const { Customer } = await load<{ Customer: { restore(props: Props): Entity } }>('src/domain/customer/Customer.ts');
 const { Invoice } = await load<{ Invoice: { restore(props: Props): Entity } }>('src/domain/invoice/Invoice.ts');
-const { SqlCustomerRepository } = await load<{ SqlCustomerRepository: Constructor<[Database]> }>(
-  `${adapters}/mikroorm/SqlCustomerRepository.ts`,
-);
-const { SqlInvoiceRepository } = await load<{ SqlInvoiceRepository: Constructor<[Database]> }>(
-  `${adapters}/mikroorm/SqlInvoiceRepository.ts`,
-);
+const { SqlCustomerRepository, CUSTOMER_TABLE } = await load<{
+  SqlCustomerRepository: Constructor<[Database]>;
+  CUSTOMER_TABLE: TableSpec;
+}>(`${adapters}/mikroorm/SqlCustomerRepository.ts`);
+const { SqlInvoiceRepository, INVOICE_TABLE } = await load<{
+  SqlInvoiceRepository: Constructor<[Database]>;
+  INVOICE_TABLE: TableSpec;
+}>(`${adapters}/mikroorm/SqlInvoiceRepository.ts`);
+const { insertRows } = await load<typeof SupportRepository>('test/support/resource/repository.ts');
 const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(
   `${adapters}/memory/InMemoryCustomerRepository.ts`,
 );
@@ -129,6 +134,7 @@ const INVOICES: ResourceDescriptor<Entity, string> = {
       customerId: uuid(0xfff0),
       number: 'INV-1',
       total: 10,
+      amount: '12.50',
       dueAt: T0,
       paid: false,
       notes: 'Net 30, thank you — ünïcödé',
@@ -146,6 +152,7 @@ const INVOICES: ResourceDescriptor<Entity, string> = {
   sortable: [
     { field: 'number', prop: 'number', optional: false, values: ['A-1', 'B-2', 'C-3'] },
     { field: 'total', prop: 'total', optional: false, values: [-1.5, 0, 2, 1e9] },
+    { field: 'amount', prop: 'amount', optional: false, values: ['0.00', '9.00', '10.00', '9999999999.99'] },
     { field: 'due_at', prop: 'dueAt', optional: false, values: [at(-100), at(0), at(0.001), at(86_400)] },
     { field: 'paid', prop: 'paid', optional: false, values: [false, true] },
     { field: 'tier', prop: 'tier', optional: false, values: ['free', 'pro'] },
@@ -160,19 +167,14 @@ const INVOICES: ResourceDescriptor<Entity, string> = {
 
 const knexOf = (db: Database): Knex => (db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
 
-/** Rows straight into a table, as the driver stores them (SQLite: epoch milliseconds, 0/1). */
-async function insertMany(db: Database, table: string, rows: readonly Entity[], sqlite: boolean): Promise<void> {
-  const driverRows = rows.map((row) =>
-    Object.fromEntries(
-      Object.entries(row.toProps()).map(([k, v]) => [
-        k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-        sqlite && v instanceof Date ? v.getTime() : sqlite && typeof v === 'boolean' ? Number(v) : v,
-      ]),
-    ),
+/** Rows straight into a table, as the driver stores them (SQLite: epoch milliseconds, 0/1, a decimal's smallest unit). */
+const insertMany = (db: Database, table: TableSpec, rows: readonly Entity[], sqlite: boolean): Promise<void> =>
+  insertRows(
+    db.orm,
+    table,
+    rows.map((row) => row.toProps()),
+    sqlite,
   );
-  for (let start = 0; start < driverRows.length; start += 100)
-    await knexOf(db)(table).insert(driverRows.slice(start, start + 100));
-}
 
 /** Takes the two resources out of a shared database (PostgreSQL's test database outlives this run). */
 async function removeResources(db: Database): Promise<void> {
@@ -312,7 +314,17 @@ function describeOn(target: SqlTarget): void {
         /foreign key ?\(\W*customer_id\W*\) references \W*customers\W* ?\(\W*id\W*\) on delete restrict/,
       );
       expect(invoices).to.contain('invoices_customer_id_index');
-      for (const field of ['customer_id', 'number', 'total', 'due_at', 'paid', 'tier', 'created_at', 'updated_at']) {
+      for (const field of [
+        'customer_id',
+        'number',
+        'total',
+        'amount',
+        'due_at',
+        'paid',
+        'tier',
+        'created_at',
+        'updated_at',
+      ]) {
         expect(invoices).to.contain(`invoices_${field}_id_index`);
       }
       for (const field of ['score', 'contact', 'ext']) {
@@ -335,6 +347,7 @@ function describeOn(target: SqlTarget): void {
         paid: true,
         tier: 'pro',
         total: 12.25,
+        amount: '1234567890.12',
         dueAt: at(0.001),
       });
       const empty = INVOICES.make(uuid(2), { notes: null });
@@ -385,7 +398,7 @@ function describeOn(target: SqlTarget): void {
     fresh: async () => {
       await clear();
       const repository = new SqlCustomerRepository(database());
-      return { repository, addMany: (rows) => insertMany(database(), 'customers', rows, !postgres) };
+      return { repository, addMany: (rows) => insertMany(database(), CUSTOMER_TABLE, rows, !postgres) };
     },
     tearDown: async () => undefined,
   });
@@ -399,7 +412,7 @@ function describeOn(target: SqlTarget): void {
       return {
         repository,
         referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },
-        addMany: (rows) => insertMany(database(), 'invoices', rows, !postgres),
+        addMany: (rows) => insertMany(database(), INVOICE_TABLE, rows, !postgres),
       };
     },
     tearDown,

@@ -145,6 +145,44 @@ describe('generate: parsing the command', () => {
     }
   });
 
+  describe('decimal(p,s)', () => {
+    it('reads its digits, then its bounds, and is sortable', () => {
+      expect(fieldOf('amount:decimal(12,2)(>0)?')).to.deep.equal({
+        name: 'amount',
+        camel: 'amount',
+        type: 'decimal',
+        optional: true,
+        bounds: { min: 0, minExclusive: true },
+        precision: 12,
+        scale: 2,
+        sortable: true,
+      });
+      expect(fieldOf('qty:decimal(15,0)')).to.deep.include({ precision: 15, scale: 0, bounds: {} });
+      expect(fieldOf('rate:decimal(6,4)(-1.5..2.2500)').bounds).to.deep.equal({ min: -1.5, max: 2.25 });
+    });
+
+    const refusals: [string, string][] = [
+      ['decimal', 'decimal needs its digits, e.g. decimal(12,2) for money (12 digits, 2 after the point)'],
+      [
+        'decimal(12)',
+        'decimal(12): decimal needs its digits, e.g. decimal(12,2) for money (12 digits, 2 after the point), then bounds if any: decimal(12,2)(>0)',
+      ],
+      ['decimal(16,2)', 'decimal(16,2): the precision is 1 to 15 digits (both engines store it exactly)'],
+      ['decimal(0,0)', 'decimal(0,0): the precision is 1 to 15 digits (both engines store it exactly)'],
+      ['decimal(4,5)', 'decimal(4,5): the scale (digits after the point) is at most the precision'],
+      ['decimal(12,2)(>0.001)', 'decimal(12,2)(>0.001): the bound 0.001 has more than 2 digits after the point'],
+      ['decimal(4,2)(..100)', 'decimal(4,2)(..100): the bound 100 has more than 2 digits before the point'],
+      [
+        'decimal(12,2)(x)',
+        `decimal(12,2)(x): bounds are MIN..MAX, MIN.., ..MAX, >MIN or <MAX (e.g. 1..80, ..2000, >0, 0..<1)`,
+      ],
+    ];
+    for (const [spec, problem] of refusals) {
+      it(`refuses ${spec}: ${problem}`, () =>
+        refusedWith(`resource invoice amount:${spec}`, `field "amount": ${problem}`));
+    }
+  });
+
   describe('optional', () => {
     for (const spec of ['text?', 'integer(0..10)?', 'enum(a|b)?', 'datetime?', 'string(1..80)?']) {
       it(`${spec} is optional`, () => expect(fieldOf(`f:${spec}`).optional).to.equal(true));
@@ -238,7 +276,7 @@ describe('generate: parsing the command', () => {
       [
         'an unknown type',
         'resource invoice total:float',
-        'field "total": unknown type "float" (the types are string, text, integer, number, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
       ],
       [
         'a malformed type',
@@ -537,7 +575,7 @@ describe('generate: parsing the command', () => {
         'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
         'field "id": every resource has it already (id, created_at, updated_at and version are generated)',
         'field "type": "type" is a reserved word (TypeScript, GraphQL)',
-        'field "total": unknown type "float" (the types are string, text, integer, number, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
         'field "customer": a ref field\'s name ends in _id (e.g. customer_id)',
         'field "customer": ref(customer): there is no customer resource (the resources are product, user)',
         'field "n": integer(5..1): min 5 is greater than max 1',

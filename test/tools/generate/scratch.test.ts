@@ -288,6 +288,7 @@ describe('generate: in a scratch copy of the repository', function () {
         'customer_id',
         'number',
         'total',
+        'amount',
         'due_at',
         'paid',
         'notes',
@@ -295,6 +296,11 @@ describe('generate: in a scratch copy of the repository', function () {
         'created_at',
         'updated_at',
       ]);
+      expect(invoice.amount).to.deep.include({
+        type: ['string', 'number'],
+        pattern: '^-?\\d{1,10}(\\.\\d{1,2})?$',
+        minimum: 0,
+      });
       expect(invoice.customer_id).to.include({ type: 'string', format: 'uuid' });
       expect(invoice.number).to.include({ type: 'string', minLength: 1, maxLength: 80 });
       expect(invoice.total).to.include({ type: 'number' });
@@ -303,7 +309,7 @@ describe('generate: in a scratch copy of the repository', function () {
       expect(invoice.notes?.type).to.deep.equal(['string', 'null']);
       expect(invoice.score).to.deep.include({ type: ['integer', 'null'], minimum: 0, maximum: 10 });
       const created = document.paths['/api/v1/invoices']?.post?.requestBody?.content['application/json']?.schema;
-      expect(created?.required).to.deep.equal(['customer_id', 'number', 'total', 'due_at', 'paid']);
+      expect(created?.required).to.deep.equal(['customer_id', 'number', 'total', 'amount', 'due_at', 'paid']);
       expect(created?.properties?.score).to.deep.equal(invoice.score);
       const answered =
         document.paths['/api/v1/invoices/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
@@ -316,6 +322,7 @@ describe('generate: in a scratch copy of the repository', function () {
         'customer_id',
         'number',
         'total',
+        'amount',
         'due_at',
         'paid',
         'score',
@@ -383,6 +390,7 @@ describe('generate: in a scratch copy of the repository', function () {
           customer_id: customer.id,
           number: 'INV-0001',
           total: 99.5,
+          amount: 0.1,
           due_at: '2026-05-01T12:00:00+02:00',
           paid: false,
         };
@@ -390,21 +398,41 @@ describe('generate: in a scratch copy of the repository', function () {
           await api.post('/api/v1/invoices', { token: admin, json: invoiceBody }),
           201,
         );
-        expect(invoice).to.deep.include({ ...invoiceBody, due_at: '2026-05-01T10:00:00.000Z', notes: null });
+        expect(invoice).to.deep.include({
+          ...invoiceBody,
+          amount: '0.10',
+          due_at: '2026-05-01T10:00:00.000Z',
+          notes: null,
+        });
         const filtered = dataOf<{ id: string }[]>(
           await api.get(`/api/v1/invoices?customer_id=${customer.id}`, { token: user }),
         );
         expect(filtered.map((i) => i.id)).to.deep.equal([invoice.id]);
         const paid = await api.put(`/api/v1/invoices/${invoice.id}`, {
           token: admin,
-          json: { paid: true, notes: 'Paid by transfer' },
+          json: { paid: true, notes: 'Paid by transfer', amount: '0.20' },
           headers: { 'If-Match': '"1"' },
         });
         expect(dataOf<Record<string, unknown>>(paid)).to.deep.include({
           paid: true,
           notes: 'Paid by transfer',
           total: 99.5,
+          amount: '0.20',
         });
+        expectError(
+          await api.post('/api/v1/invoices', { token: admin, json: { ...invoiceBody, amount: '0.105' } }),
+          400,
+          'VALIDATION_ERROR',
+          'validation failed',
+          {
+            fields: [
+              {
+                field: 'amount',
+                message: 'must be a decimal of at most 10 digits before the point and 2 after, of at least 0.00',
+              },
+            ],
+          },
+        );
         expect(paid.headers.get('etag')).to.equal('"2"');
         expectError(
           await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }),
@@ -455,16 +483,17 @@ describe('generate: in a scratch copy of the repository', function () {
         );
         expect(listed.customers.data.map((c) => c.id)).to.deep.equal([second.createCustomer.data.id]);
         const created = await gql<{
-          createInvoice: { status: number; data: { id: string; customerId: string; dueAt: string } };
+          createInvoice: { status: number; data: { id: string; customerId: string; dueAt: string; amount: string } };
         }>(
           service,
           admin,
-          'mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { status data { id customerId dueAt } } }',
+          'mutation($input: CreateInvoiceInput!) { createInvoice(input: $input) { status data { id customerId dueAt amount } } }',
           {
             input: {
               customerId: second.createCustomer.data.id,
               number: 'INV-0002',
               total: 10,
+              amount: '1234.5',
               dueAt: '2026-06-01T00:00:00Z',
               paid: false,
             },
@@ -474,6 +503,7 @@ describe('generate: in a scratch copy of the repository', function () {
         expect(created.createInvoice.data).to.deep.include({
           customerId: second.createCustomer.data.id,
           dueAt: '2026-06-01T00:00:00.000Z',
+          amount: '1234.50',
         });
         const invoices = await gql<{ invoices: { data: { id: string }[] } }>(
           service,
@@ -493,10 +523,10 @@ describe('generate: in a scratch copy of the repository', function () {
         const updated = await gql<{ updateInvoice: { status: number; data: { paid: boolean } } }>(
           service,
           admin,
-          'mutation($id: ID!) { updateInvoice(id: $id, input: { paid: true }) { status data { paid } } }',
+          'mutation($id: ID!) { updateInvoice(id: $id, input: { paid: true, amount: 9.99 }) { status data { paid amount } } }',
           { id: created.createInvoice.data.id },
         );
-        expect(updated.updateInvoice).to.deep.equal({ status: 200, data: { paid: true } });
+        expect(updated.updateInvoice).to.deep.equal({ status: 200, data: { paid: true, amount: '9.99' } });
         for (const [mutation, id] of [
           ['deleteInvoice', created.createInvoice.data.id],
           ['deleteCustomer', second.createCustomer.data.id],

@@ -132,6 +132,20 @@ export function schemaOfFacts(facts: FieldFacts): JsonSchema {
         ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: max } : { maximum: max }),
       };
     }
+    case 'decimal': {
+      const { min, max, minExclusive, maxExclusive } = facts.range;
+      const integers = facts.precision - facts.scale;
+      const fraction = facts.scale === 0 ? '' : `(\\.\\d{1,${facts.scale}})?`;
+      const example = facts.scale === 0 ? '12' : `12.${'5'.padEnd(facts.scale, '0')}`;
+      return {
+        // Taken as text or a JSON number; always answered as text with exactly `scale` fraction digits.
+        type: ['string', 'number'],
+        pattern: `^-?\\d{1,${integers}}${fraction}$`,
+        ...(min === undefined ? {} : minExclusive ? { exclusiveMinimum: Number(min) } : { minimum: Number(min) }),
+        ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: Number(max) } : { maximum: Number(max) }),
+        examples: [example],
+      };
+    }
     case 'boolean':
       return { type: 'boolean' };
     case 'datetime':
@@ -166,6 +180,14 @@ export const integerField = (fieldRule: FieldRule<number>): FieldCodec<number> =
 /** A JSON number (a string such as `"10"` is refused), then the rule. */
 export const numberField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
   ruled(fieldRule, Number.NaN, 'must be a number', (u) => (typeof u === 'number' ? checked(u, fieldRule) : undefined));
+
+/** An exact decimal (`decimal(p,s)`): text or a plain JSON number, read without rounding into canonical text. */
+export const decimalField = (fieldRule: DomainFieldRule<string>): FieldCodec<string> =>
+  ruled(fieldRule, '', 'must be a decimal', (u) => {
+    if (typeof u !== 'string' && typeof u !== 'number') return undefined;
+    const read = fieldRule.read(u);
+    return 'problem' in read ? new Problem(read.problem) : read.value;
+  });
 
 /** `true` or `false`. */
 export const booleanField = (): FieldCodec<boolean> =>

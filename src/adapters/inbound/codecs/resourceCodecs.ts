@@ -3,6 +3,7 @@ import type { FieldDeclaration, FieldDeclarations, ResourceDeclaration } from '.
 import {
   booleanField,
   dateTimeField,
+  decimalField,
   emailField,
   enumField,
   integerField,
@@ -33,6 +34,8 @@ function codecByType(
       return integerField(rule);
     case 'number':
       return numberField(rule);
+    case 'decimal':
+      return decimalField(declaration.rule as FieldRule<string>);
     case 'boolean':
       return booleanField();
     case 'datetime':

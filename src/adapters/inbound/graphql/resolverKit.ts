@@ -48,8 +48,13 @@ export type Resolver = (args: Args, context: GraphQLContext) => Promise<unknown>
 /** What one resource adds to the GraphQL API: its SDL (types, `extend type Query/Mutation`) and the resolvers of its root fields. */
 export interface GraphQLFragment {
   typeDefs: string;
+  /** Scalars beyond the shared SDL's that the fragment's types use (`Decimal`): declared once for all fragments. */
+  scalars?: readonly FragmentScalar[];
   resolvers: { Query?: Record<string, Resolver>; Mutation?: Record<string, Resolver> };
 }
+
+/** The scalars a fragment may need that the shared SDL does not declare (each declared once, when used). */
+export type FragmentScalar = 'Decimal';
 
 /**
  * Authenticates the request (once, however many fields ask) and checks the policy for the REST

@@ -28,6 +28,7 @@ const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
   text: 'String',
   integer: 'Int',
   number: 'Float',
+  decimal: 'Decimal',
   boolean: 'Boolean',
   datetime: 'DateTime',
   email: 'String',
@@ -139,8 +140,10 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
     return presentPage(found, present);
   };
 
+  const decimals = Object.values(declaration.fields).some((f) => f.type === 'decimal');
   return {
     typeDefs: resourceTypeDefs(declaration),
+    ...(decimals ? { scalars: ['Decimal'] as const } : {}),
     resolvers: {
       Query: {
         [camel.singular]: async (args, context) => {

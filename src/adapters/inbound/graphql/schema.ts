@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, type GraphQLFieldResolver, type GraphQLScalarType, type GraphQLSchema } from 'graphql';
 import { defineDateTime } from './dateTime.js';
+import { defineDecimal } from './decimal.js';
 import { toGraphQLError } from './errors.js';
-import type { GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
+import type { FragmentScalar, GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
 
 /**
  * The shared part of the published SDL (README: GraphQL; scalars, the T* DTOs, the health root fields), kept
  * as a `.graphql` file beside this module (copied into the build). Resources extend it.
  */
 export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
+
+/** The behaviour of each scalar a fragment may ask for. */
+const SCALARS: Record<FragmentScalar, (scalar: GraphQLScalarType) => void> = { Decimal: defineDecimal };
 
 const health = async () => ({ status: 200, message: 'ok', errors: null });
 
@@ -25,8 +29,12 @@ const SHARED: GraphQLFragment = {
  */
 export function createSchema(fragments: readonly GraphQLFragment[]): GraphQLSchema {
   const all = [SHARED, ...fragments];
-  const schema = buildSchema(all.map((fragment) => fragment.typeDefs).join('\n'));
+  const scalars = [...new Set(fragments.flatMap((fragment) => fragment.scalars ?? []))].sort();
+  const schema = buildSchema(
+    [...all.map((fragment) => fragment.typeDefs), ...scalars.map((name) => `scalar ${name}`)].join('\n'),
+  );
   defineDateTime(schema.getType('DateTime') as GraphQLScalarType);
+  for (const name of scalars) SCALARS[name](schema.getType(name) as GraphQLScalarType);
   const bound = new Set<string>();
   for (const { resolvers } of all) {
     bind(schema, 'Query', resolvers.Query ?? {}, bound);

@@ -12,7 +12,7 @@ export class InMemoryProductRepository
     super({
       fromRow: (props) => Product.restore(props),
       toRow: (product) => product.toProps(),
-      search: PRODUCT.search,
+      declaration: PRODUCT,
       stillReferenced: (id) => new ProductStillReferencedError(id),
     });
   }

@@ -1,5 +1,7 @@
 import { ValidationError, type DomainError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import { unitsOf } from '../../../domain/shared/Decimal.js';
 import type { ListQuery, Page } from '../../../domain/shared/Page.js';
+import type { FieldDeclarations } from '../../../domain/shared/resource.js';
 import { pageOf, type Comparable } from './sorting.js';
 
 /** The props every stored resource has. */
@@ -19,7 +21,9 @@ export interface MemoryReference {
 export interface MemoryResource<E, P extends StoredProps> {
   fromRow(props: P): E;
   toRow(entity: E): P;
-  /** The field `q` searches: case-insensitive "contains". */
+  /** A declared resource's declaration: its search field, and its field types (a decimal sorts by value). */
+  readonly declaration?: { readonly fields: FieldDeclarations; readonly search?: string };
+  /** The field `q` searches (case-insensitive "contains"), for a resource with no declaration. */
   readonly search?: keyof P & string;
   /** Reference fields (camel case, e.g. `customerId`); the list filters on them by their snake name. */
   readonly references?: { readonly [K in keyof P & string]?: MemoryReference };
@@ -114,7 +118,7 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
 
   async list(query: ListQuery<F>): Promise<Page<E>> {
     const needle = query.q?.toLowerCase();
-    const search = this.resource.search;
+    const search = this.resource.declaration?.search ?? this.resource.search;
     const filters = Object.entries(query.filters ?? {}).map(([field, id]) => {
       const prop = camelCase(field);
       if (!this.references.some(([reference]) => reference === prop)) throw new Error(`${field} is not a filter`);
@@ -128,7 +132,13 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
       return filters.every(([prop, id]) => this.valueOf(row, prop) === id);
     });
     const prop = camelCase(query.sort);
-    const field = (row: P) => (this.valueOf(row, prop) ?? null) as Comparable;
+    const declared = this.resource.declaration?.fields[prop];
+    const scale = declared?.type === 'decimal' ? (declared.scale ?? 0) : undefined;
+    // A decimal sorts by its value (as its count of the smallest unit: exact), not by its text.
+    const field = (row: P): Comparable => {
+      const value = (this.valueOf(row, prop) ?? null) as Comparable;
+      return scale === undefined || typeof value !== 'string' ? value : Number(unitsOf(value, scale));
+    };
     return pageOf(matching, query, { [query.sort]: field } as Record<F, (row: P) => Comparable>, (row) =>
       this.resource.fromRow(row),
     );

@@ -1,4 +1,5 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { formatUnits, unitsOf } from '../../../domain/shared/Decimal.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
 import type { Database } from './database.js';
@@ -49,6 +50,8 @@ function isForeignKeyViolation(error: unknown): boolean {
 function fromDriver(column: ColumnOf, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (column.kind) {
+    case 'decimal':
+      return decimalFromDriver(value, column.spec?.scale ?? 0);
     case 'datetime':
       return new Date(value as Date | number | string);
     case 'boolean':
@@ -62,8 +65,30 @@ function fromDriver(column: ColumnOf, value: unknown): unknown {
   }
 }
 
-/** A props value as a statement binds it (the executor converts dates and booleans for SQLite). */
-const toParam = (value: unknown): SqlParam => (value === undefined ? null : (value as SqlParam));
+/**
+ * A decimal as the driver gives it: PostgreSQL's `numeric` as text, SQLite's count of the smallest
+ * unit as a number (exact: a decimal has at most 15 digits) — either way the canonical text.
+ */
+export function decimalFromDriver(value: unknown, scale: number): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return formatUnits(value, scale);
+  const units = unitsOf(String(value), scale);
+  if (units === undefined) throw new Error(`not a decimal of scale ${scale}: ${String(value)}`);
+  return formatUnits(units, scale);
+}
+
+/**
+ * A props value as a statement binds it (the executor converts dates and booleans for SQLite); a
+ * decimal is bound as its text on PostgreSQL and as its count of the smallest unit on SQLite.
+ */
+function toParam(column: ColumnOf, value: unknown, sqlite: boolean): SqlParam {
+  if (value === undefined || value === null) return null;
+  if (column.kind === 'decimal' && sqlite) {
+    const units = unitsOf(value as string, column.spec?.scale ?? 0);
+    if (units === undefined) throw new Error(`${column.name}: not a decimal of its scale: ${String(value)}`);
+    return Number(units);
+  }
+  return value as SqlParam;
+}
 
 /**
  * The repository of any resource stored by one table (see ADR 0016), declared by its
@@ -122,7 +147,8 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
 
   private values(entity: E, columns: readonly ColumnOf[]): SqlParam[] {
     const props = this.table.toRow(entity) as unknown as Record<string, unknown>;
-    return columns.map((c) => toParam(props[c.prop]));
+    const sqlite = this.sql.dialect !== 'postgresql';
+    return columns.map((c) => toParam(c, props[c.prop], sqlite));
   }
 
   add(entity: E): Promise<void> {

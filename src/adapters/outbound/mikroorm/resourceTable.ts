@@ -10,7 +10,7 @@ import type {
 
 /** How a resource field is stored (the generator's field types, README: Add a resource). */
 export type ColumnKind =
-  'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+  'string' | 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
 
 /** One field's column. Its name is the field's name in snake case (`dueAt` → `due_at`). */
 export interface Column {
@@ -21,6 +21,13 @@ export interface Column {
   readonly length?: number;
   /** `enum`: the allowed values (the column is as wide as the longest). */
   readonly values?: readonly string[];
+  /**
+   * `decimal`: its digits in all and after the point. PostgreSQL stores `numeric(precision, scale)`;
+   * SQLite a 64-bit integer count of the smallest unit (`12.50` at scale 2 is 1250), exact and sorted
+   * numerically on both.
+   */
+  readonly precision?: number;
+  readonly scale?: number;
   /** `ref`: the referenced table (its `id`) and the resource's name in messages (`must name an existing product`). */
   readonly references?: { readonly table: string; readonly target: string };
 }
@@ -124,7 +131,7 @@ export function orderByOf(spec: TableSpec, field: string, descending: boolean): 
   return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
 }
 
-function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf): void {
+function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf, postgres: boolean): void {
   const spec = column.spec;
   if (!spec) return;
   const c = column.name;
@@ -134,6 +141,7 @@ function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf): void {
     text: () => t.text(c),
     integer: () => t.integer(c),
     number: () => t.double(c),
+    decimal: () => (postgres ? t.decimal(c, spec.precision ?? 15, spec.scale ?? 0) : t.bigInteger(c)),
     boolean: () => t.boolean(c),
     datetime: () => t.timestamp(c, { useTz: true, precision: 3 }),
     email: () => t.string(c, 254),
@@ -154,11 +162,12 @@ function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf): void {
  */
 export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
   const columns = columnsOf(spec);
+  const postgres = knex.client.dialect === 'postgresql';
   const quoted = (name: string) => `"${name}"`;
   const statements = knex.schema
     .createTable(spec.table, (t) => {
       t.string('id', 36).primary();
-      for (const column of columns) addColumn(t, column);
+      for (const column of columns) addColumn(t, column, postgres);
       t.integer('version').notNullable().defaultTo(1);
       t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
       t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable();
@@ -183,7 +192,7 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
       statements.push(`create index ${quoted(index.name)} on ${quoted(spec.table)} (${index.columns})`);
     }
   }
-  if (spec.search && knex.client.dialect === 'postgresql') {
+  if (spec.search && postgres) {
     const c = snakeCase(spec.search);
     statements.push(`do $$ begin
   create extension if not exists pg_trgm;
@@ -206,6 +215,7 @@ export function columnOf(declaration: FieldDeclaration): Column {
     ...(declaration.nullable ? { optional: true } : {}),
     ...(declaration.maxLength !== undefined ? { length: declaration.maxLength } : {}),
     ...(declaration.values ? { values: declaration.values } : {}),
+    ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references
       ? {
           references: {

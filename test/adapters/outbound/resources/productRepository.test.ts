@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProductRepository } from '../../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { SqlProductRepository } from '../../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import {
+  PRODUCT_TABLE,
+  SqlProductRepository,
+} from '../../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { Product, type ProductProps } from '../../../../src/domain/product/Product.js';
 import type { ProductSortField } from '../../../../src/domain/product/ProductRepository.js';
 import { clearResourceTables, insertRows } from '../../../support/resource/repository.js';
@@ -59,7 +62,7 @@ describe('Product repositories (generated)', () => {
           addMany: (rows) =>
             insertRows(
               orm,
-              'products',
+              PRODUCT_TABLE,
               rows.map((row) => row.toProps()),
               !target.name.startsWith('PostgreSQL'),
             ),

@@ -23,6 +23,8 @@ function fieldArguments(f: FieldModel): string {
       return `${f.bounds.min}, ${f.bounds.max}`;
     case 'number':
       return rangeLiteral(f);
+    case 'decimal':
+      return [`${f.precision}, ${f.scale}`, ...(rangeLiteral(f) === '' ? [] : [rangeLiteral(f)])].join(', ');
     case 'enum':
       return `[${(f.values ?? []).map((v) => `'${v}'`).join(', ')}]`;
     case 'ref':

@@ -13,7 +13,7 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const domain = `../../../domain/${snake}`;
   const referenced = referencedResources(m);
   const imports = importLines([
-    [`{ ${m.search ? `${upper}, ` : ''}${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
+    [`{ ${upper}, ${pascal}, type ${pascal}Props }`, `${domain}/${pascal}.js`],
     [`type { ${pascal}Repository, ${pascal}SortField }`, `${domain}/${pascal}Repository.js`],
     [`{ ${pascal}StillReferencedError }`, `${domain}/${pascal}Errors.js`],
     ['{ InMemoryResourceRepository }', './InMemoryResourceRepository.js'],
@@ -28,7 +28,7 @@ export function memoryRepositoryFile(m: ResourceModel): FileContents {
   const options = [
     `fromRow: (props) => ${pascal}.restore(props),`,
     `toRow: (${camel}) => ${camel}.toProps(),`,
-    ...(m.search ? [`search: ${upper}.search,`] : []),
+    `declaration: ${upper},`,
     ...(references.length > 0 ? ['references: {', ...references.map((line) => `  ${line}`), '},'] : []),
     `stillReferenced: (id) => new ${pascal}StillReferencedError(id),`,
   ];

@@ -41,11 +41,13 @@ export function tableColumn(field: FieldModel): string {
   const detail =
     field.type === 'string'
       ? `, length: ${stringLength(field)}`
-      : field.type === 'enum'
-        ? `, values: [${(field.values ?? []).map(quoted).join(', ')}]`
-        : field.ref
-          ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
-          : '';
+      : field.type === 'decimal'
+        ? `, precision: ${field.precision}, scale: ${field.scale}`
+        : field.type === 'enum'
+          ? `, values: [${(field.values ?? []).map(quoted).join(', ')}]`
+          : field.ref
+            ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
+            : '';
   return `${field.camel}: { ${kind}${detail}${optionally(field)} },`;
 }
 

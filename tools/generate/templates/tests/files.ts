@@ -2,6 +2,7 @@ import type { ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
 import { ascendingValues } from './samples.js';
 import { referencedResources } from './support.js';
+import { upperOf } from '../outbound/source.js';
 
 /** `test/domain/<snake>/<Pascal>.generated.test.ts`: the entity's invariants. */
 export function entityTestFile(m: ResourceModel): FileContents {
@@ -75,7 +76,7 @@ export function repositoryTestFile(m: ResourceModel): FileContents {
     "import { tmpdir } from 'node:os';",
     "import { join } from 'node:path';",
     `import { InMemory${pascal}Repository } from '../../../../src/adapters/outbound/memory/InMemory${pascal}Repository.js';`,
-    `import { Sql${pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/Sql${pascal}Repository.js';`,
+    `import { ${upperOf(m.names)}_TABLE, Sql${pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/Sql${pascal}Repository.js';`,
     ...referenced.map(
       (r) =>
         `import { Sql${r.pascal}Repository } from '../../../../src/adapters/outbound/mikroorm/Sql${r.pascal}Repository.js';`,
@@ -140,7 +141,7 @@ ${memoryReferenced.map((line) => `      ${line}`).join('\n')}${memoryReferenced.
         await clearResourceTables(orm);
         return {
           repository: new Sql${pascal}Repository(database.db),${referencedStorage((r) => `new Sql${r.pascal}Repository(database.db)`)}
-          addMany: (rows) => insertRows(orm, '${pluralSnake}', rows.map((row) => row.toProps()), !target.name.startsWith('PostgreSQL')),
+          addMany: (rows) => insertRows(orm, ${upperOf(m.names)}_TABLE, rows.map((row) => row.toProps()), !target.name.startsWith('PostgreSQL')),
         };
       },
       tearDown: () => database.close(),

@@ -34,6 +34,55 @@ export function numberMessage(bounds: Bounds): string {
   return 'must be a finite number';
 }
 
+/** A bound of a decimal as the rule states it: with exactly `scale` fraction digits. */
+const fixed = (n: number, scale: number): string => n.toFixed(scale);
+
+/** `must be a decimal of at most 10 digits before the point and 2 after, greater than 0.00` (fieldRules' decimalRule). */
+export function decimalMessage(f: FieldModel): string {
+  const [precision, scale] = [f.precision ?? 15, f.scale ?? 0];
+  const integers = precision - scale;
+  const digits =
+    scale === 0
+      ? `a whole number of at most ${integers} digits`
+      : `a decimal of at most ${integers} digits before the point and ${scale} after`;
+  const { min, max, minExclusive, maxExclusive } = f.bounds;
+  const [low, high] = [min === undefined ? '' : fixed(min, scale), max === undefined ? '' : fixed(max, scale)];
+  const range =
+    min !== undefined && max !== undefined
+      ? `from ${minExclusive ? 'more than ' : ''}${low} to ${maxExclusive ? 'less than ' : ''}${high}`
+      : min !== undefined
+        ? minExclusive
+          ? `greater than ${low}`
+          : `of at least ${low}`
+        : max !== undefined
+          ? maxExclusive
+            ? `less than ${high}`
+            : `of at most ${high}`
+          : '';
+  return `must be ${digits}${range === '' ? '' : `, ${range}`}`;
+}
+
+/** Two decimals inside the field's bounds and digits, as the API answers them (`"19.99"`), in ascending order. */
+function decimalsWithin(f: FieldModel): [string, string] {
+  const [precision, scale] = [f.precision ?? 15, f.scale ?? 0];
+  const { min, max, minExclusive, maxExclusive } = f.bounds;
+  const unit = 10 ** -scale;
+  const inside = (text: string) => {
+    const n = Number(text);
+    return (
+      text.replace('-', '').split('.')[0]!.replace(/^0+/, '').length <= precision - scale &&
+      (min === undefined || (minExclusive ? n > min : n >= min)) &&
+      (max === undefined || (maxExclusive ? n < max : n <= max))
+    );
+  };
+  const candidates = [9, 10, 19.99, 5, 250, 0.5, 1, 0, -3.25];
+  if (min !== undefined) candidates.push(min, min + unit, min + 1, min + 2 * unit);
+  if (max !== undefined) candidates.push(max, max - unit, max - 1, max - 2 * unit);
+  const found = [...new Set(candidates.map((n) => fixed(n, scale)))].filter(inside);
+  const [a, b = a] = found;
+  return [a!, b!].sort((x, y) => Number(x) - Number(y)) as [string, string];
+}
+
 const DATETIME_MESSAGE = 'must be a date-time in RFC 3339 format with a time zone';
 const UUID_MESSAGE = 'must be a UUID';
 
@@ -78,6 +127,8 @@ export function restSamples(f: FieldModel): [string, string] {
     case 'integer':
     case 'number':
       return numbersWithin(f.bounds, f.type === 'integer').map(String) as [string, string];
+    case 'decimal':
+      return decimalsWithin(f).map(quoted) as [string, string];
     case 'boolean':
       return ['true', 'false'];
     case 'datetime':
@@ -121,6 +172,8 @@ export function ascendingValues(f: FieldModel): string[] {
       const [a, b] = numbersWithin(f.bounds, f.type === 'integer');
       return [...new Set([a, b])].sort((x, y) => x - y).map(String);
     }
+    case 'decimal':
+      return [...new Set(decimalsWithin(f))].map(quoted);
     case 'boolean':
       return ['false', 'true'];
     case 'datetime':
@@ -173,6 +226,28 @@ export function invalidSamples(f: FieldModel): InvalidSample[] {
       return [
         ...outside.map((n) => ({ value: String(n), message, restOnly: false, domain: String(n) })),
         { value: "'10'", message, restOnly: true },
+      ];
+    }
+    case 'decimal': {
+      const [precision, scale] = [f.precision ?? 15, f.scale ?? 0];
+      const message = decimalMessage(f);
+      const [inside] = decimalsWithin(f);
+      const { min, max, minExclusive, maxExclusive } = f.bounds;
+      const unit = 10 ** -scale;
+      const refused = [
+        `${inside}${scale === 0 ? '.' : ''}1`,
+        '1'.repeat(precision - scale + 1),
+        ...(min !== undefined ? [fixed(minExclusive ? min : min - unit, scale)] : []),
+        ...(max !== undefined ? [fixed(maxExclusive ? max : max + unit, scale)] : []),
+      ];
+      return [
+        ...[...new Set(refused)].map((text) => ({
+          value: quoted(text),
+          message,
+          restOnly: false,
+          domain: quoted(text),
+        })),
+        { value: 'true', message, restOnly: true },
       ];
     }
     case 'boolean':
