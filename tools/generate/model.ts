@@ -152,3 +152,13 @@ export function graphqlRootFieldsOf(names: ResourceNames): string[] {
   const p = names.pascal;
   return [names.camel, names.pluralCamel, `create${p}`, `update${p}`, `delete${p}`];
 }
+
+/**
+ * The nested list of each `ref` field, in the policy's form: `/api/v1/customers/{id}/invoices` for
+ * an invoice's `customer_id` (README: Add a resource, relations). Its rules are the list's.
+ */
+export function nestedListPaths(m: ResourceModel): string[] {
+  // One per referenced resource, however many fields name it (src/adapters/inbound/resources.ts: relationsOf).
+  const parents = new Set(m.fields.flatMap((field) => (field.ref ? [field.ref.pluralKebab] : [])));
+  return [...parents].map((plural) => `/api/v1/${plural}/{id}/${m.names.pluralKebab}`);
+}

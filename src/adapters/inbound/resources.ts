@@ -64,6 +64,82 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
     }): Promise<E>;
   };
   remove: { execute(input: { readonly id: string; readonly expectedVersions?: readonly number[] }): Promise<unknown> };
+  /** Many rows by id in one read (GraphQL relation fields pointing at this resource). */
+  getMany: { execute(input: { readonly ids: readonly string[] }): Promise<readonly E[]> };
+  /** For a resource with a reference: a page per referenced row, in one read (the referenced type's list field). */
+  listByReference?: {
+    execute(input: {
+      readonly field: string;
+      readonly ids: readonly string[];
+      readonly query: ListQuery<SortFieldOf<F>>;
+    }): Promise<ReadonlyMap<string, Page<E>>>;
+  };
+}
+
+/**
+ * The resource a `ref` field names, as the referencing resource's adapters are given it: its
+ * inbound description (names, paths, 404) and its use cases (`get` for the nested route's 404,
+ * `getMany` for the batched GraphQL field).
+ */
+export interface ParentResource {
+  readonly resource: InboundResource<FieldDeclarations>;
+  readonly useCases: {
+    readonly get: { execute(input: { readonly id: string }): Promise<unknown> };
+    readonly getMany: { execute(input: { readonly ids: readonly string[] }): Promise<readonly unknown[]> };
+  };
+}
+
+/** The resources a declared resource's `ref` fields name, by field (`{ customerId: … }`). */
+export type ParentsOf<F extends FieldDeclarations> = {
+  readonly [K in keyof F as F[K]['type'] extends 'ref' ? K : never]: ParentResource;
+};
+
+/** One `ref` field of a resource and the relation it makes, in every spelling the adapters use. */
+export interface Relation {
+  /** The field (`customerId`) and its JSON name, its list filter (`customer_id`). */
+  readonly key: string;
+  readonly field: string;
+  /** The GraphQL field on the referencing type (`Invoice.customer`): the key without `Id`. */
+  readonly parentField: string;
+  /** The referenced resource's names (`customer`, `customers`). */
+  readonly parent: { readonly name: string; readonly plural: string };
+  /** `GET /api/v1/customers/:id/invoices`: the router's pattern, and the policy's form. */
+  readonly path: string;
+  readonly policyPath: string;
+  /**
+   * Whether this field gives the referenced resource its list of these rows (the nested route and
+   * `Customer.invoices`): one field per referenced resource does — the one named after it
+   * (`customer_id`), else the first that names it; another (`payer_id`) gives `Invoice.payer` only.
+   */
+  readonly reverse: boolean;
+}
+
+/** The relations of a declared resource: one per `ref` field, in field order. */
+export function relationsOf(resource: Pick<ResourceDeclaration, 'plural' | 'fields'>): Relation[] {
+  const children = pathsOf(resource).collection.split('/').pop() ?? resource.plural;
+  const refs = Object.entries(resource.fields).filter(([, d]) => d.type === 'ref' && d.references);
+  const reverseOf = new Map<string, string>();
+  for (const [key, declaration] of refs) {
+    const parent = declaration.references!.singular;
+    const named = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) === `${parent}_id`;
+    if (named || !reverseOf.has(parent)) reverseOf.set(parent, named ? key : (reverseOf.get(parent) ?? key));
+  }
+  return Object.entries(resource.fields).flatMap(([key, declaration]) => {
+    const parent = declaration.references;
+    if (declaration.type !== 'ref' || !parent) return [];
+    const parentPaths = pathsOf({ plural: parent.plural });
+    return [
+      {
+        key,
+        field: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        parentField: key.replace(/Id$/, ''),
+        parent: { name: parent.singular, plural: parent.plural },
+        path: `${parentPaths.item}/${children}`,
+        policyPath: `${parentPaths.policy.item}/${children}`,
+        reverse: reverseOf.get(parent.singular) === key,
+      },
+    ];
+  });
 }
 
 /** A declared resource as its inbound adapters are given it: the declaration, and its not-found error. */

@@ -36,4 +36,6 @@ export interface ProductRepository {
    */
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ProductListQuery): Promise<Page<Product>>;
+  /** The products with these ids (an unknown id is left out), in one read whatever their number. */
+  findByIds(ids: readonly string[]): Promise<readonly Product[]>;
 }

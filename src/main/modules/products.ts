@@ -11,6 +11,7 @@ import { GetProduct } from '../../application/product/GetProduct.js';
 import { ListProducts } from '../../application/product/ListProducts.js';
 import { SearchProducts } from '../../application/product/SearchProducts.js';
 import { UpdateProduct } from '../../application/product/UpdateProduct.js';
+import { GetMany } from '../../application/shared/related.js';
 import type { ProductRepository } from '../../domain/product/ProductRepository.js';
 import { token, TOKENS } from '../tokens.js';
 import { bindBuilt, built } from './built.js';
@@ -48,6 +49,7 @@ export const products: FeatureModule = {
           search: new SearchProducts(products),
           update: new UpdateProduct(products, clock),
           remove: new DeleteProduct(products),
+          getMany: new GetMany(products),
         }),
       ),
     );

@@ -50,7 +50,9 @@ const inbound = <F extends FieldDeclarations>(declaration: Parameters<typeof ope
 const schema = () =>
   createSchema([
     resourceGraphQL(inbound(CUSTOMER), {} as ResourceUseCases<never, typeof CUSTOMER.fields>),
-    resourceGraphQL(inbound(INVOICE), {} as ResourceUseCases<never, typeof INVOICE.fields>),
+    resourceGraphQL(inbound(INVOICE), {} as ResourceUseCases<never, typeof INVOICE.fields>, {
+      customerId: { resource: inbound(CUSTOMER) as never, useCases: {} as never },
+    }),
   ]);
 
 describe('the inbound adapters of a declared resource', () => {
@@ -93,9 +95,18 @@ describe('the inbound adapters of a declared resource', () => {
         tier: 'InvoiceTier!',
         contact: 'String',
         ext: 'ID',
+        customer: 'Customer!',
         createdAt: 'DateTime!',
         updatedAt: 'DateTime!',
       });
+      const customer = built.getType('Customer');
+      if (!isObjectType(customer)) throw new Error('Customer is not an object type');
+      const invoices = customer.getFields().invoices;
+      expect(String(invoices?.type)).to.equal('InvoiceList!');
+      expect(invoices?.args.map((a) => `${a.name}: ${String(a.type)}`)).to.deep.equal([
+        'pagination: TPaginationInputDto',
+        'sort: TSortingInputDto',
+      ]);
       const create = built.getType('CreateInvoiceInput');
       const update = built.getType('UpdateInvoiceInput');
       if (!isInputObjectType(create) || !isInputObjectType(update)) throw new Error('inputs missing');
@@ -107,8 +118,15 @@ describe('the inbound adapters of a declared resource', () => {
   });
 
   describe('REST', () => {
-    it('a resource without a search field has no search operation; one with it has', () => {
-      expect(Object.keys(operationsOf(INVOICE))).to.deep.equal(['list', 'create', 'get', 'update', 'remove']);
+    it('a resource without a search field has no search operation; one with it has; a ref adds a nested list', () => {
+      expect(Object.keys(operationsOf(INVOICE))).to.deep.equal([
+        'list',
+        'create',
+        'get',
+        'update',
+        'remove',
+        'listByCustomer',
+      ]);
       expect(Object.keys(operationsOf(CUSTOMER))).to.include('search');
     });
 

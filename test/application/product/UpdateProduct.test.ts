@@ -39,6 +39,9 @@ class ObservedProductRepository implements ProductRepository {
   list(query: ProductListQuery): Promise<Page<Product>> {
     return this.inner.list(query);
   }
+  findByIds(ids: readonly string[]): Promise<readonly Product[]> {
+    return this.inner.findByIds(ids);
+  }
 }
 
 describe('UpdateProduct', () => {

@@ -16,6 +16,9 @@ import {
   type RowJson,
 } from './world.js';
 
+/** "a product", "an invoice": a noun with its indefinite article, for test names. */
+const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 interface MetaJson {
   page: number;
   per_page: number;
@@ -356,7 +359,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
       describe(`the reference ${field.name}`, () => {
         const target = () => field.ref!();
 
-        it(`refuses a ${field.name} naming no row: 400 on ${field.name}, on create and on update`, async () => {
+        it(`refuses ${withArticle(field.name)} naming no row: 400 on ${field.name}, on create and on update`, async () => {
           const message = `must name an existing ${target().human.toLowerCase()}`;
           const body = { ...(await validBody(world(), resource)), [field.name]: UNKNOWN_ID };
           expectValidation(await api().post(collection, { token: token(), json: body }), [
@@ -367,7 +370,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
           expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
         });
 
-        it(`answers 409 CONFLICT for deleting a row a ${resource.human.toLowerCase()} still names, and deletes it once none does`, async () => {
+        it(`answers 409 CONFLICT for deleting a row ${withArticle(resource.human.toLowerCase())} still names, and deletes it once none does`, async () => {
           const parent = await createRow(world(), target());
           const row = await create({ [field.name]: parent.id });
           const parentPath = itemPath(target(), parent.id);

@@ -62,16 +62,18 @@ describe('generate: main templates', () => {
   });
 
   describe('the policy edit', () => {
-    it("adds user GET and moderator .* on the collection and item, among each role's rules, g lines last", () => {
+    it("adds user GET and moderator .* on the collection, item and nested list, among each role's rules, g lines last", () => {
       const edited = policyEdit(invoiceModel(), committed('policy/policy.csv'));
       expect(edited.split('\n')).to.deep.equal([
         'p, admin, /api/v1/*, .*',
         'p, admin, /api/v1/admin/*, .*',
+        'p, user, /api/v1/customers/{id}/invoices, GET',
         'p, user, /api/v1/invoices, GET',
         'p, user, /api/v1/invoices/{id}, GET',
         'p, user, /api/v1/products, GET',
         'p, user, /api/v1/products/{id}, GET',
         'p, user, /api/v1/profile, GET|PUT',
+        'p, moderator, /api/v1/customers/{id}/invoices, .*',
         'p, moderator, /api/v1/invoices, .*',
         'p, moderator, /api/v1/invoices/{id}, .*',
         'p, moderator, /api/v1/products, .*',
@@ -88,8 +90,10 @@ describe('generate: main templates', () => {
       expect(edited).to.equal(
         [
           'p, admin, /api/v1/*, .*',
+          'p, user, /api/v1/customers/{id}/invoices, GET',
           'p, user, /api/v1/invoices, GET|POST',
           'p, user, /api/v1/invoices/{id}, GET',
+          'p, moderator, /api/v1/customers/{id}/invoices, .*',
           'p, moderator, /api/v1/invoices, .*',
           'p, moderator, /api/v1/invoices/{id}, .*',
           'g, moderator, user',
@@ -103,8 +107,10 @@ describe('generate: main templates', () => {
       const m = { ...invoiceModel(), names: { ...invoiceModel().names, pluralKebab: 'purchase-orders' } };
       expect(policyEdit(m, 'g, moderator, user\n')).to.equal(
         [
+          'p, user, /api/v1/customers/{id}/purchase-orders, GET',
           'p, user, /api/v1/purchase-orders, GET',
           'p, user, /api/v1/purchase-orders/{id}, GET',
+          'p, moderator, /api/v1/customers/{id}/purchase-orders, .*',
           'p, moderator, /api/v1/purchase-orders, .*',
           'p, moderator, /api/v1/purchase-orders/{id}, .*',
           'g, moderator, user',

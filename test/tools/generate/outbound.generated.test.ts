@@ -60,6 +60,12 @@ interface Repository {
   update(id: string, change: (current: Entity) => Entity): Promise<Entity | undefined>;
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ListQuery<string>): Promise<Page<Entity>>;
+  findByIds(ids: readonly string[]): Promise<readonly Entity[]>;
+  listByReference?(
+    field: string,
+    ids: readonly string[],
+    query: ListQuery<string>,
+  ): Promise<ReadonlyMap<string, Page<Entity>>>;
 }
 type Constructor<A extends unknown[]> = new (...args: A) => Repository;
 

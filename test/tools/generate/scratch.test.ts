@@ -246,6 +246,8 @@ describe('generate: in a scratch copy of the repository', function () {
         'p, moderator, /api/v1/customers/{id}, .*',
         'p, user, /api/v1/invoices, GET',
         'p, moderator, /api/v1/invoices/{id}, .*',
+        'p, user, /api/v1/customers/{id}/invoices, GET',
+        'p, moderator, /api/v1/customers/{id}/invoices, .*',
       ]);
       // A second run refuses (the resource exists now), with exit 2 and nothing written.
       const again = await copy.npm('generate', ['resource', ...CUSTOMER_ARGS]);
@@ -274,6 +276,11 @@ describe('generate: in a scratch copy of the repository', function () {
       expect(methods('/api/v1/invoices')).to.deep.equal(['get', 'post']);
       expect(document.paths, 'invoices have no --search').not.to.have.property('/api/v1/invoices/search');
       expect(methods('/api/v1/invoices/{id}')).to.deep.equal(['delete', 'get', 'put']);
+      // The relation: a customer's invoices, with the list's parameters and a 404 for an unknown customer.
+      expect(methods('/api/v1/customers/{id}/invoices')).to.deep.equal(['get']);
+      const nested = document.paths['/api/v1/customers/{id}/invoices']?.get;
+      expect(nested?.parameters?.map((p) => p.name)).to.include.members(['id', 'page', 'per_page', 'sort', 'order']);
+      expect(Object.keys(nested?.responses ?? {})).to.include.members(['200', '401', '403', '404']);
 
       // Each field with its type, format, bounds and values, an optional one nullable.
       const fields = (name: string) => document.components.schemas[name]?.properties ?? {};
@@ -408,6 +415,25 @@ describe('generate: in a scratch copy of the repository', function () {
           await api.get(`/api/v1/invoices?customer_id=${customer.id}`, { token: user }),
         );
         expect(filtered.map((i) => i.id)).to.deep.equal([invoice.id]);
+        // The relation as a nested route: the list's envelope, 404 for an unknown customer, the list's rules.
+        const nestedList = await api.get(`/api/v1/customers/${customer.id}/invoices?sort=amount&order=desc`, {
+          token: user,
+        });
+        expect(dataOf<{ id: string }[]>(nestedList).map((i) => i.id)).to.deep.equal([invoice.id]);
+        expect((nestedList.body as { meta?: unknown }).meta).to.deep.equal({
+          page: 1,
+          per_page: 20,
+          total: 1,
+          total_pages: 1,
+        });
+        expectError(
+          await api.get('/api/v1/customers/00000000-0000-4000-8000-00000000dead/invoices', { token: user }),
+          404,
+          'NOT_FOUND',
+          'Customer not found',
+          { detail: 'id: 00000000-0000-4000-8000-00000000dead' },
+        );
+        expectStatus(await api.get(`/api/v1/customers/${customer.id}/invoices`), 401);
         const paid = await api.put(`/api/v1/invoices/${invoice.id}`, {
           token: admin,
           json: { paid: true, notes: 'Paid by transfer', amount: '0.20' },
@@ -514,6 +540,24 @@ describe('generate: in a scratch copy of the repository', function () {
           },
         );
         expect(invoices.invoices.data.map((i) => i.id)).to.deep.equal([created.createInvoice.data.id]);
+        // The relation both ways: Invoice.customer, and Customer.invoices(...) with the list's arguments.
+        const related = await gql<{
+          invoices: { data: { number: string; customer: { name: string } }[] };
+          customers: { data: { name: string; invoices: { data: { number: string }[] } }[] };
+        }>(
+          service,
+          user,
+          `{ invoices(sort: { sortByField: "number", sortOrientation: ASC }) { data { number customer { name } } }
+             customers(sort: { sortByField: "name", sortOrientation: ASC }) { data { name invoices { data { number } } } } }`,
+        );
+        expect(related.invoices.data).to.deep.equal([
+          { number: 'INV-0001', customer: { name: 'Ada Lovelace' } },
+          { number: 'INV-0002', customer: { name: 'Grace Hopper' } },
+        ]);
+        expect(related.customers.data).to.deep.equal([
+          { name: 'Ada Lovelace', invoices: { data: [{ number: 'INV-0001' }] } },
+          { name: 'Grace Hopper', invoices: { data: [{ number: 'INV-0002' }] } },
+        ]);
         const forbidden = await graphql(
           service.url,
           'mutation { deleteInvoice(id: "00000000-0000-4000-8000-00000000dead") { status } }',

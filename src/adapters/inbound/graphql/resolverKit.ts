@@ -40,10 +40,14 @@ export interface GraphQLContext {
   principal?: Promise<AccessClaims>;
   /** Told who the caller is once authenticated (the request log line carries the user id). */
   onAuthenticated?: (claims: AccessClaims) => void;
+  /** The request's pending batched reads (relation fields), by name (see batches.ts). */
+  batches?: Map<string, unknown>;
 }
 
 export type Args = Record<string, unknown>;
 export type Resolver = (args: Args, context: GraphQLContext) => Promise<unknown>;
+/** The resolver of a field of an object type (`Invoice.customer`): given the object it is a field of. */
+export type FieldResolver = (source: Record<string, unknown>, args: Args, context: GraphQLContext) => Promise<unknown>;
 
 /** What one resource adds to the GraphQL API: its SDL (types, `extend type Query/Mutation`) and the resolvers of its root fields. */
 export interface GraphQLFragment {
@@ -51,6 +55,8 @@ export interface GraphQLFragment {
   /** Scalars beyond the shared SDL's that the fragment's types use (`Decimal`): declared once for all fragments. */
   scalars?: readonly FragmentScalar[];
   resolvers: { Query?: Record<string, Resolver>; Mutation?: Record<string, Resolver> };
+  /** Resolvers of object types' fields (relation fields: `Invoice.customer`, `Customer.invoices`), by type. */
+  types?: Readonly<Record<string, Readonly<Record<string, FieldResolver>>>>;
 }
 
 /** The scalars a fragment may need that the shared SDL does not declare (each declared once, when used). */

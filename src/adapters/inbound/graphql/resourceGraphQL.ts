@@ -10,7 +10,17 @@ import type {
 } from '../../../domain/shared/resource.js';
 import type { Shape } from '../codecs/fields.js';
 import { bodiesOf } from '../codecs/resourceCodecs.js';
-import { idReader, namesOf, pathsOf, type InboundResource, type ResourceUseCases } from '../resources.js';
+import {
+  idReader,
+  namesOf,
+  pathsOf,
+  relationsOf,
+  type InboundResource,
+  type ParentResource,
+  type ParentsOf,
+  type ResourceUseCases,
+} from '../resources.js';
+import { batchLoad } from './batches.js';
 import {
   decodeMutationInput,
   enumsFromGraphQL,
@@ -18,6 +28,7 @@ import {
   listArguments,
   presentPage,
   withoutNulls,
+  type FieldResolver,
   type GraphQLFragment,
   type Resolver,
 } from './resolverKit.js';
@@ -65,25 +76,37 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
       ([key, f]) =>
         `enum ${enumTypeName(resource, key)} {\n${(f.values ?? []).map((v) => `  ${v.toUpperCase()}`).join('\n')}\n}`,
     );
-  const listArgs = [
+  const listArgs = (without?: string) => [
     'pagination: TPaginationInputDto',
     'sort: TSortingInputDto',
     ...(resource.search !== undefined ? ['search: String'] : []),
-    ...entries.filter(([, f]) => f.type === 'ref').map(([key]) => `${key}: ID`),
+    ...entries.filter(([key, f]) => f.type === 'ref' && key !== without).map(([key]) => `${key}: ID`),
   ];
+  const relations = relationsOf(resource);
+  // `Invoice.customer`, non-null when the reference is required; `Customer.invoices(...)`, the list's arguments.
+  const parentFields = relations.map(
+    (r) => `  ${r.parentField}: ${namesOf(r.parent).pascal.singular}${resource.fields[r.key]?.nullable ? '' : '!'}`,
+  );
+  const childLists = relations
+    .filter((r) => r.reverse)
+    .map(
+      (r) =>
+        `extend type ${namesOf(r.parent).pascal.singular} {\n  ${camel.plural}(${listArgs(r.key).join(', ')}): ${T}List!\n}`,
+    );
   return [
     ...enums,
-    `type ${T} {\n  id: ID!\n${fields((f) => !f.nullable).join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
+    `type ${T} {\n  id: ID!\n${[...fields((f) => !f.nullable), ...parentFields].join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
     `type ${T}List {\n  data: [${T}!]!\n  pagination: TPaginationObjectDto!\n}`,
     `type ${T}Response {\n  status: Int!\n  message: String\n  errors: [TCommonAPIErrorDto!]\n  data: ${T}\n}`,
     `input Create${T}Input {\n${fields((f) => !f.nullable).join('\n')}\n}`,
     `input Update${T}Input {\n${fields(() => false).join('\n')}\n}`,
-    `extend type Query {\n  ${camel.singular}(id: ID!): ${T}\n  ${camel.plural}(${listArgs.join(', ')}): ${T}List!\n}`,
+    `extend type Query {\n  ${camel.singular}(id: ID!): ${T}\n  ${camel.plural}(${listArgs().join(', ')}): ${T}List!\n}`,
     `extend type Mutation {
   create${T}(input: Create${T}Input!): ${T}Response!
   update${T}(id: ID!, input: Update${T}Input!): ${T}Response!
   delete${T}(id: ID!): TCommonResponseDto!
 }`,
+    ...childLists,
   ].join('\n');
 }
 
@@ -112,6 +135,7 @@ export function graphqlPresenter<F extends FieldDeclarations>(
 export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceEntity<F> & FieldValues<F>>(
   resource: InboundResource<F>,
   useCases: ResourceUseCases<E, F>,
+  parents?: ParentsOf<F>,
 ): GraphQLFragment {
   const { declaration } = resource;
   const { pascal, camel } = namesOf(declaration);
@@ -144,6 +168,7 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
   return {
     typeDefs: resourceTypeDefs(declaration),
     ...(decimals ? { scalars: ['Decimal'] as const } : {}),
+    types: relationResolvers(resource, useCases, parents, present),
     resolvers: {
       Query: {
         [camel.singular]: async (args, context) => {
@@ -176,4 +201,54 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
       },
     },
   };
+}
+
+/**
+ * The relation fields of a resource's `ref` fields, each batched per request (batches.ts): a page
+ * of N invoices asking for `customer` reads the customers once, and a page of N customers asking
+ * for `invoices(...)` reads every page of invoices at once — a fixed number of queries whatever N.
+ * Each is checked as the REST call it mirrors: the referenced row's GET, the nested list's GET.
+ */
+function relationResolvers<F extends FieldDeclarations, E extends ResourceEntity<F> & FieldValues<F>>(
+  resource: InboundResource<F>,
+  useCases: ResourceUseCases<E, F>,
+  parents: ParentsOf<F> | undefined,
+  present: (entity: E) => Record<string, unknown>,
+): Record<string, Record<string, FieldResolver>> {
+  const { declaration } = resource;
+  const { pascal, camel } = namesOf(declaration);
+  const types: Record<string, Record<string, FieldResolver>> = {};
+  const bodies = bodiesOf(declaration);
+  for (const relation of relationsOf(declaration)) {
+    const parent = (parents as Readonly<Record<string, ParentResource>> | undefined)?.[relation.key];
+    if (!parent) throw new Error(`${declaration.plural}: no parent resource given for ${relation.key}`);
+    const parentDeclaration = parent.resource.declaration;
+    const parentPaths = pathsOf(parentDeclaration).policy;
+    const presentParent = graphqlPresenter(parentDeclaration) as (entity: unknown) => Record<string, unknown>;
+    const loadParents = async (ids: readonly string[]) =>
+      new Map((await parent.useCases.getMany.execute({ ids })).map((row) => [(row as { id: string }).id, row]));
+    (types[pascal.singular] ??= {})[relation.parentField] = async (source, _args, context) => {
+      const id = source[relation.key];
+      if (typeof id !== 'string') return null;
+      await guard(context, parentPaths.item, 'GET');
+      const row = await batchLoad(context, `${parentDeclaration.plural}.byId`, id, loadParents);
+      return row === undefined ? null : presentParent(row);
+    };
+
+    if (!relation.reverse) continue;
+    const { [relation.key]: _own, ...otherFilters } = bodies.filters;
+    const byReference = useCases.listByReference;
+    (types[namesOf(parentDeclaration).pascal.singular] ??= {})[camel.plural] = async (source, args, context) => {
+      if (!byReference) throw new Error(`${declaration.plural}: listByReference is not provided`);
+      await guard(context, relation.policyPath, 'GET');
+      const query = listArguments(args, declaration.sortFields, otherFilters) as ListQuery<SortFieldOf<F>>;
+      // One batch per distinct list arguments: aliases asking for other pages are batched apart.
+      const name = `${declaration.plural}.by.${relation.key}:${JSON.stringify(query)}`;
+      const page = await batchLoad(context, name, source.id as string, (ids) =>
+        byReference.execute({ field: relation.field, ids, query }),
+      );
+      return presentPage(page ?? { items: [], total: 0, page: query.page, perPage: query.perPage }, present);
+    };
+  }
+  return types;
 }

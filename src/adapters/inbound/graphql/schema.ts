@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { buildSchema, type GraphQLFieldResolver, type GraphQLScalarType, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLScalarType,
+  type GraphQLSchema,
+} from 'graphql';
 import { defineDateTime } from './dateTime.js';
 import { defineDecimal } from './decimal.js';
 import { toGraphQLError } from './errors.js';
-import type { FragmentScalar, GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
+import type { FieldResolver, FragmentScalar, GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
 
 /**
  * The shared part of the published SDL (README: GraphQL; scalars, the T* DTOs, the health root fields), kept
@@ -36,11 +42,43 @@ export function createSchema(fragments: readonly GraphQLFragment[]): GraphQLSche
   defineDateTime(schema.getType('DateTime') as GraphQLScalarType);
   for (const name of scalars) SCALARS[name](schema.getType(name) as GraphQLScalarType);
   const bound = new Set<string>();
-  for (const { resolvers } of all) {
+  for (const { resolvers, types } of all) {
     bind(schema, 'Query', resolvers.Query ?? {}, bound);
     bind(schema, 'Mutation', resolvers.Mutation ?? {}, bound);
+    for (const [typeName, fields] of Object.entries(types ?? {})) bindFields(schema, typeName, fields, bound);
   }
   return schema;
+}
+
+/** Runs `resolve`, answering a domain error as the GraphQL error it maps to (and logging an unexpected one). */
+async function mapped(field: string, context: GraphQLContext, resolve: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await resolve();
+  } catch (error) {
+    const result = toGraphQLError(error);
+    if (result.internal) context.log.error({ err: error, field }, 'unhandled error in GraphQL resolver');
+    throw result.error;
+  }
+}
+
+function bindFields(
+  schema: GraphQLSchema,
+  typeName: string,
+  resolvers: Readonly<Record<string, FieldResolver>>,
+  bound: Set<string>,
+): void {
+  const type = schema.getType(typeName);
+  if (!isObjectType(type)) throw new Error(`schema has no object type ${typeName}`);
+  const fields = type.getFields();
+  for (const [name, resolve] of Object.entries(resolvers)) {
+    const field = fields[name];
+    if (!field) throw new Error(`schema has no ${typeName}.${name}`);
+    if (bound.has(`${typeName}.${name}`)) throw new Error(`${typeName}.${name} is resolved twice`);
+    bound.add(`${typeName}.${name}`);
+    const wrapped: GraphQLFieldResolver<Record<string, unknown>, GraphQLContext> = (source, args, context) =>
+      mapped(`${typeName}.${name}`, context, () => resolve(source, args, context));
+    field.resolve = wrapped as GraphQLFieldResolver<unknown, unknown>;
+  }
 }
 
 function bind(
@@ -57,16 +95,8 @@ function bind(
     if (!field) throw new Error(`schema has no ${typeName}.${name}`);
     if (bound.has(`${typeName}.${name}`)) throw new Error(`${typeName}.${name} is resolved twice`);
     bound.add(`${typeName}.${name}`);
-    const wrapped: GraphQLFieldResolver<unknown, GraphQLContext> = async (_source, args, context) => {
-      try {
-        return await resolve(args, context);
-      } catch (error) {
-        const mapped = toGraphQLError(error);
-        if (mapped.internal)
-          context.log.error({ err: error, field: `${typeName}.${name}` }, 'unhandled error in GraphQL resolver');
-        throw mapped.error;
-      }
-    };
+    const wrapped: GraphQLFieldResolver<unknown, GraphQLContext> = (_source, args, context) =>
+      mapped(`${typeName}.${name}`, context, () => resolve(args, context));
     field.resolve = wrapped;
   }
 }

@@ -6,10 +6,11 @@ import type {
 } from '../../../domain/shared/resource.js';
 import { snakeName, type Shape } from '../codecs/fields.js';
 import { bodiesOf } from '../codecs/resourceCodecs.js';
-import { namesOf, pathsOf } from '../resources.js';
+import { namesOf, pathsOf, relationsOf, type Relation } from '../resources.js';
 import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
 import type { DefaultSort } from '../codecs/listCodecs.js';
 import type { resourcePaths } from '../paths.js';
+import type { ListQuerySpec } from '../codecs/listCodecs.js';
 import { noContent, ok, page, type Operation, type Tag } from './operations.js';
 
 /** What a resource's REST operations are made of: its names, paths, bodies and list rules. */
@@ -155,10 +156,41 @@ export function resourceOperations<
   return ops as unknown as ResourceOperations<B, U, F, S, L>;
 }
 
-/** A declared resource's REST operations: its names, paths, bodies, sort keys, search and filters. */
+/** `listByCustomer`: the key of a relation's nested list among a resource's operations. */
+export const nestedListKey = (relation: Relation): `listBy${string}` =>
+  `listBy${relation.parentField.charAt(0).toUpperCase()}${relation.parentField.slice(1)}`;
+
+/**
+ * A declared resource's REST operations: its names, paths, bodies, sort keys, search and filters —
+ * and for each `ref` field the nested list (`GET /api/v1/customers/{id}/invoices`): the list's
+ * parameters and answer, 404 for an unknown referenced row, the same policy as the list's.
+ */
 export function operationsOf<F extends FieldDeclarations>(resource: ResourceDeclaration<F>) {
   const names = namesOf(resource);
   const bodies = bodiesOf(resource);
+  const ops = ownOperationsOf(resource, names, bodies);
+  const nested: Record<`listBy${string}`, Operation & { readonly list: ListQuerySpec }> = {};
+  for (const relation of relationsOf(resource).filter((r) => r.reverse)) {
+    const parent = namesOf(relation.parent);
+    const { [relation.key]: _own, ...otherFilters } = bodies.filters;
+    nested[nestedListKey(relation)] = {
+      ...ops.list,
+      id: `list${parent.pascal.singular}${names.pascal.plural}`,
+      path: relation.path,
+      summary: `List ${article(parent.human.singular)}'s ${names.human.plural}`,
+      description: `A page of the ${names.human.plural} whose \`${relation.field}\` names this ${parent.human.singular}, sorted like the list.`,
+      list: { ...ops.list.list, filters: otherFilters },
+      failures: { 404: `No ${parent.human.singular} has this id (an id that is not a UUID included)` },
+    };
+  }
+  return { ...ops, ...nested };
+}
+
+function ownOperationsOf<F extends FieldDeclarations>(
+  resource: ResourceDeclaration<F>,
+  names: ReturnType<typeof namesOf>,
+  bodies: ReturnType<typeof bodiesOf<F>>,
+) {
   return resourceOperations({
     human: names.human,
     pascal: names.pascal,

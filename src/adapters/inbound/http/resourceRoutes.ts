@@ -1,24 +1,34 @@
 import type Router from '@koa/router';
 import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
-import { idReader, type InboundResource, type ResourceUseCases } from '../resources.js';
+import {
+  idReader,
+  relationsOf,
+  type InboundResource,
+  type ParentResource,
+  type ParentsOf,
+  type ResourceUseCases,
+} from '../resources.js';
 import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
-import { operationsOf, restPresenter } from './resourceOperations.js';
+import { nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
 import type { RequestState } from './state.js';
 
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
 
 /**
  * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
- * it has a search field, `/:id` (get, update, delete); token and policy on all. An answer carrying
- * one row carries its version (`ETag`); update and delete take `If-Match`.
+ * it has a search field, `/:id` (get, update, delete), and for each `ref` field the nested list
+ * under the referenced row (`/customers/:id/invoices`: 404 for an unknown one, given `parents`);
+ * token and policy on all. An answer carrying one row carries its version (`ETag`); update and
+ * delete take `If-Match`.
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
   useCases: ResourceUseCases<E, F>,
+  parents?: ParentsOf<F>,
 ): (router: Router<RequestState>) => void {
   const ops = operationsOf(resource.declaration);
   const present = restPresenter(resource.declaration);
@@ -34,6 +44,20 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       const page = await useCases.list.execute(query as Query);
       ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
     });
+
+    for (const relation of relationsOf(resource.declaration).filter((r) => r.reverse)) {
+      const parent = (parents as Readonly<Record<string, ParentResource>> | undefined)?.[relation.key];
+      if (!parent) throw new Error(`${resource.declaration.plural}: no parent resource given for ${relation.key}`);
+      const parentId = idReader((id) => parent.resource.notFound(id));
+      const nested = (ops as Record<string, Operation>)[nestedListKey(relation)]!;
+      api.on(nested, async (ctx, { query }) => {
+        const id = parentId(ctx.params.id);
+        await parent.useCases.get.execute({ id });
+        const list = query as unknown as Query;
+        const page = await useCases.list.execute({ ...list, filters: { ...list.filters, [relation.field]: id } });
+        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+      });
+    }
 
     api.on(ops.create, async (ctx, { body }) => {
       ctx.status = 201;

@@ -116,6 +116,21 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     return this.rows.delete(id);
   }
 
+  /** The rows with these ids (an unknown id is left out). */
+  async findByIds(ids: readonly string[]): Promise<E[]> {
+    return [...new Set(ids)].flatMap((id) => {
+      const row = this.rows.get(id);
+      return row ? [this.resource.fromRow(row)] : [];
+    });
+  }
+
+  /** For each of `ids`, the page of rows whose reference `field` (snake case) names it; every id gets a page. */
+  async listByReference(field: string, ids: readonly string[], query: ListQuery<F>): Promise<Map<string, Page<E>>> {
+    const pages = new Map<string, Page<E>>();
+    for (const id of new Set(ids)) pages.set(id, await this.list({ ...query, filters: { [field]: id } }));
+    return pages;
+  }
+
   async list(query: ListQuery<F>): Promise<Page<E>> {
     const needle = query.q?.toLowerCase();
     const search = this.resource.declaration?.search ?? this.resource.search;

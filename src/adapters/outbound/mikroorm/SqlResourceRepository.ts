@@ -170,6 +170,78 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   }
 
   /**
+   * The rows with these ids (an unknown id is left out), in one statement whatever their number:
+   * the ids go as one JSON array parameter, so the statement's text never changes.
+   */
+  findByIds(ids: readonly string[]): Promise<E[]> {
+    return guarded(this.database.orm, async () => {
+      if (ids.length === 0) return [];
+      const rows = await this.sql.all<RawRow>(
+        `select ${this.selectList} from ${this.table.table} where id in ${this.jsonList()}`,
+        [JSON.stringify([...new Set(ids)])],
+      );
+      return rows.map((row) => this.fromRaw(row));
+    });
+  }
+
+  /** `(…)` reading a JSON array of texts given as one parameter, in the engine's own function. */
+  private jsonList(): string {
+    return this.sql.dialect === 'postgresql'
+      ? '(select jsonb_array_elements_text(?::jsonb))'
+      : '(select value from json_each(?))';
+  }
+
+  /**
+   * For each of `ids`, the page of rows whose reference `field` (snake case) names it — every id
+   * gets a page, empty when nothing names it — sorted and paged as `list` pages, searched and
+   * filtered by the rest of `query`. Two statements whatever the number of ids: the counts, then
+   * every page at once, numbered per id by a window function in the list's own order.
+   */
+  listByReference(field: string, ids: readonly string[], query: ListQuery<F>): Promise<Map<string, Page<E>>> {
+    return guarded(this.database.orm, async () => {
+      const column = this.references.find((c) => c.name === field);
+      if (!column) throw new Error(`${this.table.table}: ${field} is not a reference`);
+      const unique = [...new Set(ids)];
+      const totals = new Map<string, number>();
+      const items = new Map<string, E[]>(unique.map((id) => [id, []]));
+      const pages = () =>
+        new Map<string, Page<E>>(
+          unique.map((id) => [
+            id,
+            { items: items.get(id) ?? [], total: totals.get(id) ?? 0, page: query.page, perPage: query.perPage },
+          ]),
+        );
+      if (unique.length === 0) return pages();
+      const postgres = this.sql.dialect === 'postgresql';
+      const t = this.table.table;
+      const c = column.name;
+      const { where, params } = this.whereOf({ ...query, filters: {} }, postgres);
+      const condition = `${where === '' ? 'where' : `${where} and`} ${c} in ${this.jsonList()}`;
+      const conditionParams = [...params, JSON.stringify(unique)];
+      const counts = await this.sql.all<{ parent: string; total: number | string }>(
+        `select ${c} as parent, count(*) as total from ${t} ${condition} group by ${c}`,
+        conditionParams,
+      );
+      const orderings = this.orderBy.get(query.sort);
+      if (!orderings) throw new Error(`${query.sort} is not a sortable field of ${t}`);
+      const orderBy = query.order === 'desc' ? orderings.desc : orderings.asc;
+      const offset = offsetOf(query);
+      const rows = counts.some((count) => Number(count.total) > offset)
+        ? await this.sql.all<RawRow>(
+            `select ${this.selectList} from (
+  select ${this.selectList}, row_number() over (partition by ${c} order by ${orderBy}) as position
+  from ${t} ${condition}
+) ranked where position > ? and position <= ? order by ${c}, position`,
+            [...conditionParams, offset, offset + query.perPage],
+          )
+        : [];
+      for (const count of counts) totals.set(count.parent, Number(count.total));
+      for (const row of rows) items.get(row[c] as string)?.push(this.fromRaw(row));
+      return pages();
+    });
+  }
+
+  /**
    * Applies `change` to the stored row and answers what is stored after it; `undefined` for an
    * unknown id. `change` runs while the row's write lock is held (ADR 0013).
    */

@@ -10,6 +10,10 @@ export interface ResourceRepository<E, F extends string> {
   update(id: string, change: (current: E) => E): Promise<E | undefined>;
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ListQuery<F>): Promise<Page<E>>;
+  /** The rows with these ids, in one read (GraphQL's batched relation fields). */
+  findByIds(ids: readonly string[]): Promise<readonly E[]>;
+  /** A page per referenced id, in one read (a resource with a reference). */
+  listByReference?(field: string, ids: readonly string[], query: ListQuery<F>): Promise<ReadonlyMap<string, Page<E>>>;
 }
 
 type Value = string | number | boolean | Date | null;
@@ -224,7 +228,45 @@ export function resourceRepositoryContract<E, F extends string>(
         });
       }
 
+      it('finds rows by many ids at once: unknown and repeated ids answer nothing more', async () => {
+        for (let n = 0; n < 3; n++)
+          await repository().add(make(id(n + 1), reference ? { [reference.prop]: TARGET } : {}));
+        const found = await repository().findByIds([id(3), id(1), id(0xabc), id(1)]);
+        expect(found.map((e) => propsOf(e).id).sort()).to.deep.equal([id(1), id(3)]);
+        expect(found.map(propsOf)).to.deep.include(propsOf((await repository().findById(id(3)))!));
+        expect(await repository().findByIds([])).to.deep.equal([]);
+      });
+
       if (reference) {
+        it('lists a page per referenced id at once, each the page the filtered list answers', async () => {
+          for (let n = 0; n < 14; n++) await repository().add(nth(n));
+          const byReference = repository().listByReference;
+          expect(byReference, 'a resource with a reference lists by it').to.be.a('function');
+          for (const [page, perPage, sort] of [
+            [1, 2, descriptor.sortable[0]!.field],
+            [2, 3, 'created_at' as F],
+            [9, 5, 'updated_at' as F],
+          ] as const) {
+            for (const order of ['asc', 'desc'] as const) {
+              const query = { page, perPage, sort, order };
+              const pages = await byReference!.call(
+                repository(),
+                reference.field,
+                [OTHER_TARGET, TARGET, id(0xabc)],
+                query,
+              );
+              expect([...pages.keys()]).to.have.members([OTHER_TARGET, TARGET, id(0xabc)]);
+              for (const target of [TARGET, OTHER_TARGET]) {
+                const alone = await list({ ...query, filters: { [reference.field]: target } });
+                const batched = pages.get(target)!;
+                expect(batched.total, `${target} ${sort} ${order} page ${page}`).to.equal(alone.total);
+                expect(batched.items.map((e) => propsOf(e).id)).to.deep.equal(alone.items.map((e) => propsOf(e).id));
+              }
+              expect(pages.get(id(0xabc))).to.deep.include({ total: 0, items: [] });
+            }
+          }
+        });
+
         it('filters by the reference', async () => {
           for (let n = 0; n < 9; n++) await repository().add(nth(n));
           const page = await list({ filters: { [reference.field]: OTHER_TARGET } });

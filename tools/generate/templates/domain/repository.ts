@@ -32,6 +32,24 @@ function referencePromise(m: ResourceModel): string {
   return `\n * A write whose ${names} names no existing row is refused with a ValidationError on that field.`;
 }
 
+/** A resource with references lists a page per referenced row at once (its GraphQL relation field). */
+function listByReference(m: ResourceModel): string {
+  const refs = refFields(m);
+  if (refs.length === 0) return '';
+  const plural = m.names.pluralHuman.toLowerCase();
+  const { pascal } = m.names;
+  return `
+  /**
+   * For each of \`ids\`, the page of ${plural} whose \`field\` names it (every id gets a page, empty
+   * when none names it), sorted and paged as \`list\` pages, in one read whatever their number.
+   */
+  listByReference(
+    field: ${refs.map((f) => `'${f.name}'`).join(' | ')},
+    ids: readonly string[],
+    query: ${pascal}ListQuery,
+  ): Promise<ReadonlyMap<string, Page<${pascal}>>>;`;
+}
+
 /** `src/domain/<snake>/<Pascal>Repository.ts`: the port, its sort fields and its list query. */
 export function repositoryFile(m: ResourceModel): FileContents {
   const { pascal, camel, snake, human, pluralHuman } = m.names;
@@ -75,6 +93,8 @@ export interface ${pascal}Repository {
    */
   delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean>;
   list(query: ${pascal}ListQuery): Promise<Page<${pascal}>>;
+  /** The ${plural} with these ids (an unknown id is left out), in one read whatever their number. */
+  findByIds(ids: readonly string[]): Promise<readonly ${pascal}[]>;${listByReference(m)}
 }
 `;
   return { path: `src/domain/${snake}/${pascal}Repository.ts`, contents };

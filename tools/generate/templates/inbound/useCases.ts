@@ -12,14 +12,21 @@ export function useCasesFile(m: ResourceModel): FileContents {
   const { camel, pascal, human } = m.names;
   const U = upper(m);
   const a = human.toLowerCase();
+  const refs = m.fields.some((f) => f.ref);
+  const parents = refs
+    ? `
+
+/** The resources the ${a}'s ref fields name, as its nested routes and GraphQL relation fields are given them. */
+export type ${pascal}Parents = ParentsOf<typeof ${U}.fields>;`
+    : '';
   return {
     path: `src/adapters/inbound/${camel}UseCases.ts`,
     contents: `import { ${U}, type ${pascal} } from '../../${domainDir(m)}/${pascal}.js';
 import { ${pascal}NotFoundError } from '../../${domainDir(m)}/${pascal}Errors.js';
-import { idReader, pathsOf, type InboundResource, type ResourceUseCases } from './resources.js';
+import { idReader, pathsOf, type InboundResource, ${refs ? 'type ParentsOf, ' : ''}type ResourceUseCases } from './resources.js';
 
 /** What both inbound adapters (REST and GraphQL) drive for the ${a} resource. */
-export type ${pascal}UseCases = ResourceUseCases<${pascal}, typeof ${U}.fields>;
+export type ${pascal}UseCases = ResourceUseCases<${pascal}, typeof ${U}.fields>;${parents}
 
 /** The ${a} as REST and GraphQL serve it: its declaration, and its 404. */
 export const ${U}_INBOUND: InboundResource<typeof ${U}.fields> = {

@@ -1,4 +1,4 @@
-import type { ResourceModel } from '../../model.js';
+import { nestedListPaths, type ResourceModel } from '../../model.js';
 
 /** An edit of an existing file: its current text in, its new text out. */
 export type Edit = (m: ResourceModel, current: string) => string;
@@ -33,15 +33,21 @@ export const moduleListEdit: Edit = (m, current) => {
   return entries.includes(name) ? updated : updated.replace(MODULE_LIST, `$1${[...entries, name].join(', ')}$3`);
 };
 
-/** The four rules a resource brings (README: Add a resource): `user` reads, `moderator` does everything. */
+/**
+ * The rules a resource brings (README: Add a resource): `user` reads, `moderator` does everything —
+ * on the collection, the item, and each nested list under a referenced row (the list's rules).
+ */
 export function policyRules(m: ResourceModel): { role: string; path: string; action: string }[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
   const item = `${collection}/{id}`;
+  const nested = nestedListPaths(m);
   return [
     { role: 'user', path: collection, action: 'GET' },
     { role: 'user', path: item, action: 'GET' },
+    ...nested.map((path) => ({ role: 'user', path, action: 'GET' })),
     { role: 'moderator', path: collection, action: '.*' },
     { role: 'moderator', path: item, action: '.*' },
+    ...nested.map((path) => ({ role: 'moderator', path, action: '.*' })),
   ];
 }
 

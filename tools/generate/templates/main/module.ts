@@ -19,28 +19,67 @@ export function moduleFile(m: ResourceModel): FileContents {
   const { camel, pascal, pluralCamel, human } = m.names;
   const classes = useCaseClasses(m);
   const migration = migrationName(m);
+  const refs = m.fields.flatMap((f) => (f.ref ? [{ field: f, ref: f.ref }] : []));
+  const parents = [...new Map(refs.map(({ ref }) => [ref.snake, ref])).values()];
   const imports = [
     "import { ContainerModule } from 'inversify';",
     "import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';",
     "import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';",
     "import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';",
-    `import { ${upper(m)}_INBOUND, type ${pascal}UseCases } from '../../adapters/inbound/${camel}UseCases.js';`,
+    ...[
+      `import { ${upper(m)}_INBOUND, ${refs.length > 0 ? `type ${pascal}Parents, ` : ''}type ${pascal}UseCases } from '../../adapters/inbound/${camel}UseCases.js';`,
+      ...parents.map(
+        (p) => `import { ${p.snake.toUpperCase()}_INBOUND } from '../../adapters/inbound/${p.camel}UseCases.js';`,
+      ),
+    ].sort((a, b) => (a.split(' from ')[1]! < b.split(' from ')[1]! ? -1 : 1)),
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
     importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
     ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`)),
+    importLine(refs.length > 0 ? ['GetMany', 'ListByReference'] : ['GetMany'], '../../application/shared/related.js'),
     importLine([`${pascal}Repository`], `../../${domainDir(m)}/${pascal}Repository.js`, true),
     "import { token, TOKENS } from '../tokens.js';",
     "import { bindBuilt, built } from './built.js';",
     "import type { FeatureModule } from './FeatureModule.js';",
+    ...parents.map((p) => `import { ${p.pascal}Tokens } from './${p.pluralCamel}.js';`),
   ];
-  const useCases = classes.map(({ key, name }) => `          ${key}: new ${name}(${construction(m, key)}),`).join('\n');
+  const useCases = [
+    ...classes.map(({ key, name }) => `          ${key}: new ${name}(${construction(m, key)}),`),
+    `          getMany: new GetMany(${pluralCamel}),`,
+    ...(refs.length > 0 ? [`          listByReference: new ListByReference(${pluralCamel}),`] : []),
+  ].join('\n');
+  const wiring =
+    refs.length > 0
+      ? {
+          needs: `{ useCases: ${pascal}Tokens.UseCases, parents: ${pascal}Tokens.Parents }`,
+          given: '{ useCases, parents }',
+          args: 'useCases, parents',
+        }
+      : { needs: `{ useCases: ${pascal}Tokens.UseCases }`, given: '{ useCases }', args: 'useCases' };
+  const parentsBinding =
+    refs.length === 0
+      ? ''
+      : `
+    bindBuilt(
+      bind(${pascal}Tokens.Parents),
+      built(
+        { ${parents.map((p) => `${p.pluralCamel}: ${p.pascal}Tokens.UseCases`).join(', ')} },
+        ({ ${parents.map((p) => p.pluralCamel).join(', ')} }): ${pascal}Parents => ({
+          ${refs.map(({ field, ref }) => `${field.camel}: { resource: ${ref.snake.toUpperCase()}_INBOUND, useCases: ${ref.pluralCamel} },`).join('\n          ')}
+        }),
+      ),
+    );`;
   return {
     path: `src/main/modules/${pluralCamel}.ts`,
     contents: `${imports.join('\n')}
 
 export const ${pascal}Tokens = {
   Repository: token<${pascal}Repository>('${pluralCamel}.Repository'),
-  UseCases: token<${pascal}UseCases>('${pluralCamel}.UseCases'),
+  UseCases: token<${pascal}UseCases>('${pluralCamel}.UseCases'),${
+    refs.length > 0
+      ? `
+  Parents: token<${pascal}Parents>('${pluralCamel}.Parents'),`
+      : ''
+  }
 } as const;
 
 /** The ${human.toLowerCase()} resource: its repository, use cases, table, REST routes and GraphQL fragment. */
@@ -67,15 +106,15 @@ export const ${pluralCamel}: FeatureModule = {
 ${useCases}
         }),
       ),
-    );
+    );${parentsBinding}
   }),
   migrations: [{ name: '${migration}', class: ${migration} }],
   rest: {
     always: false,
     operations: Object.values(operationsOf(${upper(m)}_INBOUND.declaration)),
-    routes: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => resourceRoutes(${upper(m)}_INBOUND, useCases)),
+    routes: built(${wiring.needs}, (${wiring.given}) => resourceRoutes(${upper(m)}_INBOUND, ${wiring.args})),
   },
-  graphql: built({ useCases: ${pascal}Tokens.UseCases }, ({ useCases }) => resourceGraphQL(${upper(m)}_INBOUND, useCases)),
+  graphql: built(${wiring.needs}, (${wiring.given}) => resourceGraphQL(${upper(m)}_INBOUND, ${wiring.args})),
 };
 `,
   };

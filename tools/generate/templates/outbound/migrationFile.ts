@@ -1,4 +1,4 @@
-import type { ResourceModel } from '../../model.js';
+import { nestedListPaths, type ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
 import {
   arrayLiteral,
@@ -15,11 +15,14 @@ import {
 /** The access rules every resource gets (README: Add a resource): `moderator` all actions, `user` GET, on the collection and item paths. */
 export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
+  const nested = nestedListPaths(m);
   return [
     { role: 'moderator', path: collection, action: '.*' },
     { role: 'moderator', path: `${collection}/{id}`, action: '.*' },
+    ...nested.map((path) => ({ role: 'moderator', path, action: '.*' })),
     { role: 'user', path: collection, action: 'GET' },
     { role: 'user', path: `${collection}/{id}`, action: 'GET' },
+    ...nested.map((path) => ({ role: 'user', path, action: 'GET' })),
   ];
 }
 

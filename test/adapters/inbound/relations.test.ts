@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { expect } from 'chai';
+import { graphql, parse, validate, type GraphQLSchema } from 'graphql';
+import pino from 'pino';
+import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
+import { queryLimits } from '../../../src/adapters/inbound/graphql/limits.js';
+import type { GraphQLContext } from '../../../src/adapters/inbound/graphql/resolverKit.js';
+import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
+import { operationsOf } from '../../../src/adapters/inbound/http/resourceOperations.js';
+import type { ParentsOf, ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
+import { InMemoryResourceRepository } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
+import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
+import { createResourceTable, tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
+import { GetMany, ListByReference } from '../../../src/application/shared/related.js';
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
+import { declareResource, entityOf, field, type SortFieldOf } from '../../../src/domain/shared/resource.js';
+import { connectDatabase } from '../../support/database.js';
+
+const CUSTOMER = declareResource({
+  name: 'customer',
+  plural: 'customers',
+  fields: { name: field.string(1, 80) },
+  search: 'name',
+});
+const INVOICE = declareResource({
+  name: 'invoice',
+  plural: 'invoices',
+  fields: {
+    customerId: field.ref('customer', 'customers'),
+    number: field.string(1, 40),
+    amount: field.decimal(12, 2),
+    // An optional reference: its GraphQL field is nullable.
+    payerId: field.ref('customer', 'customers').optional(),
+  },
+  search: 'number',
+});
+class Customer extends entityOf(CUSTOMER, (id) => new PreconditionFailedError('stale', id)) {}
+class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+type CustomerFields = typeof CUSTOMER.fields;
+type InvoiceFields = typeof INVOICE.fields;
+
+interface Rows<E, F extends string> {
+  add(row: E): Promise<void>;
+  findById(id: string): Promise<E | undefined>;
+  findByIds(ids: readonly string[]): Promise<readonly E[]>;
+  list(query: ListQuery<F>): Promise<Page<E>>;
+  listByReference(field: string, ids: readonly string[], query: ListQuery<F>): Promise<ReadonlyMap<string, Page<E>>>;
+}
+
+/** The use cases the relation fields drive (the rest are not called here). */
+function useCasesOf<E, F extends CustomerFields | InvoiceFields>(rows: Rows<E, SortFieldOf<F>>, human: string) {
+  return {
+    get: {
+      execute: async ({ id }: { id: string }) => {
+        const row = await rows.findById(id);
+        if (!row) throw new NotFoundError(human, id);
+        return row;
+      },
+    },
+    list: { execute: (query: ListQuery<SortFieldOf<F>>) => rows.list(query) },
+    getMany: new GetMany(rows),
+    listByReference: new ListByReference(rows),
+  } as unknown as ResourceUseCases<E & Customer & Invoice, F>;
+}
+
+const inbound = (declaration: typeof CUSTOMER | typeof INVOICE) => ({
+  declaration: declaration as never,
+  notFound: (id: string) => new NotFoundError(declaration.name, id),
+});
+
+function schemaOver(customers: Rows<Customer, string>, invoices: Rows<Invoice, string>): GraphQLSchema {
+  const customerUseCases = useCasesOf<Customer, CustomerFields>(customers, 'Customer');
+  const parents = {
+    customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+    payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+  } as ParentsOf<InvoiceFields>;
+  return createSchema([
+    resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),
+    resourceGraphQL(inbound(INVOICE), useCasesOf<Invoice, InvoiceFields>(invoices, 'Invoice') as never, parents),
+  ]);
+}
+
+/** A caller the policy lets read everything but `denied` (a policy path). */
+function contextOf(denied?: string): GraphQLContext {
+  return {
+    bearer: 'token',
+    bearerProblem: undefined,
+    log: pino({ level: 'silent' }),
+    access: {
+      authenticate: { execute: async () => ({ sub: 'u1', role: 'user' }) } as never,
+      policy: { enforce: async (_role: string, path: string) => path !== denied } as never,
+    },
+  };
+}
+
+async function run(schema: GraphQLSchema, source: string, context = contextOf()) {
+  const result = await graphql({ schema, source, contextValue: context });
+  if (result.errors) throw new Error(result.errors.map((e) => e.message).join('; '));
+  return result.data as Record<string, { data: Record<string, unknown>[]; pagination: { totalRecords: number } }>;
+}
+
+const T0 = new Date('2026-01-01T00:00:00Z');
+const id = (kind: number, n: number) =>
+  `00000000-0000-4000-8000-${(kind * 0x10000 + n).toString(16).padStart(12, '0')}`;
+
+/** 20 customers, 60 invoices: invoice n belongs to customer n % 20, and customer n % 7 pays it (or nobody). */
+async function fill(customers: Rows<Customer, string>, invoices: Rows<Invoice, string>) {
+  for (let n = 0; n < 20; n++) await customers.add(Customer.create({ id: id(1, n), name: `Customer ${n}` }, T0));
+  for (let n = 0; n < 60; n++) {
+    const at = new Date(T0.getTime() + n * 1000);
+    await invoices.add(
+      Invoice.create(
+        {
+          id: id(2, n),
+          customerId: id(1, n % 20),
+          number: `INV-${String(n).padStart(3, '0')}`,
+          amount: `${n}.50`,
+          payerId: n % 3 === 0 ? null : id(1, n % 7),
+        },
+        at,
+      ),
+    );
+  }
+}
+
+const INVOICES_WITH_CUSTOMERS = (n: number) =>
+  `{ invoices(pagination: { limit: ${n} }, sort: { sortByField: "number", sortOrientation: ASC }) {
+      data { number customer { id name } payer { name } } } }`;
+const CUSTOMERS_WITH_INVOICES = (n: number) =>
+  `{ customers(pagination: { limit: ${n} }, sort: { sortByField: "name", sortOrientation: ASC }) {
+      data { id name invoices(pagination: { limit: 2 }, sort: { sortByField: "amount", sortOrientation: DESC }) {
+        data { number amount } pagination { totalRecords } } } } }`;
+
+function relationBehaviour(
+  open: () => Promise<{ customers: Rows<Customer, string>; invoices: Rows<Invoice, string> }>,
+) {
+  it('Invoice.customer and Invoice.payer answer the referenced rows (null for an empty optional reference)', async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const data = await run(schemaOver(customers, invoices), INVOICES_WITH_CUSTOMERS(10));
+    const rows = data.invoices!.data;
+    expect(rows).to.have.length(10);
+    for (const row of rows) {
+      const n = Number(String(row.number).slice(4));
+      expect(row.customer).to.deep.equal({ id: id(1, n % 20), name: `Customer ${n % 20}` });
+      expect(row.payer).to.deep.equal(n % 3 === 0 ? null : { name: `Customer ${n % 7}` });
+    }
+  });
+
+  it("Customer.invoices(...) answers each customer's own page, with the list's arguments and totals", async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const data = await run(schemaOver(customers, invoices), CUSTOMERS_WITH_INVOICES(20));
+    for (const row of data.customers!.data) {
+      const own = await invoices.list({
+        page: 1,
+        perPage: 2,
+        sort: 'amount',
+        order: 'desc',
+        filters: { customer_id: row.id as string },
+      });
+      const page = row.invoices as { data: { number: string; amount: string }[]; pagination: { totalRecords: number } };
+      expect(page.pagination.totalRecords).to.equal(3);
+      expect(page.data).to.deep.equal(own.items.map((i) => ({ number: i.number, amount: i.amount })));
+    }
+  });
+
+  it('each relation field is checked as the REST call it mirrors', async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const schema = schemaOver(customers, invoices);
+    const denied = await graphql({
+      schema,
+      source: INVOICES_WITH_CUSTOMERS(2),
+      contextValue: contextOf('/api/v1/customers/{id}'),
+    });
+    expect(denied.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    const nested = await graphql({
+      schema,
+      source: CUSTOMERS_WITH_INVOICES(2),
+      contextValue: contextOf('/api/v1/customers/{id}/invoices'),
+    });
+    expect(nested.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    expect(nested.errors?.[0]?.path).to.deep.equal(['customers', 'data', 0, 'invoices']);
+  });
+}
+
+describe('relations of a declared resource (ref fields)', () => {
+  describe('in memory', () => {
+    relationBehaviour(async () => {
+      const customers = new InMemoryResourceRepository<Customer, ReturnType<Customer['toProps']>, string>({
+        fromRow: (props) => Customer.restore(props),
+        toRow: (c) => c.toProps(),
+        declaration: CUSTOMER,
+        stillReferenced: (cid) => new ConflictError('Customer is still referenced', cid),
+      });
+      const invoices = new InMemoryResourceRepository<Invoice, ReturnType<Invoice['toProps']>, string>({
+        fromRow: (props) => Invoice.restore(props),
+        toRow: (i) => i.toProps(),
+        declaration: INVOICE,
+        references: {
+          customerId: { repository: customers, target: 'customer' },
+          payerId: { repository: customers, target: 'customer' },
+        },
+        stillReferenced: (iid) => new ConflictError('Invoice is still referenced', iid),
+      });
+      return { customers, invoices };
+    });
+  });
+
+  describe('on SQLite, counting statements', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-relations-'));
+    let database: Database;
+    let customers: SqlResourceRepository<Customer, never, string>;
+    let invoices: SqlResourceRepository<Invoice, never, string>;
+    let statements = 0;
+    before(async () => {
+      database = await connectDatabase(`sqlite:${join(dir, 'relations.sqlite')}`);
+      const CUSTOMERS = tableOf(Customer, (cid) => new ConflictError('Customer is still referenced', cid));
+      const INVOICES = tableOf(Invoice, (iid) => new ConflictError('Invoice is still referenced', iid));
+      const knex = (database.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+      for (const table of [CUSTOMERS, INVOICES])
+        for (const statement of createResourceTable(knex, table)) await knex.raw(statement);
+      customers = new SqlResourceRepository(database, CUSTOMERS as never);
+      invoices = new SqlResourceRepository(database, INVOICES as never);
+      // Every statement the repositories send goes through the executor: count them there.
+      for (const method of ['one', 'all', 'run'] as const) {
+        const original = database.sql[method].bind(database.sql) as (...args: unknown[]) => Promise<unknown>;
+        (database.sql as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          statements += 1;
+          return original(...args);
+        };
+      }
+      await fill(customers as never, invoices as never);
+    });
+    after(async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const counted = async (source: string): Promise<number> => {
+      statements = 0;
+      await run(schemaOver(customers as never, invoices as never), source);
+      return statements;
+    };
+
+    it('a page of 5 invoices and a page of 50, each with customer { name }, cost the same statements', async () => {
+      const five = await counted(INVOICES_WITH_CUSTOMERS(5));
+      const fifty = await counted(INVOICES_WITH_CUSTOMERS(50));
+      expect(fifty).to.equal(five);
+      // The list's count and page, then one read of customers for both relation fields (customer, payer).
+      expect(five).to.equal(3);
+    });
+
+    it('a page of 5 customers and a page of 20, each with invoices(...), cost the same statements', async () => {
+      const five = await counted(CUSTOMERS_WITH_INVOICES(5));
+      const twenty = await counted(CUSTOMERS_WITH_INVOICES(20));
+      expect(twenty).to.equal(five);
+      // The list's count and page, then the nested pages' counts and rows.
+      expect(five).to.equal(4);
+    });
+
+    relationBehaviour(async () => {
+      for (const table of ['invoices', 'customers']) await database.sql.run(`delete from ${table}`);
+      return { customers: customers as never, invoices: invoices as never };
+    });
+  });
+
+  it('the relation fields count toward the depth limit', () => {
+    const schema = schemaOver({} as never, {} as never);
+    const deep = `{ customers { data { invoices { data { customer { invoices { data { customer { invoices { data { number } } } } } } } } } } }`;
+    const errors = validate(schema, parse(deep), [queryLimits({ maxDepth: 8, maxFields: 200, maxAliases: 15 })]);
+    expect(errors.map((e) => e.message)).to.deep.equal(['query depth 11 exceeds the limit of 8']);
+  });
+
+  it('one nested list per referenced resource (by its customer_id, not payer_id), in the REST document', () => {
+    const ops = operationsOf(INVOICE);
+    const nested = Object.values(ops).filter((op) => op.path.startsWith('/api/v1/customers/'));
+    expect(nested.map((op) => [op.id, op.method, op.path])).to.deep.equal([
+      ['listCustomerInvoices', 'GET', '/api/v1/customers/:id/invoices'],
+    ]);
+  });
+});
