@@ -81,22 +81,18 @@ function bindFields(
   }
 }
 
+/** Root fields are fields of the Query and Mutation types whose resolvers need no source. */
 function bind(
   schema: GraphQLSchema,
   typeName: 'Query' | 'Mutation',
   resolvers: Record<string, Resolver>,
   bound: Set<string>,
 ): void {
-  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  if (!type) throw new Error(`schema has no ${typeName} type`);
-  const fields = type.getFields();
-  for (const [name, resolve] of Object.entries(resolvers)) {
-    const field = fields[name];
-    if (!field) throw new Error(`schema has no ${typeName}.${name}`);
-    if (bound.has(`${typeName}.${name}`)) throw new Error(`${typeName}.${name} is resolved twice`);
-    bound.add(`${typeName}.${name}`);
-    const wrapped: GraphQLFieldResolver<unknown, GraphQLContext> = (_source, args, context) =>
-      mapped(`${typeName}.${name}`, context, () => resolve(args, context));
-    field.resolve = wrapped;
-  }
+  const fields = Object.fromEntries(
+    Object.entries(resolvers).map(([name, resolve]): [string, FieldResolver] => [
+      name,
+      (_source, args, context) => resolve(args, context),
+    ]),
+  );
+  bindFields(schema, typeName, fields, bound);
 }
