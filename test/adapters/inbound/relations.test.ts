@@ -170,6 +170,34 @@ function relationBehaviour(
     }
   });
 
+  it("Customer.invoices(...) keeps the list's other filters and search", async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const payer = id(1, 2);
+    const data = await run(
+      schemaOver(customers, invoices),
+      `{ customers(pagination: { limit: 20 }) { data { id invoices(payerId: "${payer}", search: "INV-0") {
+          data { number } pagination { totalRecords } } } } }`,
+    );
+    let seen = 0;
+    for (const row of data.customers!.data) {
+      const own = await invoices.list({
+        page: 1,
+        perPage: 20,
+        sort: 'created_at',
+        order: 'desc',
+        q: 'INV-0',
+        filters: { customer_id: row.id as string, payer_id: payer },
+      });
+      const page = row.invoices as { data: { number: string }[]; pagination: { totalRecords: number } };
+      expect(page.pagination.totalRecords, String(row.id)).to.equal(own.total);
+      expect(page.data.map((i) => i.number)).to.deep.equal(own.items.map((i) => i.number));
+      seen += own.total;
+    }
+    expect(seen).to.be.greaterThan(0);
+    expect(seen).to.be.lessThan(60);
+  });
+
   it('each relation field is checked as the REST call it mirrors', async () => {
     const { customers, invoices } = await open();
     await fill(customers, invoices);

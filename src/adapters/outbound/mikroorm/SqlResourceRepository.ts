@@ -215,7 +215,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const postgres = this.sql.dialect === 'postgresql';
       const t = this.table.table;
       const c = column.name;
-      const { where, params } = this.whereOf({ ...query, filters: {} }, postgres);
+      const { where, params } = this.whereOf(query, postgres);
       const condition = `${where === '' ? 'where' : `${where} and`} ${c} in ${this.jsonList()}`;
       const conditionParams = [...params, JSON.stringify(unique)];
       const counts = await this.sql.all<{ parent: string; total: number | string }>(
