@@ -127,7 +127,8 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
   /** For each of `ids`, the page of rows whose reference `field` (snake case) names it; every id gets a page. */
   async listByReference(field: string, ids: readonly string[], query: ListQuery<F>): Promise<Map<string, Page<E>>> {
     const pages = new Map<string, Page<E>>();
-    for (const id of new Set(ids)) pages.set(id, await this.list({ ...query, filters: { ...query.filters, [field]: id } }));
+    for (const id of new Set(ids))
+      pages.set(id, await this.list({ ...query, filters: { ...query.filters, [field]: id } }));
     return pages;
   }
 
