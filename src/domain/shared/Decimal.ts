@@ -10,6 +10,23 @@ export const DECIMAL_MAX_PRECISION = 15;
 
 const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?$/;
 
+const EXPONENT_FORM = /^(-?)(\d+)(?:\.(\d*))?[eE]([+-]?\d+)$/;
+
+/**
+ * Decimal text written with an exponent (`5e-8`, `1.25e1`, what `String(n)` gives for a small or
+ * large JSON number) as plain digits (`0.00000005`, `12.5`), exactly; any other text as it is.
+ */
+export function withoutExponent(text: string): string {
+  const match = EXPONENT_FORM.exec(text);
+  if (!match) return text;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 /** A decimal's parts as written: sign, integer digits (leading zeros dropped) and fraction digits. */
 export interface DecimalParts {
   readonly negative: boolean;

@@ -1,5 +1,5 @@
 import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
-import { decimalParts, DECIMAL_MAX_PRECISION, formatUnits, unitsOf } from './Decimal.js';
+import { decimalParts, DECIMAL_MAX_PRECISION, formatUnits, unitsOf, withoutExponent } from './Decimal.js';
 import { ValidationError, type FieldViolation } from './DomainError.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
 
@@ -204,10 +204,11 @@ export function decimalRule(precision: number, scale: number, range: Range<numbe
       return units !== undefined && formatUnits(units, scale) === value ? undefined : message;
     },
     (raw) => {
-      // A JSON number is read by its shortest text (`0.1` is "0.1"); one that needs an exponent is refused.
+      // A JSON number is read by its shortest text (`0.1` is "0.1", `5e-8` "0.00000005"); JSON.parse has already
+      // rounded a literal longer than a double holds, so more than 15 significant digits must come as text.
       const text =
         typeof raw === 'number' && Number.isFinite(raw)
-          ? String(raw)
+          ? withoutExponent(String(raw))
           : typeof raw === 'string'
             ? raw.trim()
             : undefined;

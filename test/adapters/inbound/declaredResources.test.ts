@@ -235,9 +235,14 @@ describe('the inbound adapters of a declared resource', () => {
         type: ['string', 'number'],
         pattern: '^-?\\d{1,10}(\\.\\d{1,2})?$',
         minimum: 0,
-        examples: ['12.50'],
+        examples: ['1.50'],
       });
       expect(create.fee.codec.schema).to.deep.include({ pattern: '^-?\\d{1,5}$' });
+      // No integer digits (decimal(2,2)): only 0 before the point, and still a valid pattern.
+      const cents = bodiesOf(declareResource({ name: 'x', plural: 'xs', fields: { rate: field.decimal(2, 2) } }));
+      const onlyFraction = new RegExp(cents.create.rate.codec.schema.pattern ?? '');
+      expect(['0.05', '-0.5', '0'].every((text) => onlyFraction.test(text))).to.equal(true);
+      expect(onlyFraction.test('1.05')).to.equal(false);
       const pattern = new RegExp(create.amount.codec.schema.pattern ?? '');
       expect(['12.50', '0', '-3.1'].every((text) => pattern.test(text))).to.equal(true);
       expect(['1.005', '12345678901', '1e2'].some((text) => pattern.test(text))).to.equal(false);
@@ -256,6 +261,8 @@ describe('the inbound adapters of a declared resource', () => {
 
       const scalar = built.getType('Decimal') as GraphQLScalarType;
       expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.equal('0.10');
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '1.25e1' })).to.equal('12.5');
+      expect(scalar.parseValue(5e-8)).to.equal('0.00000005');
       expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.equal('12');
       expect(scalar.parseLiteral({ kind: Kind.STRING, value: '12.50' })).to.equal('12.50');
       expect(() => scalar.parseLiteral({ kind: Kind.BOOLEAN, value: true })).to.throw('string or a number');

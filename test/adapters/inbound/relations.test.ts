@@ -215,6 +215,19 @@ function relationBehaviour(
     });
     expect(nested.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
     expect(nested.errors?.[0]?.path).to.deep.equal(['customers', 'data', 0, 'invoices']);
+    // Searching through the relation is checked as the top-level search is.
+    const searching = await graphql({
+      schema,
+      source: '{ customers { data { invoices(search: "INV") { data { number } } } } }',
+      contextValue: contextOf('/api/v1/invoices/search'),
+    });
+    expect(searching.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+    const listing = await graphql({
+      schema,
+      source: '{ customers { data { invoices { data { number } } } } }',
+      contextValue: contextOf('/api/v1/invoices/search'),
+    });
+    expect(listing.errors).to.equal(undefined);
   });
 }
 

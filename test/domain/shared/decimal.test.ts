@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addDecimals, formatUnits, unitsOf } from '../../../src/domain/shared/Decimal.js';
+import { addDecimals, formatUnits, unitsOf, withoutExponent } from '../../../src/domain/shared/Decimal.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { decimalRule } from '../../../src/domain/shared/fieldRules.js';
 import { declareResource, entityOf, field } from '../../../src/domain/shared/resource.js';
@@ -19,6 +19,14 @@ describe('exact decimals (decimal(p,s))', () => {
     expect(read('-3.5')).to.deep.equal({ value: '-3.50' });
     expect(read('9999999999.99')).to.deep.equal({ value: '9999999999.99' });
     expect(read('7', decimalRule(5, 0))).to.deep.equal({ value: '7' });
+  });
+
+  it('reads a JSON number JavaScript prints with an exponent by its plain digits', () => {
+    expect(read(5e-8, decimalRule(10, 8))).to.deep.equal({ value: '0.00000005' });
+    expect(read(1e2)).to.deep.equal({ value: '100.00' });
+    expect(withoutExponent('1.25e1')).to.equal('12.5');
+    expect(withoutExponent('-5e-3')).to.equal('-0.005');
+    expect(withoutExponent('12.50')).to.equal('12.50');
   });
 
   it('never rounds: a third fraction digit at scale 2, and 0.1 + 0.2 as a double, are refused', () => {

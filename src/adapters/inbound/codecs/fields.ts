@@ -136,11 +136,13 @@ export function schemaOfFacts(facts: FieldFacts): JsonSchema {
       const { min, max, minExclusive, maxExclusive } = facts.range;
       const integers = facts.precision - facts.scale;
       const fraction = facts.scale === 0 ? '' : `(\\.\\d{1,${facts.scale}})?`;
-      const example = facts.scale === 0 ? '12' : `12.${'5'.padEnd(facts.scale, '0')}`;
+      // decimal(2,2) has no integer digits: only 0 before the point.
+      const whole = integers === 0 ? '0' : `\\d{1,${integers}}`;
+      const example = `${integers === 0 ? '0' : '1'}${facts.scale === 0 ? '' : `.${'5'.padEnd(facts.scale, '0')}`}`;
       return {
         // Taken as text or a JSON number; always answered as text with exactly `scale` fraction digits.
         type: ['string', 'number'],
-        pattern: `^-?\\d{1,${integers}}${fraction}$`,
+        pattern: `^-?${whole}${fraction}$`,
         ...(min === undefined ? {} : minExclusive ? { exclusiveMinimum: Number(min) } : { minimum: Number(min) }),
         ...(max === undefined ? {} : maxExclusive ? { exclusiveMaximum: Number(max) } : { maximum: Number(max) }),
         examples: [example],

@@ -1,4 +1,5 @@
 import { GraphQLError, Kind, type GraphQLScalarType, type ValueNode } from 'graphql';
+import { withoutExponent } from '../../../domain/shared/Decimal.js';
 
 /** A decimal as written: an optional `-`, digits, and a fraction after a point. */
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
@@ -6,7 +7,7 @@ const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 function parse(value: unknown): string {
   // A variable may hold text or a JSON number; the field's rule then checks its digits.
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return withoutExponent(String(value));
   throw new GraphQLError('Decimal must be a decimal number as a string, e.g. "12.50"');
 }
 
@@ -22,7 +23,8 @@ export function defineDecimal(scalar: GraphQLScalarType): void {
   };
   scalar.parseValue = parse;
   scalar.parseLiteral = (node: ValueNode): string => {
-    if (node.kind === Kind.STRING || node.kind === Kind.INT || node.kind === Kind.FLOAT) return node.value;
+    if (node.kind === Kind.STRING || node.kind === Kind.INT) return node.value;
+    if (node.kind === Kind.FLOAT) return withoutExponent(node.value);
     throw new GraphQLError('Decimal must be a string or a number', { nodes: [node] });
   };
 }

@@ -242,6 +242,8 @@ function relationResolvers<F extends FieldDeclarations, E extends ResourceEntity
       if (!byReference) throw new Error(`${declaration.plural}: listByReference is not provided`);
       await guard(context, relation.policyPath, 'GET');
       const query = listArguments(args, declaration.sortFields, otherFilters) as ListQuery<SortFieldOf<F>>;
+      // Searching is checked as the top-level search is: GET on the resource's search route.
+      if (query.q !== undefined) await guard(context, pathsOf(declaration).policy.search, 'GET');
       // One batch per distinct list arguments: aliases asking for other pages are batched apart.
       const name = `${declaration.plural}.by.${relation.key}:${JSON.stringify(query)}`;
       const page = await batchLoad(context, name, source.id as string, (ids) =>
