@@ -8,6 +8,7 @@ import type {
   ResourceDeclaration,
   SortFieldOf,
 } from '../../domain/shared/resource.js';
+import { snakeCase } from '../../domain/shared/resource.js';
 import { idOf } from './ids.js';
 import { resourcePaths } from './paths.js';
 
@@ -121,8 +122,7 @@ export function relationsOf(resource: Pick<ResourceDeclaration, 'plural' | 'fiel
   const reverseOf = new Map<string, string>();
   for (const [key, declaration] of refs) {
     const parent = declaration.references!.singular;
-    const named = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) === `${parent}_id`;
-    if (named || !reverseOf.has(parent)) reverseOf.set(parent, named ? key : (reverseOf.get(parent) ?? key));
+    if (snakeCase(key) === `${parent}_id` || !reverseOf.has(parent)) reverseOf.set(parent, key);
   }
   return Object.entries(resource.fields).flatMap(([key, declaration]) => {
     const parent = declaration.references;
@@ -131,7 +131,7 @@ export function relationsOf(resource: Pick<ResourceDeclaration, 'plural' | 'fiel
     return [
       {
         key,
-        field: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        field: snakeCase(key),
         parentField: key.replace(/Id$/, ''),
         parent: { name: parent.singular, plural: parent.plural },
         path: `${parentPaths.item}/${children}`,

@@ -1,7 +1,7 @@
 import { ValidationError, type DomainError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { unitsOf } from '../../../domain/shared/Decimal.js';
 import type { ListQuery, Page } from '../../../domain/shared/Page.js';
-import type { FieldDeclarations } from '../../../domain/shared/resource.js';
+import { snakeCase, type FieldDeclarations } from '../../../domain/shared/resource.js';
 import { pageOf, type Comparable } from './sorting.js';
 
 /** The props every stored resource has. */
@@ -76,7 +76,7 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
       const value = this.valueOf(row, prop);
       if (typeof value === 'string' && !reference.repository.has(value)) {
         violations.push({
-          field: prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+          field: snakeCase(prop),
           message: `must name an existing ${reference.target}`,
         });
       }

@@ -7,6 +7,7 @@ import type {
   ResourceDeclaration,
   SortFieldOf,
 } from '../../../domain/shared/resource.js';
+import { snakeCase } from '../../../domain/shared/resource.js';
 
 /** How a resource field is stored (the generator's field types, README: Add a resource). */
 export type ColumnKind =
@@ -71,8 +72,8 @@ export interface ResourceTable<E, P extends StoredProps, F extends string> exten
   stillReferenced(id: string): DomainError;
 }
 
-/** `dueAt` → `due_at`. */
-export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `dueAt` → `due_at`: a field's column, spelled as the domain spells its JSON name. */
+export { snakeCase };
 
 /** One column of the table, with the props key it maps to. */
 export interface ColumnOf {
