@@ -64,7 +64,9 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
     migrations: {
       migrationsList: [...options.migrations],
       transactional: true,
-      allOrNothing: true,
+      // PostgreSQL applies a batch all or nothing. SQLite applies each migration in a transaction
+      // of its own: a table rebuild (migrations/tableChangeMigration.ts) must run outside one.
+      allOrNothing: target.kind !== 'sqlite',
       snapshot: false,
       silent: true,
     },

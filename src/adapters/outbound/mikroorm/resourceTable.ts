@@ -132,9 +132,14 @@ export function orderByOf(spec: TableSpec, field: string, descending: boolean): 
   return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
 }
 
-function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf, postgres: boolean): void {
+/** Adds a field's column to `t` (nothing for id, version and the timestamps); answers its builder. */
+export function addColumn(
+  t: Knex.CreateTableBuilder,
+  column: ColumnOf,
+  postgres: boolean,
+): Knex.ColumnBuilder | undefined {
   const spec = column.spec;
-  if (!spec) return;
+  if (!spec) return undefined;
   const c = column.name;
   const longest = Math.max(1, ...(spec.values ?? []).map((value) => value.length));
   const builder = {
@@ -150,8 +155,7 @@ function addColumn(t: Knex.CreateTableBuilder, column: ColumnOf, postgres: boole
     enum: () => t.string(c, longest),
     ref: () => t.string(c, 36),
   }[spec.kind]();
-  if (column.optional) builder.nullable();
-  else builder.notNullable();
+  return column.optional ? builder.nullable() : builder.notNullable();
 }
 
 /**
@@ -193,21 +197,34 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
       statements.push(`create index ${quoted(index.name)} on ${quoted(spec.table)} (${index.columns})`);
     }
   }
-  if (spec.search && postgres) {
-    const c = snakeCase(spec.search);
-    statements.push(`do $$ begin
+  if (postgres) statements.push(...searchIndexStatements(spec));
+  return statements;
+}
+
+/**
+ * PostgreSQL's trigram index for the search column, when the `pg_trgm` extension can be had (else
+ * search scans, as on SQLite); nothing for a table without search.
+ */
+export function searchIndexStatements(spec: TableSpec): string[] {
+  if (!spec.search) return [];
+  const c = snakeCase(spec.search);
+  return [
+    `do $$ begin
   create extension if not exists pg_trgm;
 exception when others then
   raise notice 'pg_trgm is not available: ${spec.table} search will scan';
-end $$;`);
-    statements.push(`do $$ begin
+end $$;`,
+    `do $$ begin
   if exists (select 1 from pg_extension where extname = 'pg_trgm') then
-    execute 'create index ${spec.table}_${c}_trgm_index on ${spec.table} using gin (lower(${c}) gin_trgm_ops)';
+    execute 'create index ${searchIndexName(spec)} on ${spec.table} using gin (lower(${c}) gin_trgm_ops)';
   end if;
-end $$;`);
-  }
-  return statements;
+end $$;`,
+  ];
 }
+
+/** The name of the search column's trigram index (PostgreSQL). */
+export const searchIndexName = (spec: TableSpec): string =>
+  spec.search ? `${spec.table}_${snakeCase(spec.search)}_trgm_index` : '';
 
 /** A declared field's column: its kind, nullability, width, values or referenced table. */
 export function columnOf(declaration: FieldDeclaration): Column {

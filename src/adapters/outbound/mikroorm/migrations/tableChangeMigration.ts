@@ -1,0 +1,69 @@
+import { Migration } from '@mikro-orm/migrations';
+import { changeResourceTable, changedFields, type TableChange } from '../resourceTableChange.js';
+
+const postgresOf = (migration: Migration): boolean => migration.getKnex().client.dialect === 'postgresql';
+
+/** The change that undoes `change`, or why there is none (a required field removed: its values are gone). */
+function reversed(change: TableChange): TableChange | string {
+  const lost = changedFields(change).removed.filter((c) => !c.optional);
+  if (lost.length > 0)
+    return `${change.before.table}: ${lost.map((c) => c.name).join(', ')} cannot be put back (the values were dropped)`;
+  return { before: change.after, after: change.before };
+}
+
+/**
+ * The class of a migration that changes a resource's table (`generate field`, `generate
+ * migration`): `export class Migration0007InvoicesFields extends tableChangeMigration(CHANGE) {}`.
+ * Its `change` says what it does (the generator reads it back to know what the migrations so far
+ * make). On PostgreSQL it runs in the migrator's transaction. On SQLite a change that rebuilds the
+ * table runs on its own: foreign keys off (a rebuild drops a table other rows may refer to), the
+ * statements in one transaction, the foreign keys checked before it commits, then back on.
+ * `down` undoes it, unless a required field was removed (its values are gone).
+ */
+export function tableChangeMigration(change: TableChange) {
+  return class TableChangeMigration extends Migration {
+    static readonly change: TableChange = change;
+
+    override isTransactional(): boolean {
+      return postgresOf(this) || !changeResourceTable(this.getKnex(), change).rebuild;
+    }
+
+    override async up(): Promise<void> {
+      await this.apply(change);
+    }
+
+    override async down(): Promise<void> {
+      const undo = reversed(change);
+      if (typeof undo === 'string') throw new Error(`This migration cannot be reverted: ${undo}`);
+      await this.apply(undo);
+    }
+
+    private async apply(what: TableChange): Promise<void> {
+      const { statements, rebuild } = changeResourceTable(this.getKnex(), what);
+      if (postgresOf(this) || !rebuild) {
+        for (const statement of statements) this.addSql(statement);
+        return;
+      }
+      await this.execute('pragma foreign_keys = off');
+      try {
+        await this.driver.getConnection().transactional(async (tx) => {
+          for (const statement of statements) await this.driver.execute(statement, [], 'run', tx);
+          const broken = await this.driver.execute<{ table: string; parent: string }[]>(
+            'pragma foreign_key_check',
+            [],
+            'all',
+            tx,
+          );
+          if (broken.length > 0) {
+            const [first] = broken;
+            throw new Error(
+              `${what.after.table}: ${broken.length} row(s) would name a missing row of ${first?.parent ?? 'another table'}; nothing was changed`,
+            );
+          }
+        });
+      } finally {
+        await this.execute('pragma foreign_keys = on');
+      }
+    }
+  };
+}
