@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../src/main/config/loadConfig.js';
 import { startService, type RunningService } from '../src/main/service.js';
+import { productInput } from '../test/support/resources/product.js';
 import { reseedProducts } from './fixtures.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '50' } } });
@@ -38,6 +39,7 @@ async function seed(service: RunningService): Promise<void> {
   const rows = Array.from({ length: TOTAL }, (_, n) => {
     const at = new Date(start + Math.floor(n / 3) * 1000);
     return {
+      ...productInput,
       id: randomUUID(),
       name: `Product ${n % 997}`,
       price: 1 + (n % 250),

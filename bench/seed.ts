@@ -9,6 +9,7 @@ import { BcryptPasswordHasher } from '../src/adapters/outbound/crypto/BcryptPass
 import { UserSchema } from '../src/adapters/outbound/mikroorm/schemas/UserSchema.js';
 import { openDatabase } from '../src/main/database.js';
 import { readConfig } from '../src/main/readConfig.js';
+import { productInput } from '../test/support/resources/product.js';
 
 import { BENCH_ADMIN, reseedProducts, type SeedProduct } from './fixtures.js';
 
@@ -34,6 +35,7 @@ try {
   const rows: SeedProduct[] = Array.from({ length: 1000 }, (_, n) => {
     const at = new Date(now.getTime() - (1000 - n) * 1000);
     return {
+      ...productInput,
       id: randomUUID(),
       name: `Benchmark product ${String(n).padStart(4, '0')}`,
       price: 1 + (n % 97) + 0.99,

@@ -3,6 +3,7 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { CreateProduct } from '../../../src/application/product/CreateProduct.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { FixedClock } from '../../support/FixedClock.js';
+import { productInput } from '../../support/resources/product.js';
 import { SequentialIds } from '../../support/SequentialIds.js';
 import { rejectionOf, START } from '../world.js';
 
@@ -24,13 +25,13 @@ describe('CreateProduct', () => {
 
   it('stores a product with a new id, version 1 and createdAt = updatedAt = now', async () => {
     clock.advance(5_000);
-    const product = await create.execute({ name: 'Widget', price: 19.99 });
+    const input = { ...productInput, name: 'Widget', price: 19.99 };
+    const product = await create.execute(input);
 
     const now = new Date(START.getTime() + 5_000);
     expect(product.toProps()).to.deep.equal({
+      ...input,
       id: '00000000-0000-4000-8000-000000000001',
-      name: 'Widget',
-      price: 19.99,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -39,21 +40,25 @@ describe('CreateProduct', () => {
   });
 
   it('gives every product its own id', async () => {
-    const first = await create.execute({ name: 'Widget', price: 1 });
-    const second = await create.execute({ name: 'Widget', price: 1 });
+    const first = await create.execute({ ...productInput, name: 'Widget', price: 1 });
+    const second = await create.execute({ ...productInput, name: 'Widget', price: 1 });
     expect(first.id).to.not.equal(second.id);
     expect((await everything()).map((p) => p.id)).to.have.members([first.id, second.id]);
   });
 
   for (const [label, input, fields] of [
-    ['an empty name', { name: '', price: 1 }, ['name']],
-    ['an untrimmed name (the inbound codec trims; the domain refuses)', { name: ' Widget ', price: 1 }, ['name']],
-    ['a 201-character name', { name: 'n'.repeat(201), price: 1 }, ['name']],
-    ['a price of 0', { name: 'Widget', price: 0 }, ['price']],
-    ['a negative price', { name: 'Widget', price: -1 }, ['price']],
-    ['a NaN price', { name: 'Widget', price: Number.NaN }, ['price']],
-    ['an infinite price', { name: 'Widget', price: Number.POSITIVE_INFINITY }, ['price']],
-    ['a bad name and a bad price', { name: '', price: 0 }, ['name', 'price']],
+    ['an empty name', { ...productInput, name: '', price: 1 }, ['name']],
+    [
+      'an untrimmed name (the inbound codec trims; the domain refuses)',
+      { ...productInput, name: ' Widget ', price: 1 },
+      ['name'],
+    ],
+    ['a 201-character name', { ...productInput, name: 'n'.repeat(201), price: 1 }, ['name']],
+    ['a price of 0', { ...productInput, name: 'Widget', price: 0 }, ['price']],
+    ['a negative price', { ...productInput, name: 'Widget', price: -1 }, ['price']],
+    ['a NaN price', { ...productInput, name: 'Widget', price: Number.NaN }, ['price']],
+    ['an infinite price', { ...productInput, name: 'Widget', price: Number.POSITIVE_INFINITY }, ['price']],
+    ['a bad name and a bad price', { ...productInput, name: '', price: 0 }, ['name', 'price']],
   ] as const) {
     it(`refuses ${label} with VALIDATION_ERROR on ${fields.join(' and ')}, storing nothing`, async () => {
       const error = await rejectionOf(create.execute(input));

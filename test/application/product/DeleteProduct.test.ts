@@ -3,6 +3,7 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { DeleteProduct } from '../../../src/application/product/DeleteProduct.js';
 import { Product } from '../../../src/domain/product/Product.js';
 import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
+import { productInput } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
 describe('DeleteProduct', () => {
@@ -14,8 +15,14 @@ describe('DeleteProduct', () => {
   beforeEach(async () => {
     products = new InMemoryProductRepository();
     remove = new DeleteProduct(products);
-    widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
-    gadget = Product.create({ id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 }, START);
+    widget = Product.create(
+      { ...productInput, id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 },
+      START,
+    );
+    gadget = Product.create(
+      { ...productInput, id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 },
+      START,
+    );
     await products.add(widget);
     await products.add(gadget);
   });

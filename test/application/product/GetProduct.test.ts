@@ -4,6 +4,7 @@ import { GetProduct } from '../../../src/application/product/GetProduct.js';
 import { Product } from '../../../src/domain/product/Product.js';
 import { ProductNotFoundError } from '../../../src/domain/product/ProductErrors.js';
 import { NotFoundError } from '../../../src/domain/shared/DomainError.js';
+import { productInput } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
 describe('GetProduct', () => {
@@ -14,9 +15,14 @@ describe('GetProduct', () => {
   beforeEach(async () => {
     products = new InMemoryProductRepository();
     get = new GetProduct(products);
-    widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
+    widget = Product.create(
+      { ...productInput, id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 },
+      START,
+    );
     await products.add(widget);
-    await products.add(Product.create({ id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 }, START));
+    await products.add(
+      Product.create({ ...productInput, id: '00000000-0000-4000-8000-000000000002', name: 'Gadget', price: 5 }, START),
+    );
   });
 
   it('answers the product with that id, every field intact', async () => {

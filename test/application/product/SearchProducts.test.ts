@@ -3,18 +3,19 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { SearchProducts } from '../../../src/application/product/SearchProducts.js';
 import { Product } from '../../../src/domain/product/Product.js';
 import type { ProductListQuery } from '../../../src/domain/product/ProductRepository.js';
+import { productInput } from '../../support/resources/product.js';
 import { START } from '../world.js';
 import { CATALOGUE, productId } from './catalogue.js';
 
 /** More names around "widget", in every case, plus LIKE's wildcard characters. */
 const MORE: readonly Product[] = [
-  Product.create({ id: productId('101'), name: 'Blue Widget', price: 7 }, START),
-  Product.create({ id: productId('102'), name: 'WIDGET Pro', price: 3 }, START),
-  Product.create({ id: productId('103'), name: 'widgetry', price: 11 }, START),
-  Product.create({ id: productId('104'), name: 'Gizmo', price: 1 }, START),
-  Product.create({ id: productId('105'), name: '100% Cotton', price: 20 }, START),
-  Product.create({ id: productId('106'), name: 'snake_case', price: 21 }, START),
-  Product.create({ id: productId('107'), name: 'snakeXcase', price: 22 }, START),
+  Product.create({ ...productInput, id: productId('101'), name: 'Blue Widget', price: 7 }, START),
+  Product.create({ ...productInput, id: productId('102'), name: 'WIDGET Pro', price: 3 }, START),
+  Product.create({ ...productInput, id: productId('103'), name: 'widgetry', price: 11 }, START),
+  Product.create({ ...productInput, id: productId('104'), name: 'Gizmo', price: 1 }, START),
+  Product.create({ ...productInput, id: productId('105'), name: '100% Cotton', price: 20 }, START),
+  Product.create({ ...productInput, id: productId('106'), name: 'snake_case', price: 21 }, START),
+  Product.create({ ...productInput, id: productId('107'), name: 'snakeXcase', price: 22 }, START),
 ];
 
 describe('SearchProducts', () => {

@@ -11,6 +11,7 @@ import type {
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { Page } from '../../../src/domain/shared/Page.js';
 import { FixedClock } from '../../support/FixedClock.js';
+import { productInput } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
 /**
@@ -50,6 +51,8 @@ describe('UpdateProduct', () => {
   let update: UpdateProduct;
   let widget: Product;
 
+  /** The widget's fields as created: the generated valid sample, named and priced for these tests. */
+  const WIDGET = { ...productInput, name: 'Widget', price: 19.99 };
   const stored = async (id = widget.id) => (await products.findById(id))!.toProps();
   const later = (ms: number) => new Date(START.getTime() + ms);
 
@@ -57,7 +60,7 @@ describe('UpdateProduct', () => {
     products = new ObservedProductRepository();
     clock = new FixedClock(START);
     update = new UpdateProduct(products, clock);
-    widget = Product.create({ id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 }, START);
+    widget = Product.create({ ...WIDGET, id: '00000000-0000-4000-8000-000000000001' }, START);
     await products.add(widget);
   });
 
@@ -78,6 +81,7 @@ describe('UpdateProduct', () => {
       clock.advance(90_000);
       const result = await update.execute({ id: widget.id, changes: { name: 'Gadget', price: 5 } });
       expect(result.toProps()).to.deep.equal({
+        ...WIDGET,
         id: widget.id,
         name: 'Gadget',
         price: 5,

@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import { Product, type ProductChanges } from '../../../src/domain/product/Product.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
+import { productInput } from '../../support/resources/product.js';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const CREATED = new Date('2026-01-01T00:00:00.000Z');
 const LATER = new Date('2026-01-02T03:04:05.678Z');
 
-const aWidget = (): Product => Product.create({ id: ID, name: 'Widget', price: 9.99 }, CREATED);
+/** The widget's fields as created: the generated valid sample, named and priced for these tests. */
+const WIDGET = { ...productInput, name: 'Widget', price: 9.99 };
+
+const aWidget = (): Product => Product.create({ ...WIDGET, id: ID }, CREATED);
 
 /** The ValidationError `action` throws; fails the test when it throws nothing or something else. */
 function validationErrorOf(action: () => unknown): ValidationError {
@@ -26,8 +30,9 @@ function expectRefusedFields(action: () => unknown, fields: string[]): void {
   for (const field of error.fields) expect(field.message).to.be.a('string').and.not.equal('');
 }
 
-const createWithName = (name: string) => () => Product.create({ id: ID, name, price: 1 }, CREATED);
-const createWithPrice = (price: number) => () => Product.create({ id: ID, name: 'Widget', price }, CREATED);
+const createWithName = (name: string) => () => Product.create({ ...productInput, id: ID, name, price: 1 }, CREATED);
+const createWithPrice = (price: number) => () =>
+  Product.create({ ...productInput, id: ID, name: 'Widget', price }, CREATED);
 
 describe('Product', () => {
   describe('name (1 to 200 characters, already trimmed)', () => {
@@ -85,9 +90,8 @@ describe('Product', () => {
     it('starts at version 1 with createdAt = updatedAt = now', () => {
       const product = aWidget();
       expect(product.toProps()).to.deep.equal({
+        ...WIDGET,
         id: ID,
-        name: 'Widget',
-        price: 9.99,
         version: 1,
         createdAt: CREATED,
         updatedAt: CREATED,
@@ -97,7 +101,10 @@ describe('Product', () => {
     });
 
     it('lists every failing field at once', () => {
-      expectRefusedFields(() => Product.create({ id: ID, name: '', price: 0 }, CREATED), ['name', 'price']);
+      expectRefusedFields(
+        () => Product.create({ ...productInput, id: ID, name: '', price: 0 }, CREATED),
+        ['name', 'price'],
+      );
     });
   });
 
@@ -105,6 +112,7 @@ describe('Product', () => {
     it('sets only the name when only the name is given', () => {
       const updated = aWidget().update({ name: 'Gadget' }, LATER);
       expect(updated.toProps()).to.deep.equal({
+        ...WIDGET,
         id: ID,
         name: 'Gadget',
         price: 9.99,
@@ -117,6 +125,7 @@ describe('Product', () => {
     it('sets only the price when only the price is given', () => {
       const updated = aWidget().update({ price: 12.5 }, LATER);
       expect(updated.toProps()).to.deep.equal({
+        ...WIDGET,
         id: ID,
         name: 'Widget',
         price: 12.5,
@@ -191,7 +200,15 @@ describe('Product', () => {
 
   describe('restore', () => {
     it('rebuilds a stored product exactly, at its stored version', () => {
-      const props = { id: ID, name: 'Widget', price: 0.1, version: 7, createdAt: CREATED, updatedAt: LATER };
+      const props = {
+        ...productInput,
+        id: ID,
+        name: 'Widget',
+        price: 0.1,
+        version: 7,
+        createdAt: CREATED,
+        updatedAt: LATER,
+      };
       expect(Product.restore(props).toProps()).to.deep.equal(props);
     });
   });
