@@ -10,6 +10,7 @@ import { queryLimits } from '../../../src/adapters/inbound/graphql/limits.js';
 import type { GraphQLContext } from '../../../src/adapters/inbound/graphql/resolverKit.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
 import { operationsOf } from '../../../src/adapters/inbound/http/resourceOperations.js';
+import { resourceRoutes } from '../../../src/adapters/inbound/http/resourceRoutes.js';
 import type { ParentsOf, ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
 import { InMemoryResourceRepository } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
@@ -20,6 +21,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError } from '../../../
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import { declareResource, entityOf, field, type SortFieldOf } from '../../../src/domain/shared/resource.js';
 import { connectDatabase } from '../../support/database.js';
+import { startHttpApp } from '../../support/httpApp.js';
 
 const CUSTOMER = declareResource({
   name: 'customer',
@@ -231,27 +233,30 @@ function relationBehaviour(
   });
 }
 
+/** Customers and invoices in memory, invoices referring to customers. */
+function memoryStores() {
+  const customers = new InMemoryResourceRepository<Customer, ReturnType<Customer['toProps']>, string>({
+    fromRow: (props) => Customer.restore(props),
+    toRow: (c) => c.toProps(),
+    declaration: CUSTOMER,
+    stillReferenced: (cid) => new ConflictError('Customer is still referenced', cid),
+  });
+  const invoices = new InMemoryResourceRepository<Invoice, ReturnType<Invoice['toProps']>, string>({
+    fromRow: (props) => Invoice.restore(props),
+    toRow: (i) => i.toProps(),
+    declaration: INVOICE,
+    references: {
+      customerId: { repository: customers, target: 'customer' },
+      payerId: { repository: customers, target: 'customer' },
+    },
+    stillReferenced: (iid) => new ConflictError('Invoice is still referenced', iid),
+  });
+  return { customers, invoices };
+}
+
 describe('relations of a declared resource (ref fields)', () => {
   describe('in memory', () => {
-    relationBehaviour(async () => {
-      const customers = new InMemoryResourceRepository<Customer, ReturnType<Customer['toProps']>, string>({
-        fromRow: (props) => Customer.restore(props),
-        toRow: (c) => c.toProps(),
-        declaration: CUSTOMER,
-        stillReferenced: (cid) => new ConflictError('Customer is still referenced', cid),
-      });
-      const invoices = new InMemoryResourceRepository<Invoice, ReturnType<Invoice['toProps']>, string>({
-        fromRow: (props) => Invoice.restore(props),
-        toRow: (i) => i.toProps(),
-        declaration: INVOICE,
-        references: {
-          customerId: { repository: customers, target: 'customer' },
-          payerId: { repository: customers, target: 'customer' },
-        },
-        stillReferenced: (iid) => new ConflictError('Invoice is still referenced', iid),
-      });
-      return { customers, invoices };
-    });
+    relationBehaviour(async () => memoryStores());
   });
 
   describe('on SQLite, counting statements', () => {
@@ -316,6 +321,50 @@ describe('relations of a declared resource (ref fields)', () => {
     const deep = `{ customers { data { invoices { data { customer { invoices { data { customer { invoices { data { number } } } } } } } } } } }`;
     const errors = validate(schema, parse(deep), [queryLimits({ maxDepth: 8, maxFields: 200, maxAliases: 15 })]);
     expect(errors.map((e) => e.message)).to.deep.equal(['query depth 11 exceeds the limit of 8']);
+  });
+
+  it('the nested REST list answers 403, never 404, to a role that may list invoices but not read customers', async () => {
+    const { customers, invoices } = memoryStores();
+    await fill(customers as never, invoices as never);
+    const customerUseCases = useCasesOf<Customer, CustomerFields>(customers as never, 'Customer');
+    // `reader` may read both; `lister` may list invoices (the nested route's rules) but not read customers.
+    const allowed: Record<string, string[]> = {
+      reader: ['/api/v1/customers/{id}/invoices', '/api/v1/customers/{id}'],
+      lister: ['/api/v1/customers/{id}/invoices'],
+    };
+    const guards = {
+      authenticate: {
+        execute: async ({ accessToken }: { accessToken: string }) => ({ sub: accessToken, role: accessToken }),
+      },
+      policy: { enforce: async (role: string, path: string) => allowed[role]?.includes(path) ?? false },
+    };
+    const app = await startHttpApp({
+      routes: [
+        resourceRoutes(
+          inbound(INVOICE),
+          { ...useCasesOf<Invoice, InvoiceFields>(invoices as never, 'Invoice'), ...guards } as never,
+          {
+            customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+            payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+          } as ParentsOf<InvoiceFields>,
+        ),
+      ],
+    });
+    try {
+      const get = async (role: string, customer: string) =>
+        (
+          await fetch(`${app.url}/api/v1/customers/${customer}/invoices`, {
+            headers: { authorization: `Bearer ${role}` },
+          })
+        ).status;
+      const unknown = id(1, 999);
+      expect(await get('reader', id(1, 3))).to.equal(200);
+      expect(await get('reader', unknown)).to.equal(404);
+      expect(await get('lister', id(1, 3))).to.equal(403);
+      expect(await get('lister', unknown)).to.equal(403);
+    } finally {
+      await app.close();
+    }
   });
 
   it('one nested list per referenced resource (by its customer_id, not payer_id), in the REST document', () => {

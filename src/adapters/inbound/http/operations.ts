@@ -29,6 +29,12 @@ export interface Operation {
    * policy lets use this path with this method.
    */
   readonly access: 'public' | 'token' | 'policy';
+  /**
+   * `policy` only: other routes (their patterns) whose GET the caller's role must be allowed too —
+   * a nested list's parent row, so that a role that may not read customers cannot learn from a 404
+   * which customers exist.
+   */
+  readonly readsToo?: readonly string[];
   /** The JSON body it decodes (keys in camel or snake case; on the wire in snake case). */
   readonly body?: Shape;
   /** The list query (`page`, `per_page`, `sort`, `order`, `q`, filters) it decodes. */
@@ -170,6 +176,6 @@ export class RestRoutes {
     if (!this.auth) throw new Error(`${op.id}: a ${op.access} operation needs the Authenticate use case`);
     if (op.access === 'token') return [this.auth];
     if (!this.guards.policy) throw new Error(`${op.id}: a policy operation needs the access policy`);
-    return [this.auth, authorize(this.guards.policy, op.path) as RouterMiddleware<RequestState>];
+    return [this.auth, authorize(this.guards.policy, op.path, op.readsToo) as RouterMiddleware<RequestState>];
   }
 }

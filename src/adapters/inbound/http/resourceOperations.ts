@@ -180,7 +180,12 @@ export function operationsOf<F extends FieldDeclarations>(resource: ResourceDecl
       summary: `List ${article(parent.human.singular)}'s ${names.human.plural}`,
       description: `A page of the ${names.human.plural} whose \`${relation.field}\` names this ${parent.human.singular}, sorted like the list.`,
       list: { ...ops.list.list, filters: otherFilters },
-      failures: { 404: `No ${parent.human.singular} has this id (an id that is not a UUID included)` },
+      failures: {
+        403: `The role may not list ${names.human.plural}, or may not read ${parent.human.plural}`,
+        404: `No ${parent.human.singular} has this id (an id that is not a UUID included)`,
+      },
+      // Reading the parent row too: its 404 must not tell a role that may not read it which rows exist.
+      readsToo: [pathsOf({ plural: relation.parent.plural }).item],
     };
   }
   return { ...ops, ...nested };
