@@ -3,6 +3,9 @@ import { ROUTE_WORDS } from './reserved.js';
 
 /** What `npm run generate -- --help` prints. */
 export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]
+       npm run generate -- field <resource> <field>... [--default <field>=<value>]... [--dry-run]
+       npm run generate -- field <resource> --remove <field> [--dry-run]
+       npm run generate -- migration [--default [<resource>.]<field>=<value>]... [--dry-run]
 
 Writes a new resource: list, create, get, update and delete over REST (/api/v1/<plural>) and
 GraphQL. Its fields are declared once, in the domain entity; the REST bodies, the GraphQL types,
@@ -62,6 +65,26 @@ It writes the files of the resource (src/domain/<name>/, src/application/<name>/
 MikroORM and in-memory adapters, src/main/modules/<plural>.ts, its tests) and changes only the
 module list (src/main/modules/index.ts) and policy/policy.csv (moderator: every action, user: GET).
 Writing is all or nothing: if it fails half-way, the tree is left as it was.
+
+field <resource> adds fields to a resource (same name:type syntax) or removes one (--remove), on
+products too and on resources edited by hand since they were generated. It edits the declaration
+(src/domain/<name>/<Class>.ts), brings the files the fields shape up to date (the test samples in
+test/support/resources/<name>.ts, the repository test) — merged, so hand edits there stay — and
+writes a migration that changes the table of databases that already exist, rows kept (SQLite
+rebuilds the table where ALTER cannot), listed in src/main/modules/<plural>.ts.
+  --default f=v   the value rows stored before get for a new required field (read with the field's
+                  rule: --default status=draft, --default total=0.00); a new required field without
+                  one is refused. A new optional field is null on them.
+  --remove f      drops the field, its column and its sort index. Refused for id, created_at,
+                  updated_at, version and the --search field.
+  A ref field is added or removed by hand (it also changes routes, policy and wiring), then
+  'generate migration' writes its migration.
+
+migration compares each resource's declaration with the table its migrations make, and writes a
+migration for each declaration edited by hand since (one per resource); with nothing to do it says
+so and writes nothing. A required field added by hand needs --default (<resource>.<field>=<value>
+when several resources changed). A field whose type or optionality changed is refused: remove it
+and add one under a new name.
 
 Quote a field that has ( ) | < > or ? in it: the shell reads those characters itself.
 

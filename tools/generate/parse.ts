@@ -137,7 +137,7 @@ function graphqlClashes(subject: string, names: ResourceNames, project: ProjectS
   return problems;
 }
 
-type Parsed<T> = { value: T; problems: [] } | { value?: undefined; problems: string[] };
+export type Parsed<T> = { value: T; problems: [] } | { value?: undefined; problems: string[] };
 const fail = (...problems: string[]): { problems: string[] } => ({ problems });
 
 /** Bounds written after a type (`1..80`, `..2000`, `>0`, `0..<1`), checked against the type, defaults filled in. */
@@ -287,7 +287,7 @@ function parseRef(
 }
 
 /** One `name:type` argument, checked on its own (duplicates are found by the caller). */
-function parseField(arg: string, resource: string, project: ProjectState): Parsed<FieldModel> {
+export function parseField(arg: string, resource: string, project: ProjectState): Parsed<FieldModel> {
   const colon = arg.indexOf(':');
   if (colon < 0) return fail(`field "${arg}": expected name:type (e.g. title:string)`);
   const name = arg.slice(0, colon);

@@ -1,3 +1,4 @@
+import { declaredModels, planField, planMigration, relationClashes, type Plan } from './evolve.js';
 import { HELP } from './help.js';
 import type { ResourceModel } from './model.js';
 import { parseCommand } from './parse.js';
@@ -14,11 +15,31 @@ export interface RunDependencies {
   format?: (changes: ChangeSet) => Promise<ChangeSet>;
   readProject?: (root: string) => ProjectState;
   fs?: WriterFs;
+  /**
+   * Runs once the change set is written: brings files derived from the whole project up to date
+   * (the typed client's types of the API document); answers the paths it changed.
+   */
+  afterWrite?: () => Promise<string[]>;
   out(text: string): void;
   err(text: string): void;
 }
 
 const problemLines = (problems: string[]): string => problems.map((p) => `generate: ${p}\n`).join('');
+
+/** What the command would write: a new resource (`resource`), or a change of one (`field`, `migration`). */
+async function planOf(argv: string[], project: ProjectState, deps: RunDependencies): Promise<Plan> {
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  const context = { root: deps.root, project, ...(deps.format ? { format: deps.format } : {}) };
+  if (command === 'field') return planField(argv, context);
+  if (command === 'migration') return planMigration(argv, context);
+  const parsed = parseCommand(argv, project);
+  if (!parsed.ok) return parsed;
+  const clashes = relationClashes(parsed.model, await declaredModels(deps.root, project.resources));
+  if (clashes.length > 0) return { ok: false, problems: clashes };
+  const rendered = deps.render(parsed.model, project);
+  const changes = deps.format ? await deps.format(rendered) : rendered;
+  return { ok: true, changes, notes: [], dryRun: parsed.dryRun };
+}
 
 /**
  * Runs `generate` with `argv` (what follows `npm run generate --`). Exit codes: 0 written (or listed by
@@ -32,14 +53,14 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
   const fs = deps.fs ?? realFs;
   try {
     const project = (deps.readProject ?? readProjectState)(deps.root);
-    const parsed = parseCommand(argv, project);
-    if (!parsed.ok) {
-      deps.err(problemLines(parsed.problems));
+    const plan = await planOf(argv, project, deps);
+    if (!plan.ok) {
+      deps.err(problemLines(plan.problems));
       return 2;
     }
-    const rendered = deps.render(parsed.model, project);
-    const changes = deps.format ? await deps.format(rendered) : rendered;
-    if (parsed.dryRun) {
+    const { changes } = plan;
+    for (const note of plan.notes) deps.out(`${note}\n`);
+    if (plan.dryRun) {
       const problems = await checkChangeSet(deps.root, changes, fs);
       if (problems.length > 0) {
         deps.err(problemLines(problems));
@@ -57,9 +78,11 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       deps.err(problemLines(written.problems));
       return 2;
     }
+    const refreshed = changes.create.length + changes.modify.length > 0 ? ((await deps.afterWrite?.()) ?? []) : [];
     const lines = [
       ...changes.create.map((f) => `created ${f.path}`),
       ...changes.modify.map((f) => `changed ${f.path}`),
+      ...refreshed.map((path) => `changed ${path}`),
     ];
     deps.out(lines.map((line) => `${line}\n`).join(''));
     return 0;

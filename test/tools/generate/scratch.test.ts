@@ -22,6 +22,8 @@ import {
 } from './scratch.js';
 
 const PASSWORD = 'correct horse battery';
+/** The typed client's types of the API document, which the generator refreshes after it writes. */
+const TYPED_CLIENT = 'test/support/openapi/portico.d.ts';
 
 /** What the scratch test reads of the API document. */
 interface Schema {
@@ -102,8 +104,14 @@ describe('generate: in a scratch copy of the repository', function () {
   });
   after(() => copy?.dispose());
 
-  /** Starts the copy's service on a fresh SQLite file with an admin made by the copy's CLI and a registered user. */
-  async function serve(name: string): Promise<{ service: ScratchService; api: Api; admin: string; user: string }> {
+  /**
+   * Starts the copy's service on the SQLite file `name`: a fresh one gets an admin made by the copy's
+   * CLI and a registered user; `again` serves one a previous `serve(name)` filled, logging both in.
+   */
+  async function serve(
+    name: string,
+    again = false,
+  ): Promise<{ service: ScratchService; api: Api; admin: string; user: string }> {
     mkdirSync(copy.path('.tmp'), { recursive: true });
     const env = {
       SVC_DATABASE_URL: `sqlite:${copy.path(`.tmp/${name}.sqlite`)}`,
@@ -114,6 +122,11 @@ describe('generate: in a scratch copy of the repository', function () {
       SVC_LOG_LEVEL: 'warn',
     };
     const email = `admin-${name}@example.com`;
+    if (again) {
+      const service = await startServer(copy, env);
+      const api = new Api(service.url, await servedContract(service.url));
+      return { service, api, admin: await tokenOf(api, email), user: await tokenOf(api, `user-${name}@example.com`) };
+    }
     const created = await copy.node(
       'src/main/cli.ts',
       [
@@ -229,7 +242,8 @@ describe('generate: in a scratch copy of the repository', function () {
       for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
         const result = await copy.npm('generate', ['resource', ...args]);
         expectExit(result, 0, `generate ${args[0]}`);
-        expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
+        // The typed client's types are written anew from the document, which now lists the resource.
+        expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY, TYPED_CLIENT].sort());
         created.push(...pathsIn(result.stdout, 'created'));
       }
       expect(created).to.include.members([
@@ -592,6 +606,222 @@ describe('generate: in a scratch copy of the repository', function () {
           await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
           201,
         );
+      } finally {
+        expect(await service.stop()).to.equal(0);
+      }
+    },
+  );
+
+  // Week two (issue 22): the resources change by command, on a database that holds rows from before.
+  const WEEK_TWO = 'week-two';
+  const INVOICE_ENTITY = 'src/domain/invoice/Invoice.ts';
+  const CUSTOMER_ENTITY = 'src/domain/customer/Customer.ts';
+  let filled: { customer: string; invoices: string[]; product: string } | undefined;
+
+  step('week two: fills a database with a customer, three invoices and a product', async () => {
+    const { service, api, admin } = await serve(WEEK_TWO);
+    try {
+      const customer = dataOf<{ id: string }>(
+        await api.post('/api/v1/customers', {
+          token: admin,
+          json: { name: 'Ada Lovelace', email: 'ada@example.com', tier: 'pro' },
+        }),
+        201,
+      );
+      const invoices: string[] = [];
+      for (const n of [1, 2, 3]) {
+        const body = {
+          customer_id: customer.id,
+          number: `INV-${n}`,
+          total: n,
+          amount: `${n}.50`,
+          due_at: '2026-05-01T00:00:00Z',
+          paid: false,
+        };
+        invoices.push(dataOf<{ id: string }>(await api.post('/api/v1/invoices', { token: admin, json: body }), 201).id);
+      }
+      const product = dataOf<{ id: string }>(
+        await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+        201,
+      );
+      filled = { customer: customer.id, invoices, product: product.id };
+    } finally {
+      expect(await service.stop()).to.equal(0);
+    }
+  });
+
+  step(
+    'week two: refuses a required field without --default (exit 2, nothing written), then adds two invoice fields, removes one, adds a product field',
+    async () => {
+      const before = copy.read(INVOICE_ENTITY);
+      const migrations = () => readdirSync(copy.path(MIGRATIONS_DIR)).sort();
+      const migrationsBefore = migrations();
+      const refused = await copy.npm('generate', ['field', 'invoice', 'status:enum(draft|sent|paid)']);
+      expectExit(refused, 2, 'generate field without --default');
+      expect(refused.stderr).to.include('--default status=<value>');
+      expect(copy.read(INVOICE_ENTITY)).to.equal(before);
+      expect(migrations()).to.deep.equal(migrationsBefore);
+
+      const added = await copy.npm('generate', [
+        'field',
+        'invoice',
+        'status:enum(draft|sent|paid)',
+        'paid_at:datetime?',
+        '--default',
+        'status=draft',
+      ]);
+      expectExit(added, 0, 'generate field invoice status paid_at');
+      expect(pathsIn(added.stdout, 'created')).to.have.length(1);
+      expect(pathsIn(added.stdout, 'created')[0]).to.match(/migrations\/Migration\d{4}InvoicesFields\.ts$/);
+      expect(pathsIn(added.stdout, 'changed')).to.include.members([
+        INVOICE_ENTITY,
+        'src/main/modules/invoices.ts',
+        'test/support/resources/invoice.ts',
+      ]);
+      expect(copy.read(INVOICE_ENTITY)).to.include("status: field.enum(['draft', 'sent', 'paid']),");
+      expect(copy.read(INVOICE_ENTITY)).to.include('paidAt: field.datetime().optional(),');
+
+      const removed = await copy.npm('generate', ['field', 'invoice', '--remove', 'total']);
+      expectExit(removed, 0, 'generate field invoice --remove total');
+      expect(copy.read(INVOICE_ENTITY)).not.to.match(/\btotal:/);
+      const searched = await copy.npm('generate', ['field', 'customer', '--remove', 'name']);
+      expectExit(searched, 2, 'generate field customer --remove name (its search field)');
+
+      const product = await copy.npm('generate', ['field', 'product', 'stock:integer(0..)', '--default', 'stock=5']);
+      expectExit(product, 0, 'generate field product stock');
+
+      const nothing = await copy.npm('generate', ['migration']);
+      expectExit(nothing, 0, 'generate migration with nothing to do');
+      expect(nothing.stdout).to.include('nothing to do');
+      expect(pathsIn(nothing.stdout, 'created')).to.deep.equal([]);
+    },
+  );
+
+  step('week two: writes the migration of a field added to a declaration by hand (generate migration)', async () => {
+    const source = copy.read(CUSTOMER_ENTITY);
+    const line = "tier: field.enum(['free', 'pro']),";
+    expect(source).to.include(line);
+    copy.write(CUSTOMER_ENTITY, source.replace(line, `${line}\n    phone: field.string(1, 30).optional(),`));
+    const migrated = await copy.npm('generate', ['migration']);
+    expectExit(migrated, 0, 'generate migration');
+    expect(pathsIn(migrated.stdout, 'created')).to.have.length(1);
+    expect(pathsIn(migrated.stdout, 'created')[0]).to.match(/Migration\d{4}CustomersFields\.ts$/);
+    expect(pathsIn(migrated.stdout, 'changed')).to.deep.equal(['src/main/modules/customers.ts', TYPED_CLIENT]);
+    const again = await copy.npm('generate', ['migration']);
+    expect(again.stdout).to.include('nothing to do');
+  });
+
+  step('week two: passes lint, the type check, the layer rule and the changed resources’ tests', async () => {
+    expectExit(await copy.npm('lint', [], {}, 900_000), 0, 'npm run lint');
+    expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');
+    const tests = [
+      ...created.filter((path) => path.endsWith('.test.ts')),
+      'test/domain/product',
+      'test/application/product',
+      'test/adapters/outbound/resources/productRepository.test.ts',
+      'test/tools/generate/golden.domain.test.ts',
+      'test/tools/generate/golden.tests.test.ts',
+      // The typed client's types, refreshed by each generate, still equal what the document gives.
+      'test/tools/openapiTypes.test.ts',
+    ];
+    const postgres = externalService('SVC_TEST_POSTGRES_URL');
+    const database = postgres === undefined ? undefined : await ScratchPostgres.create(postgres);
+    try {
+      const env: Record<string, string> = database ? { SVC_TEST_POSTGRES_URL: database.url } : {};
+      const result = await copy.node('node_modules/mocha/bin/mocha.js', ['--recursive', ...tests], env, 900_000);
+      expectExit(result, 0, 'mocha on the changed resources’ tests');
+      expect(result.stdout).to.match(/\d+ passing/);
+      expect(result.stdout).not.to.match(/\d+ failing/);
+    } finally {
+      await database?.drop();
+    }
+  });
+
+  step(
+    'week two: restarted on the same database, serves the rows from before (default, null) and takes the new fields over REST, GraphQL and the document',
+    async () => {
+      if (!filled) throw new Error('no rows from before');
+      const { service, api, admin, user } = await serve(WEEK_TWO, true);
+      try {
+        const listed = dataOf<Record<string, unknown>[]>(
+          await api.get('/api/v1/invoices?sort=number&order=asc', { token: user }),
+        );
+        expect(listed.map((i) => [i.id, i.number, i.status, i.paid_at, i.amount])).to.deep.equal(
+          filled.invoices.map((id, n) => [id, `INV-${n + 1}`, 'draft', null, `${n + 1}.50`]),
+        );
+        for (const invoice of listed) expect(invoice).not.to.have.property('total');
+        const body = {
+          customer_id: filled.customer,
+          number: 'INV-4',
+          amount: '4.00',
+          due_at: '2026-05-01T00:00:00Z',
+          paid: true,
+          status: 'paid',
+          paid_at: '2026-05-02T00:00:00Z',
+        };
+        const createdInvoice = dataOf<Record<string, unknown> & { id: string }>(
+          await api.post('/api/v1/invoices', { token: admin, json: body }),
+          201,
+        );
+        expect(createdInvoice).to.deep.include({ status: 'paid', paid_at: '2026-05-02T00:00:00.000Z' });
+        expectError(
+          await api.post('/api/v1/invoices', { token: admin, json: { ...body, status: 'lost' } }),
+          400,
+          'VALIDATION_ERROR',
+          'validation failed',
+          { fields: [{ field: 'status', message: 'must be one of draft, sent, paid' }] },
+        );
+        const sent = await api.put(`/api/v1/invoices/${filled.invoices[1]}`, {
+          token: admin,
+          json: { status: 'sent' },
+          headers: { 'If-Match': '"1"' },
+        });
+        expect(dataOf<Record<string, unknown>>(sent)).to.deep.include({ status: 'sent', paid_at: null });
+        const byStatus = dataOf<{ number: string }[]>(
+          await api.get('/api/v1/invoices?sort=status&order=desc', { token: user }),
+        );
+        expect(byStatus.map((i) => i.number).slice(0, 2)).to.deep.equal(['INV-2', 'INV-4']);
+        const byPaidAt = dataOf<{ number: string }[]>(
+          await api.get(`/api/v1/customers/${filled.customer}/invoices?sort=paid_at&order=asc`, { token: user }),
+        );
+        expect(byPaidAt.map((i) => i.number)[0]).to.equal('INV-4');
+
+        // The customer's field added by hand: null on the row from before, taken on update.
+        const customer = dataOf<Record<string, unknown>>(
+          await api.get(`/api/v1/customers/${filled.customer}`, { token: user }),
+        );
+        expect(customer).to.deep.include({ name: 'Ada Lovelace', phone: null });
+        // The product's stock: the default on the row from before.
+        const product = dataOf<Record<string, unknown>>(
+          await api.get(`/api/v1/products/${filled.product}`, { token: user }),
+        );
+        expect(product).to.deep.include({ name: 'Walnut desk', stock: 5 });
+
+        // GraphQL: the enum, the optional time, the removed field gone from the schema.
+        const gqlInvoices = await gql<{
+          invoices: { data: { number: string; status: string; paidAt: string | null }[] };
+        }>(
+          service,
+          user,
+          '{ invoices(sort: { sortByField: "number", sortOrientation: ASC }) { data { number status paidAt } } }',
+        );
+        expect(gqlInvoices.invoices.data.map((i) => [i.number, i.status])).to.deep.equal([
+          ['INV-1', 'DRAFT'],
+          ['INV-2', 'SENT'],
+          ['INV-3', 'DRAFT'],
+          ['INV-4', 'PAID'],
+        ]);
+        const gone = await graphql(service.url, '{ invoices { data { total } } }', { token: user });
+        expect(gone.body.errors?.[0]?.message, gone.text).to.match(/Cannot query field "total"/);
+
+        // The document says the same.
+        const document = (await api.get('/api/v1/openapi.json')).body as OpenApiDocument;
+        const invoice = document.components.schemas.Invoice?.properties ?? {};
+        expect(invoice).to.have.property('status');
+        expect(invoice.status).to.deep.include({ enum: ['draft', 'sent', 'paid'] });
+        expect(invoice.paid_at?.type).to.deep.equal(['string', 'null']);
+        expect(invoice).not.to.have.property('total');
+        expect(document.components.schemas.Customer?.properties).to.have.property('phone');
       } finally {
         expect(await service.stop()).to.equal(0);
       }

@@ -67,6 +67,9 @@ const ${spec}: TableSpec = {
 
 ${doc}
 export class ${name} extends Migration {
+  /** What it creates, read back by \`generate field\` and \`generate migration\`. */
+  static readonly creates = ${spec};
+
   override async up(): Promise<void> {
     for (const statement of createResourceTable(this.getKnex(), ${spec})) this.addSql(statement);
     grantResourceAccess(this, [

@@ -26,6 +26,9 @@ const PRODUCTS: TableSpec = {
  *   policy/policy.csv, which lists them too).
  */
 export class Migration0002Products extends Migration {
+  /** What it creates, read back by `generate field` and `generate migration`. */
+  static readonly creates = PRODUCTS;
+
   override async up(): Promise<void> {
     for (const statement of createResourceTable(this.getKnex(), PRODUCTS)) this.addSql(statement);
     grantResourceAccess(this, [

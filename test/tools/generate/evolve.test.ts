@@ -1,0 +1,232 @@
+import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
+import { sameTable, type TableChange } from '../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
+import { tableSpecOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { declareResource } from '../../../src/domain/shared/resource.js';
+import { PRODUCT } from '../../../src/domain/product/Product.js';
+import {
+  declarationOfField,
+  loadMigrations,
+  modelOfDeclaration,
+  tablesAfter,
+} from '../../../tools/generate/declarations.js';
+import { editDeclaration, mergeThreeWay, registerMigration, relationClashes } from '../../../tools/generate/evolve.js';
+import { formatChangeSet } from '../../../tools/generate/format.js';
+import { readProjectState } from '../../../tools/generate/project.js';
+import { run } from '../../../tools/generate/run.js';
+import { tableChangeMigrationFile } from '../../../tools/generate/templates/outbound/tableChangeMigrationFile.js';
+import { PRODUCTS_CHANGED, customerModel, invoiceModel, modelOf, productModel } from './models.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
+
+/** `generate` on this repository, writing nothing (refusals and --dry-run only), with what it printed. */
+async function generate(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, {
+    root: ROOT,
+    render: () => {
+      throw new Error('not a resource');
+    },
+    format: (changes) => formatChangeSet(ROOT, changes),
+    fs: {
+      ...(await import('../../../tools/generate/writer.js')).realFs,
+      writeFile: () => Promise.reject(new Error('this test writes nothing')),
+    },
+    out: (text) => (out += text),
+    err: (text) => (err += text),
+  });
+  return { code, out, err };
+}
+
+describe('generate field and generate migration', function () {
+  this.timeout(60_000);
+
+  describe('reading a resource back from its declaration', () => {
+    it('gives the model `generate resource` gave, for every field type (the round trip)', () => {
+      const model = invoiceModel();
+      const declaration = declareResource({
+        name: model.names.snake,
+        plural: model.names.pluralSnake,
+        fields: Object.fromEntries(model.fields.map((f) => [f.camel, declarationOfField(f)])),
+      });
+      expect(modelOfDeclaration(declaration).fields).to.deep.equal(model.fields);
+    });
+
+    it('reads products as `generate resource product …` declares them', function () {
+      if (PRODUCTS_CHANGED) this.skip();
+      const { migrationNumber: _, ...expected } = productModel();
+      const { migrationNumber: __, ...read } = modelOfDeclaration(PRODUCT);
+      expect(read).to.deep.equal(expected);
+    });
+
+    it('knows what the migrations so far make of each table: products as their declaration says', async () => {
+      const tables = tablesAfter(await loadMigrations(ROOT));
+      const products = tables.get('products');
+      expect(products, 'no migration creates products').to.not.equal(undefined);
+      expect(sameTable(products!, tableSpecOf(PRODUCT))).to.equal(true);
+    });
+  });
+
+  describe('editing files', () => {
+    const entity = `export const INVOICE = declareResource({
+  name: 'invoice',
+  plural: 'invoices',
+  fields: {
+    number: field.string(1, 80),
+    status: field.enum([
+      'draft',
+      'sent',
+    ]),
+    notes: field.text(0, 10000).optional(),
+  },
+});
+
+/** Hand-written behaviour stays. */
+export class Invoice extends entityOf(INVOICE, (id) => new Error(id)) {
+  send() { return this.status === 'draft'; }
+}
+`;
+
+    it('removes a declaration line, even one laid out on several lines, and adds lines at the end of the block', () => {
+      const [paid] = invoiceModel().fields.filter((f) => f.name === 'paid');
+      const edited = editDeclaration(entity, ['status'], [paid!]);
+      expect(edited).to.include(
+        '    number: field.string(1, 80),\n    notes: field.text(0, 10000).optional(),\n    paid: field.boolean(),\n  },',
+      );
+      expect(edited).to.not.include("'sent'");
+      expect(edited).to.include('send() { return this.status');
+    });
+
+    it('answers undefined when there is no declaration to edit, or no such field', () => {
+      expect(editDeclaration('export const x = 1;', ['a'], [])).to.equal(undefined);
+      expect(editDeclaration(entity, ['missing'], [])).to.equal(undefined);
+    });
+
+    it('lists a new migration in a module: its import beside the others, its entry last', () => {
+      const module = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
+import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
+
+export const products = {
+  migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
+};
+`;
+      const edited = registerMigration(module, 'Migration0005ProductsFields');
+      expect(edited).to.include(
+        "Migration0002Products.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { SqlProductRepository }",
+      );
+      expect(edited).to.include(
+        "migrations: [{ name: 'Migration0002Products', class: Migration0002Products }, { name: 'Migration0005ProductsFields', class: Migration0005ProductsFields }]",
+      );
+      expect(registerMigration('export const x = {};', 'Migration0005ProductsFields')).to.equal(undefined);
+    });
+
+    it('merges three ways: a change lands beside a hand edit elsewhere, and refuses one in the same place', () => {
+      const base = 'a\nb\nc\nd\ne\nf\ng\n';
+      const theirs = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+      expect(mergeThreeWay('a (edited)\nb\nc\nd\ne\nf\ng\n', base, theirs)).to.equal(
+        'a (edited)\nb\nc\nd\ne\nf\ng\nh\n',
+      );
+      expect(mergeThreeWay('a\nb\nc\nd\ne\nf\ng\nmine\n', base, theirs)).to.equal(undefined);
+      expect(mergeThreeWay(base, base, theirs)).to.equal(theirs);
+    });
+
+    it('writes a change migration that states both tables and says what it does', () => {
+      const before = tableSpecOf(PRODUCT);
+      const change: TableChange = {
+        before,
+        after: {
+          ...before,
+          columns: { ...before.columns, stock: { kind: 'integer' } },
+          sortable: [...before.sortable, 'stock'],
+        },
+        defaults: { stock: 3 },
+      };
+      const file = tableChangeMigrationFile(7, change);
+      expect(file.path).to.equal('src/adapters/outbound/mikroorm/migrations/Migration0007ProductsFields.ts');
+      expect(file.contents).to.include(
+        'export class Migration0007ProductsFields extends tableChangeMigration(CHANGE) {}',
+      );
+      expect(file.contents).to.include('adds `stock` (the rows stored before get 3).');
+    });
+  });
+
+  describe('names relations take', () => {
+    it('refuses a field named as a relation on either side (Invoice.customer, Customer.invoices)', () => {
+      const customer = customerModel();
+      const invoice = invoiceModel();
+      const others = (...models: ReturnType<typeof customerModel>[]) => new Map(models.map((m) => [m.names.snake, m]));
+      expect(relationClashes(invoice, others(customer))).to.deep.equal([]);
+      const named = {
+        ...invoice,
+        fields: [...invoice.fields, { ...invoice.fields[1]!, name: 'customer', camel: 'customer' }],
+      };
+      expect(relationClashes(named, others(customer))).to.deep.equal([
+        'field "customer": GraphQL serves the relation of customer_id as Invoice.customer; name the field otherwise',
+      ]);
+      const listed = modelOf(['customer', 'name:string', 'invoices:integer?'], ['user'], 3);
+      expect(relationClashes(invoice, others(listed))).to.deep.equal([
+        'customer has a field invoices, the name GraphQL gives its list of invoices (Customer.invoices); name one of them otherwise',
+      ]);
+      expect(relationClashes(listed, others(invoice))).to.deep.equal([
+        'field "invoices": GraphQL serves the invoices that refer to a customer as Customer.invoices; name the field otherwise',
+      ]);
+    });
+  });
+
+  describe('the commands on this repository (refusals and --dry-run: nothing is written)', () => {
+    const refused = async (argv: string[], message: string) => {
+      const result = await generate(argv);
+      expect(result.code, result.err).to.equal(2);
+      expect(result.err).to.include(message);
+      expect(result.out).to.equal('');
+    };
+
+    it('refuses a new required field without --default, a default its rule refuses, and an existing field', async () => {
+      await refused(['field', 'product', 'stock:integer(0..)'], '--default stock=<value>');
+      await refused(
+        ['field', 'product', 'stock:integer(0..)', '--default', 'stock=-1'],
+        'stock must be an integer from 0',
+      );
+      await refused(['field', 'product', 'price:number'], 'product has it already');
+      await refused(['field', 'product', 'a:string?', '--default', 'b=1'], 'b is not a field this command adds');
+    });
+
+    it('refuses removing id, the search field or a field that does not exist, and a resource that is not declared', async () => {
+      await refused(['field', 'product', '--remove', 'id'], 'every resource keeps it');
+      await refused(['field', 'product', '--remove', 'name'], 'it is the field product searches');
+      await refused(['field', 'product', '--remove', 'colour'], 'product has no field colour');
+      await refused(['field', 'user', 'nickname:string?'], 'user is not declared with declareResource');
+      await refused(['field', 'gadget', 'a:string?'], 'there is no gadget resource');
+    });
+
+    it('lists what adding a field would write: the declaration, the samples, the repository test, a migration and the module', async function () {
+      if (PRODUCTS_CHANGED) this.skip();
+      const result = await generate([
+        'field',
+        'product',
+        'stock:integer(0..)',
+        'color:enum(red|green)?',
+        '--default',
+        'stock=3',
+        '--dry-run',
+      ]);
+      expect(result.code, result.err).to.equal(0);
+      const next = String(readProjectState(ROOT).nextMigrationNumber).padStart(4, '0');
+      expect(result.out.split('\n').filter(Boolean).sort()).to.deep.equal([
+        `would change src/domain/product/Product.ts`,
+        `would change src/main/modules/products.ts`,
+        `would change test/adapters/outbound/resources/productRepository.test.ts`,
+        `would change test/support/resources/product.ts`,
+        `would create src/adapters/outbound/mikroorm/migrations/Migration${next}ProductsFields.ts`,
+      ]);
+    });
+
+    it('says there is nothing to do when every declaration is what the migrations make, and writes nothing', async () => {
+      const result = await generate(['migration']);
+      expect(result.code, result.err).to.equal(0);
+      expect(result.out).to.equal('nothing to do: every table is as its declaration says (no migration written)\n');
+      await refused(['migration', '--default', 'stock=1'], 'no table changes, so no default is needed');
+    });
+  });
+});
