@@ -23,17 +23,21 @@ import {
   modelOfDeclaration,
   tablesAfter,
 } from './declarations.js';
-import { namesOf, type FieldModel, type ResourceModel } from './model.js';
+import { namesOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
 import { parseField } from './parse.js';
 import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
 import { domainFiles } from './templates/domain/index.js';
 import { declarationLine } from './templates/domain/entity.js';
 import { inboundFiles } from './templates/inbound/index.js';
+import { policyEdit } from './templates/main/edits.js';
+import { mainFiles } from './templates/main/index.js';
+import { accessGrants } from './templates/outbound/migrationFile.js';
 import { outboundFiles } from './templates/outbound/index.js';
 import { tableChangeMigrationFile, tableChangeMigrationName } from './templates/outbound/tableChangeMigrationFile.js';
 import { testFiles } from './templates/tests/index.js';
 import type { ChangeSet, FileContents } from './writer.js';
+import type { AccessChange } from '../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 
 /** What `generate field` and `generate migration` need besides their arguments. */
 export interface EvolveContext {
@@ -105,9 +109,9 @@ function declarationOfModel(m: ResourceModel): ResourceDeclaration {
   });
 }
 
-/** The files of a resource's slice that its fields shape (its migrations and module are not among them). */
+/** The files of a resource's slice that its fields shape: all but its migrations (its module lists them, and its parents). */
 function fieldShapedFiles(m: ResourceModel): FileContents[] {
-  return [...domainFiles(m), ...inboundFiles(m), ...outboundFiles(m).slice(0, 2), ...testFiles(m)];
+  return [...domainFiles(m), ...inboundFiles(m), ...outboundFiles(m).slice(0, 2), ...mainFiles(m), ...testFiles(m)];
 }
 
 /**
@@ -214,11 +218,20 @@ const readText = (root: string, path: string): string | undefined =>
 /** The feature module of a resource (its migrations are listed there). */
 const modulePath = (snake: string): string => `src/main/modules/${namesOf(snake).pluralCamel}.ts`;
 
-/** The migration file and the module edit that apply `change` as migration number `number`. */
-function migrationChanges(root: string, snake: string, number: number, change: TableChange): Plan {
-  const file = tableChangeMigrationFile(number, change);
+/**
+ * The migration file and the module edit that apply `change` as migration number `number`; the
+ * module's text is `module` when given (already changed), else the file's.
+ */
+function migrationChanges(
+  root: string,
+  snake: string,
+  number: number,
+  change: TableChange,
+  access: AccessChange = {},
+  module = readText(root, modulePath(snake)),
+): Plan {
+  const file = tableChangeMigrationFile(number, change, access);
   const path = modulePath(snake);
-  const module = readText(root, path);
   const registered =
     module === undefined ? undefined : registerMigration(module, tableChangeMigrationName(number, change.after.table));
   if (registered === undefined)
@@ -229,13 +242,47 @@ function migrationChanges(root: string, snake: string, number: number, change: T
   return { ok: true, changes: { create: [file], modify: [{ path, contents: registered }] }, notes: [], dryRun: false };
 }
 
+/** Why a table cannot be changed: no migration creates it. */
+const noTable = (plural: string): string =>
+  `no migration creates the ${plural} table (a resource's first migration is written by \`generate resource\`)`;
+
 /** The table as the migrations so far leave it, or why there is none. */
 async function tableBefore(root: string, plural: string): Promise<TableSpec | string> {
-  const spec = tablesAfter(await loadMigrations(root)).get(plural);
-  return (
-    spec ??
-    `no migration creates the ${plural} table (a resource's first migration is written by \`generate resource\`)`
-  );
+  return tablesAfter(await loadMigrations(root)).get(plural) ?? noTable(plural);
+}
+
+const POLICY = 'policy/policy.csv';
+
+/**
+ * The rules of the nested lists a change of references brings or takes away: policy.csv gets
+ * them (as `generate resource` writes them) or loses them, and the migration grants or takes them
+ * back on a database seeded before.
+ */
+function policyChanges(
+  root: string,
+  before: ResourceModel,
+  after: ResourceModel,
+): { files: FileContents[]; access: AccessChange } {
+  const was = new Set(nestedListPaths(before));
+  const now = new Set(nestedListPaths(after));
+  const nested = (m: ResourceModel, paths: Set<string>) => accessGrants(m).filter((g) => paths.has(g.path));
+  const grant = nested(after, new Set([...now].filter((p) => !was.has(p))));
+  const revoke = nested(before, new Set([...was].filter((p) => !now.has(p))));
+  const current = readText(root, POLICY);
+  if (current === undefined || grant.length + revoke.length === 0) return { files: [], access: {} };
+  const gone = new Set(revoke.map((g) => g.path));
+  const kept = current
+    .split('\n')
+    .filter((line) => {
+      const [kind, , path] = line.split(',').map((cell) => cell.trim());
+      return !(kind === 'p' && path !== undefined && gone.has(path));
+    })
+    .join('\n');
+  const contents = grant.length > 0 ? policyEdit(after, kept) : kept;
+  return {
+    files: contents === current ? [] : [{ path: POLICY, contents }],
+    access: { ...(grant.length > 0 ? { grant } : {}), ...(revoke.length > 0 ? { revoke } : {}) },
+  };
 }
 
 /** Reads the `--default` values given for `fields` (by snake name) with their rules; problems for the others. */
@@ -360,10 +407,6 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       problems.push(
         `--remove ${field}: it is the field ${snake} searches (--search); searching would have nothing to search`,
       );
-    else if (existing.ref)
-      problems.push(
-        `--remove ${field}: a reference also shapes the resource's wiring (its nested route, policy and module); remove it by hand, then run generate migration`,
-      );
     else removed.add(field);
   }
   const added: FieldModel[] = [];
@@ -381,10 +424,6 @@ export async function planField(argv: readonly string[], context: EvolveContext)
     }
     const parsed = parseField(arg, snake, project);
     if (parsed.value === undefined) problems.push(...parsed.problems);
-    else if (parsed.value.ref)
-      problems.push(
-        `field "${fieldName}": a reference also shapes the resource's wiring (its nested route, policy and module); add it by hand, then run generate migration`,
-      );
     else added.push(parsed.value);
   }
   if (removed.size > 0 && removed.size === before.fields.length && added.length === 0)
@@ -407,11 +446,16 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       );
   if (problems.length > 0) return { ok: false, problems };
 
-  const after: ResourceModel = { ...before, fields: [...before.fields.filter((f) => !removed.has(f.name)), ...added] };
+  const migrations = await loadMigrations(root);
+  // The number its module was generated with (the migration that created its table), so that the
+  // module rendered for its fields before the change is the one in the project.
+  const created = migrations.find((m) => m.creates.some((spec) => spec.table === declaration.plural));
+  const was: ResourceModel = { ...before, migrationNumber: created?.number ?? 0 };
+  const after: ResourceModel = { ...was, fields: [...before.fields.filter((f) => !removed.has(f.name)), ...added] };
   const clashes = relationClashes(after, await declaredModels(root, project.resources));
   if (clashes.length > 0) return { ok: false, problems: clashes };
-  const table = await tableBefore(root, declaration.plural);
-  if (typeof table === 'string') return { ok: false, problems: [table] };
+  const table = tablesAfter(migrations).get(declaration.plural);
+  if (!table) return { ok: false, problems: [noTable(declaration.plural)] };
   const change: TableChange = {
     before: table,
     after: tableSpecOf(declarationOfModel(after)),
@@ -424,15 +468,27 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       problems: refused.map((p) => `${p} — the declaration was edited by hand since the last migration`),
     };
 
-  const files = await reshapedFiles(context, before, after, [...removed].map(camelKey), added);
+  const files = await reshapedFiles(context, was, after, [...removed].map(camelKey), added);
   if (!files.ok) return files;
-  const migration = migrationChanges(root, snake, project.nextMigrationNumber, change);
+  const policy = policyChanges(root, was, after);
+  const module = files.changes.modify.find((f) => f.path === modulePath(snake));
+  const migration = migrationChanges(
+    root,
+    snake,
+    project.nextMigrationNumber,
+    change,
+    policy.access,
+    module?.contents ?? readText(root, modulePath(snake)),
+  );
   if (!migration.ok) return migration;
   const format = context.format ?? (async (changes: ChangeSet) => changes);
   const changes = await format({ create: migration.changes.create, modify: migration.changes.modify });
   return {
     ok: true,
-    changes: { create: changes.create, modify: [...files.changes.modify, ...changes.modify] },
+    changes: {
+      create: changes.create,
+      modify: [...files.changes.modify.filter((f) => f !== module), ...changes.modify, ...policy.files],
+    },
     notes: [],
     dryRun: args.dryRun,
   };

@@ -69,16 +69,18 @@ Writing is all or nothing: if it fails half-way, the tree is left as it was.
 field <resource> adds fields to a resource (same name:type syntax) or removes one (--remove), on
 products too and on resources edited by hand since they were generated. It edits the declaration
 (src/domain/<name>/<Class>.ts), brings the files the fields shape up to date (the test samples in
-test/support/resources/<name>.ts, the repository test) — merged, so hand edits there stay — and
-writes a migration that changes the table of databases that already exist, rows kept (SQLite
+test/support/resources/<name>.ts, the repository test, the module for a ref) — merged three ways,
+so hand edits there stay — refreshes the typed client's types, and writes a migration that changes the table of databases that already exist, rows kept (SQLite
 rebuilds the table where ALTER cannot), listed in src/main/modules/<plural>.ts.
   --default f=v   the value rows stored before get for a new required field (read with the field's
                   rule: --default status=draft, --default total=0.00); a new required field without
                   one is refused. A new optional field is null on them.
   --remove f      drops the field, its column and its sort index. Refused for id, created_at,
                   updated_at, version and the --search field.
-  A ref field is added or removed by hand (it also changes routes, policy and wiring), then
-  'generate migration' writes its migration.
+  A ref field brings its relation with it: the module's wiring, the nested list route and its
+  rules in policy.csv (and, through the migration, on databases seeded before); removing the
+  last reference to a resource takes them away. A new required ref needs --default <id> of an
+  existing row (the migration checks it).
 
 migration compares each resource's declaration with the table its migrations make, and writes a
 migration for each declaration edited by hand since (one per resource); with nothing to do it says

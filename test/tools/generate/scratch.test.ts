@@ -681,6 +681,11 @@ describe('generate: in a scratch copy of the repository', function () {
       expect(copy.read(INVOICE_ENTITY)).to.include("status: field.enum(['draft', 'sent', 'paid']),");
       expect(copy.read(INVOICE_ENTITY)).to.include('paidAt: field.datetime().optional(),');
 
+      // A reference: its relation comes with it (the module's wiring; the nested route is customer_id's).
+      const payer = await copy.npm('generate', ['field', 'invoice', 'payer_id:ref(customer)?']);
+      expectExit(payer, 0, 'generate field invoice payer_id');
+      expect(copy.read('src/main/modules/invoices.ts')).to.include('payerId: { resource: CUSTOMER_INBOUND');
+
       const removed = await copy.npm('generate', ['field', 'invoice', '--remove', 'total']);
       expectExit(removed, 0, 'generate field invoice --remove total');
       expect(copy.read(INVOICE_ENTITY)).not.to.match(/\btotal:/);
@@ -810,6 +815,28 @@ describe('generate: in a scratch copy of the repository', function () {
           ['INV-2', 'SENT'],
           ['INV-3', 'DRAFT'],
           ['INV-4', 'PAID'],
+        ]);
+        // The reference added later: null on the rows from before, set on update, a filter and a relation.
+        const paidBy = await api.put(`/api/v1/invoices/${filled.invoices[2]}`, {
+          token: admin,
+          json: { payer_id: filled.customer },
+          headers: { 'If-Match': '"1"' },
+        });
+        expect(dataOf<Record<string, unknown>>(paidBy)).to.deep.include({ payer_id: filled.customer });
+        const byPayer = dataOf<{ number: string }[]>(
+          await api.get(`/api/v1/invoices?payer_id=${filled.customer}`, { token: user }),
+        );
+        expect(byPayer.map((i) => i.number)).to.deep.equal(['INV-3']);
+        const payers = await gql<{ invoices: { data: { number: string; payer: { name: string } | null }[] } }>(
+          service,
+          user,
+          '{ invoices(sort: { sortByField: "number", sortOrientation: ASC }) { data { number payer { name } } } }',
+        );
+        expect(payers.invoices.data.map((i) => i.payer?.name ?? null)).to.deep.equal([
+          null,
+          null,
+          'Ada Lovelace',
+          null,
         ]);
         const gone = await graphql(service.url, '{ invoices { data { total } } }', { token: user });
         expect(gone.body.errors?.[0]?.message, gone.text).to.match(/Cannot query field "total"/);

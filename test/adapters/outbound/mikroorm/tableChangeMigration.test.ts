@@ -5,6 +5,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration } from '@mikro-orm/migrations';
 import { expect } from 'chai';
 import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
+import { POLICY_SEEDED_KEY } from '../../../../src/adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { tableChangeMigration } from '../../../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 import {
   createResourceTable,
@@ -190,6 +191,8 @@ describe('migrations that change a resource table keep its rows (generate field,
         await insertRows(db.orm, TAGS, [{ id: uuid(21), itemId: uuid(11), ...stored }], sqlite);
       });
       after(async () => {
+        if (db) await execute("delete from access_rules where v1 like '/api/v1/test-%'");
+        if (db) await execute("delete from app_meta where key = ? and value = 'test'", [POLICY_SEEDED_KEY]);
         if (db)
           for (const table of ['test_tags', 'test_items', 'test_owners'])
             await execute(`drop table if exists ${table}`);
@@ -296,12 +299,25 @@ describe('migrations that change a resource table keep its rows (generate field,
         expect((await execute('select count(*) as n from test_items'))[0]?.n).to.satisfy(
           (n: unknown) => Number(n) === 4,
         );
-        const good = { name: NAMES[3] as string, class: tableChangeMigration(addKeeper(uuid(1))) };
+        // With the nested list's rules granted to a database seeded before, and an old route's taken back.
+        await execute("delete from access_rules where v1 like '/api/v1/test-%'");
+        await execute('delete from app_meta where key = ?', [POLICY_SEEDED_KEY]);
+        await execute('insert into app_meta (key, value) values (?, ?)', [POLICY_SEEDED_KEY, 'test']);
+        await execute("insert into access_rules (kind, v0, v1, v2) values ('p', 'user', '/api/v1/test-gone', 'GET')");
+        const good = {
+          name: NAMES[3] as string,
+          class: tableChangeMigration(addKeeper(uuid(1)), {
+            grant: [{ role: 'user', path: '/api/v1/test-owners/{id}/test-items', action: 'GET' }],
+            revoke: [{ role: 'user', path: '/api/v1/test-gone', action: 'GET' }],
+          }),
+        };
         expect(await migrateTo([create, add, drop, good])).to.deep.equal([NAMES[3]]);
         expect((await execute('select distinct keeper_id from test_items')).map((r) => r.keeper_id)).to.deep.equal([
           uuid(1),
         ]);
         expect(await indexes()).to.include('test_items_keeper_id_index');
+        const rules = await execute("select v0, v1, v2 from access_rules where v1 like '/api/v1/test-%'");
+        expect(rules).to.deep.equal([{ v0: 'user', v1: '/api/v1/test-owners/{id}/test-items', v2: 'GET' }]);
       });
 
       it('undoes a change that removed no required field (down), and refuses one that did', async () => {

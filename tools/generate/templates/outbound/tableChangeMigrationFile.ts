@@ -1,3 +1,4 @@
+import type { AccessChange } from '../../../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 import { changedFields, type TableChange } from '../../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import { namesOf } from '../../model.js';
 import { MIGRATIONS_DIR } from '../../project.js';
@@ -44,23 +45,34 @@ function changeItems(change: TableChange): string[] {
  * migrations so far made (`before`) to what its declaration says (`after`), with the rows kept —
  * its own literal copies of both (ADR 0016), read back by the generator as the table's new state.
  */
-export function tableChangeMigrationFile(number: number, change: TableChange): FileContents {
+export function tableChangeMigrationFile(number: number, change: TableChange, access: AccessChange = {}): FileContents {
   const name = tableChangeMigrationName(number, change.after.table);
   const plural = change.after.table.replace(/_/g, ' ');
-  const items = changeItems(change);
+  const grants = access.grant ?? [];
+  const revokes = access.revoke ?? [];
+  const items = [
+    ...changeItems(change),
+    ...(grants.length > 0
+      ? [`grants the rules of ${[...new Set(grants.map((g) => g.path))].join(', ')} to a database seeded before;`]
+      : []),
+    ...(revokes.length > 0
+      ? [`takes back the rules of ${[...new Set(revokes.map((g) => g.path))].join(', ')} (the route is gone);`]
+      : []),
+  ];
+  const hasAccess = grants.length + revokes.length > 0;
   const last = items.length - 1;
   const doc = docList(
     `The \`${change.after.table}\` table, with its rows kept:`,
     items.map((item, i) => (i === last ? `${item.slice(0, -1)}.` : item)),
   );
   const contents = `import type { TableChange } from '../resourceTableChange.js';
-import { tableChangeMigration } from './tableChangeMigration.js';
+import { tableChangeMigration${hasAccess ? ', type AccessChange' : ''} } from './tableChangeMigration.js';
 
 ${docBlock(`The change as this migration makes it: its own copy of the table before and after, so that a later change of ${plural} cannot change what it does.`)}
 const CHANGE: TableChange = ${literal(change)};
-
+${hasAccess ? `\n/** The access rules it grants and takes back on a database seeded before (a fresh one is seeded from policy/policy.csv). */\nconst ACCESS: AccessChange = ${literal(access)};\n` : ''}
 ${doc}
-export class ${name} extends tableChangeMigration(CHANGE) {}
+export class ${name} extends tableChangeMigration(CHANGE${hasAccess ? ', ACCESS' : ''}) {}
 `;
   return { path: `${MIGRATIONS_DIR}/${name}.ts`, contents };
 }

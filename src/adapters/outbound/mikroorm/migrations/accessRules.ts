@@ -29,3 +29,13 @@ where exists (select 1 from app_meta where key = ?)
     );
   }
 }
+
+/**
+ * Takes back a resource's access rules from a database that already exists — the rules of a route
+ * that is gone (a nested list whose reference was removed): every rule of that role for that path.
+ */
+export function revokeResourceAccess(migration: Migration, grants: readonly AccessGrant[]): void {
+  const knex = migration.getKnex();
+  for (const { role, path } of grants)
+    migration.addSql(knex.raw(`delete from access_rules where kind = 'p' and v0 = ? and v1 = ?`, [role, path]));
+}

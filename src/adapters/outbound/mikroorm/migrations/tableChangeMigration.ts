@@ -1,5 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 import { changeResourceTable, changedFields, type TableChange } from '../resourceTableChange.js';
+import { grantResourceAccess, revokeResourceAccess, type AccessGrant } from './accessRules.js';
+
+/** The access rules a table change brings and takes back (a nested list's, when a reference comes or goes). */
+export interface AccessChange {
+  readonly grant?: readonly AccessGrant[];
+  readonly revoke?: readonly AccessGrant[];
+}
 
 const postgresOf = (migration: Migration): boolean => migration.getKnex().client.dialect === 'postgresql';
 
@@ -18,11 +25,14 @@ function reversed(change: TableChange): TableChange | string {
  * make). On PostgreSQL it runs in the migrator's transaction. On SQLite a change that rebuilds the
  * table runs on its own: foreign keys off (a rebuild drops a table other rows may refer to), the
  * statements in one transaction, the foreign keys checked before it commits, then back on.
- * `down` undoes it, unless a required field was removed (its values are gone).
+ * `access` grants and takes back access rules on a database seeded before (a nested list's, when a
+ * reference comes or goes). `down` undoes it all, unless a required field was removed (its values
+ * are gone).
  */
-export function tableChangeMigration(change: TableChange) {
+export function tableChangeMigration(change: TableChange, access: AccessChange = {}) {
   return class TableChangeMigration extends Migration {
     static readonly change: TableChange = change;
+    static readonly access: AccessChange = access;
 
     override isTransactional(): boolean {
       return postgresOf(this) || !changeResourceTable(this.getKnex(), change).rebuild;
@@ -30,12 +40,16 @@ export function tableChangeMigration(change: TableChange) {
 
     override async up(): Promise<void> {
       await this.apply(change);
+      grantResourceAccess(this, access.grant ?? []);
+      revokeResourceAccess(this, access.revoke ?? []);
     }
 
     override async down(): Promise<void> {
       const undo = reversed(change);
       if (typeof undo === 'string') throw new Error(`This migration cannot be reverted: ${undo}`);
       await this.apply(undo);
+      grantResourceAccess(this, access.revoke ?? []);
+      revokeResourceAccess(this, access.grant ?? []);
     }
 
     private async apply(what: TableChange): Promise<void> {
