@@ -9,6 +9,7 @@ import { testConfig } from '../support/config.js';
 import { fullContract } from '../support/contract.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';
 import { silentLogger } from '../support/logger.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 /** Answers documented paths with what the document does not say, to prove the test client's check fails. */
 const lying: RouteModule = (router) => {
@@ -27,7 +28,7 @@ const lying: RouteModule = (router) => {
     const now = new Date().toISOString();
     ctx.body = {
       success: true,
-      data: { id: '7b7a2c64-8f5e-4a2f-9d3c-2f1b8a6e4d10', name: 'x', price: 1, created_at: now, updated_at: now },
+      data: { id: '7b7a2c64-8f5e-4a2f-9d3c-2f1b8a6e4d10', ...PRODUCT_BODY, created_at: now, updated_at: now },
     };
   });
   // A route the document does not have on a path it has: the 405 for PUT then lists it in Allow.
@@ -71,7 +72,7 @@ describe('the API document holds every answer of the end-to-end tests', () => {
     });
 
     it('throws when a required header is missing', async () => {
-      const error = await rejection(api.post('/api/v1/products', { json: { name: 'x', price: 1 } }));
+      const error = await rejection(api.post('/api/v1/products', { json: PRODUCT_BODY }));
       expect(error.message).to.include('ETag');
     });
 

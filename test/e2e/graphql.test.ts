@@ -49,6 +49,9 @@ import {
   type GraphQLResponse,
 } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
+import { camelOf, sortFieldsOf } from '../support/resource/descriptor.js';
+import { productResource } from '../support/resources/product.js';
+import { graphqlLiteral, PRODUCT_BODY, PRODUCT_INPUT } from '../support/resources/productBodies.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -241,7 +244,12 @@ describe('GraphQL API (end to end, api.mode both)', function () {
         { field: 'product', query: GET_PRODUCT, variables: { id: product.id }, nullData: false },
         { field: 'products', query: LIST_PRODUCTS, variables: {}, nullData: true },
         { field: 'products', query: LIST_PRODUCTS, variables: { search: 'probe' }, nullData: true },
-        { field: 'createProduct', query: CREATE_PRODUCT, variables: { input: { name, price: 1 } }, nullData: true },
+        {
+          field: 'createProduct',
+          query: CREATE_PRODUCT,
+          variables: { input: { ...PRODUCT_INPUT, name, price: 1 } },
+          nullData: true,
+        },
         {
           field: 'updateProduct',
           query: UPDATE_PRODUCT,
@@ -550,7 +558,10 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('sortByField "id" (and the REST spelling "created_at"): sort.sortByField, naming the GraphQL fields', async () => {
       for (const field of ['id', 'created_at', '', 'NAME']) {
         expectInvalid(await products(`(sort: { sortByField: "${field}" })`), [
-          { fieldName: 'sort.sortByField', message: 'must be one of name, price, createdAt, updatedAt' },
+          {
+            fieldName: 'sort.sortByField',
+            message: `must be one of ${sortFieldsOf(productResource).map(camelOf).join(', ')}`,
+          },
         ]);
       }
     });
@@ -609,7 +620,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const { createProduct } = gqlData(
         await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
           token: admin.access_token,
-          variables: { input: { name: `  ${name}  `, price: 120.5 } },
+          variables: { input: { ...PRODUCT_INPUT, name: `  ${name}  `, price: 120.5 } },
         }),
       );
       expect(createProduct.status).to.equal(201);
@@ -646,14 +657,16 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       for (const input of badInputs) {
         const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
           token: admin.access_token,
-          variables: { input },
+          variables: { input: { ...PRODUCT_INPUT, ...input } },
         });
         const { createProduct } = gqlData(response);
         expect(createProduct.status, response.text).to.equal(422);
         expect(createProduct.message).to.equal('validation failed');
         expect(createProduct.data).to.equal(null);
         expect(createProduct.errors, response.text).to.be.an('array').that.is.not.empty;
-        const rest = restFields(await api.post('/api/v1/products', { token: admin.access_token, json: input }));
+        const rest = restFields(
+          await api.post('/api/v1/products', { token: admin.access_token, json: { ...PRODUCT_BODY, ...input } }),
+        );
         expect(asRestFields(createProduct.errors), JSON.stringify(input)).to.deep.equal(rest);
       }
       expect(await restTotal()).to.equal(before);
@@ -666,7 +679,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       ]) {
         const response = await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
           token: admin.access_token,
-          variables: { input: { name, price: 1 } },
+          variables: { input: { ...PRODUCT_INPUT, name, price: 1 } },
         });
         expect(gqlData(response).createProduct, response.text).to.deep.include({
           status: 422,
@@ -680,7 +693,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const { createProduct } = gqlData(
         await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, {
           token: admin.access_token,
-          variables: { input: { name: '', price: 0 } },
+          variables: { input: { ...PRODUCT_INPUT, name: '', price: 0 } },
         }),
       );
       expect(createProduct.errors!.map((e) => e.fieldName)).to.deep.equal(['name', 'price']);
@@ -690,14 +703,17 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     it('a literal input gets the same 422 as a variable', async () => {
       const { createProduct } = gqlData(
         await gql<{ createProduct: GqlProductResponse }>(
-          `mutation { createProduct(input: { name: "", price: 0 }) { status message errors { fieldName message } data { id } } }`,
+          `mutation { createProduct(input: ${graphqlLiteral({ ...PRODUCT_INPUT, name: '', price: 0 })}) { status message errors { fieldName message } data { id } } }`,
           {
             token: admin.access_token,
           },
         ),
       );
       const rest = restFields(
-        await api.post('/api/v1/products', { token: admin.access_token, json: { name: '', price: 0 } }),
+        await api.post('/api/v1/products', {
+          token: admin.access_token,
+          json: { ...PRODUCT_BODY, name: '', price: 0 },
+        }),
       );
       expect(createProduct).to.deep.include({ status: 422, message: 'validation failed', data: null });
       expect(asRestFields(createProduct.errors)).to.deep.equal(rest);
@@ -707,7 +723,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const before = await restTotal();
       const response = await gql(CREATE_PRODUCT, {
         token: admin.access_token,
-        variables: { input: { name: 'string price', price: '10' } },
+        variables: { input: { ...PRODUCT_INPUT, name: 'string price', price: '10' } },
       });
       expect(response.body.errors, response.text).to.be.an('array').that.is.not.empty;
       expect(response.body.data ?? null).to.equal(null);
@@ -1009,7 +1025,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const create = await gql(CREATE_PRODUCT, {
         method: 'GET',
         token: admin.access_token,
-        variables: { input: { name: `GET mutation ${randomUUID()}`, price: 1 } },
+        variables: { input: { ...PRODUCT_INPUT, name: `GET mutation ${randomUUID()}`, price: 1 } },
       });
       expect(create.status, create.text).to.equal(405);
       expect(await restTotal()).to.equal(before);
@@ -1071,8 +1087,8 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const before = await restTotal();
       const name = `too-wide-${randomUUID()}`;
       const response = await gql(
-        `mutation { createProduct(input: { name: "${name}", price: 1 }) { ${'status '.repeat(500)} } }`,
-        { token: admin.access_token },
+        `mutation ($input: CreateProductInput!) { createProduct(input: $input) { ${'status '.repeat(500)} } }`,
+        { token: admin.access_token, variables: { input: { ...PRODUCT_INPUT, name, price: 1 } } },
       );
       gqlRefused(response, /fields/i);
       expect(await restTotal()).to.equal(before);
@@ -1327,7 +1343,10 @@ describe('api.mode rest (the default): no GraphQL', function () {
   it('/api/v1/products works', async () => {
     const admin = await accountWithRole(service, api, 'admin');
     dataOf(
-      await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'rest only', price: 1 } }),
+      await api.post('/api/v1/products', {
+        token: admin.access_token,
+        json: { ...PRODUCT_BODY, name: 'rest only', price: 1 },
+      }),
       201,
     );
     dataOf(await api.get('/api/v1/products', { token: admin.access_token }));
@@ -1350,7 +1369,7 @@ describe('api.mode graphql: no REST products', function () {
     const admin = await accountWithRole(service, api, 'admin');
     expectError(await api.get('/api/v1/products', { token: admin.access_token }), 404, 'NOT_FOUND', 'route not found');
     expectError(
-      await api.post('/api/v1/products', { token: admin.access_token, json: { name: 'x', price: 1 } }),
+      await api.post('/api/v1/products', { token: admin.access_token, json: { ...PRODUCT_BODY, name: 'x', price: 1 } }),
       404,
       'NOT_FOUND',
       'route not found',

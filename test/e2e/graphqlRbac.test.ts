@@ -21,6 +21,7 @@ import {
   type GraphQLResponse,
 } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
+import { PRODUCT_BODY, PRODUCT_INPUT } from '../support/resources/productBodies.js';
 
 type Operation = 'products' | 'search' | 'product' | 'createProduct' | 'updateProduct' | 'deleteProduct';
 const OPERATIONS: readonly Operation[] = [
@@ -67,7 +68,9 @@ describe('GraphQL access control (end to end)', function () {
       case 'product':
         return gql(GET_PRODUCT, token, { id: product.id });
       case 'createProduct':
-        return gql(CREATE_PRODUCT, token, { input: { name: `made by ${operation} ${randomUUID()}`, price: 1 } });
+        return gql(CREATE_PRODUCT, token, {
+          input: { ...PRODUCT_INPUT, name: `made by ${operation} ${randomUUID()}`, price: 1 },
+        });
       case 'updateProduct':
         return gql(UPDATE_PRODUCT, token, { id: product.id, input: { price: 11 } });
       case 'deleteProduct':
@@ -86,7 +89,10 @@ describe('GraphQL access control (end to end)', function () {
       case 'product':
         return api.get(`${PRODUCT_PATHS.collection}/${product.id}`, { token });
       case 'createProduct':
-        return api.post(PRODUCT_PATHS.collection, { token, json: { name: `made by REST ${randomUUID()}`, price: 1 } });
+        return api.post(PRODUCT_PATHS.collection, {
+          token,
+          json: { ...PRODUCT_BODY, name: `made by REST ${randomUUID()}`, price: 1 },
+        });
       case 'updateProduct':
         return api.put(`${PRODUCT_PATHS.collection}/${product.id}`, { token, json: { price: 11 } });
       case 'deleteProduct':
@@ -187,7 +193,7 @@ describe('GraphQL access control (end to end)', function () {
     it('createProduct: FORBIDDEN "forbidden" with HTTP 200, data null, nothing created', async () => {
       const before = await count();
       const name = `forbidden ${randomUUID()}`;
-      const response = await gql(CREATE_PRODUCT, user.access_token, { input: { name, price: 5 } });
+      const response = await gql(CREATE_PRODUCT, user.access_token, { input: { ...PRODUCT_INPUT, name, price: 5 } });
       const error = gqlError(response, 'FORBIDDEN');
       expect(error.message).to.equal('forbidden');
       expect(error.path).to.deep.equal(['createProduct']);
@@ -219,12 +225,20 @@ describe('GraphQL access control (end to end)', function () {
     });
 
     it('is refused before validation or lookup, like REST: an invalid input or an unknown id is still FORBIDDEN', async () => {
-      gqlError(await gql(CREATE_PRODUCT, user.access_token, { input: { name: '', price: 0 } }), 'FORBIDDEN');
+      gqlError(
+        await gql(CREATE_PRODUCT, user.access_token, { input: { ...PRODUCT_INPUT, name: '', price: 0 } }),
+        'FORBIDDEN',
+      );
       gqlError(await gql(UPDATE_PRODUCT, user.access_token, { id: randomUUID(), input: { price: 0 } }), 'FORBIDDEN');
       gqlError(await gql(UPDATE_PRODUCT, user.access_token, { id: 'not-an-id', input: { name: 'x' } }), 'FORBIDDEN');
       gqlError(await gql(DELETE_PRODUCT, user.access_token, { id: randomUUID() }), 'FORBIDDEN');
       expect(
-        (await api.post('/api/v1/products', { token: user.access_token, json: { name: '', price: 0 } })).status,
+        (
+          await api.post('/api/v1/products', {
+            token: user.access_token,
+            json: { ...PRODUCT_BODY, name: '', price: 0 },
+          })
+        ).status,
       ).to.equal(403);
       expect(
         (await api.put(`/api/v1/products/${randomUUID()}`, { token: user.access_token, json: { price: 0 } })).status,
@@ -238,7 +252,9 @@ describe('GraphQL access control (end to end)', function () {
         const token = accounts[role].access_token;
         const name = `${role} lamp ${randomUUID()}`;
         const { createProduct } = gqlData(
-          await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, token, { input: { name, price: 20 } }),
+          await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, token, {
+            input: { ...PRODUCT_INPUT, name, price: 20 },
+          }),
         );
         expect(createProduct.status).to.equal(201);
         const id = createProduct.data!.id;
@@ -281,7 +297,7 @@ describe('GraphQL access control (end to end)', function () {
                 },
               )
             : operation === 'createProduct'
-              ? await gql(CREATE_PRODUCT, undefined, { input: { name: 'anonymous', price: 1 } })
+              ? await gql(CREATE_PRODUCT, undefined, { input: { ...PRODUCT_INPUT, name: 'anonymous', price: 1 } })
               : await gql(LIST_PRODUCTS, undefined, operation === 'search' ? { search: 'rbac' } : {});
         const error = gqlError(response, 'UNAUTHORIZED');
         expect(error.message, operation).to.equal('missing bearer token');
@@ -305,14 +321,16 @@ describe('GraphQL access control (end to end)', function () {
     it('user + /api/v1/products POST lets the user createProduct; removing it forbids it again', async () => {
       const rule = { role: 'user', path: PRODUCT_PATHS.policy.collection, action: 'POST' };
       gqlError(
-        await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'before the rule', price: 1 } }),
+        await gql(CREATE_PRODUCT, user.access_token, {
+          input: { ...PRODUCT_INPUT, name: 'before the rule', price: 1 },
+        }),
         'FORBIDDEN',
       );
       expect((await policy('post', rule)).status).to.equal(201);
       try {
         const { createProduct } = gqlData(
           await gql<{ createProduct: GqlProductResponse }>(CREATE_PRODUCT, user.access_token, {
-            input: { name: `user-made ${randomUUID()}`, price: 3 },
+            input: { ...PRODUCT_INPUT, name: `user-made ${randomUUID()}`, price: 3 },
           }),
         );
         expect(createProduct.status).to.equal(201);
@@ -325,7 +343,7 @@ describe('GraphQL access control (end to end)', function () {
         expect((await policy('delete', rule)).status).to.equal(204);
       }
       gqlError(
-        await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'after the rule', price: 1 } }),
+        await gql(CREATE_PRODUCT, user.access_token, { input: { ...PRODUCT_INPUT, name: 'after the rule', price: 1 } }),
         'FORBIDDEN',
       );
     });
@@ -344,7 +362,10 @@ describe('GraphQL access control (end to end)', function () {
         expect(updateProduct.status).to.equal(200);
         expect(updateProduct.data).to.include({ id: product.id, price: 77 });
         gqlError(await gql(DELETE_PRODUCT, user.access_token, { id: product.id }), 'FORBIDDEN');
-        gqlError(await gql(CREATE_PRODUCT, user.access_token, { input: { name: 'still not', price: 1 } }), 'FORBIDDEN');
+        gqlError(
+          await gql(CREATE_PRODUCT, user.access_token, { input: { ...PRODUCT_INPUT, name: 'still not', price: 1 } }),
+          'FORBIDDEN',
+        );
       } finally {
         expect((await policy('delete', rule)).status).to.equal(204);
       }

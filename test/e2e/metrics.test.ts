@@ -7,6 +7,7 @@ import { testConfig } from '../support/config.js';
 import { graphql } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
 import { promtool, promtoolCheck, samples, scrape, valueOf } from '../support/metrics.js';
+import { PRODUCT_BODY, PRODUCT_INPUT } from '../support/resources/productBodies.js';
 
 const PRODUCT_ROUTE = '/api/v1/products/:id';
 
@@ -49,7 +50,10 @@ describe('metrics (end to end)', function () {
     api = new Api(service.url);
     moderator = await accountWithRole(service, api, 'moderator');
     productId = dataOf<{ id: string }>(
-      await api.post('/api/v1/products', { token: moderator.access_token, json: { name: 'Metered', price: 3 } }),
+      await api.post('/api/v1/products', {
+        token: moderator.access_token,
+        json: { ...PRODUCT_BODY, name: 'Metered', price: 3 },
+      }),
       201,
     ).id;
   });
@@ -193,13 +197,13 @@ describe('metrics (end to end)', function () {
     const mutation = await graphql(
       service.url,
       `
-        mutation AddOne {
-          createProduct(input: { name: "By GraphQL", price: 2 }) {
+        mutation AddOne($input: CreateProductInput!) {
+          createProduct(input: $input) {
             __typename
           }
         }
       `,
-      { token },
+      { token, variables: { input: { ...PRODUCT_INPUT, name: 'By GraphQL', price: 2 } } },
     );
     expect(mutation.body.errors, JSON.stringify(mutation.body.errors)).to.equal(undefined);
     const unparsable = await graphql(service.url, `query Broken { products(`, { token });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Api, dataOf, login } from '../support/api.js';
 import { createUserByCli, startEntry } from '../support/process.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 const ADMIN = { email: 'burst-admin@example.com', password: 'burst admin password' };
 
@@ -82,7 +83,10 @@ describe('no false refusals: bursts of connections on an idle service are served
     const api = new Api(base);
     token = (await login(api, ADMIN.email, ADMIN.password)).access_token;
     for (let i = 0; i < 100; i += 1) {
-      const created = await api.post('/api/v1/products', { token, json: { name: `burst ${i}`, price: i + 1 } });
+      const created = await api.post('/api/v1/products', {
+        token,
+        json: { ...PRODUCT_BODY, name: `burst ${i}`, price: i + 1 },
+      });
       ids.push(dataOf<{ id: string }>(created, 201).id);
     }
   });

@@ -8,6 +8,7 @@ import { connectDatabase } from '../support/database.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 import { PgBouncer } from '../support/pgbouncer.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 const postgresUrl = externalService('SVC_TEST_POSTGRES_URL');
 
@@ -72,7 +73,7 @@ describe('behind PgBouncer in transaction mode (docs/storage.md)', function () {
         Array.from({ length: 10 }, async (_, i) => {
           const created = await apis[i % 2]!.post('/api/v1/products', {
             token: admin.access_token,
-            json: { name: `pooled ${i}`, price: i + 1 },
+            json: { ...PRODUCT_BODY, name: `pooled ${i}`, price: i + 1 },
           });
           return dataOf<{ id: string }>(created, 201).id;
         }),
@@ -90,7 +91,7 @@ describe('behind PgBouncer in transaction mode (docs/storage.md)', function () {
                 : kind === 2
                   ? await api.post('/api/v1/products', {
                       token: admin.access_token,
-                      json: { name: `pooled ${randomUUID()}`, price: 3 },
+                      json: { ...PRODUCT_BODY, name: `pooled ${randomUUID()}`, price: 3 },
                     })
                   : await api.post('/api/v1/auth/login', { json: { email: user.user.email, password: user.password } });
           statuses.push(response.status);

@@ -18,6 +18,9 @@ import {
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
+import { sortFieldsOf } from '../support/resource/descriptor.js';
+import { productResource } from '../support/resources/product.js';
+import { PRODUCT_BODY, without } from '../support/resources/productBodies.js';
 
 /** A product as the REST API shows it (docs/lists.md). */
 interface ProductJson {
@@ -39,7 +42,7 @@ type SortField = 'name' | 'price' | 'created_at' | 'updated_at';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const PRODUCT_KEYS = ['created_at', 'id', 'name', 'price', 'updated_at'];
+const PRODUCT_KEYS = ['id', ...productResource.fields.map((f) => f.name), 'created_at', 'updated_at'].sort();
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 const PRODUCTS = PRODUCT_PATHS.collection;
@@ -50,7 +53,7 @@ const NAME_RULE = 'must be 1 to 200 characters';
 const PRICE_RULE = 'must be a number greater than 0';
 const PAGE_RULE = 'must be an integer from 1 to 999999999';
 const PER_PAGE_RULE = 'must be an integer from 1 to 100';
-const SORT_RULE = 'must be one of name, price, created_at, updated_at';
+const SORT_RULE = `must be one of ${sortFieldsOf(productResource).join(', ')}`;
 const ORDER_RULE = 'must be asc or desc';
 const Q_RULE = 'must be 1 to 100 characters';
 
@@ -119,7 +122,7 @@ describe('products (end to end)', function () {
   let token: string;
 
   const create = async (name: string, price: number): Promise<ProductJson> =>
-    dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { name, price } }), 201);
+    dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { ...PRODUCT_BODY, name, price } }), 201);
   const fetchProduct = async (id: string): Promise<ProductJson> =>
     dataOf<ProductJson>(await api.get(item(id), { token }));
   const post = (json: unknown) => api.post(PRODUCTS, { token, json });
@@ -180,7 +183,7 @@ describe('products (end to end)', function () {
   describe('POST /api/v1/products', () => {
     it('answers 201 with exactly {id, name, price, created_at, updated_at}, and GET shows the same product', async () => {
       const before = Date.now();
-      const response = await post({ name: 'Walnut desk', price: 19.99 });
+      const response = await post({ ...PRODUCT_BODY, name: 'Walnut desk', price: 19.99 });
       const product = dataOf<ProductJson>(response, 201);
       expectProductShape(product);
       expect(product).to.include({ name: 'Walnut desk', price: 19.99 });
@@ -218,9 +221,12 @@ describe('products (end to end)', function () {
     });
 
     it('says "is required" for each missing field, all at once', async () => {
-      expectValidation(await post({}), [nameField('is required'), priceField('is required')]);
-      expectValidation(await post({ price: 10 }), [nameField('is required')]);
-      expectValidation(await post({ name: 'Lamp' }), [priceField('is required')]);
+      expectValidation(await post(without(PRODUCT_BODY, 'name', 'price')), [
+        nameField('is required'),
+        priceField('is required'),
+      ]);
+      expectValidation(await post(without({ ...PRODUCT_BODY, price: 10 }, 'name')), [nameField('is required')]);
+      expectValidation(await post(without({ ...PRODUCT_BODY, name: 'Lamp' }, 'price')), [priceField('is required')]);
     });
 
     it('refuses an empty, blank, 201-character or non-string name', async () => {
@@ -236,26 +242,31 @@ describe('products (end to end)', function () {
         ['Lamp'],
         { name: 'Lamp' },
       ]) {
-        expectValidation(await post({ name, price: 10 }), [nameField()]);
+        expectValidation(await post({ ...PRODUCT_BODY, name, price: 10 }), [nameField()]);
       }
     });
 
     it('refuses a price that is a string, zero, negative, null, a boolean, an object, an array or a numeric string', async () => {
       for (const price of ['10', '19.99', '', 0, -0, -1, -0.01, null, true, false, {}, { amount: 10 }, [10]]) {
-        expectValidation(await post({ name: 'Lamp', price }), [priceField()]);
+        expectValidation(await post({ ...PRODUCT_BODY, name: 'Lamp', price }), [priceField()]);
       }
     });
 
     it('lists every failing field at once', async () => {
-      expectValidation(await post({ name: '', price: '10' }), [nameField(), priceField()]);
-      expectValidation(await post({ name: 'n'.repeat(201), price: 0 }), [nameField(), priceField()]);
-      expectValidation(await post({ name: null }), [nameField(), priceField('is required')]);
+      expectValidation(await post({ ...PRODUCT_BODY, name: '', price: '10' }), [nameField(), priceField()]);
+      expectValidation(await post({ ...PRODUCT_BODY, name: 'n'.repeat(201), price: 0 }), [nameField(), priceField()]);
+      expectValidation(await post(without({ ...PRODUCT_BODY, name: null }, 'price')), [
+        nameField(),
+        priceField('is required'),
+      ]);
     });
 
     it('refuses a price that JSON parses as Infinity (1e400), -Infinity or 0 (1e-400), and stores nothing', async () => {
       const name = `Overflow ${marker()}`;
+      // The other fields as JSON writes them (`"name":"…",…}`), after a price it cannot write.
+      const others = JSON.stringify(without({ ...PRODUCT_BODY, name }, 'price')).slice(1);
       for (const price of ['1e400', '-1e400', '1E+400', '1e-400']) {
-        expectValidation(await postRaw(`{"name": "${name}", "price": ${price}}`), [priceField()]);
+        expectValidation(await postRaw(`{"price": ${price}, ${others}`), [priceField()]);
       }
       expect(listOf(await search(name), { page: 1, per_page: 20, total: 0, total_pages: 0 })).to.deep.equal([]);
     });
@@ -297,7 +308,7 @@ describe('products (end to end)', function () {
       dataOf<ProductJson>(
         await api.post(PRODUCTS, {
           token,
-          raw: '{"name":"Charset","price":3}',
+          raw: JSON.stringify({ ...PRODUCT_BODY, name: 'Charset', price: 3 }),
           headers: { 'Content-Type': 'application/json; charset=utf-8' },
         }),
         201,
@@ -309,7 +320,7 @@ describe('products (end to end)', function () {
       const tag = marker();
       // JSON.stringify writes the lone surrogate as the escape `\ud800`, the way a client sends it.
       for (const name of [`p\ud800q ${tag}`, `\udc00${tag}`, `${tag}\udbff`])
-        expectValidation(await post({ name, price: 1 }), lone);
+        expectValidation(await post({ ...PRODUCT_BODY, name, price: 1 }), lone);
       const product = await create(`Pen ${tag}`, 2);
       expectValidation(await put(product.id, { name: `p\ud800q ${tag}` }), lone);
       expect(await fetchProduct(product.id)).to.deep.equal(product);
@@ -329,7 +340,7 @@ describe('products (end to end)', function () {
         'Pe\u00adn',
         'Pen\u200e',
       ]) {
-        expectValidation(await post({ name, price: 1 }), invisible);
+        expectValidation(await post({ ...PRODUCT_BODY, name, price: 1 }), invisible);
       }
       const product = await create(`Visible ${marker()}`, 2);
       expectValidation(await put(product.id, { name: 'In\u2060visible' }), invisible);
@@ -338,6 +349,7 @@ describe('products (end to end)', function () {
 
     it('ignores unknown fields, including id, timestamps and version', async () => {
       const response = await post({
+        ...PRODUCT_BODY,
         name: 'Stool',
         price: 30,
         id: 'mine',
@@ -1086,7 +1098,7 @@ describe('products (end to end)', function () {
       ] as const;
 
     it('every answer carrying one product has ETag "<version>": POST 201, GET and PUT 200; a change makes a new one', async () => {
-      const created = await post({ name: 'Tagged', price: 1 });
+      const created = await post({ ...PRODUCT_BODY, name: 'Tagged', price: 1 });
       expect(created.status).to.equal(201);
       expect(etagOf(created)).to.equal('"1"');
       const { id } = dataOf<ProductJson>(created, 201);
@@ -1264,7 +1276,7 @@ describe('products: 50 concurrent partial updates (end to end)', function () {
       after(async () => service?.stop());
 
       it('all 50 answer 200 with versions 2…51; each field keeps its last acknowledged write', async () => {
-        const created = await api.post(PRODUCTS, { token, json: { name: 'Start', price: 1 } });
+        const created = await api.post(PRODUCTS, { token, json: { ...PRODUCT_BODY, name: 'Start', price: 1 } });
         const { id } = dataOf<ProductJson>(created, 201);
         const writes = Array.from({ length: 50 }, (_, n) =>
           n % 2 === 0 ? { name: `Name ${n}` } : { price: n + 0.25 },

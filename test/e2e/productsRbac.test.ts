@@ -18,6 +18,7 @@ import {
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 interface ProductJson {
   id: string;
@@ -41,7 +42,10 @@ describe('products: access control (end to end)', function () {
   let fixture: ProductJson;
 
   const createAsAdmin = async (name: string, price = 10): Promise<ProductJson> =>
-    dataOf<ProductJson>(await api.post(PRODUCTS, { token: admin.access_token, json: { name, price } }), 201);
+    dataOf<ProductJson>(
+      await api.post(PRODUCTS, { token: admin.access_token, json: { ...PRODUCT_BODY, name, price } }),
+      201,
+    );
   const current = async (id: string): Promise<ProductJson> =>
     dataOf<ProductJson>(await api.get(`${PRODUCTS}/${id}`, { token: admin.access_token }));
   /** Products whose name contains `text`, as the admin sees them. */
@@ -56,7 +60,7 @@ describe('products: access control (end to end)', function () {
       { title: 'GET list', method: 'GET', path: PRODUCTS },
       { title: 'GET search', method: 'GET', path: `${PRODUCTS}/search?q=a` },
       { title: 'GET one', method: 'GET', path: `${PRODUCTS}/${id}` },
-      { title: 'POST', method: 'POST', path: PRODUCTS, json: { name, price: 5 } },
+      { title: 'POST', method: 'POST', path: PRODUCTS, json: { ...PRODUCT_BODY, name, price: 5 } },
       { title: 'PUT', method: 'PUT', path: `${PRODUCTS}/${id}`, json: { name, price: 6 } },
       { title: 'DELETE', method: 'DELETE', path: `${PRODUCTS}/${id}` },
     ] as const;
@@ -119,7 +123,12 @@ describe('products: access control (end to end)', function () {
 
     it('is refused before its body or the id is looked at: 403, not 400 or 404', async () => {
       const token = user.access_token;
-      expectError(await api.post(PRODUCTS, { token, json: { name: '', price: 0 } }), 403, 'FORBIDDEN', 'forbidden');
+      expectError(
+        await api.post(PRODUCTS, { token, json: { ...PRODUCT_BODY, name: '', price: 0 } }),
+        403,
+        'FORBIDDEN',
+        'forbidden',
+      );
       expectError(await api.post(PRODUCTS, { token, json: {} }), 403, 'FORBIDDEN', 'forbidden');
       expectError(
         await api.post(PRODUCTS, { token, raw: '[1]', headers: JSON_HEADERS }),
@@ -148,7 +157,10 @@ describe('products: access control (end to end)', function () {
     it('gets write access within a second of being promoted to moderator, with the token it already has', async () => {
       const account = await register(api);
       const create = () =>
-        api.post(PRODUCTS, { token: account.access_token, json: { name: `promoted ${randomUUID()}`, price: 1 } });
+        api.post(PRODUCTS, {
+          token: account.access_token,
+          json: { ...PRODUCT_BODY, name: `promoted ${randomUUID()}`, price: 1 },
+        });
       expectError(await create(), 403, 'FORBIDDEN', 'forbidden');
       await setRole(service, account.user.id, 'moderator');
       const started = Date.now();
@@ -173,7 +185,10 @@ describe('products: access control (end to end)', function () {
           dataOf<ProductJson[]>(await api.get(`${PRODUCTS}/search?q=${encodeURIComponent(fixture.name)}`, { token })),
         ).to.deep.equal([fixture]);
         expect(dataOf<ProductJson>(await api.get(`${PRODUCTS}/${fixture.id}`, { token }))).to.deep.equal(fixture);
-        const created = dataOf<ProductJson>(await api.post(PRODUCTS, { token, json: { name, price: 5 } }), 201);
+        const created = dataOf<ProductJson>(
+          await api.post(PRODUCTS, { token, json: { ...PRODUCT_BODY, name, price: 5 } }),
+          201,
+        );
         expect(created).to.include({ name, price: 5 });
         expect(
           dataOf<ProductJson>(await api.put(`${PRODUCTS}/${created.id}`, { token, json: { price: 6 } })),
@@ -188,7 +203,7 @@ describe('products: access control (end to end)', function () {
 
       it('gets 400 VALIDATION_ERROR for an invalid body (it passed authentication and RBAC)', async () => {
         const token = account().access_token;
-        expectValidation(await api.post(PRODUCTS, { token, json: { name: '', price: 0 } }), [
+        expectValidation(await api.post(PRODUCTS, { token, json: { ...PRODUCT_BODY, name: '', price: 0 } }), [
           { field: 'name', message: 'must be 1 to 200 characters' },
           { field: 'price', message: 'must be a number greater than 0' },
         ]);
@@ -219,7 +234,10 @@ describe('products: access control (end to end)', function () {
       expectUnauthorized(await api.get(`${PRODUCTS}/abc`), 'missing bearer token');
       expectUnauthorized(await api.get(`${PRODUCTS}/search`), 'missing bearer token');
       expectUnauthorized(await api.get(`${PRODUCTS}?page=0`), 'missing bearer token');
-      expectUnauthorized(await api.post(PRODUCTS, { json: { name: '', price: 0 } }), 'missing bearer token');
+      expectUnauthorized(
+        await api.post(PRODUCTS, { json: { ...PRODUCT_BODY, name: '', price: 0 } }),
+        'missing bearer token',
+      );
       expectUnauthorized(await api.put(`${PRODUCTS}/abc`, { json: { price: 0 } }), 'missing bearer token');
       expectUnauthorized(await api.delete(`${PRODUCTS}/${randomUUID()}`), 'missing bearer token');
     });
@@ -271,7 +289,7 @@ describe('products: access control (end to end)', function () {
     });
 
     it('a well-formed but invalid body: 401 without a token, 403 for a user, 400 only for an allowed role', async () => {
-      const json = { name: '   ', price: -1 };
+      const json = { ...PRODUCT_BODY, name: '   ', price: -1 };
       expectUnauthorized(await api.post(PRODUCTS, { json }), 'missing bearer token');
       expectError(await api.post(PRODUCTS, { json, token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
       expectValidation(await api.post(PRODUCTS, { json, token: moderator.access_token }), [
@@ -374,7 +392,7 @@ describe('products: access control (end to end)', function () {
         'POST',
         PRODUCTS,
         headers(moderator.access_token),
-        JSON.stringify({ name: 'Control', price: 1 }),
+        JSON.stringify({ ...PRODUCT_BODY, name: 'Control', price: 1 }),
       );
       expect(created.status, created.text).to.equal(201);
       expect(
@@ -384,7 +402,7 @@ describe('products: access control (end to end)', function () {
             'POST',
             PRODUCTS,
             headers(user.access_token),
-            JSON.stringify({ name: 'Control', price: 1 }),
+            JSON.stringify({ ...PRODUCT_BODY, name: 'Control', price: 1 }),
           )
         ).status,
       ).to.equal(403);
@@ -427,7 +445,7 @@ describe('products: access control (end to end)', function () {
           'POST',
           path,
           { Authorization: `Bearer ${user.access_token}`, 'Content-Type': 'application/json' },
-          JSON.stringify({ name, price: 1 }),
+          JSON.stringify({ ...PRODUCT_BODY, name, price: 1 }),
         );
         expectRefused(response.status, response.text, `POST ${path}`);
       }

@@ -8,6 +8,7 @@ import { accountWithRole, Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 import { startEntry } from '../support/process.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 interface Answer {
   status: number;
@@ -105,7 +106,7 @@ describe('graceful shutdown with keep-alive clients (docs/http.md)', function ()
 
     // Slow in-flight uploads: they start before the stop and end after the listener has closed.
     const slowAgent = new Agent({ keepAlive: true });
-    const body = JSON.stringify({ name: 'Uploaded slowly', price: 3.5 });
+    const body = JSON.stringify({ ...PRODUCT_BODY, name: 'Uploaded slowly', price: 3.5 });
     const slow = [0, 1, 2].map(() =>
       send(
         `${service.url}/api/v1/products`,

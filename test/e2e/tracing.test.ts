@@ -15,6 +15,7 @@ import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { capturingLogger } from '../support/logger.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 const ENDPOINT = 'http://127.0.0.1:9/v1/traces'; // never reached: the spans go to the in-memory exporter
 const PRODUCT = '/api/v1/products/:id';
@@ -84,7 +85,7 @@ for (const [engine, url] of [
       api = new Api(service.url);
       token = (await accountWithRole(service, api, 'moderator')).access_token;
       product = dataOf<ProductJson>(
-        await api.post('/api/v1/products', { token, json: { name: 'Traced', price: 3 } }),
+        await api.post('/api/v1/products', { token, json: { ...PRODUCT_BODY, name: 'Traced', price: 3 } }),
         201,
       );
     });
@@ -231,7 +232,7 @@ describe('tracing off (no tracing.otlp_endpoint)', () => {
     const token = (await accountWithRole(service, api, 'moderator')).access_token;
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const created = dataOf<ProductJson>(
-      await api.post('/api/v1/products', { token, json: { name: 'Untraced', price: 1 } }),
+      await api.post('/api/v1/products', { token, json: { ...PRODUCT_BODY, name: 'Untraced', price: 1 } }),
       201,
     );
     dataOf(

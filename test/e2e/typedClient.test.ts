@@ -5,6 +5,7 @@ import { setRole } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 import type { paths } from '../support/openapi/portico.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 /**
  * The data of a success answer with this status. openapi-fetch gives `data` on a 2xx and `error`
@@ -54,7 +55,7 @@ describe('a client generated from the API document (openapi-typescript + openapi
 
     const createdAnswer = await client.POST('/api/v1/products', {
       headers,
-      body: { name: 'Typed lamp', price: 19.99 },
+      body: { ...PRODUCT_BODY, name: 'Typed lamp', price: 19.99 },
     });
     const created = dataOf(createdAnswer, 201).data;
     expect(created).to.include({ name: 'Typed lamp', price: 19.99 });

@@ -7,6 +7,7 @@ import { connectDatabase } from '../support/database.js';
 import { Api, login } from '../support/api.js';
 import { PgCluster, postgresBin } from '../support/faults.js';
 import { createUserByCli, startEntry } from '../support/process.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 const READY = /Portico listening on (http:\/\/127\.0\.0\.1:\d+) /;
 
@@ -44,7 +45,9 @@ async function hammer(
     Array.from({ length: writers }, async () => {
       while (Date.now() < until) {
         const name = `crash ${(n += 1)}`;
-        const answer = await api.post('/api/v1/products', { token, json: { name, price: n } }).catch(() => undefined);
+        const answer = await api
+          .post('/api/v1/products', { token, json: { ...PRODUCT_BODY, name, price: n } })
+          .catch(() => undefined);
         if (answer?.status !== 201) continue;
         const id = (answer.body as { data: { id: string } }).data.id;
         created.set(id, name);

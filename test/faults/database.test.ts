@@ -5,6 +5,7 @@ import { testConfig } from '../support/config.js';
 import { PgCluster, postgresBin, waitFor } from '../support/faults.js';
 import { capturingLogger } from '../support/logger.js';
 import { scrape, valueOf } from '../support/metrics.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 /**
  * The fault suite, PostgreSQL part: the service's own database server stopped and started
@@ -50,7 +51,7 @@ describe('faults: the PostgreSQL server stops or freezes', function () {
 
   const listProducts = () => api.get('/api/v1/products', { token: moderator.access_token });
   const createProduct = (name: string) =>
-    api.post('/api/v1/products', { token: moderator.access_token, json: { name, price: 1.5 } });
+    api.post('/api/v1/products', { token: moderator.access_token, json: { ...PRODUCT_BODY, name, price: 1.5 } });
 
   async function expectUnavailable(answer: { status: number; body: unknown }): Promise<void> {
     // On a failure, say what the service logged as an internal error (its stack), not just the 500.

@@ -7,6 +7,7 @@ import { testConfig } from '../support/config.js';
 import { SmallFileSystem, waitFor } from '../support/faults.js';
 import { silentLogger } from '../support/logger.js';
 import { scrape, valueOf } from '../support/metrics.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 /** Writes zeros into `file` until the file system has no room left. */
 function fillUp(file: string): void {
@@ -77,7 +78,7 @@ describe('faults: the database volume is full', function () {
   const create = (i: number): Promise<ApiResponse> =>
     api.post('/api/v1/products', {
       token: moderator.access_token,
-      json: { name: `${'p'.repeat(180)} ${i}`, price: i + 1 },
+      json: { ...PRODUCT_BODY, name: `${'p'.repeat(180)} ${i}`, price: i + 1 },
     });
 
   it('writes answer 503 storage is full, reads go on, readiness is down; freed, writes work again', async () => {

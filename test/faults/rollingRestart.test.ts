@@ -7,6 +7,7 @@ import { Api, dataOf, login } from '../support/api.js';
 import { PgCluster, postgresBin, waitFor } from '../support/faults.js';
 import { freePort } from '../support/ports.js';
 import { createUserByCli, runEntry, startEntry } from '../support/process.js';
+import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const ADMIN = { email: 'rolling@example.com', password: 'rolling restart password' };
@@ -112,7 +113,7 @@ describe('faults: a rolling restart of three instances behind HAProxy', function
       const api = new Api(base);
       const token = (await login(api, ADMIN.email, ADMIN.password)).access_token;
       const { id } = dataOf<{ id: string }>(
-        await api.post('/api/v1/products', { token, json: { name: 'rolling', price: 1 } }),
+        await api.post('/api/v1/products', { token, json: { ...PRODUCT_BODY, name: 'rolling', price: 1 } }),
         201,
       );
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { PRODUCT_INPUT } from './resources/productBodies.js';
 
 /** `{fieldName, message}`: how the GraphQL API names a failing field (README: GraphQL). */
 export interface GraphQLFieldJson {
@@ -149,14 +150,18 @@ export const LIST_PRODUCTS = `query List($pagination: TPaginationInputDto, $sort
   }
 }`;
 
-/** Creates a product through the GraphQL API (the token must be allowed to) and returns it. */
+/**
+ * Creates a product through the GraphQL API (the token must be allowed to) and returns it: `input`
+ * over a valid `PRODUCT_INPUT`.
+ */
 export async function gqlCreateProduct(
   baseUrl: string,
   token: string,
   input: { name: string; price: number },
 ): Promise<GqlProduct> {
+  const variables = { input: { ...PRODUCT_INPUT, ...input } };
   const { createProduct } = gqlData(
-    await graphql<{ createProduct: GqlProductResponse }>(baseUrl, CREATE_PRODUCT, { token, variables: { input } }),
+    await graphql<{ createProduct: GqlProductResponse }>(baseUrl, CREATE_PRODUCT, { token, variables }),
   );
   expect(createProduct.status, JSON.stringify(createProduct)).to.equal(201);
   return createProduct.data!;

@@ -4,6 +4,30 @@ import type { GraphQLFragment } from '../../../../src/adapters/inbound/graphql/r
 import { createSchema } from '../../../../src/adapters/inbound/graphql/schema.js';
 import { resourceGraphQL } from '../../../../src/adapters/inbound/graphql/resourceGraphQL.js';
 import { PRODUCT_INBOUND, type ProductUseCases } from '../../../../src/adapters/inbound/productUseCases.js';
+import type { FieldKind, FieldUnderTest } from '../../../support/resource/descriptor.js';
+import { productResource } from '../../../support/resources/product.js';
+
+/** The GraphQL type of a field of each kind (README: GraphQL); the kinds that need more SDL (an enum, a scalar, a relation) are not here. */
+const GRAPHQL_TYPE: Partial<Record<FieldKind, string>> = {
+  string: 'String',
+  text: 'String',
+  email: 'String',
+  integer: 'Int',
+  number: 'Float',
+  boolean: 'Boolean',
+  datetime: 'DateTime',
+  uuid: 'ID',
+};
+
+/** The product's fields in SDL, from the generated descriptor (a field `generate field` adds is in it): `name: String!, price: Float!`. */
+const productFields = (required: (field: FieldUnderTest) => boolean): string =>
+  productResource.fields
+    .map((field) => {
+      const type = GRAPHQL_TYPE[field.kind];
+      if (type === undefined) throw new Error(`product.${field.name}: write the SDL of a ${field.kind} field out here`);
+      return `${field.graphql}: ${type}${required(field) ? '!' : ''}`;
+    })
+    .join(', ');
 
 /** README: GraphQL SDL, verbatim: what clients see, whatever files it is kept in. */
 const PUBLISHED_SDL = `
@@ -14,11 +38,11 @@ input TSortingInputDto { sortByField: String!, sortOrientation: SortOrientation 
 type TPaginationObjectDto { totalRecords: Int, recordsPerPage: Int, totalPages: Int, currentPage: Int }
 type TCommonAPIErrorDto { fieldName: String, message: String! }
 type TCommonResponseDto { status: Int!, message: String, errors: [TCommonAPIErrorDto!] }
-type Product { id: ID!, name: String!, price: Float!, createdAt: DateTime!, updatedAt: DateTime! }
+type Product { id: ID!, ${productFields((f) => !f.optional)}, createdAt: DateTime!, updatedAt: DateTime! }
 type ProductList { data: [Product!]!, pagination: TPaginationObjectDto! }
 type ProductResponse { status: Int!, message: String, errors: [TCommonAPIErrorDto!], data: Product }
-input CreateProductInput { name: String!, price: Float! }
-input UpdateProductInput { name: String, price: Float }
+input CreateProductInput { ${productFields((f) => !f.optional)} }
+input UpdateProductInput { ${productFields(() => false)} }
 type Query {
   queryHealth: TCommonResponseDto!
   product(id: ID!): Product
