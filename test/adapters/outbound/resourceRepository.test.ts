@@ -6,6 +6,7 @@ import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory
 import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
 import { Product, type ProductProps } from '../../../src/domain/product/Product.js';
 import type { ProductSortField } from '../../../src/domain/product/ProductRepository.js';
+import { productInput } from '../../support/resources/product.js';
 import {
   createPartsTable,
   dropPartsTable,
@@ -29,6 +30,8 @@ const CHUNK = 200;
 const PRODUCT: ResourceDescriptor<Product, ProductSortField> = {
   make: (id, values = {}) =>
     Product.restore({
+      // The generated sample first: a field added to products later is filled in.
+      ...productInput,
       id,
       name: 'Widget',
       price: 1,

@@ -14,8 +14,13 @@ import { editDeclaration, mergeThreeWay, registerMigration, relationClashes } fr
 import { formatChangeSet } from '../../../tools/generate/format.js';
 import { readProjectState } from '../../../tools/generate/project.js';
 import { run } from '../../../tools/generate/run.js';
+import { camelOf } from '../../../tools/generate/model.js';
 import { tableChangeMigrationFile } from '../../../tools/generate/templates/outbound/tableChangeMigrationFile.js';
 import { PRODUCTS_CHANGED, customerModel, invoiceModel, modelOf, productModel } from './models.js';
+
+/** A field products do not have (`zzstock`, unless a project added it: then another). */
+const NEW_FIELD =
+  ['zzstock', 'zzstock_two', 'zzstock_three'].find((name) => !(camelOf(name) in PRODUCT.fields)) ?? 'zzstock_four';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
@@ -137,17 +142,17 @@ export const products = {
         before,
         after: {
           ...before,
-          columns: { ...before.columns, stock: { kind: 'integer' } },
-          sortable: [...before.sortable, 'stock'],
+          columns: { ...before.columns, [camelOf(NEW_FIELD)]: { kind: 'integer' } },
+          sortable: [...before.sortable, NEW_FIELD],
         },
-        defaults: { stock: 3 },
+        defaults: { [camelOf(NEW_FIELD)]: 3 },
       };
       const file = tableChangeMigrationFile(7, change);
       expect(file.path).to.equal('src/adapters/outbound/mikroorm/migrations/Migration0007ProductsFields.ts');
       expect(file.contents).to.include(
         'export class Migration0007ProductsFields extends tableChangeMigration(CHANGE) {}',
       );
-      expect(file.contents).to.include('adds `stock` (the rows stored before get 3).');
+      expect(file.contents).to.include(`adds \`${NEW_FIELD}\` (the rows stored before get 3).`);
     });
   });
 
@@ -183,10 +188,10 @@ export const products = {
     };
 
     it('refuses a new required field without --default, a default its rule refuses, and an existing field', async () => {
-      await refused(['field', 'product', 'stock:integer(0..)'], '--default stock=<value>');
+      await refused(['field', 'product', `${NEW_FIELD}:integer(0..)`], `--default ${NEW_FIELD}=<value>`);
       await refused(
-        ['field', 'product', 'stock:integer(0..)', '--default', 'stock=-1'],
-        'stock must be an integer from 0',
+        ['field', 'product', `${NEW_FIELD}:integer(0..)`, '--default', `${NEW_FIELD}=-1`],
+        `${NEW_FIELD} must be an integer from 0`,
       );
       await refused(['field', 'product', 'price:number'], 'product has it already');
       await refused(['field', 'product', 'a:string?', '--default', 'b=1'], 'b is not a field this command adds');
@@ -205,10 +210,10 @@ export const products = {
       const result = await generate([
         'field',
         'product',
-        'stock:integer(0..)',
+        `${NEW_FIELD}:integer(0..)`,
         'color:enum(red|green)?',
         '--default',
-        'stock=3',
+        `${NEW_FIELD}=3`,
         '--dry-run',
       ]);
       expect(result.code, result.err).to.equal(0);
@@ -226,7 +231,7 @@ export const products = {
       const result = await generate(['migration']);
       expect(result.code, result.err).to.equal(0);
       expect(result.out).to.equal('nothing to do: every table is as its declaration says (no migration written)\n');
-      await refused(['migration', '--default', 'stock=1'], 'no table changes, so no default is needed');
+      await refused(['migration', '--default', `${NEW_FIELD}=1`], 'no table changes, so no default is needed');
     });
   });
 });

@@ -5,7 +5,7 @@ import type { ResourceModel } from '../../../tools/generate/model.js';
 import { formatFile } from '../../../tools/generate/format.js';
 import { parseCommand } from '../../../tools/generate/parse.js';
 import { projectState } from '../../../tools/generate/project.js';
-import { products } from '../../../src/main/modules/products.js';
+import { PRODUCTS_CHANGED } from '../../support/resources/productBodies.js';
 import type { FileContents } from '../../../tools/generate/writer.js';
 
 /** Whitespace aside: how the golden rule compares a generated file with the committed one. */
@@ -17,13 +17,8 @@ export const committed = (path: string): string => readFileSync(new URL(`../../.
 /** The project root, for the formatter's settings. */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-/**
- * Whether products were changed since `generate resource product …` made them: their module lists a
- * migration after the one that created their table (`generate field product …` or `generate
- * migration` wrote it). The golden rule holds for products as Portico ships them; in a project that
- * changed them on purpose, its tests are skipped rather than failed.
- */
-export const PRODUCTS_CHANGED = (products.migrations?.length ?? 0) > 1;
+/** Products changed since shipped (`generate field product …`): the golden rule is then skipped. */
+export { PRODUCTS_CHANGED };
 
 /** One test per file: rendered and formatted as the generator writes it, exactly as committed (the golden rule). */
 export function itRendersAsCommitted(files: readonly FileContents[]): void {

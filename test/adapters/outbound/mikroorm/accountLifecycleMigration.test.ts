@@ -63,7 +63,8 @@ describe('Migration0003AccountLifecycle', () => {
       it('takes a database from nothing through all three migrations, in module order', async () => {
         await db().orm.getMigrator().down({ to: 0 });
         expect(await tables(db())).not.to.include.members(['users']);
-        expect(await db().migrate()).to.deep.equal(ALL);
+        // These four first, in module order; any generated later (a resource, a field) follow.
+        expect((await db().migrate()).slice(0, ALL.length)).to.deep.equal(ALL);
         expect(await tables(db())).to.include.members([
           'users',
           'refresh_tokens',
