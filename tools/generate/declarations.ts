@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TableChange } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
-import type { TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
+import type { Column, TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
 import type { Range } from '../../src/domain/shared/fieldRules.js';
 import {
   field as fields,
@@ -11,7 +11,7 @@ import {
   type FieldDeclarations,
   type ResourceDeclaration,
 } from '../../src/domain/shared/resource.js';
-import { namesOf, type Bounds, type FieldModel, type ResourceModel } from './model.js';
+import { DEFAULT_BOUNDS, namesOf, type Bounds, type FieldModel, type ResourceModel } from './model.js';
 import { DOMAIN_DIR, MIGRATIONS_DIR } from './project.js';
 
 /**
@@ -70,6 +70,26 @@ export function fieldModelOf(camel: string, declaration: FieldDeclaration): Fiel
     ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references ? { ref: namesOf(declaration.references.singular) } : {}),
     sortable: declaration.sortable,
+  };
+}
+
+/**
+ * A field as a table states it (a column of a migration's spec): its type, optionality, width,
+ * values, digits and reference; bounds the table does not keep are the type's defaults.
+ */
+export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
+  const bounds: Bounds = { ...(DEFAULT_BOUNDS[column.kind] ?? {}) };
+  if (column.kind === 'string') bounds.max = column.length ?? 200;
+  return {
+    name: snakeCase(camel),
+    camel,
+    type: column.kind,
+    optional: column.optional === true,
+    bounds,
+    ...(column.values ? { values: [...column.values] } : {}),
+    ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
+    ...(column.references ? { ref: namesOf(column.references.target.replace(/ /g, '_')) } : {}),
+    sortable: column.kind !== 'text',
   };
 }
 

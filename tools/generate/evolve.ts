@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  changedFields,
   sameTable,
   tableChangeProblems,
   type StoredDefault,
@@ -18,6 +19,7 @@ import {
 import {
   declarationOfField,
   entityPath,
+  fieldModelOfColumn,
   loadDeclaration,
   loadMigrations,
   modelOfDeclaration,
@@ -468,14 +470,39 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       problems: refused.map((p) => `${p} — the declaration was edited by hand since the last migration`),
     };
 
-  const files = await reshapedFiles(context, was, after, [...removed].map(camelKey), added);
+  const evolved = await evolution(context, was, after, change, project.nextMigrationNumber, {
+    removed: [...removed].map(camelKey),
+    added,
+  });
+  return evolved.ok ? { ...evolved, dryRun: args.dryRun } : evolved;
+}
+
+/**
+ * Everything a change of a resource's fields writes besides its declaration: the files its fields
+ * shape brought from what `was` rendered to what `now` renders (merged three ways), the nested
+ * routes' rules in policy.csv for references that come or go, and the migration (listed in the
+ * module) that changes the table as `change` says. `declarationEdit` is the line edit of the entity
+ * when a merge cannot place the change (`generate field`); without it the entity is already as it
+ * should be (edited by hand: `generate migration`).
+ */
+async function evolution(
+  context: EvolveContext,
+  was: ResourceModel,
+  now: ResourceModel,
+  change: TableChange,
+  number: number,
+  declarationEdit?: { removed: readonly string[]; added: readonly FieldModel[] },
+): Promise<Plan> {
+  const { root } = context;
+  const snake = now.names.snake;
+  const files = await reshapedFiles(context, was, now, declarationEdit);
   if (!files.ok) return files;
-  const policy = policyChanges(root, was, after);
+  const policy = policyChanges(root, was, now);
   const module = files.changes.modify.find((f) => f.path === modulePath(snake));
   const migration = migrationChanges(
     root,
     snake,
-    project.nextMigrationNumber,
+    number,
     change,
     policy.access,
     module?.contents ?? readText(root, modulePath(snake)),
@@ -490,7 +517,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       modify: [...files.changes.modify.filter((f) => f !== module), ...changes.modify, ...policy.files],
     },
     notes: [],
-    dryRun: args.dryRun,
+    dryRun: false,
   };
 }
 
@@ -504,8 +531,7 @@ async function reshapedFiles(
   context: EvolveContext,
   before: ResourceModel,
   after: ResourceModel,
-  removed: readonly string[],
-  added: readonly FieldModel[],
+  declarationEdit?: { removed: readonly string[]; added: readonly FieldModel[] },
 ): Promise<Plan> {
   const format = context.format ?? (async (changes: ChangeSet) => changes);
   const old = new Map(fieldShapedFiles(before).map((f) => [f.path, f.contents]));
@@ -522,7 +548,9 @@ async function reshapedFiles(
     const base = formattedOld.create[i]?.contents ?? '';
     const merged =
       mergeThreeWay(current, base, file.contents) ??
-      (file.path === entityPath(after.names.snake) ? editDeclaration(current, removed, added) : undefined);
+      (file.path === entityPath(after.names.snake) && declarationEdit
+        ? editDeclaration(current, declarationEdit.removed, declarationEdit.added)
+        : undefined);
     if (merged === undefined)
       problems.push(
         `${file.path}: edited by hand where this change falls, so it cannot be brought up to date (nothing was written); make the change there by hand, or restore it`,
@@ -567,6 +595,7 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
   const create: FileContents[] = [];
   const modify: FileContents[] = [];
   const usedDefaults = new Set<string>();
+  const migrations = await loadMigrations(root);
   for (const [i, { snake, declaration, before }] of pending.entries()) {
     const mine = args.defaults.flatMap((pair) => {
       const qualified = /^([a-z][a-z0-9_]*)\.(.+)$/s.exec(pair);
@@ -582,8 +611,12 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
       ...(Object.keys(defaults.values).length > 0 ? { defaults: defaults.values } : {}),
     };
     if (defaults.problems.length > 0) continue;
-    problems.push(...tableChangeProblems(change).map((p) => `${snake}: ${p}`));
-    const planned = migrationChanges(root, snake, project.nextMigrationNumber + i, change);
+    const refused = tableChangeProblems(change).map((p) => `${snake}: ${p}`);
+    problems.push(...refused);
+    if (refused.length > 0) continue;
+    const created = migrations.find((m) => m.creates.some((spec) => spec.table === declaration.plural));
+    const now: ResourceModel = { ...modelOfDeclaration(declaration), migrationNumber: created?.number ?? 0 };
+    const planned = await evolution(context, modelBefore(now, change), now, change, project.nextMigrationNumber + i);
     if (!planned.ok) problems.push(...planned.problems);
     else {
       create.push(...planned.changes.create);
@@ -596,6 +629,23 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
         `--default ${pair}: ${pending.length > 1 ? `name the resource (<resource>.<field>=<value>): ${pending.map((p) => p.snake).join(', ')} change` : 'no such resource changes'}`,
       );
   if (problems.length > 0) return { ok: false, problems };
-  const format = context.format ?? (async (changes: ChangeSet) => changes);
-  return { ok: true, changes: await format({ create, modify }), notes: [], dryRun: args.dryRun };
+  return { ok: true, changes: { create, modify }, notes: [], dryRun: args.dryRun };
+}
+
+/**
+ * The model a resource had before `change` (its declaration edited by hand): `now` without the
+ * fields the change adds, with the ones it removes (their bounds as the table knows them, the
+ * types' defaults otherwise) — the base of the three-way merge that brings the files its fields
+ * shape up to date.
+ */
+function modelBefore(now: ResourceModel, change: TableChange): ResourceModel {
+  const { added, removed } = changedFields(change);
+  const adds = new Set(added.map((c) => c.prop));
+  return {
+    ...now,
+    fields: [
+      ...now.fields.filter((f) => !adds.has(f.camel)),
+      ...removed.flatMap((c) => (c.spec ? [fieldModelOfColumn(c.prop, c.spec)] : [])),
+    ],
+  };
 }

@@ -83,8 +83,8 @@ rebuilds the table where ALTER cannot), listed in src/main/modules/<plural>.ts.
   existing row (the migration checks it).
 
 migration compares each resource's declaration with the table its migrations make, and writes a
-migration for each declaration edited by hand since (one per resource); with nothing to do it says
-so and writes nothing. A required field added by hand needs --default (<resource>.<field>=<value>
+migration for each declaration edited by hand since (one per resource), bringing the files its
+fields shape along as field does; with nothing to do it says so and writes nothing. A required field added by hand needs --default (<resource>.<field>=<value>
 when several resources changed). A field whose type or optionality changed is refused: remove it
 and add one under a new name.
 

@@ -6,6 +6,9 @@ import { externalService } from '../../support/env.js';
 import { gqlData, graphql } from '../../support/graphql.js';
 import { CUSTOMER_ARGS, INVOICE_ARGS, PRODUCT_ARGS, productModel, squeezed } from './models.js';
 import { MIGRATIONS_DIR, projectState } from '../../../tools/generate/project.js';
+import { camelOf } from '../../../tools/generate/model.js';
+import { PRODUCT } from '../../../src/domain/product/Product.js';
+import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../../support/resources/productBodies.js';
 import {
   MODULE_LIST,
   pathsIn,
@@ -22,6 +25,9 @@ import {
 } from './scratch.js';
 
 const PASSWORD = 'correct horse battery';
+/** The field week two adds to products: `stock`, unless this project's products have one already. */
+const PRODUCT_FIELD =
+  ['stock', 'stock_two', 'stock_three'].find((name) => !(camelOf(name) in PRODUCT.fields)) ?? 'stock_four';
 /** The typed client's types of the API document, which the generator refreshes after it writes. */
 const TYPED_CLIENT = 'test/support/openapi/portico.d.ts';
 
@@ -97,6 +103,10 @@ describe('generate: in a scratch copy of the repository', function () {
         throw error;
       }
     });
+
+  /** A step about products as shipped (the golden rule): skipped once products were changed on purpose. */
+  const goldenStep = (title: string, body: () => Promise<void>) =>
+    PRODUCTS_CHANGED ? it.skip(title, body) : step(title, body);
 
   before(async function () {
     this.timeout(300_000);
@@ -176,12 +186,15 @@ describe('generate: in a scratch copy of the repository', function () {
     const { service, api, admin, user } = await serve('before');
     try {
       const product = dataOf<{ id: string; name: string }>(
-        await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+        await api.post('/api/v1/products', {
+          token: admin,
+          json: { ...PRODUCT_BODY, name: 'Walnut desk', price: 19.99 },
+        }),
         201,
       );
       expect(product.name).to.equal('Walnut desk');
       expectError(
-        await api.post('/api/v1/products', { token: user, json: { name: 'Oak chair', price: 5 } }),
+        await api.post('/api/v1/products', { token: user, json: { ...PRODUCT_BODY, name: 'Oak chair', price: 5 } }),
         403,
         'FORBIDDEN',
         'forbidden',
@@ -198,7 +211,7 @@ describe('generate: in a scratch copy of the repository', function () {
     }
   });
 
-  step('removes the product resource: its files, its module entry, its four policy rules', async () => {
+  goldenStep('removes the product resource: its files, its module entry, its four policy rules', async () => {
     const { paths } = slice();
     for (const path of paths) {
       expect(copy.exists(path), `${path} is not in the repository`).to.equal(true);
@@ -213,7 +226,7 @@ describe('generate: in a scratch copy of the repository', function () {
       renameSync(copy.path(`${MIGRATIONS_DIR}/${name}`), copy.path(`${MIGRATIONS_DIR}/${name}.aside`));
   });
 
-  step(
+  goldenStep(
     '--dry-run lists the files it would create, and as changed only the module list and policy.csv, writing nothing',
     async () => {
       const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS, '--dry-run']);
@@ -224,7 +237,7 @@ describe('generate: in a scratch copy of the repository', function () {
     },
   );
 
-  step('regenerates products exactly as committed, whitespace aside (the golden rule)', async () => {
+  goldenStep('regenerates products exactly as committed, whitespace aside (the golden rule)', async () => {
     const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS]).finally(putBack);
     expectExit(result, 0, 'generate product');
     expect(pathsIn(result.stdout, 'created')).to.deep.equal(slice().paths);
@@ -603,7 +616,10 @@ describe('generate: in a scratch copy of the repository', function () {
         expectStatus(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 204);
         // Products are still served, regenerated.
         expectStatus(
-          await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+          await api.post('/api/v1/products', {
+            token: admin,
+            json: { ...PRODUCT_BODY, name: 'Walnut desk', price: 19.99 },
+          }),
           201,
         );
       } finally {
@@ -641,7 +657,10 @@ describe('generate: in a scratch copy of the repository', function () {
         invoices.push(dataOf<{ id: string }>(await api.post('/api/v1/invoices', { token: admin, json: body }), 201).id);
       }
       const product = dataOf<{ id: string }>(
-        await api.post('/api/v1/products', { token: admin, json: { name: 'Walnut desk', price: 19.99 } }),
+        await api.post('/api/v1/products', {
+          token: admin,
+          json: { ...PRODUCT_BODY, name: 'Walnut desk', price: 19.99 },
+        }),
         201,
       );
       filled = { customer: customer.id, invoices, product: product.id };
@@ -692,7 +711,13 @@ describe('generate: in a scratch copy of the repository', function () {
       const searched = await copy.npm('generate', ['field', 'customer', '--remove', 'name']);
       expectExit(searched, 2, 'generate field customer --remove name (its search field)');
 
-      const product = await copy.npm('generate', ['field', 'product', 'stock:integer(0..)', '--default', 'stock=5']);
+      const product = await copy.npm('generate', [
+        'field',
+        'product',
+        `${PRODUCT_FIELD}:integer(0..)`,
+        '--default',
+        `${PRODUCT_FIELD}=5`,
+      ]);
       expectExit(product, 0, 'generate field product stock');
 
       const nothing = await copy.npm('generate', ['migration']);
@@ -711,7 +736,12 @@ describe('generate: in a scratch copy of the repository', function () {
     expectExit(migrated, 0, 'generate migration');
     expect(pathsIn(migrated.stdout, 'created')).to.have.length(1);
     expect(pathsIn(migrated.stdout, 'created')[0]).to.match(/Migration\d{4}CustomersFields\.ts$/);
-    expect(pathsIn(migrated.stdout, 'changed')).to.deep.equal(['src/main/modules/customers.ts', TYPED_CLIENT]);
+    // The module lists it; the tests' samples and the typed client take the field.
+    expect(pathsIn(migrated.stdout, 'changed')).to.include.members([
+      'src/main/modules/customers.ts',
+      'test/support/resources/customer.ts',
+      TYPED_CLIENT,
+    ]);
     const again = await copy.npm('generate', ['migration']);
     expect(again.stdout).to.include('nothing to do');
   });
@@ -796,11 +826,11 @@ describe('generate: in a scratch copy of the repository', function () {
           await api.get(`/api/v1/customers/${filled.customer}`, { token: user }),
         );
         expect(customer).to.deep.include({ name: 'Ada Lovelace', phone: null });
-        // The product's stock: the default on the row from before.
+        // The product's new field: the default on the row from before.
         const product = dataOf<Record<string, unknown>>(
           await api.get(`/api/v1/products/${filled.product}`, { token: user }),
         );
-        expect(product).to.deep.include({ name: 'Walnut desk', stock: 5 });
+        expect(product).to.deep.include({ name: 'Walnut desk', [PRODUCT_FIELD]: 5 });
 
         // GraphQL: the enum, the optional time, the removed field gone from the schema.
         const gqlInvoices = await gql<{
