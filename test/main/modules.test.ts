@@ -3,13 +3,14 @@ import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
-  it('are health, auth, users, access, account and products, each once', () => {
+  it('are health, auth, users, access, account, jobs and products, each once', () => {
     expect(MODULES.map((module) => module.name)).to.deep.equal([
       'health',
       'auth',
       'users',
       'access',
       'account',
+      'jobs',
       'products',
     ]);
   });
@@ -19,10 +20,11 @@ describe('the feature modules (src/main/modules)', () => {
     // Migrations generated later (a resource, a field) come after these, each module's after its own.
     const names = moduleMigrations().map((migration) => migration.name);
     expect(new Set(names).size, 'a migration listed twice').to.equal(names.length);
-    expect(names.filter((name) => Number(/^Migration(\d{4})/.exec(name)?.[1]) <= 4)).to.deep.equal([
+    expect(names.filter((name) => Number(/^Migration(\d{4})/.exec(name)?.[1]) <= 5)).to.deep.equal([
       'Migration0001Users',
       'Migration0003AccountLifecycle',
       'Migration0004AccountMailLimits',
+      'Migration0005Jobs',
       'Migration0002Products',
     ]);
   });

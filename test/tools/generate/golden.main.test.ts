@@ -39,10 +39,10 @@ describe('generate: main templates', () => {
     it('imports the module in path order and appends it to MODULES; a second run changes nothing', () => {
       const once = moduleListEdit(invoiceModel(), committed('src/main/modules/index.ts'));
       expect(once).to.include(
-        "import { health } from './health.js';\nimport { invoices } from './invoices.js';\nimport { products } from './products.js';",
+        "import { health } from './health.js';\nimport { invoices } from './invoices.js';\nimport { jobs } from './jobs.js';\nimport { products } from './products.js';",
       );
       expect(once).to.include(
-        'export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, products, invoices];',
+        'export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, jobs, products, invoices];',
       );
       expect(moduleListEdit(invoiceModel(), once)).to.equal(once);
     });
@@ -52,7 +52,7 @@ describe('generate: main templates', () => {
         invoiceModel(),
         moduleListEdit(customerModel(), committed('src/main/modules/index.ts')),
       );
-      expect(both).to.include('[health, auth, users, access, account, products, customers, invoices]');
+      expect(both).to.include('[health, auth, users, access, account, jobs, products, customers, invoices]');
       expect(both.indexOf("from './customers.js'")).to.be.lessThan(both.indexOf("from './FeatureModule.js'"));
     });
 
