@@ -176,7 +176,8 @@ describe('Jobs on every engine', () => {
       });
 
       it('waits exactly the retry delay, under a second or capped, which pg-boss alone cannot', async () => {
-        const id = (await jobs.enqueue({ name: 'test.exact', payload: {} }))!;
+        // Keyed: pg-boss's fail deletes and re-inserts the row in one statement, which the key index allows.
+        const id = (await jobs.enqueue({ name: 'test.exact', payload: {}, key: 'exact' }))!;
         const thrown: number[] = [];
         const runner = jobs.runner({ retry: { limit: 2, firstDelayMs: 700, maxDelayMs: 1000 } });
         runners.push(runner);
@@ -253,6 +254,7 @@ describe('Jobs on every engine', () => {
             .catch(() => undefined);
           expect((await jobs.list({ name, page: 1, perPage: 10 })).total).to.equal(2);
         } finally {
+          await database!.sql.run(`delete from pgboss.job where name = '${name}'`);
           await database!.sql.run(`select pgboss.delete_queue('${name}')`);
         }
       });
