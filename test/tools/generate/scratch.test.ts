@@ -265,7 +265,7 @@ describe('generate: in a scratch copy of the repository', function () {
         'src/main/modules/customers.ts',
         'src/main/modules/invoices.ts',
       ]);
-      expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices\s*\]/);
+      expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices,?\s*\]/);
       expect(rulesOf(copy.read(POLICY))).to.include.members([
         'p, user, /api/v1/customers, GET',
         'p, user, /api/v1/customers/{id}, GET',
