@@ -90,6 +90,15 @@ const DEFAULTS: Config = {
   access: { model: 'policy/model.conf', policy: 'policy/policy.csv' },
   log: { level: 'info', format: 'json' },
   account: { mailsPerIpPerHour: 20 },
+  jobs: {
+    mode: 'both',
+    concurrency: 4,
+    timeoutMs: 300_000,
+    retryLimit: 8,
+    retryMaxDelayMs: 600_000,
+    retentionMs: 14 * 86_400_000,
+    maxLagMs: 300_000,
+  },
   tracing: { otlpEndpoint: '', serviceName: 'portico', sampleRatio: 1 },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
 };

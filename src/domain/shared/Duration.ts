@@ -1,6 +1,7 @@
 /**
- * Go-syntax durations (`500ms`, `1m30s`, `72h30m15s`, `850µs`): parsed into milliseconds and
- * printed the way Go's `time.Duration.String()` prints them. Pure: used by configuration
+ * Go-syntax durations (`500ms`, `1m30s`, `72h30m15s`, `850µs`), plus `d` for 24 hours (`14d`, for
+ * retention settings): parsed into milliseconds and printed the way Go's `time.Duration.String()`
+ * prints them. Pure: used by configuration
  * parsing and by the health report presentation alike.
  */
 
@@ -13,9 +14,10 @@ const UNIT_MS: Readonly<Record<string, number>> = {
   s: 1000,
   m: 60_000,
   h: 3_600_000,
+  d: 86_400_000,
 };
 
-const TERM = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+const TERM = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h|d)/y;
 
 /** Parses a Go duration into milliseconds; `undefined` when the text is not a duration. */
 export function parseDuration(text: string): number | undefined {

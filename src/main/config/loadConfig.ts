@@ -177,6 +177,15 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       templates: v('mail.templates'),
     },
     account: { mailsPerIpPerHour: v('account.mails_per_ip_per_hour') },
+    jobs: {
+      mode: v('jobs.mode'),
+      concurrency: v('jobs.concurrency'),
+      timeoutMs: v('jobs.timeout'),
+      retryLimit: v('jobs.retry_limit'),
+      retryMaxDelayMs: v('jobs.retry_max_delay'),
+      retentionMs: v('jobs.retention'),
+      maxLagMs: v('jobs.max_lag'),
+    },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
     tracing: {

@@ -70,6 +70,14 @@ export const MEANINGS: Readonly<Record<string, string>> = {
     'Login answers 403 `EMAIL_NOT_VERIFIED` (mailing a new link) until the e-mail is verified.',
   'account.mails_per_ip_per_hour':
     'Account mails with a link (reset, verification) one client IP may trigger in an hour.',
+  'jobs.mode':
+    '`both`: serve and run background jobs; `web`: serve only; `worker`: run jobs and serve only the health paths (`npm run worker`).',
+  'jobs.concurrency': 'Jobs one instance runs at once.',
+  'jobs.timeout': 'A run older than this is taken up again, as if its runner died.',
+  'jobs.retry_limit': 'Retries of a failing job (after 1 s, 2 s, 4 s …) before it is failed and kept.',
+  'jobs.retry_max_delay': 'No retry waits longer than this.',
+  'jobs.retention': 'How long failed jobs are kept (completed ones: a day).',
+  'jobs.max_lag': 'The `jobs` health check is `degraded` when the oldest waiting job is older than this.',
   'mail.smtp_url':
     '`smtp://user:pass@host:587` or `smtps://…:465`; empty: mail goes to the log (refused in production).',
   'mail.from': 'The sender of account mail.',

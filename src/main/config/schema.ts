@@ -96,6 +96,13 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.login_window': key(Duration, '15m'),
   'auth.require_verified_email': key(Bool, false),
   'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
+  'jobs.mode': key(oneOf('both', 'web', 'worker'), 'both'),
+  'jobs.concurrency': key(intIn(1, 1000), 4),
+  'jobs.timeout': key(Duration, '5m'),
+  'jobs.retry_limit': key(intIn(0, 100), 8),
+  'jobs.retry_max_delay': key(Duration, '10m'),
+  'jobs.retention': key(Duration, '14d'),
+  'jobs.max_lag': key(Duration, '5m'),
   'mail.smtp_url': key(SmtpUrl, ''),
   'mail.from': key(MailAddress, 'Portico <no-reply@localhost>'),
   'mail.link_base_url': key(LinkBaseUrl, 'http://localhost:8080'),
@@ -185,6 +192,19 @@ export interface Config {
   mail: { smtpUrl: string; from: string; linkBaseUrl: string; templates: string };
   /** Account mail per client IP: at most `mailsPerIpPerHour` mails with a link an hour. */
   account: { mailsPerIpPerHour: number };
+  /** Background jobs (docs/jobs.md). */
+  jobs: {
+    /** `both`: serve and run jobs; `web`: serve only; `worker`: run jobs, serve only the health paths. */
+    mode: 'both' | 'web' | 'worker';
+    concurrency: number;
+    timeoutMs: number;
+    retryLimit: number;
+    retryMaxDelayMs: number;
+    /** How long failed jobs are kept (completed ones: a day). */
+    retentionMs: number;
+    /** The oldest waiting job's age past which `/health` says `jobs` is degraded. */
+    maxLagMs: number;
+  };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };
   /** OpenTelemetry tracing (README: Metrics and Tracing): off while `otlpEndpoint` is empty. */

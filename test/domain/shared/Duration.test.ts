@@ -22,6 +22,8 @@ describe('Duration', () => {
       ['1.s', 1000],
       ['-1.5h', -5_400_000],
       ['+5s', 5000],
+      ['14d', 1_209_600_000], // days, beyond Go, for retention settings
+      ['1d12h', 129_600_000],
     ];
     for (const [text, ms] of valid) {
       it(`reads ${JSON.stringify(text)} as ${ms} ms`, () => {
