@@ -21,6 +21,7 @@ import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
 import type { Mailer } from '../application/ports/Mailer.js';
 import type { Config } from './config/schema.js';
+import type { JobsEngine } from './jobs.js';
 import type { Tracing } from './tracing.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
 import { bindBuilt, built, buildWith } from './modules/built.js';
@@ -38,6 +39,8 @@ export interface Infrastructure {
   accessPolicy: AccessPolicy;
   /** Account e-mails (built by `buildMailer`, which also closes it at shutdown). */
   mailer: Mailer;
+  /** Background jobs on the database's engine (opened by `openJobs`, which also closes it). */
+  jobs: Pick<JobsEngine, 'queue' | 'admin' | 'transactions'>;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
   /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
@@ -65,7 +68,7 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
 /**
  * The route modules `api.mode` asks for: every core feature's REST routes (health, auth, profile,
  * admin); the resources' REST routes when it is `rest`/`both`; one GraphQL API over every
- * resource's fragment when it is `graphql`/`both`.
+ * resource's fragment when it is `graphql`/`both`. A worker (`jobs.mode: worker`) serves only health.
  */
 function routeModules(
   container: Container,
@@ -74,6 +77,11 @@ function routeModules(
   metrics: ServiceMetrics | null,
   tracing?: Tracing | null,
 ): RouteModule[] {
+  // A worker (`jobs.mode: worker`) runs jobs and serves only the health paths.
+  if (config.jobs.mode === 'worker')
+    return modules.flatMap((module) =>
+      module.name === 'health' && module.rest ? [buildWith(module.rest.routes, (token) => container.get(token))] : [],
+    );
   const { mode } = config.api;
   const routes = restModules(modules, config).flatMap((module) =>
     module.rest ? [buildWith(module.rest.routes, (token) => container.get(token))] : [],
@@ -111,6 +119,9 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
   container.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
+  container.bind(TOKENS.JobQueue).toConstantValue(infra.jobs.queue);
+  container.bind(TOKENS.Transactions).toConstantValue(infra.jobs.transactions);
+  container.bind(TOKENS.JobAdmin).toConstantValue(infra.jobs.admin);
   container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());
   container.bind(TOKENS.IdGenerator).toResolvedValue((): IdGenerator => new UuidGenerator());

@@ -13,13 +13,13 @@ import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHeal
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
+import { jobHandlers, openJobs, startRunner } from './jobs.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { databaseSteps, Steps } from './steps.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
 import { createLogger } from './logger.js';
 import { buildMailer } from './mailer.js';
-import type { BackgroundWork } from '../application/account/BackgroundWork.js';
-import { MailTokens, UserTokens } from './modules/identityTokens.js';
+import { UserTokens } from './modules/identityTokens.js';
 import { createRedis } from './redis.js';
 import { TOKENS } from './tokens.js';
 import { startTracing } from './tracing.js';
@@ -27,15 +27,6 @@ import { syncUserCache } from './userCacheSync.js';
 
 /** The accept queue asked of the kernel (which caps it at net.core.somaxconn, 4096 by default). */
 const LISTEN_BACKLOG = 4096;
-
-/** Waits for background work (mail after an answer) for at most `timeoutMs`; what is left is logged, not waited for. */
-async function settleBackground(background: BackgroundWork, timeoutMs: number, logger: Logger): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
-  const timedOut = await Promise.race([background.idle().then(() => false), late]);
-  clearTimeout(timer);
-  if (timedOut) logger.warn('shutting down with mail still being sent');
-}
 
 /** A started service: where it listens and how to stop it. */
 export interface RunningService {
@@ -76,8 +67,9 @@ export interface StartOptions {
 /**
  * Starts the service as one list of steps (`Steps`), in this order: the mailer (its templates
  * are checked before anything opens), the database and its migrations, the access policy, Redis
- * and the access-policy sync, the event-loop monitor, tracing, the container, the background work
- * (mail after an answer), the user-cache sync, the metrics listener and the API listener. A step
+ * and the access-policy sync, the event-loop monitor, tracing, the jobs engine, the container, the
+ * job runner (unless `jobs.mode` is `web`), the user-cache sync, the metrics listener and the API
+ * listener. A step
  * that fails stops the ones before it; `stop` stops them all, last first.
  */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
@@ -119,6 +111,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     (started) =>
       started?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not flushed')),
   );
+  const jobs = await steps.run(
+    'jobs',
+    () => openJobs(config, database, logger),
+    (engine) => engine.stop(),
+  );
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
   const container = await steps.run('container', () =>
@@ -131,17 +128,18 @@ export async function startService(config: Config, options: StartOptions = {}): 
       startedAt,
       accessPolicy,
       mailer: mail.mailer,
+      jobs,
       eventLoop,
       tracing,
       metrics,
     }),
   );
-  // Mail started after an answer (reset and verification links) goes out before its transport and
-  // the database close, within the shutdown timeout.
+  // Jobs run here unless jobs.mode is `web`; stopped after the last request, before the mail
+  // transport and the database close: running jobs get up to the shutdown timeout, the rest stay stored.
   await steps.run(
-    'background work',
-    () => container.get(MailTokens.Background),
-    (background) => settleBackground(background, config.server.shutdownTimeoutMs, logger),
+    'job runner',
+    () => (config.jobs.mode === 'web' ? undefined : startRunner(jobs, jobHandlers(container), logger)),
+    (runner) => runner?.stop(config.server.shutdownTimeoutMs),
   );
   const userSync = await steps.run(
     'user cache sync',

@@ -9,6 +9,7 @@ import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
 import type { Clock } from '../application/ports/Clock.js';
 import type { IdGenerator } from '../application/ports/IdGenerator.js';
 import type { LoginThrottle } from '../application/ports/LoginThrottle.js';
+import type { JobAdmin, JobQueue, Transactions } from '../application/ports/Jobs.js';
 import type { Mailer } from '../application/ports/Mailer.js';
 import type { RouteModule } from '../adapters/inbound/http/app.js';
 import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
@@ -44,6 +45,10 @@ export const TOKENS = {
   RateLimiter: token<RateLimiterAbstract | null>('RateLimiter'),
   /** The service's Prometheus series; `null` when `metrics.enabled` is false. */
   Metrics: token<ServiceMetrics | null>('Metrics'),
+  /** Where use cases put background jobs (docs/jobs.md), and the transactions they join. */
+  JobQueue: token<JobQueue>('JobQueue'),
+  Transactions: token<Transactions>('Transactions'),
+  JobAdmin: token<JobAdmin>('JobAdmin'),
   RouteModules: token<RouteModule[]>('RouteModules'),
   HttpApp: token<Koa<RequestState>>('HttpApp'),
 } as const;

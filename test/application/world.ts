@@ -9,7 +9,8 @@ import { InMemoryEmailTokenStore } from '../../src/adapters/outbound/memory/InMe
 import { InMemorySessionStore } from '../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { RandomOneTimeSecrets } from '../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
 import { AccountLinks } from '../../src/application/account/AccountLinks.js';
-import { BackgroundWork } from '../../src/application/account/BackgroundWork.js';
+import { accountMailJobs } from '../../src/application/account/AccountMailJobs.js';
+import { InMemoryJobs } from '../../src/adapters/outbound/memory/InMemoryJobs.js';
 import { SessionEnder } from '../../src/application/account/SessionEnder.js';
 import { SessionIssuer, type ClientInfo, type TokenPair } from '../../src/application/auth/SessionIssuer.js';
 import { RecordingMailer } from '../support/RecordingMailer.js';
@@ -38,9 +39,12 @@ export interface World {
   readonly ender: SessionEnder;
   readonly emailTokens: InMemoryEmailTokenStore;
   readonly mailer: RecordingMailer;
-  /** Failures of background work (mail sent after an answer), as reported. */
-  readonly backgroundFailures: { what: string; error: unknown }[];
-  readonly background: BackgroundWork;
+  /** The jobs use cases stored (the account mail), run by `runJobs`. */
+  readonly jobs: InMemoryJobs;
+  /** Runs every due job (the account mail jobs) as a runner would after the answer. */
+  runJobs(): Promise<void>;
+  /** Runs that failed (each is retried later, or failed after the limit), by job name. */
+  readonly jobFailures: { what: string; error: unknown }[];
   readonly links: AccountLinks;
   /** Builds the user at the clock's now and stores it. */
   given(builder: UserBuilder): Promise<User>;
@@ -58,8 +62,10 @@ export function newWorld(): World {
   const sessionStore = new InMemorySessionStore();
   const emailTokens = new InMemoryEmailTokenStore();
   const mailer = new RecordingMailer();
-  const backgroundFailures: { what: string; error: unknown }[] = [];
-  const background = new BackgroundWork((what, error) => backgroundFailures.push({ what, error }));
+  const jobs = new InMemoryJobs(() => clock.now());
+  const jobFailures: { what: string; error: unknown }[] = [];
+  const links = new AccountLinks(emailTokens, new RandomOneTimeSecrets(), jobs, jobs, clock);
+  const handlers = accountMailJobs(links, users, mailer);
   return {
     clock,
     ids,
@@ -74,9 +80,13 @@ export function newWorld(): World {
     ender: new SessionEnder(sessionStore, refreshTokens, clock),
     emailTokens,
     mailer,
-    backgroundFailures,
-    background,
-    links: new AccountLinks(emailTokens, new RandomOneTimeSecrets(), mailer, clock, background),
+    jobs,
+    jobFailures,
+    async runJobs() {
+      for (const run of await jobs.runDue(handlers))
+        if (run.outcome !== 'completed') jobFailures.push({ what: run.name, error: run.error });
+    },
+    links,
     async given(builder) {
       const user = builder.build(clock.now());
       await users.add(user);

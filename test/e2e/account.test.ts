@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { TOKENS } from '../../src/main/tokens.js';
 import {
   Api,
   accountWithRole,
@@ -352,7 +353,20 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
   describe('takeover and mail abuse (docs/accounts.md)', () => {
     const put = (account: Account, json: unknown) => api.put('/api/v1/profile', { token: account.access_token, json });
     const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
-    const settle = () => new Promise((r) => setTimeout(r, 300));
+    /** Waits until `of`'s background jobs are all done (the account mail sent, or given up on), then a beat for SMTP. */
+    const settle = async (of: RunningService = service) => {
+      const jobs = of.container.get(TOKENS.JobAdmin);
+      for (let tries = 0; tries < 200; tries += 1) {
+        const pending = await Promise.all(
+          (['waiting', 'active', 'retry'] as const).map(
+            async (state) => (await jobs.list({ state, page: 1, perPage: 1 })).total,
+          ),
+        );
+        if (pending.every((n) => n === 0)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    };
 
     it('a stolen access token cannot move the account: the e-mail change needs current_password; the old address is told, with no link', async () => {
       const account = await register(api);
@@ -449,11 +463,11 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
         // Two registrations (a verification mail each), then forgot-password for all four addresses.
         for (const email of emails.slice(0, 2)) await register(there, { email });
         for (const email of emails.slice(2)) await register(there, { email });
-        await settle();
+        await settle(limited);
         for (const email of emails) {
           expect((await there.post('/api/v1/auth/password/forgot', { json: { email } })).status).to.equal(202);
         }
-        await settle();
+        await settle(limited);
         const sent = emails.flatMap(mailsTo);
         expect(sent, sent.map((m) => `${m.to.join()}: ${m.subject}`).join('; ')).to.have.length(3);
       } finally {

@@ -2,9 +2,17 @@ import { InvalidAccountTokenError } from '../../domain/user/UserErrors.js';
 import type { User } from '../../domain/user/User.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenRecord, EmailTokenStore } from '../ports/EmailTokenStore.js';
-import type { AccountMailKind, Mailer } from '../ports/Mailer.js';
+import type { JobQueue, Transactions } from '../ports/Jobs.js';
+import type { AccountMailKind } from '../ports/Mailer.js';
 import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
-import type { BackgroundWork } from './BackgroundWork.js';
+
+/** The job that prepares a link mail: finds the account, makes the token, queues the mail (AccountMailJobs). */
+export const ACCOUNT_LINK_JOB = 'account.link';
+/** The job that hands one account mail to the mail server (AccountMailJobs). */
+export const MAIL_SEND_JOB = 'mail.send';
+
+/** Whose account a link mail is for: a user by id, or whoever holds an address (maybe nobody). */
+export type LinkTarget = { readonly userId: string } | { readonly email: string };
 
 /** How long each kind of link works (docs/authentication.md). */
 export const LINK_LIFETIME_MS: Readonly<Record<AccountMailKind, number>> = {
@@ -25,65 +33,81 @@ export interface MailRequester {
 const greetingName = (user: User): { firstName?: string } => (user.emailVerified ? { firstName: user.firstName } : {});
 
 /**
- * The e-mailed links of account recovery and verification: makes a single-use token, stores only
- * its hash, mails the link; and redeems a presented token exactly once. Every way a token can be
- * wrong (malformed, unknown, spent, expired, another purpose, another address) is the same
- * InvalidAccountTokenError.
+ * The e-mailed links of account recovery and verification: asked for as a job, made by it (a
+ * single-use token, only its hash stored, and the mail queued in the same transaction), and a
+ * presented token redeemed exactly once. Every way a token can be wrong (malformed, unknown,
+ * spent, expired, another purpose, another address) is the same InvalidAccountTokenError.
  */
 export class AccountLinks {
   constructor(
     private readonly tokens: EmailTokenStore,
     private readonly secrets: OneTimeSecrets,
-    private readonly mailer: Mailer,
+    private readonly jobs: JobQueue,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
-    private readonly background: BackgroundWork,
     private readonly mailsPerIpPerHour = 20,
   ) {}
 
   /**
-   * Like `send`, started in the background: the caller's answer neither waits for the mail server
-   * nor depends on it (a failure is reported, not thrown), and takes the same time whether or not
-   * a mail goes out.
+   * Asks for a link mail of `kind` to `target`: one job (`account.link`) stored before the caller
+   * answers, run after it by any instance. For an address, nobody is looked up here — the job does
+   * it — so the answer takes the same time whether or not the address has an account.
    */
-  sendLater(user: User, kind: AccountMailKind, requester?: MailRequester): void {
-    this.background.start(`sending a ${kind} mail`, () => this.send(user, kind, requester));
+  async request(target: LinkTarget, kind: AccountMailKind, requester?: MailRequester): Promise<void> {
+    await this.jobs.enqueue({
+      name: ACCOUNT_LINK_JOB,
+      payload: { kind, ...target, ...(requester ? { ip: requester.ip } : {}) },
+    });
+  }
+
+  /** Tells `user`'s current address (before a change) that the account's e-mail was changed: a notice with no link, as a `mail.send` job. */
+  async notice(user: User): Promise<void> {
+    await this.jobs.enqueue({
+      name: MAIL_SEND_JOB,
+      payload: { kind: 'email-changed', to: user.email, ...greetingName(user) },
+    });
   }
 
   /**
-   * Tells `user`'s current address (before a change) that the account's e-mail was changed: a
-   * notice with no link, started in the background like `sendLater`.
-   */
-  noticeLater(user: User): void {
-    this.background.start('sending an e-mail change notice', () =>
-      this.mailer.send({ kind: 'email-changed', to: user.email, ...greetingName(user) }),
-    );
-  }
-
-  /**
-   * Mails `user` a link of `kind` to its current address, unless MAILS_PER_HOUR of that kind went
-   * to that address within the hour, or the requester's IP asked for `mailsPerIpPerHour` mails
-   * within the hour; answers whether one was sent.
+   * Makes `user` a link of `kind` to its current address and queues its mail (`mail.send`), both in
+   * one transaction — unless MAILS_PER_HOUR of that kind went to that address within the hour, or
+   * the requester's IP asked for `mailsPerIpPerHour` within the hour; answers whether one was queued.
    */
   async send(user: User, kind: AccountMailKind, requester?: MailRequester): Promise<boolean> {
     const now = this.clock.now();
     const secret = this.secrets.create();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS[kind]);
-    const stored = await this.tokens.addWithinLimit(
-      {
-        selector: secret.selector,
-        verifierHash: secret.verifierHash,
-        userId: user.id,
-        purpose: kind,
-        email: user.email,
-        createdAt: now,
-        expiresAt,
-        ...(requester ? { requestedIp: requester.ip } : {}),
-      },
-      { since: new Date(now.getTime() - HOUR_MS), perAddress: MAILS_PER_HOUR, perIp: this.mailsPerIpPerHour },
-    );
-    if (!stored) return false;
-    await this.mailer.send({ kind, to: user.email, ...greetingName(user), token: secret.token, expiresAt });
-    return true;
+    return this.transactions.run(async (tx) => {
+      const stored = await this.tokens.addWithinLimit(
+        {
+          selector: secret.selector,
+          verifierHash: secret.verifierHash,
+          userId: user.id,
+          purpose: kind,
+          email: user.email,
+          createdAt: now,
+          expiresAt,
+          ...(requester ? { requestedIp: requester.ip } : {}),
+        },
+        { since: new Date(now.getTime() - HOUR_MS), perAddress: MAILS_PER_HOUR, perIp: this.mailsPerIpPerHour },
+        tx,
+      );
+      if (!stored) return false;
+      await this.jobs.enqueue(
+        {
+          name: MAIL_SEND_JOB,
+          payload: {
+            kind,
+            to: user.email,
+            ...greetingName(user),
+            token: secret.token,
+            expiresAt: expiresAt.toISOString(),
+          },
+        },
+        tx,
+      );
+      return true;
+    });
   }
 
   /**

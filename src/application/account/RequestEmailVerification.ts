@@ -1,12 +1,12 @@
-import { ServiceUnavailableError } from '../../domain/shared/DomainError.js';
 import { UserNotFoundError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from './AccountLinks.js';
 
 /**
- * Mails the caller a new verification link valid for 24 hours (docs/authentication.md), unless its e-mail is
- * verified already or 3 went out within the hour (then nothing is sent; the answer is the same).
- * The caller waits for the mail server: a mail that cannot be handed over is a 503.
+ * Mails the caller a new verification link valid for 24 hours (docs/authentication.md), unless its
+ * e-mail is verified already or 3 went out within the hour (then nothing is sent; the answer is the
+ * same). The link and its mail are a job stored before the answer: a mail server that is down
+ * delays the mail (retried), never the answer.
  */
 export class RequestEmailVerification {
   constructor(
@@ -18,11 +18,6 @@ export class RequestEmailVerification {
     const user = await this.users.findById(input.userId);
     if (!user) throw new UserNotFoundError(input.userId);
     if (user.emailVerified) return;
-    try {
-      await this.links.send(user, 'email-verification', { ip: input.clientIp });
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw error;
-      throw new ServiceUnavailableError('mail could not be sent');
-    }
+    await this.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
   }
 }

@@ -64,7 +64,7 @@ export class LoginUser {
       }
       await this.throttle.reset(key);
       if (this.requirement && !user.emailVerified) {
-        this.requirement.links.sendLater(user, 'email-verification', { ip: input.clientIp });
+        await this.requirement.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
         throw new EmailNotVerifiedError('a verification link has been sent to the address (at most 3 an hour)');
       }
       return { user, tokens: await this.sessions.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };

@@ -50,7 +50,11 @@ export class RegisterUser {
       this.clock.now(),
     );
     await this.users.add(user); // the repository still guards the race on the unique e-mail
-    this.links.sendLater(user, 'email-verification', input.client.ip === null ? undefined : { ip: input.client.ip });
+    await this.links.request(
+      { userId: user.id },
+      'email-verification',
+      input.client.ip === null ? undefined : { ip: input.client.ip },
+    );
     return { user, tokens: this.sessionOnRegister ? await this.sessions.start(user, input.client) : undefined };
   }
 }

@@ -1,4 +1,5 @@
 import type { AccountMailKind } from './Mailer.js';
+import type { Transaction } from './Jobs.js';
 
 /**
  * A token sent by e-mail, as stored: never the token itself. The token is `<selector>.<verifier>`;
@@ -34,9 +35,9 @@ export interface EmailTokenStore {
   /**
    * Stores `record` unless, since `limits.since`, `limits.perAddress` tokens of its purpose were
    * already made for its address, or `limits.perIp` tokens were asked for from its IP; `false`
-   * (nothing stored) then.
+   * (nothing stored) then. Inside `within` when given: stored only if that transaction commits.
    */
-  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean>;
+  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits, within?: Transaction): Promise<boolean>;
   /** The unspent token with this selector (expired or not: the caller checks). */
   find(selector: string): Promise<EmailTokenRecord | undefined>;
   /** Spends the token; `true` for the one caller that spent it, `false` when it was spent already or is unknown. */

@@ -66,8 +66,8 @@ export class UpdateProfile {
       await this.ender.endAll(updated.id, input.sessionId);
     }
     if (updated.email !== user.email) {
-      this.links.noticeLater(user);
-      this.links.sendLater(updated, 'email-verification', { ip: input.clientIp });
+      await this.links.notice(user);
+      await this.links.request({ userId: updated.id }, 'email-verification', { ip: input.clientIp });
     }
     return updated;
   }

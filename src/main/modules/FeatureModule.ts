@@ -3,6 +3,7 @@ import type { ContainerModule } from 'inversify';
 import type { GraphQLFragment } from '../../adapters/inbound/graphql/resolverKit.js';
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
 import type { Operation } from '../../adapters/inbound/http/operations.js';
+import type { JobHandler } from '../../application/ports/Jobs.js';
 import type { Built } from './built.js';
 
 /** What one feature contributes; the composition root composes the list in src/main/modules/index.ts. */
@@ -26,4 +27,6 @@ export interface FeatureModule {
   };
   /** GraphQL contribution (resources): an SDL fragment and its resolver map, when api.mode is graphql/both. */
   readonly graphql?: Built<GraphQLFragment>;
+  /** The background jobs it runs (docs/jobs.md): a handler by job name, built from what it names. */
+  readonly jobs?: Built<Readonly<Record<string, JobHandler>>>;
 }

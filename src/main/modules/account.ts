@@ -6,7 +6,7 @@ import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm
 import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
 import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
 import { AccountLinks } from '../../application/account/AccountLinks.js';
-import { BackgroundWork } from '../../application/account/BackgroundWork.js';
+import { accountMailJobs } from '../../application/account/AccountMailJobs.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import { bindBuilt, built } from './built.js';
 import { ACCOUNT_OPERATIONS, accountRoutes, type AccountUseCases } from '../../adapters/inbound/http/routes/account.js';
@@ -28,8 +28,8 @@ export const AccountTokens = {
 /**
  * The account lifecycle (docs/authentication.md), always served: password reset and e-mail
  * verification by e-mailed links, and the sessions a user can see and end. It binds the e-mailed
- * tokens, the links (which profile changes use too) and the mail sent after an answer, and owns
- * their migrations; the sessions it lists are the auth module's.
+ * tokens and the links (which profile changes use too), runs the account mail jobs (`account.link`,
+ * `mail.send`), and owns their migrations; the sessions it lists are the auth module's.
  */
 export const account: FeatureModule = {
   name: 'account',
@@ -39,29 +39,22 @@ export const account: FeatureModule = {
       built({ database: TOKENS.Database }, ({ database }): EmailTokenStore => new MikroOrmEmailTokenStore(database)),
     );
     bindBuilt(
-      bind(MailTokens.Background),
-      built(
-        { logger: TOKENS.Logger },
-        ({ logger }) => new BackgroundWork((what, error) => logger.error({ err: error }, `failed ${what}`)),
-      ),
-    );
-    bindBuilt(
       bind(MailTokens.AccountLinks),
       built(
         {
           tokens: MailTokens.EmailTokens,
-          mailer: TOKENS.Mailer,
+          jobs: TOKENS.JobQueue,
+          transactions: TOKENS.Transactions,
           clock: TOKENS.Clock,
-          background: MailTokens.Background,
           config: TOKENS.Config,
         },
-        ({ tokens, mailer, clock, background, config }) =>
+        ({ tokens, jobs, transactions, clock, config }) =>
           new AccountLinks(
             tokens,
             new RandomOneTimeSecrets(),
-            mailer,
+            jobs,
+            transactions,
             clock,
-            background,
             config.account.mailsPerIpPerHour,
           ),
       ),
@@ -80,7 +73,7 @@ export const account: FeatureModule = {
         },
         ({ authenticate, users, hasher, sessions, ender, links, clock }): AccountUseCases => ({
           authenticate,
-          requestPasswordReset: new RequestPasswordReset(users, links),
+          requestPasswordReset: new RequestPasswordReset(links),
           resetPassword: new ResetPassword(users, hasher, links, ender, clock),
           requestEmailVerification: new RequestEmailVerification(users, links),
           confirmEmail: new ConfirmEmail(users, links, clock),
@@ -96,6 +89,10 @@ export const account: FeatureModule = {
     { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
     { name: 'Migration0004AccountMailLimits', class: Migration0004AccountMailLimits },
   ],
+  jobs: built(
+    { links: MailTokens.AccountLinks, users: UserTokens.Repository, mailer: TOKENS.Mailer },
+    ({ links, users, mailer }) => accountMailJobs(links, users, mailer),
+  ),
   rest: {
     always: true,
     operations: Object.values(ACCOUNT_OPERATIONS),

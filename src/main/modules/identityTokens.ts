@@ -2,7 +2,6 @@ import type { UserUseCases } from '../../adapters/inbound/http/routes/users.js';
 import type { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
 import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
-import type { BackgroundWork } from '../../application/account/BackgroundWork.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
@@ -39,10 +38,8 @@ export const SessionTokens = {
   SessionEnder: token<SessionEnder>('sessions.SessionEnder'),
 } as const;
 
-/** Bound by the account module: e-mailed links and the mail sent after an answer. */
+/** Bound by the account module: e-mailed links (their mail goes out as jobs). */
 export const MailTokens = {
   EmailTokens: token<EmailTokenStore>('account.EmailTokens'),
-  /** Mail sent after an answer (verification and reset links); shutdown waits for it. */
-  Background: token<BackgroundWork>('account.Background'),
   AccountLinks: token<AccountLinks>('account.AccountLinks'),
 } as const;

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
 import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
 import { AccountLinks, LINK_LIFETIME_MS, MAILS_PER_HOUR } from '../../../src/application/account/AccountLinks.js';
+import { accountMailJobs } from '../../../src/application/account/AccountMailJobs.js';
 import type { EmailTokenLimits, EmailTokenRecord } from '../../../src/application/ports/EmailTokenStore.js';
+import type { Transaction } from '../../../src/application/ports/Jobs.js';
 import type { AccountMailKind } from '../../../src/application/ports/Mailer.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
@@ -15,8 +17,12 @@ const HOUR_MS = 3_600_000;
 class WatchedEmailTokenStore extends InMemoryEmailTokenStore {
   readonly stored: EmailTokenRecord[] = [];
 
-  override async addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
-    const added = await super.addWithinLimit(record, limits);
+  override async addWithinLimit(
+    record: EmailTokenRecord,
+    limits: EmailTokenLimits,
+    within?: Transaction,
+  ): Promise<boolean> {
+    const added = await super.addWithinLimit(record, limits, within);
     if (added) this.stored.push({ ...record });
     return added;
   }
@@ -34,9 +40,13 @@ describe('AccountLinks', () => {
   let links: AccountLinks;
   let ada: User;
 
+  /** Runs the due jobs (`mail.send`, `account.link`) as a runner would; answers each run's name and outcome. */
+  const deliver = async () =>
+    (await world.jobs.runDue(accountMailJobs(links, world.users, world.mailer))).map((run) => [run.name, run.outcome]);
   /** Sends a link of `kind` to ada and answers the token its mail carries. */
   const mailed = async (kind: AccountMailKind, user = ada): Promise<string> => {
-    expect(await links.send(user, kind), 'the mail went out').to.equal(true);
+    expect(await links.send(user, kind), 'the mail was queued').to.equal(true);
+    expect(await deliver()).to.deep.equal([['mail.send', 'completed']]);
     return world.mailer.last(user.email, kind).token;
   };
   const expectInvalid = async (promise: Promise<unknown>): Promise<void> => {
@@ -48,7 +58,7 @@ describe('AccountLinks', () => {
   beforeEach(async () => {
     world = newWorld();
     store = new WatchedEmailTokenStore();
-    links = new AccountLinks(store, new RandomOneTimeSecrets(), world.mailer, world.clock, world.background);
+    links = new AccountLinks(store, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace'));
   });
 
@@ -77,14 +87,7 @@ describe('AccountLinks', () => {
       const again = await world.given(aUser().withEmail('ada@example.com'));
       expect(await links.send(again, 'password-reset')).to.equal(false);
       // One IP asking for mails to many addresses stops at its own limit.
-      const limited = new AccountLinks(
-        store,
-        new RandomOneTimeSecrets(),
-        world.mailer,
-        world.clock,
-        world.background,
-        2,
-      );
+      const limited = new AccountLinks(store, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock, 2);
       const requester = { ip: '198.51.100.23' };
       const others = await Promise.all(
         ['x@example.com', 'y@example.com', 'z@example.com'].map((email) => world.given(aUser().withEmail(email))),
@@ -141,6 +144,7 @@ describe('AccountLinks', () => {
       expect(await links.send(ada, 'password-reset'), 'exactly an hour later: still within the hour').to.equal(false);
       world.clock.advance(1);
       expect(await links.send(ada, 'password-reset')).to.equal(true);
+      await deliver();
       expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(MAILS_PER_HOUR + 1);
     });
 
@@ -151,27 +155,47 @@ describe('AccountLinks', () => {
       expect(await links.send(bob, 'password-reset')).to.equal(true);
     });
 
-    it('rejects when the mailer does', async () => {
+    it('queues the mail with its link: a mail server that is down fails only the mail job, retried later with the same link', async () => {
       world.mailer.failWith = new Error('smtp down');
-      expect(await rejectionOf(links.send(ada, 'password-reset'))).to.have.property('message', 'smtp down');
+      expect(await links.send(ada, 'password-reset')).to.equal(true);
+      expect(await deliver()).to.deep.equal([['mail.send', 'retried']]);
+      expect(world.mailer.sent).to.deep.equal([]);
+      world.mailer.failWith = undefined;
+      world.clock.advance(1000); // the first retry's delay
+      expect(await deliver()).to.deep.equal([['mail.send', 'completed']]);
+      expect(store.stored).to.have.length(1);
+      const token = world.mailer.last(ada.email, 'password-reset').token;
+      expect(await links.redeem(token, 'password-reset')).to.include({ userId: ada.id });
     });
   });
 
-  describe('sendLater', () => {
-    it('sends in the background: the mail is out once the background work is idle', async () => {
-      links.sendLater(ada, 'email-verification');
-      await world.background.idle();
+  describe('request', () => {
+    it('stores one job naming the account, mailing nothing until it runs; running it mails the link', async () => {
+      await links.request({ userId: ada.id }, 'email-verification', { ip: '203.0.113.7' });
+      expect(world.mailer.sent).to.deep.equal([]);
+      expect(store.stored).to.deep.equal([]);
+      expect((await world.jobs.list({ page: 1, perPage: 10 })).items.map((j) => j.name)).to.deep.equal([
+        'account.link',
+      ]);
+      expect(await deliver()).to.deep.equal([
+        ['account.link', 'completed'],
+        ['mail.send', 'completed'],
+      ]);
       expect(world.mailer.to(ada.email, 'email-verification')).to.have.length(1);
-      expect(world.backgroundFailures).to.deep.equal([]);
+      expect(store.stored[0]).to.include({ requestedIp: '203.0.113.7' });
     });
 
-    it('reports a failing mail instead of throwing it', async () => {
-      world.mailer.failWith = new Error('smtp down');
-      links.sendLater(ada, 'password-reset');
-      await world.background.idle();
-      expect(world.backgroundFailures).to.have.length(1);
-      expect(world.backgroundFailures[0]?.what).to.include('password-reset');
-      expect(world.backgroundFailures[0]?.error).to.have.property('message', 'smtp down');
+    it('asks by address: an address nobody holds mails nothing, once its job ran', async () => {
+      await links.request({ email: 'nobody@example.com' }, 'password-reset');
+      expect(await deliver()).to.deep.equal([['account.link', 'completed']]);
+      expect(world.mailer.sent).to.deep.equal([]);
+      expect(store.stored).to.deep.equal([]);
+    });
+
+    it('tells the address before a change with a notice (no link)', async () => {
+      await links.notice(ada);
+      expect(await deliver()).to.deep.equal([['mail.send', 'completed']]);
+      expect(world.mailer.notices(ada.email)).to.have.length(1);
     });
   });
 

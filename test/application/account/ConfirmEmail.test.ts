@@ -15,6 +15,7 @@ describe('ConfirmEmail', () => {
     user = ada,
   ): Promise<string> => {
     expect(await world.links.send(user, kind)).to.equal(true);
+    await world.runJobs();
     return world.mailer.last(user.email, kind).token;
   };
   const stored = async (id = ada.id) => (await world.users.findById(id))!;

@@ -1,28 +1,12 @@
 import { expect } from 'chai';
 import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
 import { AccountLinks } from '../../../src/application/account/AccountLinks.js';
+import { accountMailJobs } from '../../../src/application/account/AccountMailJobs.js';
 import { RequestPasswordReset } from '../../../src/application/account/RequestPasswordReset.js';
 import type { AccountMail, Mailer } from '../../../src/application/ports/Mailer.js';
 import type { User } from '../../../src/domain/user/User.js';
-import type { UserRepository } from '../../../src/domain/user/UserRepository.js';
 import { aUser } from '../../support/mothers.js';
 import { newWorld, type World } from '../world.js';
-
-/** Wraps a repository to record every call made to it, by method name. */
-function recordingCalls(users: UserRepository): { repo: UserRepository; calls: string[] } {
-  const calls: string[] = [];
-  const repo = new Proxy(users, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(name));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { repo, calls };
-}
 
 /** A mailer that holds every mail until `release`: a mail server that has not answered yet. */
 class HeldMailer implements Mailer {
@@ -43,55 +27,70 @@ class HeldMailer implements Mailer {
 
 describe('RequestPasswordReset', () => {
   let world: World;
-  let calls: string[];
   let request: RequestPasswordReset;
   let ada: User;
 
   beforeEach(async () => {
     world = newWorld();
-    const recorded = recordingCalls(world.users);
-    calls = recorded.calls;
-    request = new RequestPasswordReset(recorded.repo, world.links);
+    request = new RequestPasswordReset(world.links);
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 
-  it('mails one reset link to a known e-mail, in the background', async () => {
+  it('mails one reset link to a known e-mail, after the answer', async () => {
     await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
-    await world.background.idle();
+    expect(world.mailer.sent).to.deep.equal([]);
+    await world.runJobs();
     expect(world.mailer.sent).to.have.length(1);
     expect(world.mailer.sent[0]).to.include({ kind: 'password-reset', to: 'ada@example.com' });
-    expect(world.backgroundFailures).to.deep.equal([]);
+    expect(world.jobFailures).to.deep.equal([]);
   });
 
   it('mails nothing for an unknown e-mail', async () => {
     await request.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' });
-    await world.background.idle();
+    await world.runJobs();
     expect(world.mailer.sent).to.deep.equal([]);
   });
 
-  it('answers a known and an unknown e-mail alike, after the same work: one lookup by e-mail', async () => {
-    const known = await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
-    const knownCalls = calls.splice(0);
-    const unknown = await request.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' });
-    expect(known).to.equal(undefined);
-    expect(unknown).to.equal(undefined);
-    expect(knownCalls).to.deep.equal(['findByEmail']);
-    expect(calls).to.deep.equal(['findByEmail']);
+  it('answers a known and an unknown e-mail alike, after the same work: one job naming the address, nobody looked up', async () => {
+    const lookups: string[] = [];
+    const users = new Proxy(world.users, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          lookups.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const links = new AccountLinks(world.emailTokens, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    const reset = new RequestPasswordReset(links);
+    expect(await reset.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
+    expect(await reset.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
+    expect(lookups).to.deep.equal([]);
+    const jobs = (await world.jobs.list({ page: 1, perPage: 10 })).items;
+    expect(jobs.map((j) => [j.name, j.state])).to.deep.equal([
+      ['account.link', 'waiting'],
+      ['account.link', 'waiting'],
+    ]);
+    await world.jobs.runDue(accountMailJobs(links, users, world.mailer));
+    expect(lookups).to.deep.equal(['findByEmail', 'findByEmail']);
   });
 
   it('answers before the mail server does: the mail goes out after the answer', async () => {
     const held = new HeldMailer();
-    const links = new AccountLinks(world.emailTokens, new RandomOneTimeSecrets(), held, world.clock, world.background);
-    await new RequestPasswordReset(world.users, links).execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
-    expect(held.delivered, 'nothing delivered when the answer is given').to.deep.equal([]);
+    await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
+    expect(held.attempted, 'nothing sent when the answer is given').to.deep.equal([]);
+    const running = world.jobs.runDue(accountMailJobs(world.links, world.users, held));
     await new Promise((resolve) => setImmediate(resolve));
     expect(held.attempted).to.have.length(1);
+    expect(held.delivered).to.deep.equal([]);
     held.release();
-    await world.background.idle();
+    await running;
     expect(held.delivered).to.have.length(1);
   });
 
-  it('does no token work before answering: for a known e-mail, nothing is stored until after the answer', async () => {
+  it('does no token work before answering: for a known e-mail, nothing is stored until its job runs', async () => {
     const touched: string[] = [];
     const tokens = new Proxy(world.emailTokens, {
       get(target, name, receiver) {
@@ -103,15 +102,10 @@ describe('RequestPasswordReset', () => {
         };
       },
     });
-    const links = new AccountLinks(tokens, new RandomOneTimeSecrets(), world.mailer, world.clock, world.background);
-    const answer = new RequestPasswordReset(world.users, links).execute({
-      email: 'ada@example.com',
-      clientIp: '203.0.113.7',
-    });
-    // What the caller does with the answer (write the 202) runs in the microtasks right after it.
-    const seenAtAnswer = answer.then(() => [...touched]);
-    expect(await seenAtAnswer).to.deep.equal([]);
-    await world.background.idle();
+    const links = new AccountLinks(tokens, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    await new RequestPasswordReset(links).execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
+    expect(touched).to.deep.equal([]);
+    await world.jobs.runDue(accountMailJobs(links, world.users, world.mailer));
     expect(touched).to.deep.equal(['addWithinLimit']);
     expect(world.mailer.sent).to.have.length(1);
   });
@@ -119,23 +113,28 @@ describe('RequestPasswordReset', () => {
   it('sends nothing for a 4th request within the hour, and answers the same', async () => {
     for (let i = 0; i < 4; i++)
       expect(await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
-    await world.background.idle();
+    await world.runJobs();
     expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(3);
-    expect(world.backgroundFailures).to.deep.equal([]);
+    expect(world.jobFailures).to.deep.equal([]);
   });
 
-  it('does not reject when the mailer fails: the failure is reported', async () => {
+  it('does not reject when the mail server is down: the mail job fails and is retried until it is back', async () => {
     world.mailer.failWith = new Error('smtp down');
     expect(await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
-    await world.background.idle();
+    await world.runJobs();
     expect(world.mailer.sent).to.deep.equal([]);
-    expect(world.backgroundFailures).to.have.length(1);
-    expect(world.backgroundFailures[0]?.error).to.have.property('message', 'smtp down');
+    expect(world.jobFailures).to.have.length(1);
+    expect(world.jobFailures[0]).to.include({ what: 'mail.send' });
+    expect(world.jobFailures[0]?.error).to.have.property('message', 'smtp down');
+    world.mailer.failWith = undefined;
+    world.clock.advance(1000);
+    await world.runJobs();
+    expect(world.mailer.to(ada.email, 'password-reset')).to.have.length(1);
   });
 
   it('sends a link that resets that user’s password (its token is redeemable for a reset)', async () => {
     await request.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
-    await world.background.idle();
+    await world.runJobs();
     const record = await world.links.redeem(
       world.mailer.last('ada@example.com', 'password-reset').token,
       'password-reset',

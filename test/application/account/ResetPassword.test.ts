@@ -19,6 +19,7 @@ describe('ResetPassword', () => {
 
   const mailedReset = async (user = ada): Promise<string> => {
     expect(await world.links.send(user, 'password-reset')).to.equal(true);
+    await world.runJobs();
     return world.mailer.last(user.email, 'password-reset').token;
   };
   const stored = async (id = ada.id) => (await world.users.findById(id))!;
@@ -66,6 +67,7 @@ describe('ResetPassword', () => {
 
   it('spends the user’s outstanding verification links too: no link mailed before the reset acts after it', async () => {
     expect(await world.links.send(ada, 'email-verification')).to.equal(true);
+    await world.runJobs();
     const verification = world.mailer.last('ada@example.com', 'email-verification').token;
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
     const error = await rejectionOf(world.links.redeem(verification, 'email-verification'));
@@ -133,6 +135,7 @@ describe('ResetPassword', () => {
 
   it('refuses a verification token, changing nothing', async () => {
     await world.links.send(ada, 'email-verification');
+    await world.runJobs();
     const token = world.mailer.last(ada.email, 'email-verification').token;
     const session = await world.sessions.start(ada, A_CLIENT);
     await expectInvalidToken(reset.execute({ token, password: NEW_PASSWORD }));

@@ -102,7 +102,7 @@ describe('RegisterUser', () => {
     it('mails one verification link to the new address, which verifies it', async () => {
       const { user } = await register.execute(input);
       expect(user.emailVerified).to.equal(false);
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.sent).to.have.length(1);
       const mail = world.mailer.last('grace@example.com', 'email-verification');
       // The address is not proved yet: the mail carries no text the requester chose, not even a name.
@@ -126,14 +126,14 @@ describe('RegisterUser', () => {
       const { user, tokens } = await register.execute(input);
       expect(tokens).to.not.equal(undefined);
       expect(await world.users.findById(user.id)).to.not.equal(undefined);
-      await world.background.idle();
-      expect(world.backgroundFailures).to.have.length(1);
+      await world.runJobs();
+      expect(world.jobFailures).to.have.length(1);
     });
 
     it('sends no mail for a refused registration', async () => {
       await world.given(aUser().withEmail('grace@example.com'));
       await rejectionOf(register.execute(input));
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.sent).to.deep.equal([]);
     });
 
@@ -151,7 +151,7 @@ describe('RegisterUser', () => {
       expect(tokens).to.equal(undefined);
       expect(world.tokens.issuedCount).to.equal(0);
       expect(await world.sessionStore.listActive(user.id, world.clock.now())).to.deep.equal([]);
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.to('grace@example.com', 'email-verification')).to.have.length(1);
     });
   });

@@ -253,14 +253,14 @@ describe('UpdateProfile', () => {
         }),
       );
       expect(await stored()).to.deep.equal(ada.toProps());
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.sent).to.deep.equal([]);
     });
 
     it('tells the old address of an e-mail change, with no link and no token', async () => {
       await world.users.update(ada.withVerifiedEmail(world.clock.now()));
       await moveToCountess();
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.notices('ada@example.com')).to.deep.equal([
         { kind: 'email-changed', to: 'ada@example.com', firstName: 'Ada' },
       ]);
@@ -268,13 +268,14 @@ describe('UpdateProfile', () => {
 
     it('greets an unverified old address without a name', async () => {
       await moveToCountess();
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.notices('ada@example.com')).to.deep.equal([{ kind: 'email-changed', to: 'ada@example.com' }]);
     });
 
     it('spends every outstanding reset and verification link on a password change', async () => {
       expect(await world.links.send(ada, 'password-reset')).to.equal(true);
       expect(await world.links.send(ada, 'email-verification')).to.equal(true);
+      await world.runJobs();
       const tokens = [
         world.mailer.last('ada@example.com', 'password-reset').token,
         world.mailer.last('ada@example.com', 'email-verification').token,
@@ -416,7 +417,7 @@ describe('UpdateProfile', () => {
       });
       expect(result.emailVerified).to.equal(false);
       expect((await stored()).emailVerified).to.equal(false);
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.sent.map((m) => [m.kind, m.to])).to.deep.equal([
         ['email-changed', 'ada@example.com'],
         ['email-verification', 'countess@example.com'],
@@ -440,7 +441,7 @@ describe('UpdateProfile', () => {
         firstName: 'Augusta',
       });
       expect(result.emailVerified).to.equal(true);
-      await world.background.idle();
+      await world.runJobs();
       expect(world.mailer.sent).to.deep.equal([]);
     });
 
@@ -448,9 +449,9 @@ describe('UpdateProfile', () => {
       world.mailer.failWith = new Error('smtp down');
       await moveToCountess();
       expect((await stored()).email).to.equal('countess@example.com');
-      await world.background.idle();
+      await world.runJobs();
       // The notice to the old address and the link to the new one both failed, and were reported.
-      expect(world.backgroundFailures).to.have.length(2);
+      expect(world.jobFailures).to.have.length(2);
     });
   });
 });

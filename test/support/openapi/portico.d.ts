@@ -300,7 +300,7 @@ export interface paths {
     put?: never;
     /**
      * Ask for an e-mail verification link
-     * @description Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).
+     * @description Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour). The mail is a background job: stored before the answer, sent after it, retried while the mail server is down.
      */
     post: operations['requestEmailVerification'];
     delete?: never;
@@ -6376,7 +6376,7 @@ export interface operations {
           'application/json': components['schemas']['InternalError'];
         };
       };
-      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE); the mail could not be handed to the mail server (SERVICE_UNAVAILABLE) */
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
       503: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];

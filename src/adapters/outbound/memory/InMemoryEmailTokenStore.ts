@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../application/ports/Jobs.js';
 import type {
   EmailTokenLimits,
   EmailTokenRecord,
@@ -14,7 +15,8 @@ interface Row {
 export class InMemoryEmailTokenStore implements EmailTokenStore {
   private readonly rows = new Map<string, Row>();
 
-  async addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
+  /** `within` is not joined: memory writes are not transactional (the memory jobs' transaction holds back only jobs). */
+  async addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits, _within?: Transaction): Promise<boolean> {
     let toAddress = 0;
     let fromIp = 0;
     for (const { record: other } of this.rows.values()) {

@@ -3,6 +3,7 @@ import type {
   JobAdmin,
   JobHandler,
   JobObserver,
+  JobOutcome,
   JobPage,
   JobPayload,
   JobQueue,
@@ -13,7 +14,7 @@ import type {
   Transaction,
   Transactions,
 } from '../../../application/ports/Jobs.js';
-import { retryDelayMs, type RetryPolicy } from '../../../application/jobs/retryDelay.js';
+import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../../../application/jobs/retryDelay.js';
 import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
 
 interface StoredJob {
@@ -129,6 +130,34 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
     job.state = 'retry';
     job.runAt = new Date(this.now().getTime() + delay);
     return 'retried';
+  }
+
+  /**
+   * Runs every due job `handlers` has, one at a time, until none is due — the jobs a step of a
+   * test left — and answers each run's outcome (a failed run is retried later, as a runner would).
+   */
+  async runDue(
+    handlers: Readonly<Record<string, JobHandler>>,
+    retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ): Promise<{ readonly name: string; readonly outcome: JobOutcome; readonly error?: unknown }[]> {
+    const runs: { name: string; outcome: JobOutcome; error?: unknown }[] = [];
+    const names = new Set(Object.keys(handlers));
+    for (let job = this.take(names, Infinity); job !== undefined; job = this.take(names, Infinity)) {
+      const startedAt = job.startedAt;
+      let error: unknown;
+      try {
+        await (handlers[job.name] as JobHandler)(structuredClone(job.payload), {
+          id: job.id,
+          name: job.name,
+          attempt: job.attempts,
+        });
+      } catch (thrown) {
+        error = thrown ?? new Error('rejected');
+      }
+      const outcome = this.finish(job, startedAt, error, retry) ?? 'completed';
+      runs.push({ name: job.name, outcome, ...(error === undefined ? {} : { error }) });
+    }
+    return runs;
   }
 
   async list(query: { state?: JobState; name?: string; page: number; perPage: number }): Promise<JobPage> {

@@ -7,6 +7,8 @@ import type {
 } from '../../../application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
 import type { Database } from './database.js';
+import type { Transaction } from '../../../application/ports/Jobs.js';
+import { sqlOf } from './SqlTransactions.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
 import { EmailTokenSchema, type EmailTokenRow } from './schemas/EmailTokenSchema.js';
@@ -46,7 +48,7 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
    * PostgreSQL's READ COMMITTED; SQLite runs writes one at a time): the limit can be passed by the
    * number of such racing requests, never more.
    */
-  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits): Promise<boolean> {
+  addWithinLimit(record: EmailTokenRecord, limits: EmailTokenLimits, within?: Transaction): Promise<boolean> {
     return guarded(this.orm, async () => {
       // PostgreSQL types a bare parameter in a select list as text: the timestamps say what they are.
       const stamp = this.sql.dialect === 'postgresql' ? 'cast(? as timestamptz)' : '?';
@@ -72,7 +74,7 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
         limits.perAddress,
         ...(perIp ? [record.requestedIp, since, limits.perIp] : []),
       ];
-      return (await this.sql.run(sql, params)) === 1;
+      return (await (within ? sqlOf(within) : this.sql).run(sql, params)) === 1;
     });
   }
 

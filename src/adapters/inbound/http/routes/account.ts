@@ -78,10 +78,9 @@ export const ACCOUNT_OPERATIONS = {
     tag,
     summary: 'Ask for an e-mail verification link',
     description:
-      'Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour).',
+      'Mails the caller a link with a single-use token valid for 24 hours (none when the e-mail is verified, or 3 went out within the hour). The mail is a background job: stored before the answer, sent after it, retried while the mail server is down.',
     access: 'token',
     answers: [accepted('Taken; the link is on its way')],
-    failures: { 503: 'the mail could not be handed to the mail server (SERVICE_UNAVAILABLE)' },
   }),
   verifyEmail: operation({
     id: 'verifyEmail',

@@ -1,0 +1,87 @@
+import type { Logger } from 'pino';
+import type { Database } from '../adapters/outbound/mikroorm/database.js';
+import { SqlJobs } from '../adapters/outbound/mikroorm/SqlJobs.js';
+import { SqlTransactions } from '../adapters/outbound/mikroorm/SqlTransactions.js';
+import { PgBossJobs } from '../adapters/outbound/pgboss/PgBossJobs.js';
+import type { JobRunnerOptions } from '../application/jobs/runnerOptions.js';
+import type { Container } from 'inversify';
+import type { JobAdmin, JobHandler, JobQueue, JobRunner, Transactions } from '../application/ports/Jobs.js';
+import type { Config } from './config/schema.js';
+import { buildWith } from './modules/built.js';
+import type { FeatureModule } from './modules/FeatureModule.js';
+import { MODULES } from './modules/index.js';
+
+/** The service's jobs on its database's engine: SQLite's jobs table, or pg-boss on PostgreSQL (ADR 0029). */
+export interface JobsEngine {
+  readonly queue: JobQueue;
+  readonly admin: JobAdmin;
+  readonly transactions: Transactions;
+  /** A runner with the configured `jobs.*` settings. */
+  runner(): JobRunner;
+  /** Closes what the engine opened (pg-boss's pool); runners are stopped before. */
+  stop(): Promise<void>;
+}
+
+/** `jobs.*` as a runner's options; the poll interval is the engine's (pg-boss polls no faster than 500 ms). */
+export function runnerOptions(config: Config, pollIntervalMs: number): JobRunnerOptions {
+  return {
+    concurrency: config.jobs.concurrency,
+    timeoutMs: config.jobs.timeoutMs,
+    retry: { limit: config.jobs.retryLimit, firstDelayMs: 1000, maxDelayMs: config.jobs.retryMaxDelayMs },
+    pollIntervalMs,
+  };
+}
+
+/** Opens the jobs of `database`: on PostgreSQL pg-boss is started (its schema installed or migrated). */
+export async function openJobs(config: Config, database: Database, logger: Logger): Promise<JobsEngine> {
+  const transactions = new SqlTransactions(database);
+  if (database.sql.dialect === 'sqlite') {
+    const jobs = new SqlJobs(database, {
+      onError: (what, error) => logger.error({ err: error }, `jobs: ${what} failed`),
+    });
+    const options = runnerOptions(config, 250);
+    return { queue: jobs, admin: jobs, transactions, runner: () => jobs.runner(options), stop: async () => undefined };
+  }
+  const options = runnerOptions(config, 500);
+  const boss = new PgBossJobs({
+    connectionString: config.database.migrationUrl || config.database.url,
+    defaults: options,
+    failedRetentionMs: config.jobs.retentionMs,
+    onError: (error) => logger.error({ err: error }, 'jobs: pg-boss failed'),
+  });
+  await boss.start();
+  return { queue: boss, admin: boss, transactions, runner: () => boss.runner(options), stop: () => boss.stop() };
+}
+
+/** Every module's job handlers by name; a name handled twice is a mistake found at start. */
+export function jobHandlers(
+  container: Container,
+  modules: readonly FeatureModule[] = MODULES,
+): ReadonlyMap<string, JobHandler> {
+  const handlers = new Map<string, JobHandler>();
+  for (const module of modules) {
+    if (!module.jobs) continue;
+    for (const [name, handler] of Object.entries(buildWith(module.jobs, (token) => container.get(token)))) {
+      if (handlers.has(name)) throw new Error(`the job ${name} is handled twice (module ${module.name})`);
+      handlers.set(name, handler);
+    }
+  }
+  return handlers;
+}
+
+/** Starts a runner taking every handled job; a run that fails is logged (its retry or failure is kept with the job). */
+export async function startRunner(
+  engine: JobsEngine,
+  handlers: ReadonlyMap<string, JobHandler>,
+  logger: Logger,
+): Promise<JobRunner> {
+  const runner = engine.runner();
+  await runner.start(handlers, ({ job, outcome, error }) => {
+    if (outcome === 'completed') return;
+    logger[outcome === 'failed' ? 'error' : 'warn'](
+      { err: error, job: { id: job.id, name: job.name, attempt: job.attempt } },
+      outcome === 'failed' ? 'job failed: given up' : 'job failed: retried later',
+    );
+  });
+  return runner;
+}
