@@ -8,6 +8,20 @@ import type { User } from '../../../src/domain/user/User.js';
 import { aUser } from '../../support/mothers.js';
 import { newWorld, type World } from '../world.js';
 
+/** `target`, recording the name of every method called on it into `calls`. */
+function recordingCalls<T extends object>(target: T, calls: string[]): T {
+  return new Proxy(target, {
+    get(object, name, receiver) {
+      const value: unknown = Reflect.get(object, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(object, args);
+      };
+    },
+  });
+}
+
 /** A mailer that holds every mail until `release`: a mail server that has not answered yet. */
 class HeldMailer implements Mailer {
   readonly attempted: AccountMail[] = [];
@@ -53,16 +67,7 @@ describe('RequestPasswordReset', () => {
 
   it('answers a known and an unknown e-mail alike, after the same work: one job naming the address, nobody looked up', async () => {
     const lookups: string[] = [];
-    const users = new Proxy(world.users, {
-      get(target, name, receiver) {
-        const value: unknown = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          lookups.push(String(name));
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const users = recordingCalls(world.users, lookups);
     const links = new AccountLinks(world.emailTokens, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
     const reset = new RequestPasswordReset(links);
     expect(await reset.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
@@ -92,16 +97,7 @@ describe('RequestPasswordReset', () => {
 
   it('does no token work before answering: for a known e-mail, nothing is stored until its job runs', async () => {
     const touched: string[] = [];
-    const tokens = new Proxy(world.emailTokens, {
-      get(target, name, receiver) {
-        const value: unknown = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          touched.push(String(name));
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const tokens = recordingCalls(world.emailTokens, touched);
     const links = new AccountLinks(tokens, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
     await new RequestPasswordReset(links).execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     expect(touched).to.deep.equal([]);
