@@ -25,7 +25,7 @@ import {
   modelOfDeclaration,
   tablesAfter,
 } from './declarations.js';
-import { namesOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
+import { camelOf, namesOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
 import { parseField } from './parse.js';
 import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
@@ -248,11 +248,6 @@ function migrationChanges(
 const noTable = (plural: string): string =>
   `no migration creates the ${plural} table (a resource's first migration is written by \`generate resource\`)`;
 
-/** The table as the migrations so far leave it, or why there is none. */
-async function tableBefore(root: string, plural: string): Promise<TableSpec | string> {
-  return tablesAfter(await loadMigrations(root)).get(plural) ?? noTable(plural);
-}
-
 const POLICY = 'policy/policy.csv';
 
 /**
@@ -309,7 +304,7 @@ function readDefaults(
     }
     const value = readDefault(name, declaration, pair.slice(eq + 1));
     if (Array.isArray(value)) problems.push(...value);
-    else values[camelKey(name)] = value;
+    else values[camelOf(name)] = value;
   }
   return { values, problems };
 }
@@ -317,8 +312,6 @@ function readDefaults(
 /** The `name:type` argument that declared `name`, made optional (`notes:text?`). */
 const optionalForm = (fieldArgs: readonly string[], name: string): string =>
   `${fieldArgs.find((arg) => arg.startsWith(`${name}:`)) ?? name}?`;
-
-const camelKey = (snake: string): string => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Every declared resource of the project as the generator's model, by snake name (`user` is not declared). */
 export async function declaredModels(root: string, resources: readonly string[]): Promise<Map<string, ResourceModel>> {
@@ -471,7 +464,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
     };
 
   const evolved = await evolution(context, was, after, change, project.nextMigrationNumber, {
-    removed: [...removed].map(camelKey),
+    removed: [...removed].map(camelOf),
     added,
   });
   return evolved.ok ? { ...evolved, dryRun: args.dryRun } : evolved;
@@ -574,11 +567,13 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
   if (args.positionals.length > 1)
     problems.push(`migration takes no arguments besides its options (got ${args.positionals.slice(1).join(' ')})`);
   const pending: { snake: string; declaration: ResourceDeclaration; before: TableSpec }[] = [];
+  const migrations = await loadMigrations(root);
+  const tables = tablesAfter(migrations);
   for (const snake of project.resources) {
     const declaration = await loadDeclaration(root, snake);
     if (!declaration) continue;
-    const before = await tableBefore(root, declaration.plural);
-    if (typeof before === 'string') problems.push(`${snake}: ${before}`);
+    const before = tables.get(declaration.plural);
+    if (!before) problems.push(`${snake}: ${noTable(declaration.plural)}`);
     else if (!sameTable(before, tableSpecOf(declaration))) pending.push({ snake, declaration, before });
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -595,7 +590,6 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
   const create: FileContents[] = [];
   const modify: FileContents[] = [];
   const usedDefaults = new Set<string>();
-  const migrations = await loadMigrations(root);
   for (const [i, { snake, declaration, before }] of pending.entries()) {
     const mine = args.defaults.flatMap((pair) => {
       const qualified = /^([a-z][a-z0-9_]*)\.(.+)$/s.exec(pair);
