@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { HEALTH_PATHS } from '../../src/adapters/inbound/http/routes/health.js';
 import { readRepoFile } from './dockerfile.js';
 import { configUnder, unknownSettings } from './settings.js';
 
@@ -11,7 +14,20 @@ interface Service {
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  stop_grace_period?: string;
 }
+
+/** A compose duration (`30s`, `1m30s`, `500ms`) in seconds. */
+function composeSeconds(text: string): number {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  expect(text, 'a compose duration').to.match(/^(\d+(\.\d+)?(h|ms|m|s))+$/);
+  let total = 0;
+  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) total += Number(amount) * units[unit!]!;
+  return total;
+}
+
+/** The worker's entry in the image (`npm run worker` runs the same file). */
+const WORKER_COMMAND = ['node', 'dist/src/main/worker.js'];
 
 /** Compose's variable interpolation: `${V}`, `${V:-default}`, `${V:?error}`, `$$`. */
 function interpolate(text: string, env: Record<string, string | undefined>): string {
@@ -74,7 +90,7 @@ describe('compose.yaml (README: Running in production)', () => {
   });
 
   it('points the service at the postgres and redis services, on their ports, with the database they create', () => {
-    for (const name of ['portico', 'migrate']) {
+    for (const name of ['portico', 'migrate', 'worker']) {
       const env = resolved[name]!.environment!;
       const database = new URL(env.SVC_DATABASE_URL!);
       expect(database.protocol).to.equal('postgres:');
@@ -94,7 +110,7 @@ describe('compose.yaml (README: Running in production)', () => {
   });
 
   it('sets only real configuration keys, and the service accepts them all in production', () => {
-    for (const name of ['portico', 'migrate']) {
+    for (const name of ['portico', 'migrate', 'worker']) {
       const env = resolved[name]!.environment!;
       expect(unknownSettings(Object.keys(env)), `${name}: SVC_ variables that are no configuration key`).to.deep.equal(
         [],
@@ -145,5 +161,72 @@ describe('compose.yaml (README: Running in production)', () => {
         from: 'Shop <shop@example.com>',
         linkBaseUrl: 'https://shop.example.com',
       });
+  });
+  describe('the background-jobs worker (docs/jobs.md)', () => {
+    const worker = services.worker!;
+    /** The configuration a service starts with; `extra` for what its entry point sets. */
+    const configOf = (name: string, extra: Record<string, string> = {}) => {
+      const loaded = configUnder({ ...resolved[name]!.environment!, ...extra });
+      expect(loaded.ok, `${name}: ${JSON.stringify(loaded)}`).to.be.true;
+      if (!loaded.ok) throw new Error('unreachable');
+      return loaded.config;
+    };
+
+    it('runs the worker entry of the service image', () => {
+      expect(worker, 'a worker service').to.not.be.undefined;
+      expect(worker.build).to.equal(services.portico!.build);
+      expect(worker.image).to.equal(services.portico!.image);
+      expect(worker.command).to.deep.equal(WORKER_COMMAND);
+      const scripts = (
+        JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+      ).scripts;
+      expect(scripts.worker, 'npm run worker runs the same file').to.equal(WORKER_COMMAND.join(' '));
+    });
+
+    it("has the service's settings and secrets, on the same database, Redis and mail server", () => {
+      const web = resolved.portico!.environment!;
+      const own = resolved.worker!.environment!;
+      for (const [key, value] of Object.entries(web))
+        if (key !== 'SVC_JOBS_MODE') expect(own[key], key).to.equal(value);
+      const api = configOf('portico');
+      // What worker.ts sets before the configuration is read.
+      const jobs = configOf('worker', { SVC_JOBS_MODE: 'worker' });
+      expect(jobs.database).to.deep.equal(api.database);
+      expect(jobs.redis).to.deep.equal(api.redis);
+      expect(jobs.mail).to.deep.equal(api.mail);
+      expect(jobs.jwt).to.deep.equal(api.jwt);
+      expect({ ...jobs.jobs, mode: 'web' }, 'every jobs.* setting but the mode').to.deep.equal(api.jobs);
+    });
+
+    it('starts once the stores are healthy and the migration has finished, as the service does', () => {
+      expect(worker.depends_on).to.deep.equal(services.portico!.depends_on);
+      expect(worker.depends_on).to.deep.include({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      });
+    });
+
+    it('is health-checked on a health path of server.port, and publishes no port', () => {
+      const test = worker.healthcheck!.test.join(' ');
+      const url = /https?:\/\/[^'"\s)]+/.exec(test)?.[0];
+      expect(url, `a URL in ${test}`).to.not.be.undefined;
+      const target = new URL(url!);
+      expect(target.hostname).to.be.oneOf(['127.0.0.1', 'localhost']);
+      expect(Number(target.port)).to.equal(configOf('worker', { SVC_JOBS_MODE: 'worker' }).server.port);
+      expect(HEALTH_PATHS).to.include(target.pathname);
+      expect(worker.ports ?? [], 'published ports').to.deep.equal([]);
+    });
+
+    it('runs the service on jobs.mode web: it stores jobs, the worker runs them', () => {
+      expect(configOf('portico').jobs.mode).to.equal('web');
+      expect(resolved.worker!.environment!.SVC_JOBS_MODE, 'the worker is no web tier').to.not.equal('web');
+    });
+
+    it('gives running jobs server.shutdown_timeout to finish before compose kills the worker', () => {
+      const config = configOf('worker', { SVC_JOBS_MODE: 'worker' });
+      const needed = (config.server.shutdownDelayMs + 2 * config.server.shutdownTimeoutMs) / 1000;
+      expect(composeSeconds(worker.stop_grace_period ?? '10s')).to.be.greaterThan(needed);
+    });
   });
 });
