@@ -5,7 +5,14 @@ import { SqlTransactions } from '../adapters/outbound/mikroorm/SqlTransactions.j
 import { PgBossJobs } from '../adapters/outbound/pgboss/PgBossJobs.js';
 import type { JobRunnerOptions } from '../application/jobs/runnerOptions.js';
 import type { Container } from 'inversify';
-import type { JobAdmin, JobHandler, JobQueue, JobRunner, Transactions } from '../application/ports/Jobs.js';
+import type {
+  JobAdmin,
+  JobHandler,
+  JobQueue,
+  JobRunner,
+  JobScheduler,
+  Transactions,
+} from '../application/ports/Jobs.js';
 import type { Config } from './config/schema.js';
 import { buildWith } from './modules/built.js';
 import type { FeatureModule } from './modules/FeatureModule.js';
@@ -18,6 +25,8 @@ export interface JobsEngine {
   readonly transactions: Transactions;
   /** A runner with the configured `jobs.*` settings. */
   runner(): JobRunner;
+  /** The scheduler of `jobs.schedules` (on SQLite it also deletes finished jobs past their retention). */
+  scheduler(): JobScheduler;
   /** Closes what the engine opened (pg-boss's pool); runners are stopped before. */
   stop(): Promise<void>;
 }
@@ -38,9 +47,17 @@ export async function openJobs(config: Config, database: Database, logger: Logge
   if (database.sql.dialect === 'sqlite') {
     const jobs = new SqlJobs(database, {
       onError: (what, error) => logger.error({ err: error }, `jobs: ${what} failed`),
+      failedRetentionMs: config.jobs.retentionMs,
     });
     const options = runnerOptions(config, 250);
-    return { queue: jobs, admin: jobs, transactions, runner: () => jobs.runner(options), stop: async () => undefined };
+    return {
+      queue: jobs,
+      admin: jobs,
+      transactions,
+      runner: () => jobs.runner(options),
+      scheduler: () => jobs.scheduler(),
+      stop: async () => undefined,
+    };
   }
   const options = runnerOptions(config, 500);
   const boss = new PgBossJobs({
@@ -50,7 +67,14 @@ export async function openJobs(config: Config, database: Database, logger: Logge
     onError: (error) => logger.error({ err: error }, 'jobs: pg-boss failed'),
   });
   await boss.start();
-  return { queue: boss, admin: boss, transactions, runner: () => boss.runner(options), stop: () => boss.stop() };
+  return {
+    queue: boss,
+    admin: boss,
+    transactions,
+    runner: () => boss.runner(options),
+    scheduler: () => boss.scheduler(),
+    stop: () => boss.stop(),
+  };
 }
 
 /** Every module's job handlers by name; a name handled twice is a mistake found at start. */
@@ -67,6 +91,23 @@ export function jobHandlers(
     }
   }
   return handlers;
+}
+
+/**
+ * Starts firing `jobs.schedules`, each of which must name a job a module handles (else the job
+ * would wait forever: refused at start).
+ */
+export async function startScheduler(
+  engine: JobsEngine,
+  schedules: ReadonlyMap<string, string>,
+  handlers: ReadonlyMap<string, JobHandler>,
+): Promise<JobScheduler> {
+  const unhandled = [...schedules.keys()].filter((name) => !handlers.has(name));
+  if (unhandled.length > 0)
+    throw new Error(`jobs.schedules: no module handles ${unhandled.join(', ')} (a scheduled job needs a handler)`);
+  const scheduler = engine.scheduler();
+  await scheduler.start(schedules);
+  return scheduler;
 }
 
 /** Starts a runner taking every handled job; a run that fails is logged (its retry or failure is kept with the job). */

@@ -13,7 +13,7 @@ import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHeal
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import type { Config } from './config/schema.js';
 import { buildContainer } from './container.js';
-import { jobHandlers, openJobs, startRunner } from './jobs.js';
+import { jobHandlers, openJobs, startRunner, startScheduler } from './jobs.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { databaseSteps, Steps } from './steps.js';
 import { loadAccessPolicy, syncAccessPolicy } from './accessPolicy.js';
@@ -68,7 +68,7 @@ export interface StartOptions {
  * Starts the service as one list of steps (`Steps`), in this order: the mailer (its templates
  * are checked before anything opens), the database and its migrations, the access policy, Redis
  * and the access-policy sync, the event-loop monitor, tracing, the jobs engine, the container, the
- * job runner (unless `jobs.mode` is `web`), the user-cache sync, the metrics listener and the API
+ * job runner (unless `jobs.mode` is `web`), the job schedules, the user-cache sync, the metrics listener and the API
  * listener. A step
  * that fails stops the ones before it; `stop` stops them all, last first.
  */
@@ -136,10 +136,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   // Jobs run here unless jobs.mode is `web`; stopped after the last request, before the mail
   // transport and the database close: running jobs get up to the shutdown timeout, the rest stay stored.
+  const handlers = jobHandlers(container);
   await steps.run(
     'job runner',
-    () => (config.jobs.mode === 'web' ? undefined : startRunner(jobs, jobHandlers(container), logger)),
+    () => (config.jobs.mode === 'web' ? undefined : startRunner(jobs, handlers, logger)),
     (runner) => runner?.stop(config.server.shutdownTimeoutMs),
+  );
+  // Every instance fires the schedules (once per period across them all), whatever its jobs.mode.
+  await steps.run(
+    'job schedules',
+    () => startScheduler(jobs, config.jobs.schedules, handlers),
+    (scheduler) => scheduler.stop(),
   );
   const userSync = await steps.run(
     'user cache sync',

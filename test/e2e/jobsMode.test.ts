@@ -56,8 +56,11 @@ describe('jobs.mode: a web tier stores the jobs, a worker runs them', function (
     expect((await api.post('/api/v1/auth/password/forgot', { json: { email } })).status).to.equal(202);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(smtp.messages.filter((m) => m.to.includes(email))).to.deep.equal([]);
-    const waiting = await web.container.get(TOKENS.JobAdmin).list({ state: 'waiting', page: 1, perPage: 10 });
-    expect(waiting.items.map((j) => j.name).sort()).to.deep.equal(['account.link', 'account.link']);
+    // (By name: tokens.purge may be waiting too, fired at start within the first minute of an hour.)
+    const admin = web.container.get(TOKENS.JobAdmin);
+    const waiting = await admin.list({ state: 'waiting', name: 'account.link', page: 1, perPage: 10 });
+    expect(waiting.total).to.equal(2);
+    expect((await admin.list({ state: 'completed', page: 1, perPage: 10 })).total).to.equal(0);
 
     const worker = await start('worker');
     const reset = await smtp.waitFor((m) => m.to.includes(email) && /reset/i.test(m.subject));

@@ -98,6 +98,7 @@ const DEFAULTS: Config = {
     retryMaxDelayMs: 600_000,
     retentionMs: 14 * 86_400_000,
     maxLagMs: 300_000,
+    schedules: new Map([['tokens.purge', '0 * * * *']]),
   },
   tracing: { otlpEndpoint: '', serviceName: 'portico', sampleRatio: 1 },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
@@ -215,6 +216,45 @@ describe('loadConfig', () => {
     it('a YAML sequence of non-strings is refused', () => {
       expect(problems({}, { 'config/default.yaml': 'cors:\n  allowed_headers: [1, 2]\n' })).to.deep.equal([
         'cors.allowed_headers: [1,2] is not a list of strings',
+      ]);
+    });
+  });
+
+  describe('jobs.schedules', () => {
+    const schedules = (yaml: string) =>
+      valid({}, { 'config/default.yaml': `jobs:\n  schedules:\n${yaml}` }).jobs.schedules;
+
+    it('adds a file’s schedules to the built-in tokens.purge', () => {
+      expect([...schedules("    reports.daily: '30 6 * * *'\n    tokens.purge: '*/30 * * * *'\n")]).to.deep.equal([
+        ['tokens.purge', '*/30 * * * *'],
+        ['reports.daily', '30 6 * * *'],
+      ]);
+    });
+
+    it('takes a built-in schedule away with off', () => {
+      expect(schedules('    tokens.purge: off\n').size).to.equal(0);
+    });
+
+    it('refuses an expression that is not five cron fields, naming the schedule', () => {
+      const found = problems(
+        {},
+        {
+          'config/default.yaml':
+            "jobs:\n  schedules:\n    a.b: '*/5 * * * * *'\n    c.d: '61 * * * *'\n    e.f: 5\n    g: [1]\n",
+        },
+      );
+      expect(found).to.have.length(4);
+      expect(found[0]).to.match(
+        /^jobs\.schedules\.a\.b: "\*\/5 \* \* \* \* \*" is not a cron expression \(has 6 fields/,
+      );
+      expect(found[1]).to.match(/^jobs\.schedules\.c\.d: "61 \* \* \* \*" is not a cron expression \(/);
+      expect(found[2]).to.equal('jobs.schedules.e.f: 5 is not a cron expression or off');
+      expect(found[3]).to.equal('jobs.schedules.g: [1] is not a cron expression or off');
+    });
+
+    it('has no SVC_ form: the variable is refused, not ignored', () => {
+      expect(problems({ SVC_JOBS_SCHEDULES: 'tokens.purge=off' })).to.deep.equal([
+        'SVC_JOBS_SCHEDULES: jobs.schedules is a map, set in a configuration file only',
       ]);
     });
   });

@@ -44,4 +44,6 @@ export interface EmailTokenStore {
   spend(selector: string, now: Date): Promise<boolean>;
   /** Spends every unspent token of `purpose` of the user, or of every purpose when absent. */
   spendAll(userId: string, purpose: AccountMailKind | undefined, now: Date): Promise<void>;
+  /** Deletes the tokens that expired before `before` (spent or not); answers how many (`tokens.purge`). */
+  purgeExpired(before: Date): Promise<number>;
 }

@@ -80,8 +80,22 @@ export interface JobRunner {
   stop(graceMs: number): Promise<void>;
 }
 
-/** A job's state, as the admin API names it. */
-export type JobState = 'waiting' | 'active' | 'retry' | 'failed' | 'completed';
+/**
+ * Fires `jobs.schedules` (docs/jobs.md): each job name's cron expression (five fields, UTC, minute
+ * resolution) enqueues that job, with an empty payload, once per period across every instance that
+ * runs a scheduler. A period no instance was running for, from its start to a minute after, is
+ * skipped: the schedule fires again at its next period.
+ */
+export interface JobScheduler {
+  /** Makes `schedules` (job name → cron) the schedules, replacing any earlier ones, and starts firing them. */
+  start(schedules: ReadonlyMap<string, string>): Promise<void>;
+  /** Stops firing (the schedules stay for the other instances). */
+  stop(): Promise<void>;
+}
+
+/** A job's states, as the admin API names them. */
+export const JOB_STATES = ['waiting', 'active', 'retry', 'failed', 'completed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
 
 /** A stored job as an admin sees it: never its payload. */
 export interface JobView {
@@ -98,7 +112,17 @@ export interface JobView {
   readonly finishedAt: Date | null;
 }
 
-/** A page of jobs, newest first. */
+/** Which jobs to list: a page of them, filtered by state and name, by creation time (newest first by default). */
+export interface JobQuery {
+  readonly state?: JobState;
+  readonly name?: string;
+  readonly page: number;
+  readonly perPage: number;
+  /** By `created_at` (ties by id): `desc` (the default) or `asc`. */
+  readonly order?: 'asc' | 'desc';
+}
+
+/** A page of jobs, in the query's order. */
 export interface JobPage {
   readonly items: readonly JobView[];
   readonly total: number;
@@ -106,12 +130,7 @@ export interface JobPage {
 
 /** What an admin (and the metrics and health check) may do with stored jobs. */
 export interface JobAdmin {
-  list(query: {
-    readonly state?: JobState;
-    readonly name?: string;
-    readonly page: number;
-    readonly perPage: number;
-  }): Promise<JobPage>;
+  list(query: JobQuery): Promise<JobPage>;
   /** A failed job runs again (its attempts start over): `retried`; another state: `conflict`. */
   retry(id: string): Promise<'retried' | 'conflict' | 'not-found'>;
   /** A waiting, retry or failed job is removed: `removed`; an active or completed one: `conflict`. */

@@ -25,4 +25,10 @@ export interface RefreshTokenStore {
   find(tokenId: string): Promise<RefreshTokenRecord | undefined>;
   /** Forgets every token of a user (user deleted). */
   deleteForUser(userId: string): Promise<void>;
+  /**
+   * Forgets the families whose every token expired before `before` (a family goes whole, so a
+   * revoked family's newest token never outlives the tokens that say it is revoked); answers how
+   * many tokens (`tokens.purge`).
+   */
+  purgeExpired(before: Date): Promise<number>;
 }

@@ -34,4 +34,6 @@ export interface SessionStore {
   end(userId: string, id: string, now: Date): Promise<boolean>;
   /** Ends every active session of the user but `keep` (if given); answers the ids it ended. */
   endAll(userId: string, now: Date, keep?: string): Promise<string[]>;
+  /** Deletes the sessions that expired before `before` (ended or not); answers how many (`tokens.purge`). */
+  purgeExpired(before: Date): Promise<number>;
 }

@@ -1,7 +1,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { parse as parseYaml } from 'yaml';
 import type { Rate } from './codecs.js';
-import { HttpCheckEntry, KEYS, PLACEHOLDER_SECRET, type Config } from './schema.js';
+import { cronProblem } from '../../adapters/outbound/schedules/cron.js';
+import { BUILT_IN_SCHEDULES, HttpCheckEntry, JOB_SCHEDULES, KEYS, PLACEHOLDER_SECRET, type Config } from './schema.js';
 
 /** Where configuration comes from; injected so loading is testable without touching the disk. */
 export interface ConfigSources {
@@ -26,7 +27,7 @@ function show(value: unknown): string {
 const hidePassword = (value: unknown): unknown =>
   typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value;
 
-const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS;
+const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS || path === JOB_SCHEDULES;
 const isSection = (path: string): boolean =>
   Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
 
@@ -109,6 +110,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   }
 
   const httpChecks = decodeHttpChecks(sources.env[envName(HTTP_CHECKS)], fileValues.get(HTTP_CHECKS), errors);
+  if (sources.env[envName(JOB_SCHEDULES)] !== undefined)
+    errors.push(`${envName(JOB_SCHEDULES)}: ${JOB_SCHEDULES} is a map, set in a configuration file only`);
+  const schedules = decodeSchedules(fileValues.get(JOB_SCHEDULES), errors);
   if (errors.length > 0) return { ok: false, errors };
 
   const v = <A>(path: string): A => values.get(path) as A;
@@ -185,6 +189,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       retryMaxDelayMs: v('jobs.retry_max_delay'),
       retentionMs: v('jobs.retention'),
       maxLagMs: v('jobs.max_lag'),
+      schedules,
     },
     access: { model: v('access.model'), policy: v('access.policy') },
     log: { level: v('log.level'), format: v('log.format') },
@@ -242,6 +247,27 @@ function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors
       errors.push(`${HTTP_CHECKS}[${i}].name: ${show(name)} is already the name of another check`);
   });
   return checks;
+}
+
+/** The built-in schedules, then the file's: a job name mapped to a cron expression, or to `off` (no schedule). */
+function decodeSchedules(fromFile: unknown, errors: string[]): Map<string, string> {
+  const schedules = new Map(Object.entries(BUILT_IN_SCHEDULES));
+  if (fromFile === undefined) return schedules;
+  if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) {
+    errors.push(`${JOB_SCHEDULES}: ${show(fromFile)} is not a map of job names to cron expressions`);
+    return schedules;
+  }
+  for (const [name, value] of Object.entries(fromFile as Record<string, unknown>)) {
+    const where = `${JOB_SCHEDULES}.${name}`;
+    if (value === 'off' || value === false) schedules.delete(name);
+    else if (typeof value !== 'string') errors.push(`${where}: ${show(value)} is not a cron expression or off`);
+    else {
+      const problem = cronProblem(value);
+      if (problem) errors.push(`${where}: ${show(value)} is not a cron expression (${problem})`);
+      else schedules.set(name, value.trim());
+    }
+  }
+  return schedules;
 }
 
 function crossChecks(config: Config, production: boolean): string[] {

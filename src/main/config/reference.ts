@@ -1,5 +1,5 @@
 import { envName } from './loadConfig.js';
-import { KEYS } from './schema.js';
+import { BUILT_IN_SCHEDULES, JOB_SCHEDULES, KEYS } from './schema.js';
 
 /** The list of HTTP checks, read apart from KEYS (a list of objects, JSON in the environment). */
 const HTTP_CHECKS = 'health.http';
@@ -97,6 +97,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'health.disk.min_free_bytes': 'Below this free space the `disk` check is `down`.',
   [HTTP_CHECKS]:
     'HTTP dependencies checked by `/health`: a list of `{name, url, timeout, critical}` (JSON in the environment).',
+  [JOB_SCHEDULES]:
+    'Job name → cron expression (five fields, UTC), each fired once per period across all instances; `off` removes one. In a configuration file only.',
 };
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -108,7 +110,7 @@ const shownDefault = (value: unknown): string => {
 
 /** Every key of the schema without a meaning, and every meaning that names no key. */
 export function referenceGaps(): { undescribed: string[]; unknown: string[] } {
-  const keys = [...Object.keys(KEYS), HTTP_CHECKS];
+  const keys = [...Object.keys(KEYS), HTTP_CHECKS, JOB_SCHEDULES];
   return {
     undescribed: keys.filter((key) => !Object.hasOwn(MEANINGS, key)),
     unknown: Object.keys(MEANINGS).filter((key) => !keys.includes(key)),
@@ -123,6 +125,11 @@ export function configurationTable(): string {
   );
   rows.push(
     `| \`${HTTP_CHECKS}\` | \`${envName(HTTP_CHECKS)}\` | a list of checks (JSON) | \`[]\` | ${cell(MEANINGS[HTTP_CHECKS] ?? '')} |`,
+    `| \`${JOB_SCHEDULES}\` | none | a map of job names to cron expressions | ${cell(
+      Object.entries(BUILT_IN_SCHEDULES)
+        .map(([name, cron]) => `\`${name}: ${cron}\``)
+        .join(', '),
+    )} | ${cell(MEANINGS[JOB_SCHEDULES] ?? '')} |`,
   );
   return ['| key | environment | type | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -119,6 +119,12 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
 };
 
+/** `jobs.schedules`: set in a configuration file only (a map has no `SVC_` form). */
+export const JOB_SCHEDULES = 'jobs.schedules';
+
+/** The schedules every service has unless its configuration sets them `off` (docs/jobs.md). */
+export const BUILT_IN_SCHEDULES: Readonly<Record<string, string>> = { 'tokens.purge': '0 * * * *' };
+
 /** `health.http` entries. */
 export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration, critical: OptionalBool });
 
@@ -204,6 +210,8 @@ export interface Config {
     retentionMs: number;
     /** The oldest waiting job's age past which `/health` says `jobs` is degraded. */
     maxLagMs: number;
+    /** Job name → cron expression (five fields, UTC): each fires its job once per period across all instances. */
+    schedules: ReadonlyMap<string, string>;
   };
   access: { model: string; policy: string };
   log: { level: string; format: 'json' | 'pretty' };

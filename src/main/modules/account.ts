@@ -17,6 +17,7 @@ import { ListSessions } from '../../application/account/ListSessions.js';
 import { RequestEmailVerification } from '../../application/account/RequestEmailVerification.js';
 import { RequestPasswordReset } from '../../application/account/RequestPasswordReset.js';
 import { ResetPassword } from '../../application/account/ResetPassword.js';
+import { PurgeExpiredTokens, TOKENS_PURGE_JOB } from '../../application/account/PurgeExpiredTokens.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
@@ -29,7 +30,7 @@ export const AccountTokens = {
  * The account lifecycle (docs/authentication.md), always served: password reset and e-mail
  * verification by e-mailed links, and the sessions a user can see and end. It binds the e-mailed
  * tokens and the links (which profile changes use too), runs the account mail jobs (`account.link`,
- * `mail.send`), and owns their migrations; the sessions it lists are the auth module's.
+ * `mail.send`) and `tokens.purge` (scheduled hourly by default), and owns their migrations; the sessions it lists are the auth module's.
  */
 export const account: FeatureModule = {
   name: 'account',
@@ -90,8 +91,19 @@ export const account: FeatureModule = {
     { name: 'Migration0004AccountMailLimits', class: Migration0004AccountMailLimits },
   ],
   jobs: built(
-    { links: MailTokens.AccountLinks, users: UserTokens.Repository, mailer: TOKENS.Mailer },
-    ({ links, users, mailer }) => accountMailJobs(links, users, mailer),
+    {
+      links: MailTokens.AccountLinks,
+      users: UserTokens.Repository,
+      mailer: TOKENS.Mailer,
+      sessions: SessionTokens.Sessions,
+      refreshTokens: SessionTokens.RefreshTokenStore,
+      emailTokens: MailTokens.EmailTokens,
+      clock: TOKENS.Clock,
+    },
+    ({ links, users, mailer, sessions, refreshTokens, emailTokens, clock }) => ({
+      ...accountMailJobs(links, users, mailer),
+      [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, clock).handler(),
+    }),
   ),
   rest: {
     always: true,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryJobs } from '../../../src/adapters/outbound/memory/InMemoryJobs.js';
-import { SqlJobs } from '../../../src/adapters/outbound/mikroorm/SqlJobs.js';
+import { nextDue, SqlJobs } from '../../../src/adapters/outbound/mikroorm/SqlJobs.js';
 import { SqlTransactions } from '../../../src/adapters/outbound/mikroorm/SqlTransactions.js';
 import type { JobOutcome, JobRunner } from '../../../src/application/ports/Jobs.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
@@ -22,6 +22,7 @@ describe('Jobs on every engine', () => {
       transactions: jobs,
       runner: (options) => jobs.runner(options),
       pollIntervalMs: 20,
+      schedulers: async (count, now) => Array.from({ length: count }, () => jobs.scheduler({ now })),
     };
   });
 
@@ -44,6 +45,9 @@ describe('Jobs on every engine', () => {
           transactions: new SqlTransactions(database.db),
           runner: (options) => jobs.runner(options),
           pollIntervalMs: 20,
+          // Each over its own SqlJobs on the same table, as instances would be.
+          schedulers: async (count, now) =>
+            Array.from({ length: count }, () => new SqlJobs(database.db, { now }).scheduler()),
         };
       });
 
@@ -54,6 +58,20 @@ describe('Jobs on every engine', () => {
           for (const stop of stops.splice(0)) await stop();
         });
         const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+        it('finds the next due job through (state, run_at), never reading the completed jobs kept, for one name or several', async () => {
+          for (const count of [1, 3]) {
+            const names = ['mail.send', 'test.b', 'test.c'].slice(0, count);
+            const plan = await database.db.sql.all<{ detail: string }>(`explain query plan ${nextDue(count)}`, [
+              ...names,
+              new Date(),
+              new Date(),
+            ]);
+            const details = plan.map((step) => step.detail).join(' | ');
+            expect(details, details).to.include('jobs_state_run_at_index');
+            expect(details, details).to.not.include('jobs_name_key_index');
+          }
+        });
 
         it('ignores the late end of a run that timed out: the run that took the job up again decides', async () => {
           const jobs = new SqlJobs(database.db);
@@ -120,15 +138,29 @@ describe('Jobs on every engine', () => {
       if (!url) return undefined;
       database ??= await connectDatabase(url);
       // Runs past their timeout are taken up within about a second.
-      engine = new PgBossJobs({ connectionString: url, maintenanceIntervalSeconds: 1 });
-      await engine.start();
-      // Every job left in the shared test database — the suites that started a service leave their
-      // account mail — since the contract lists and counts all of them (pg-boss's own queues stay).
+      engine = await started();
+      // Every job and schedule left in the shared test database — the suites that started a service
+      // leave their account mail and tokens.purge — since the contract lists and counts all jobs
+      // (pg-boss's own queues stay).
+      await database.sql.run('delete from pgboss.schedule');
       for (const table of ['job', 'archive'])
         await database.sql.run(`delete from pgboss.${table} where name not like '\\_\\_pgboss\\_\\_%'`);
       return { jobs: engine, db: database };
     };
+    /** Other instances' engines (schedulers), stopped with the test's. */
+    const others: PgBossJobs[] = [];
+    const started = async () => {
+      // Runs past their timeout are taken up within about a second; schedules are looked at every second.
+      const made = new PgBossJobs({
+        connectionString: url!,
+        maintenanceIntervalSeconds: 1,
+        scheduleCheckSeconds: { schedules: 1, sends: 1 },
+      });
+      await made.start();
+      return made;
+    };
     const close = async () => {
+      for (const other of others.splice(0)) await other.stop();
       await engine?.stop();
       engine = undefined;
     };
@@ -149,6 +181,16 @@ describe('Jobs on every engine', () => {
           transactions: new SqlTransactions(db),
           runner: (options) => jobs.runner(options),
           pollIntervalMs: 500,
+          schedulers: async (count) => {
+            const engines = [jobs];
+            while (engines.length < count) {
+              const other = await started();
+              others.push(other);
+              engines.push(other);
+            }
+            return engines.map((each) => each.scheduler());
+          },
+          realTimeSchedules: true,
         };
       },
       close,

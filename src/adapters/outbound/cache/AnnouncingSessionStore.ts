@@ -38,4 +38,9 @@ export class AnnouncingSessionStore implements SessionStore {
     if (ended.length > 0) await this.announce(userId);
     return ended;
   }
+
+  /** Only expired sessions go, which no lookup finds active: nothing to announce. */
+  purgeExpired(before: Date): Promise<number> {
+    return this.inner.purgeExpired(before);
+  }
 }

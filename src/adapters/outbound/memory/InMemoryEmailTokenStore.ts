@@ -4,6 +4,7 @@ import type {
   EmailTokenRecord,
   EmailTokenStore,
 } from '../../../application/ports/EmailTokenStore.js';
+import { deleteWhere } from './InMemorySessionStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
 
 interface Row {
@@ -50,5 +51,9 @@ export class InMemoryEmailTokenStore implements EmailTokenStore {
       )
         row.spentAt = now;
     }
+  }
+
+  async purgeExpired(before: Date): Promise<number> {
+    return deleteWhere(this.rows, (row) => row.record.expiresAt.getTime() < before.getTime());
   }
 }

@@ -6,6 +6,7 @@ import type {
   JobOutcome,
   JobPage,
   JobPayload,
+  JobQuery,
   JobQueue,
   JobRunner,
   JobState,
@@ -16,6 +17,7 @@ import type {
 } from '../../../application/ports/Jobs.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../../../application/jobs/retryDelay.js';
 import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
+import { CronScheduler, type CronSchedulerOptions } from '../schedules/CronScheduler.js';
 
 interface StoredJob {
   readonly id: string;
@@ -56,8 +58,28 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
 
   async enqueue(job: NewJob, within?: Transaction): Promise<string | undefined> {
     if (job.key !== undefined && this.unfinished(job.name, job.key)) return undefined;
-    const stored: StoredJob = {
-      id: randomUUID(),
+    const stored = this.stored(randomUUID(), job);
+    const store = () => {
+      if (job.key === undefined || !this.unfinished(job.name, job.key)) this.jobs.set(stored.id, stored);
+    };
+    if (within instanceof MemoryTransaction) within.pending.push(store);
+    else store();
+    return stored.id;
+  }
+
+  /** A scheduler over this store (several share it, as instances share a database). */
+  scheduler(options: Omit<CronSchedulerOptions, 'fire'> = {}): CronScheduler {
+    return new CronScheduler({
+      ...options,
+      fire: async ({ id, name }) => {
+        if (!this.jobs.has(id)) this.jobs.set(id, this.stored(id, { name, payload: {} }));
+      },
+    });
+  }
+
+  private stored(id: string, job: NewJob): StoredJob {
+    return {
+      id,
       name: job.name,
       payload: structuredClone(job.payload),
       key: job.key,
@@ -69,12 +91,6 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
       startedAt: null,
       finishedAt: null,
     };
-    const store = () => {
-      if (job.key === undefined || !this.unfinished(job.name, job.key)) this.jobs.set(stored.id, stored);
-    };
-    if (within instanceof MemoryTransaction) within.pending.push(store);
-    else store();
-    return stored.id;
   }
 
   private unfinished(name: string, key: string): boolean {
@@ -160,13 +176,14 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
     return runs;
   }
 
-  async list(query: { state?: JobState; name?: string; page: number; perPage: number }): Promise<JobPage> {
+  async list(query: JobQuery): Promise<JobPage> {
+    const direction = query.order === 'asc' ? -1 : 1;
     const matching = [...this.jobs.values()]
       .filter(
         (j) =>
           (query.state === undefined || j.state === query.state) && (query.name === undefined || j.name === query.name),
       )
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+      .sort((a, b) => direction * (b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)));
     const start = (query.page - 1) * query.perPage;
     return {
       total: matching.length,

@@ -3,6 +3,7 @@ import type {
   RefreshTokenRecord,
   RefreshTokenStore,
 } from '../../../application/ports/RefreshTokenStore.js';
+import { deleteWhere } from './InMemorySessionStore.js';
 
 interface Row extends RefreshTokenRecord {
   consumedAt?: Date;
@@ -37,6 +38,14 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore {
   }
 
   async deleteForUser(userId: string): Promise<void> {
-    for (const [id, row] of this.tokens) if (row.userId === userId) this.tokens.delete(id);
+    deleteWhere(this.tokens, (row) => row.userId === userId);
+  }
+
+  async purgeExpired(before: Date): Promise<number> {
+    const live = new Set<string>();
+    for (const row of this.tokens.values()) if (row.expiresAt.getTime() >= before.getTime()) live.add(row.familyId);
+    const purged = deleteWhere(this.tokens, (row) => !live.has(row.familyId));
+    for (const family of this.revokedFamilies) if (!live.has(family)) this.revokedFamilies.delete(family);
+    return purged;
   }
 }

@@ -12,6 +12,13 @@ const isActive = (row: Row, now: Date): boolean =>
 const newestFirst = (a: SessionRecord, b: SessionRecord): number =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
+/** Deletes the entries `doomed` holds for; answers how many. */
+export function deleteWhere<K, V>(rows: Map<K, V>, doomed: (row: V) => boolean): number {
+  let deleted = 0;
+  for (const [key, row] of rows) if (doomed(row) && rows.delete(key)) deleted += 1;
+  return deleted;
+}
+
 /**
  * Sessions in a Map. Single-threaded and without an await inside a method, so every check and
  * write is atomic by construction. A deleted user's sessions are never listed nor active for a
@@ -57,5 +64,9 @@ export class InMemorySessionStore implements SessionStore {
       ended.push(row.record.id);
     }
     return ended;
+  }
+
+  async purgeExpired(before: Date): Promise<number> {
+    return deleteWhere(this.rows, (row) => row.record.expiresAt.getTime() < before.getTime());
   }
 }

@@ -36,4 +36,8 @@ export class MeteredRefreshTokenStore implements RefreshTokenStore {
   deleteForUser(userId: string): Promise<void> {
     return this.inner.deleteForUser(userId);
   }
+
+  purgeExpired(before: Date): Promise<number> {
+    return this.inner.purgeExpired(before);
+  }
 }

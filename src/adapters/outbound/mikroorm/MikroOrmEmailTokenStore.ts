@@ -98,4 +98,8 @@ export class MikroOrmEmailTokenStore implements EmailTokenStore {
       await this.em().nativeUpdate(EmailTokenSchema, where, { spentAt: now });
     });
   }
+
+  purgeExpired(before: Date): Promise<number> {
+    return guarded(this.orm, () => this.em().nativeDelete(EmailTokenSchema, { expiresAt: { $lt: before } }));
+  }
 }

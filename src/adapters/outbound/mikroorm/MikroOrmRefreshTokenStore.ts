@@ -7,6 +7,7 @@ import type {
 } from '../../../application/ports/RefreshTokenStore.js';
 import type { Database } from './database.js';
 import { guarded } from './errors.js';
+import type { SqlExecutor } from './sqlExecutor.js';
 import { RefreshTokenSchema, type RefreshTokenRow } from './schemas/RefreshTokenSchema.js';
 
 const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
@@ -23,9 +24,11 @@ const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
  */
 export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
   private readonly orm: MikroORM;
+  private readonly sql: SqlExecutor;
 
   constructor(database: Database) {
     this.orm = database.orm;
+    this.sql = database.sql;
   }
 
   private em(): EntityManager {
@@ -77,5 +80,15 @@ export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
     return guarded(this.orm, async () => {
       await this.em().nativeDelete(RefreshTokenSchema, { userId });
     });
+  }
+
+  purgeExpired(before: Date): Promise<number> {
+    return guarded(this.orm, () =>
+      this.sql.run(
+        'delete from refresh_tokens where family_id in ' +
+          '(select family_id from refresh_tokens group by family_id having max(expires_at) < ?)',
+        [before],
+      ),
+    );
   }
 }

@@ -87,4 +87,8 @@ export class MikroOrmSessionStore implements SessionStore {
       return rows.map((row) => row.id);
     });
   }
+
+  purgeExpired(before: Date): Promise<number> {
+    return guarded(this.orm, () => this.em().nativeDelete(SessionSchema, { expiresAt: { $lt: before } }));
+  }
 }

@@ -7,6 +7,7 @@ import type {
   JobOutcome,
   JobPage,
   JobPayload,
+  JobQuery,
   JobQueue,
   JobRunner,
   JobState,
@@ -21,6 +22,7 @@ import type { Database } from './database.js';
 import { guarded } from './errors.js';
 import type { SqlExecutor, SqlParam, SqlStatements } from './sqlExecutor.js';
 import { sqlOf } from './SqlTransactions.js';
+import { CronScheduler, type CronSchedulerOptions } from '../schedules/CronScheduler.js';
 
 /** The states a job is not finished in: a keyed enqueue is a no-op while one of its key is in one. */
 const UNFINISHED = `('waiting', 'active', 'retry')`;
@@ -30,6 +32,28 @@ const INSERT =
   'insert into jobs (id, name, payload, key, state, attempts, last_error, created_at, run_at, started_at, finished_at) ' +
   `select ?, ?, ?, ?, 'waiting', 0, null, ?, ?, null, null ` +
   `where ? is null or not exists (select 1 from jobs where name = ? and key = ? and state in ${UNFINISHED})`;
+
+/** A schedule's firing: stored once under its id, however many checks fire it. */
+const INSERT_FIRING =
+  'insert into jobs (id, name, payload, key, state, attempts, last_error, created_at, run_at, started_at, finished_at) ' +
+  `values (?, ?, '{}', null, 'waiting', 0, null, ?, ?, null, null) on conflict (id) do nothing`;
+
+/** Finished jobs past their retention: completed ones, and failed ones. */
+const PURGE = `delete from jobs where (state = 'completed' and finished_at < ?) or (state = 'failed' and finished_at < ?)`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The id of the next due job of `count` names (its parameters: the names, now, the time before
+ * which an active run has timed out). `+name` keeps SQLite off the `(name, key)` index, which it
+ * picks for a single name and then reads every job of that name kept after completion (20 ms and
+ * more a take with 100,000 kept, the event loop blocked meanwhile): the due jobs are found through
+ * `(state, run_at)`, in well under a millisecond however many finished jobs are kept.
+ */
+export const nextDue = (count: number): string =>
+  `select id from jobs where +name in (${Array.from({ length: count }, () => '?').join(', ')}) and (` +
+  `(state in ('waiting', 'retry') and run_at <= ?) or (state = 'active' and started_at <= ?)) ` +
+  'order by run_at, created_at, id limit 1';
 
 /** A run is the job's row while it is still active with the start and attempt count it was taken with. */
 const SAME_RUN = `where id = ? and state = 'active' and started_at = ? and attempts = ?`;
@@ -76,6 +100,10 @@ export interface SqlJobsOptions {
   readonly now?: () => Date;
   /** Told of a runner's failed database call (taking or finishing a job); the runner goes on at its next poll. */
   readonly onError?: (what: string, error: unknown) => void;
+  /** How long completed jobs are kept (default a day). */
+  readonly completedRetentionMs?: number;
+  /** How long failed jobs are kept (`jobs.retention`, default 14 days). */
+  readonly failedRetentionMs?: number;
 }
 
 /**
@@ -90,6 +118,7 @@ export class SqlJobs implements JobQueue, JobAdmin {
   private readonly sql: SqlExecutor;
   private readonly now: () => Date;
   private readonly onError: (what: string, error: unknown) => void;
+  private readonly retention: { readonly completedMs: number; readonly failedMs: number };
 
   constructor(database: Database, options: SqlJobsOptions = {}) {
     if (database.sql.dialect !== 'sqlite')
@@ -98,6 +127,36 @@ export class SqlJobs implements JobQueue, JobAdmin {
     this.sql = database.sql;
     this.now = options.now ?? (() => new Date());
     this.onError = options.onError ?? (() => undefined);
+    this.retention = {
+      completedMs: options.completedRetentionMs ?? DAY_MS,
+      failedMs: options.failedRetentionMs ?? 14 * DAY_MS,
+    };
+  }
+
+  /**
+   * The scheduler of this table (`jobs.schedules`), which also deletes finished jobs past their
+   * retention on each check — every instance runs one, whatever its `jobs.mode`.
+   */
+  scheduler(options: Pick<CronSchedulerOptions, 'checkIntervalMs'> = {}): CronScheduler {
+    return new CronScheduler({
+      ...options,
+      now: this.now,
+      fire: ({ id, name }) =>
+        guarded(this.orm, async () => {
+          const now = this.now();
+          await this.sql.run(INSERT_FIRING, [id, name, now, now]);
+        }),
+      everyCheck: async (now) => void (await this.purgeFinished(now)),
+      onError: (error) => this.onError('a schedule check', error),
+    });
+  }
+
+  /** Deletes completed and failed jobs past their retention; answers how many. */
+  purgeFinished(now: Date): Promise<number> {
+    const before = (ms: number) => new Date(now.getTime() - ms);
+    return guarded(this.orm, () =>
+      this.sql.run(PURGE, [before(this.retention.completedMs), before(this.retention.failedMs)]),
+    );
   }
 
   enqueue(job: NewJob, within?: Transaction): Promise<string | undefined> {
@@ -126,11 +185,8 @@ export class SqlJobs implements JobQueue, JobAdmin {
     const now = this.now();
     const row = await guarded(this.orm, () =>
       this.sql.one<TakenRow>(
-        `update jobs set state = 'active', attempts = attempts + 1, started_at = ? where id = (` +
-          `select id from jobs where name in (${names.map(() => '?').join(', ')}) and (` +
-          `(state in ('waiting', 'retry') and run_at <= ?) or (state = 'active' and started_at <= ?)) ` +
-          'order by run_at, created_at, id limit 1' +
-          ') returning id, name, payload, attempts, started_at',
+        `update jobs set state = 'active', attempts = attempts + 1, started_at = ? where id = (${nextDue(names.length)})` +
+          ' returning id, name, payload, attempts, started_at',
         [now, ...names, now, new Date(now.getTime() - timeoutMs)],
       ),
     );
@@ -160,7 +216,8 @@ export class SqlJobs implements JobQueue, JobAdmin {
     this.onError(what, error);
   }
 
-  list(query: { state?: JobState; name?: string; page: number; perPage: number }): Promise<JobPage> {
+  list(query: JobQuery): Promise<JobPage> {
+    const direction = query.order === 'asc' ? 'asc' : 'desc';
     const filters = [
       ['state', query.state],
       ['name', query.name],
@@ -171,7 +228,7 @@ export class SqlJobs implements JobQueue, JobAdmin {
     return guarded(this.orm, async () => {
       const counted = await this.sql.one<{ n: number }>(`select count(*) as n from jobs${where}`, params);
       const rows = await this.sql.all<JobRow>(
-        `select ${VIEW_COLUMNS} from jobs${where} order by created_at desc, id desc limit ? offset ?`,
+        `select ${VIEW_COLUMNS} from jobs${where} order by created_at ${direction}, id ${direction} limit ? offset ?`,
         [...params, query.perPage, (query.page - 1) * query.perPage],
       );
       return {

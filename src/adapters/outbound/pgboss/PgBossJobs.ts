@@ -9,8 +9,10 @@ import type {
   JobOutcome,
   JobPage,
   JobPayload,
+  JobQuery,
   JobQueue,
   JobRunner,
+  JobScheduler,
   JobState,
   JobStats,
   NewJob,
@@ -61,6 +63,11 @@ export interface PgBossJobsOptions {
    * their retention (deleted), across all instances (default 60 s; whole seconds, at least 1).
    */
   readonly maintenanceIntervalSeconds?: number;
+  /**
+   * How often pg-boss's scheduler looks at the schedules (once across all instances) and sends what
+   * fired (default 30 s and 5 s; tests shorten both). The firing itself keeps pg-boss's minute.
+   */
+  readonly scheduleCheckSeconds?: { readonly schedules: number; readonly sends: number };
   /** Where failures of the background parts go (the supervisor, a pooled connection, a run's bookkeeping); by default nowhere. */
   readonly onError?: (error: unknown) => void;
 }
@@ -189,8 +196,11 @@ export class PgBossJobs implements JobQueue, JobAdmin {
     this.boss = new PgBoss({
       db: bossDb(this.pool),
       schema: SCHEMA,
-      // Schedules (`jobs.schedules`) are not run yet.
-      schedule: false,
+      // pg-boss's scheduler (`jobs.schedules`): once a minute at most, across all instances, it
+      // sends the job of each schedule whose cron time came in the last minute.
+      schedule: true,
+      cronMonitorIntervalSeconds: options.scheduleCheckSeconds?.schedules ?? 30,
+      cronWorkerIntervalSeconds: options.scheduleCheckSeconds?.sends ?? 5,
       supervise: true,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
       // Jobs stay in the job table (where the admin API sees them) for their retention, then
@@ -240,15 +250,41 @@ export class PgBossJobs implements JobQueue, JobAdmin {
     const id = await this.boss.send(job.name, job.payload, {
       ...(job.key !== undefined ? { singletonKey: job.key } : {}),
       ...(job.runAt ? { startAfter: job.runAt } : {}),
+      ...this.sendOptions(),
+      ...(within ? { db: joining(sqlOf(within)) } : {}),
+    });
+    return id ?? undefined;
+  }
+
+  /** What every job is sent with, enqueued or fired by a schedule. */
+  private sendOptions() {
+    return {
       expireInSeconds: Math.min(MAX_EXPIRE_SECONDS, Math.max(1, Math.ceil(this.defaults.timeoutMs / 1000))),
       // What pg-boss does itself when a run times out: retried at once (as the memory engine takes
       // such a job up again), counted against the limit. Failed runs are retried by `finish`.
       retryLimit: this.defaults.retry.limit,
       retryDelay: 0,
       retryBackoff: false,
-      ...(within ? { db: joining(sqlOf(within)) } : {}),
-    });
-    return id ?? undefined;
+    };
+  }
+
+  /**
+   * pg-boss's schedules, made `jobs.schedules`: each named job's cron (UTC) stored in its schedule
+   * table, which every instance's pg-boss reads, and any other schedule there removed. pg-boss
+   * fires them while the engine runs: `stop` leaves that to the engine's own stop.
+   */
+  scheduler(): JobScheduler {
+    return {
+      start: async (schedules) => {
+        for (const [name, cron] of schedules) {
+          await this.queueFor(name);
+          await this.boss.schedule(name, cron, {}, { tz: 'UTC', ...this.sendOptions() });
+        }
+        for (const { name } of await this.boss.getSchedules())
+          if (!schedules.has(name)) await this.boss.unschedule(name);
+      },
+      stop: async () => undefined,
+    };
   }
 
   /** A runner over this engine (several share its pool; each instance of the service has its own). */
@@ -351,12 +387,13 @@ export class PgBossJobs implements JobQueue, JobAdmin {
     }
   }
 
-  async list(query: { state?: JobState; name?: string; page: number; perPage: number }): Promise<JobPage> {
+  async list(query: JobQuery): Promise<JobPage> {
+    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
     const where = `WHERE ${NOT_INTERNAL} AND ($1::text IS NULL OR name = $1) AND ($2::text[] IS NULL OR state::text = ANY($2))`;
     const filter = [query.name ?? null, query.state ? [...BOSS_STATES_OF[query.state]] : null];
     const [rows, total] = await Promise.all([
       this.pool.query<JobRow>(
-        `SELECT ${VIEW_COLUMNS} FROM ${SCHEMA}.job ${where} ORDER BY created_on DESC, id DESC LIMIT $3 OFFSET $4`,
+        `SELECT ${VIEW_COLUMNS} FROM ${SCHEMA}.job ${where} ORDER BY created_on ${direction}, id ${direction} LIMIT $3 OFFSET $4`,
         [...filter, query.perPage, (query.page - 1) * query.perPage],
       ),
       this.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${SCHEMA}.job ${where}`, filter),

@@ -204,6 +204,24 @@ export function emailTokenStoreContract(
       });
     });
 
+    describe('purgeExpired', () => {
+      it('deletes the tokens that expired before the time, spent or not, and answers how many', async () => {
+        const expired = token(1, USER_A, { expiresAt: at(-60) });
+        const spentExpired = token(2, USER_B, { expiresAt: at(-1) });
+        const live = token(3, USER_A, { expiresAt: at(0) });
+        for (const record of [expired, spentExpired, live]) await store().addWithinLimit(record, NO_LIMIT);
+        await store().spend(spentExpired.selector, at(-30));
+        expect(await store().purgeExpired(NOW)).to.equal(2);
+        expect(await store().find(expired.selector)).to.equal(undefined);
+        expect(await store().find(live.selector)).to.deep.equal(live);
+        // Gone from the limit's count too: a fresh token for the address is not held back by it.
+        expect(await store().addWithinLimit(token(4, USER_A), { ...LIMIT, since: at(-7200), perAddress: 2 })).to.equal(
+          true,
+        );
+        expect(await store().purgeExpired(NOW)).to.equal(0);
+      });
+    });
+
     if (options.followsUser) {
       it("forgets a deleted user's tokens, and no one else's", async () => {
         const { deleteUser } = current();

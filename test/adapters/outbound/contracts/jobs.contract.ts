@@ -6,6 +6,7 @@ import type {
   JobPayload,
   JobQueue,
   JobRunner,
+  JobScheduler,
   JobView,
   RunningJob,
   Transactions,
@@ -20,6 +21,12 @@ export interface JobsSubject {
   runner(options?: Partial<JobRunnerOptions>): JobRunner;
   /** The fastest this engine polls (pg-boss: half a second). */
   readonly pollIntervalMs: number;
+  /**
+   * `count` schedulers over the same store, as that many instances run them. Engines that fire by
+   * their own clock read `now`; pg-boss fires by the real time (`realTimeSchedules`).
+   */
+  schedulers(count: number, now: () => Date): Promise<JobScheduler[]>;
+  readonly realTimeSchedules?: boolean;
 }
 
 /** Every engine's promise about jobs (docs/jobs.md); `open` answers a fresh, empty store, or why the suite is skipped. */
@@ -32,6 +39,7 @@ export function jobsContract(
     this.timeout(30_000);
     let subject: JobsSubject;
     const runners: JobRunner[] = [];
+    const schedulers: JobScheduler[] = [];
     const runner = (options: Partial<JobRunnerOptions> = {}) => {
       const made = subject.runner({ pollIntervalMs: subject.pollIntervalMs, ...options });
       runners.push(made);
@@ -56,6 +64,7 @@ export function jobsContract(
     });
     afterEach(async () => {
       for (const r of runners.splice(0)) await r.stop(0);
+      for (const s of schedulers.splice(0)) await s.stop();
       await close();
     });
 
@@ -147,7 +156,7 @@ export function jobsContract(
       expect(await job(waiting!)).to.equal(undefined);
     });
 
-    it('lists newest first, filtered by state and name, and counts waiting jobs by name', async () => {
+    it('lists newest first (oldest first when asked), filtered by state and name, and counts waiting jobs by name', async () => {
       const ids: string[] = [];
       for (const name of ['test.a', 'test.b', 'test.a']) {
         ids.push((await subject.queue.enqueue({ name, payload: {} }))!);
@@ -156,6 +165,8 @@ export function jobsContract(
       const all = await subject.admin.list({ page: 1, perPage: 2 });
       expect(all.total).to.equal(3);
       expect(all.items.map((j) => j.id)).to.deep.equal([ids[2], ids[1]]);
+      const oldest = await subject.admin.list({ page: 2, perPage: 2, order: 'asc' });
+      expect(oldest.items.map((j) => j.id)).to.deep.equal([ids[2]]);
       const a = await subject.admin.list({ name: 'test.a', state: 'waiting', page: 1, perPage: 10 });
       expect(a.items.map((j) => j.id)).to.deep.equal([ids[2], ids[0]]);
       const stats = await subject.admin.stats(new Date(Date.now() + 2000));
@@ -200,6 +211,55 @@ export function jobsContract(
       );
       await eventually(async () => (await job(id!))?.state === 'completed', 20_000);
       expect(attempts).to.deep.equal([1, 2]);
+    });
+
+    it('fires a schedule once per period with two instances running schedulers, and again the next period', async function () {
+      const ticks = async () => (await subject.admin.list({ name: 'test.tick', page: 1, perPage: 100 })).items;
+      const every = new Map([['test.tick', '* * * * *']]);
+      if (subject.realTimeSchedules) {
+        // Real time: each period is a minute. The current minute fires at once; the next at its start.
+        this.timeout(150_000);
+        const started = await subject.schedulers(2, () => new Date());
+        schedulers.push(...started);
+        for (const scheduler of started) await scheduler.start(every);
+        const firstMinute = Math.floor(Date.now() / 60_000);
+        await eventually(async () => (await ticks()).length >= 1, 20_000);
+        if (Math.floor(Date.now() / 60_000) === firstMinute) {
+          await new Promise((resolve) => setTimeout(resolve, 3000));
+          if (Math.floor(Date.now() / 60_000) === firstMinute) expect(await ticks()).to.have.length(1);
+        }
+        const secondMinute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
+        await new Promise((resolve) => setTimeout(resolve, secondMinute - Date.now() + 8000));
+        const fired = await ticks();
+        expect(fired.length).to.be.within(2, 3);
+        // One per minute: never two created in the same minute.
+        const minutes = fired.map((tick) => Math.floor(tick.createdAt.getTime() / 60_000));
+        expect(new Set(minutes).size).to.equal(minutes.length);
+        expect(fired.every((tick) => tick.state === 'waiting')).to.equal(true);
+        return;
+      }
+      let now = new Date('2026-01-01T10:00:20.000Z');
+      const started = await subject.schedulers(2, () => now);
+      schedulers.push(...started);
+      for (const scheduler of started) await scheduler.start(every);
+      for (const scheduler of started) await scheduler.start(every);
+      expect(await ticks()).to.have.length(1);
+      now = new Date('2026-01-01T10:00:59.999Z');
+      for (const scheduler of started) await scheduler.start(every);
+      expect(await ticks()).to.have.length(1);
+      now = new Date('2026-01-01T10:01:00.000Z');
+      for (const scheduler of started) await scheduler.start(every);
+      expect(await ticks()).to.have.length(2);
+      // No instance ran from 10:02:00 to 10:03:00: that period is skipped, not fired late.
+      now = new Date('2026-01-01T10:03:00.000Z');
+      await started[0]!.start(new Map([['test.tick', '2 10 * * *']]));
+      expect(await ticks()).to.have.length(2);
+      // A schedule the configuration no longer has does not fire.
+      now = new Date('2026-01-01T10:04:00.000Z');
+      await started[0]!.start(new Map());
+      expect(await ticks()).to.have.length(2);
+      const [newest] = await ticks();
+      expect(newest).to.include({ name: 'test.tick', state: 'waiting', attempts: 0 });
     });
 
     it('stores a job enqueued in a transaction only if it commits', async () => {

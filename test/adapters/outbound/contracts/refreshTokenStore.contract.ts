@@ -159,6 +159,42 @@ export function refreshTokenStoreContract(
       });
     });
 
+    describe('purgeExpired', () => {
+      const expiring = (n: number, familyId: string, expiresAt: Date): RefreshTokenRecord => ({
+        ...token(n, familyId, USER_B),
+        expiresAt,
+      });
+      const END = a1.expiresAt;
+      const after = (ms: number) => new Date(END.getTime() + ms);
+
+      it('forgets the families whose every token expired before the time, whole, and answers how many tokens', async () => {
+        await store().revokeFamily(FAMILY_1, NOW);
+        // Family 4 has one token expired and one still valid: it stays whole.
+        const old = expiring(6, uuid('f4f4f4f4', 4), END);
+        const current = expiring(7, uuid('f4f4f4f4', 4), after(60_000));
+        await store().add(old);
+        await store().add(current);
+        expect(await store().purgeExpired(after(1))).to.equal(5);
+        for (const record of [a1, a2, a3, a4, b1]) expect(await store().find(record.id)).to.equal(undefined);
+        expect(await store().find(old.id)).to.deep.equal(old);
+        expect((await store().consume(current.id, NOW)).outcome).to.equal('consumed');
+        expect(await store().purgeExpired(after(1))).to.equal(0);
+      });
+
+      it('keeps a revoked family while any of its tokens is valid: a token added after the revocation stays revoked', async () => {
+        await store().revokeFamily(FAMILY_1, NOW);
+        const racing = expiring(8, FAMILY_1, after(60_000));
+        await store().add({ ...racing, userId: USER_A });
+        await store().purgeExpired(after(1));
+        expect((await store().consume(racing.id, NOW)).outcome).to.equal('revoked');
+      });
+
+      it('keeps every token that expires at the time or later', async () => {
+        expect(await store().purgeExpired(END)).to.equal(0);
+        expect(await store().find(a1.id)).to.deep.equal(a1);
+      });
+    });
+
     if (!options.survivesRestart) return;
 
     describe('restart', () => {

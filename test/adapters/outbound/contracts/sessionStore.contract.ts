@@ -213,6 +213,24 @@ export function sessionStoreContract(
       });
     });
 
+    describe('purgeExpired', () => {
+      it('deletes the sessions that expired before the time, ended or not, and answers how many', async () => {
+        const expired = session(1, USER_A, { expiresAt: at(-60) });
+        const endedExpired = session(2, USER_B, { expiresAt: at(-1) });
+        const live = session(3, USER_A, { expiresAt: at(0) });
+        const ended = session(4, USER_A);
+        for (const record of [expired, endedExpired, live, ended]) await store().start(record);
+        await store().end(USER_B, endedExpired.id, at(-30));
+        await store().end(USER_A, ended.id, NOW);
+        expect(await store().purgeExpired(NOW)).to.equal(2);
+        // The live one is still there to be listed; the ended one still there to stay ended.
+        expect(ids(await store().listActive(USER_A, at(-120)))).to.deep.equal([live.id]);
+        await store().touch(ended.id, NOW, at(7200));
+        expect(await store().isActive(USER_A, ended.id, NOW)).to.equal(false);
+        expect(await store().purgeExpired(NOW)).to.equal(0);
+      });
+    });
+
     if (options.followsUser) {
       it("forgets a deleted user's sessions, and no one else's", async () => {
         const { deleteUser } = current();
