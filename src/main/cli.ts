@@ -14,6 +14,13 @@ import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, Startu
 import { apiDocument } from './apiDocument.js';
 import { configurationReference } from './config/reference.js';
 import { databaseSteps, Steps } from './steps.js';
+import { JOB_OPERATIONS } from '../adapters/inbound/http/routes/jobs.js';
+import { listQueryDecoder } from '../adapters/inbound/codecs/listCodecs.js';
+import { uuidOf } from '../adapters/inbound/ids.js';
+import { ListJobs, type ListJobsQuery } from '../application/jobs/ListJobs.js';
+import { JOB_STATES, type JobAdmin, type JobState, type JobView } from '../application/ports/Jobs.js';
+import { openJobs } from './jobs.js';
+import { createLogger } from './logger.js';
 import { MODULES } from './modules/index.js';
 import { readConfig } from './readConfig.js';
 
@@ -57,6 +64,76 @@ function parseCreateUserArgs(args: string[]): Record<string, string> {
     throw new UsageError((error as Error).message);
   }
 }
+
+/** `--flag value` options (and booleans) of a command; a positional only where `positionals` allows. */
+function parseOptions(
+  args: string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+  positionals = 0,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+    if (parsed.positionals.length > positionals)
+      throw new UsageError(`unexpected argument ${parsed.positionals[positionals]}`);
+    return parsed;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Runs `work` on the configured database's jobs (the engine opened as the service opens it), then closes both. */
+async function withJobs<T>(work: (admin: JobAdmin) => Promise<T>): Promise<T> {
+  const config = loadConfigOrExit();
+  const steps = new Steps();
+  try {
+    const database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart });
+    const jobs = await steps.run(
+      'jobs',
+      () => openJobs(config, database, createLogger('error', 'json')),
+      (engine) => engine.stop(),
+    );
+    return await work(jobs.admin);
+  } finally {
+    await steps.stopAll();
+  }
+}
+
+/** `jobs:list`'s options as the admin API's list query decodes them (the same rules and defaults). */
+function decodeListOptions(values: Record<string, string | boolean | undefined>): ListJobsQuery {
+  const decode = listQueryDecoder(JOB_OPERATIONS.listJobs.list);
+  try {
+    const query = decode({
+      ...(values.state !== undefined ? { state: values.state } : {}),
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      ...(values.page !== undefined ? { page: values.page } : {}),
+      ...(values['per-page'] !== undefined ? { per_page: values['per-page'] } : {}),
+    });
+    const { state, name } = query.filters ?? {};
+    return {
+      page: query.page,
+      perPage: query.perPage,
+      order: query.order,
+      ...(state !== undefined ? { state: state as JobState } : {}),
+      ...(name !== undefined ? { name } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new UsageError(error.fields.map((f) => `--${f.field.replace('_', '-')} ${f.message}`).join('; '));
+  }
+}
+
+/** A job as one line of `jobs:list`. */
+const jobLine = (job: JobView): string =>
+  [
+    job.id,
+    job.name.padEnd(16),
+    job.state.padEnd(9),
+    `attempts ${job.attempts}`,
+    `created ${job.createdAt.toISOString()}`,
+    job.finishedAt ? `finished ${job.finishedAt.toISOString()}` : `runs ${job.runAt.toISOString()}`,
+    ...(job.lastError ? [`error: ${job.lastError.replace(/\s+/g, ' ').slice(0, 200)}`] : []),
+  ].join('  ');
 
 /** A rule as a line of policy.csv. */
 const csvLine = (rule: StoredRule): string => [rule.kind, ...rule.values].join(', ');
@@ -182,6 +259,67 @@ const commands: Record<string, Command> = {
             'running instances load the rules when they reconnect to Redis or restart\n',
         );
       }
+      return 0;
+    },
+  },
+  'jobs:list': {
+    summary: 'list stored background jobs, newest first (never their payloads)',
+    usage: `jobs:list [--state ${JOB_STATES.join('|')}] [--name N] [--page P] [--per-page N]`,
+    async run(args) {
+      const { values } = parseOptions(args, {
+        state: { type: 'string' },
+        name: { type: 'string' },
+        page: { type: 'string' },
+        'per-page': { type: 'string' },
+      });
+      const query = decodeListOptions(values);
+      const page = await withJobs((admin) => new ListJobs(admin).execute(query));
+      for (const job of page.items) process.stdout.write(`${jobLine(job)}\n`);
+      process.stdout.write(
+        `${page.items.length} of ${page.total} job(s)${query.state ? ` ${query.state}` : ''}` +
+          (page.total > page.items.length ? ` (page ${page.page}; --page for more)` : '') +
+          '\n',
+      );
+      return 0;
+    },
+  },
+  'jobs:retry': {
+    summary: 'run a failed job again (by id), or every failed job (--failed)',
+    usage: 'jobs:retry <id> | --failed',
+    async run(args) {
+      const { values, positionals } = parseOptions(args, { failed: { type: 'boolean' } }, 1);
+      const [raw] = positionals;
+      if ((raw === undefined) === (values.failed !== true))
+        throw new UsageError('give a job id or --failed (one of them)');
+      if (raw !== undefined) {
+        const id = uuidOf(raw);
+        const outcome = id === undefined ? 'not-found' : await withJobs((admin) => admin.retry(id));
+        if (outcome === 'retried') {
+          process.stdout.write(`job ${id} will run again\n`);
+          return 0;
+        }
+        process.stderr.write(
+          outcome === 'not-found'
+            ? `portico: no job ${raw}\n`
+            : `portico: job ${raw} is not failed: only a failed job can be retried\n`,
+        );
+        return 1;
+      }
+      const retried = await withJobs(async (admin) => {
+        const tried = new Set<string>();
+        let count = 0;
+        for (;;) {
+          const failed = (await admin.list({ state: 'failed', page: 1, perPage: 100 })).items.filter(
+            (job) => !tried.has(job.id),
+          );
+          if (failed.length === 0) return count;
+          for (const job of failed) {
+            tried.add(job.id);
+            if ((await admin.retry(job.id)) === 'retried') count += 1;
+          }
+        }
+      });
+      process.stdout.write(`${retried} failed job(s) will run again\n`);
       return 0;
     },
   },

@@ -43,7 +43,7 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {
     const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
-    expect(always).to.deep.equal(['health', 'auth', 'users', 'access', 'account']);
+    expect(always).to.deep.equal(['health', 'auth', 'users', 'access', 'account', 'jobs']);
     expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
   });
 });

@@ -386,6 +386,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List background jobs
+     * @description A page of the stored jobs, newest first, filtered by `state` and `name`. Completed jobs are kept a day, failed ones for `jobs.retention`. Payloads are never shown.
+     */
+    get: operations['listJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/jobs/{id}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a failed job again
+     * @description Its attempts start over and it is due at once.
+     */
+    post: operations['retryJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a job
+     * @description A job that is waiting, waiting for a retry, or failed is removed for good, never to run.
+     */
+    delete: operations['removeJob'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/products': {
     parameters: {
       query?: never;
@@ -613,6 +673,39 @@ export interface components {
           message: string;
         }[];
       };
+    };
+    Job: {
+      /**
+       * Format: uuid
+       * @description A UUID
+       */
+      id: string;
+      /** @description What runs it, e.g. `mail.send` */
+      name: string;
+      /**
+       * @description Only jobs in this state (`retry`: waiting for a retry's delay)
+       * @enum {string}
+       */
+      state: 'waiting' | 'active' | 'retry' | 'failed' | 'completed';
+      /** @description Runs started (a job that failed once and waits for its retry shows 1) */
+      attempts: number;
+      /** @description The last failed run's error message (no stack) */
+      last_error: string | null;
+      /**
+       * Format: date-time
+       * @description An instant in RFC 3339, in UTC (`Z`)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it runs next (a retried job: after its delay); once finished, when it last ran
+       */
+      run_at: string;
+      /**
+       * Format: date-time
+       * @description When it completed or failed for good
+       */
+      finished_at: string | null;
     };
     NotFoundError: {
       /** @constant */
@@ -7257,6 +7350,985 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  listJobs: {
+    parameters: {
+      query?: {
+        /** @description Must be an integer from 1 to 999999999 */
+        page?: number;
+        /** @description Must be an integer from 1 to 100 */
+        per_page?: number;
+        /** @description The field to sort by (ties broken by id): created_at */
+        sort?: 'created_at';
+        /** @description Sort direction: asc or desc (any case) */
+        order?: 'asc' | 'desc';
+        /** @description Only jobs in this state (`retry`: waiting for a retry's delay) */
+        state?: 'waiting' | 'active' | 'retry' | 'failed' | 'completed';
+        /** @description Must be 1 to 200 characters */
+        name?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of jobs */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": [
+           *         {
+           *           "id": "7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f",
+           *           "name": "example",
+           *           "state": "waiting",
+           *           "attempts": 10,
+           *           "last_error": "example",
+           *           "created_at": "2026-01-15T09:30:00.000Z",
+           *           "run_at": "2026-01-15T09:30:00.000Z",
+           *           "finished_at": "2026-01-15T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 10,
+           *         "per_page": 10,
+           *         "total": 10,
+           *         "total_pages": 10
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Job'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  retryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job is waiting to run again */
+      202: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": null,
+           *       "message": "example"
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: null;
+            message: string;
+          };
+        };
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No job has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The job is not failed */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
+        };
+      };
+      /** @description The body is larger than server.body_limit */
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description A body was sent with a content type other than application/json */
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests: the client's rate limit is spent */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After-429'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['RateLimitedError'];
+        };
+      };
+      /** @description The request line and headers are over 16 KiB (HEADERS_TOO_LARGE; the connection is closed) */
+      431: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "HEADERS_TOO_LARGE",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['HeadersTooLargeError'];
+        };
+      };
+      /** @description An unexpected fault (the body never holds a stack, SQL or a path) */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description Unavailable: the request ran past server.request_timeout (TIMEOUT); the service sheds load (OVERLOADED, with Retry-After); the database is unreachable, too slow or full (SERVICE_UNAVAILABLE) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "TIMEOUT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnavailableError'];
+        };
+      };
+    };
+  };
+  removeJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The id (a UUID; any other text is answered 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job is removed */
+      204: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the request is not well-formed HTTP (BAD_REQUEST); the body is not JSON (BAD_REQUEST); two Authorization headers (BAD_REQUEST) */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "BAD_REQUEST",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description The access token is missing, malformed, expired, of the wrong type or wrongly signed, or its user is gone */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UnauthorizedError'];
+        };
+      };
+      /** @description The access policy does not let the caller's role use this route */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No job has this id (an id that is not a UUID included) */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The job is running (or completed) */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "example",
+           *         "detail": "example",
+           *         "fields": [
+           *           {
+           *             "field": "example",
+           *             "message": "example"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ConflictError'];
         };
       };
       /** @description The body is larger than server.body_limit */

@@ -115,6 +115,14 @@ export const noContent = (description: string): Answer => ({ status: 204, descri
 /** A body that is not the envelope (health reports, the API document). */
 export const raw = (status: number, description: string, body: JsonSchema): Answer => ({ status, description, body });
 
+/** A 202: the request is taken (`data` null, a `message` saying what happens next, e.g. by e-mail). */
+export const accepted = (description: string): Answer =>
+  raw(
+    202,
+    description,
+    closedObject({ success: { const: true }, data: { type: 'null' }, message: { type: 'string' } }),
+  );
+
 /** What a handler gets, decoded per its operation (after the guards): its body and its list query. */
 export interface Input<O extends Operation> {
   readonly body: O['body'] extends Shape ? Decoded<O['body']> : undefined;

@@ -9,10 +9,10 @@ import type { ResetPassword } from '../../../../application/account/ResetPasswor
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import { SessionNotFoundError } from '../../../../domain/user/UserErrors.js';
 import { ForgotPasswordBody, ResetPasswordBody, VerifyEmailBody } from '../../codecs/userCodecs.js';
-import { arrayOf, closedObject } from '../../codecs/jsonSchema.js';
+import { arrayOf } from '../../codecs/jsonSchema.js';
 import { idOf } from '../../ids.js';
 import { success } from '../envelope.js';
-import { noContent, ok, operation, raw, RestRoutes } from '../operations.js';
+import { accepted, noContent, ok, operation, RestRoutes } from '../operations.js';
 import { ACTIVE_SESSION_SCHEMA, presentSession, presentUser, USER_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
 
@@ -34,14 +34,6 @@ const tag = {
 
 const INVALID_TOKEN =
   'The token is malformed, unknown, spent, expired or of another kind (INVALID_TOKEN, `invalid or expired token`)';
-
-/** A 202: the request is taken; what happens next arrives by e-mail. */
-const accepted = (description: string) =>
-  raw(
-    202,
-    description,
-    closedObject({ success: { const: true }, data: { type: 'null' }, message: { type: 'string' } }),
-  );
 
 /** The account operations: the router and the API document both read them. */
 export const ACCOUNT_OPERATIONS = {
