@@ -27,6 +27,9 @@ import type { FeatureModule } from './modules/FeatureModule.js';
 import { bindBuilt, built, buildWith } from './modules/built.js';
 import { MODULES } from './modules/index.js';
 import { TOKENS } from './tokens.js';
+import type { JobQueue } from '../application/ports/Jobs.js';
+import { CountedJobs } from '../adapters/outbound/jobs/CountedJobs.js';
+import { TraceStampingJobQueue } from '../adapters/outbound/jobs/jobTracing.js';
 
 /** What exists before the container: configuration and what was opened or loaded at start. */
 export interface Infrastructure {
@@ -119,8 +122,17 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);
   container.bind(TOKENS.AccessPolicy).toConstantValue(infra.accessPolicy);
   container.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
-  container.bind(TOKENS.JobQueue).toConstantValue(infra.jobs.queue);
-  container.bind(TOKENS.Transactions).toConstantValue(infra.jobs.transactions);
+  // Jobs enqueued under a traced request carry its span context; stored jobs are counted once committed.
+  let queue: JobQueue = infra.tracing ? new TraceStampingJobQueue(infra.jobs.queue) : infra.jobs.queue;
+  let transactions = infra.jobs.transactions;
+  if (infra.metrics) {
+    const metrics = infra.metrics;
+    const counted = new CountedJobs(queue, transactions, (name) => metrics.jobEnqueued(name));
+    queue = counted;
+    transactions = counted;
+  }
+  container.bind(TOKENS.JobQueue).toConstantValue(queue);
+  container.bind(TOKENS.Transactions).toConstantValue(transactions);
   container.bind(TOKENS.JobAdmin).toConstantValue(infra.jobs.admin);
   container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());

@@ -1,4 +1,7 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
+import { tracedHandlers, untracedHandlers } from '../adapters/outbound/jobs/jobTracing.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { SqlJobs } from '../adapters/outbound/mikroorm/SqlJobs.js';
 import { SqlTransactions } from '../adapters/outbound/mikroorm/SqlTransactions.js';
@@ -110,14 +113,22 @@ export async function startScheduler(
   return scheduler;
 }
 
-/** Starts a runner taking every handled job; a run that fails is logged (its retry or failure is kept with the job). */
+/**
+ * Starts a runner taking every handled job: each run counted and timed in `metrics`, in a span of
+ * its own linked to the request that enqueued it while tracing is on; a run that fails is logged
+ * (its retry or failure is kept with the job).
+ */
 export async function startRunner(
   engine: JobsEngine,
   handlers: ReadonlyMap<string, JobHandler>,
   logger: Logger,
+  observed: { readonly metrics?: ServiceMetrics | null; readonly tracer?: Tracer | undefined } = {},
 ): Promise<JobRunner> {
   const runner = engine.runner();
-  await runner.start(handlers, ({ job, outcome, error }) => {
+  const { metrics, tracer } = observed;
+  const run = tracer ? tracedHandlers(handlers, tracer) : untracedHandlers(handlers);
+  await runner.start(run, ({ job, outcome, error, durationMs }) => {
+    metrics?.jobFinished(job.name, outcome, durationMs / 1000);
     if (outcome === 'completed') return;
     logger[outcome === 'failed' ? 'error' : 'warn'](
       { err: error, job: { id: job.id, name: job.name, attempt: job.attempt } },

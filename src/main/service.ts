@@ -118,6 +118,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   );
   const metrics = config.metrics.enabled ? new ServiceMetrics() : null;
   if (metrics) database.onFailure((kind) => metrics.databaseError(kind));
+  metrics?.watchJobs(() => jobs.admin.stats(new Date()));
   const container = await steps.run('container', () =>
     buildContainer({
       config,
@@ -139,7 +140,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const handlers = jobHandlers(container);
   await steps.run(
     'job runner',
-    () => (config.jobs.mode === 'web' ? undefined : startRunner(jobs, handlers, logger)),
+    () =>
+      config.jobs.mode === 'web'
+        ? undefined
+        : startRunner(jobs, handlers, logger, { metrics, tracer: tracing?.tracer }),
     (runner) => runner?.stop(config.server.shutdownTimeoutMs),
   );
   // Every instance fires the schedules (once per period across them all), whatever its jobs.mode.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createNetServer, connect } from 'node:net';
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../src/main/service.js';
+import { TOKENS } from '../../src/main/tokens.js';
 import { accountWithRole, Api, dataOf, refresh, register, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { graphql } from '../support/graphql.js';
@@ -102,6 +103,45 @@ describe('metrics (end to end)', function () {
       expect(answer.headers.get('x-frame-options')).to.equal('DENY');
       await answer.arrayBuffer();
     }
+  });
+
+  it('counts jobs stored and runs ended by name and outcome, with durations, and reads the waiting gauges from the store', async () => {
+    const jobs = service.container.get(TOKENS.JobAdmin);
+    const settled = async () => {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const { total } = await jobs.list({ state: 'waiting', page: 1, perPage: 1 });
+        const { total: active } = await jobs.list({ state: 'active', page: 1, perPage: 1 });
+        if (total + active === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await settled();
+    const before = await scrapeIt();
+    expect((await api.post('/api/v1/auth/password/forgot', { json: { email: moderator.user.email } })).status).to.equal(
+      202,
+    );
+    await settled();
+    const after = await scrapeIt();
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
+    // account.link (the request's), then mail.send (the link's): each stored once, run once.
+    for (const name of ['account.link', 'mail.send']) {
+      expect(delta('jobs_enqueued_total', { name }), name).to.equal(1);
+      expect(delta('jobs_finished_total', { name, outcome: 'completed' }), name).to.equal(1);
+      expect(delta('jobs_duration_seconds_count', { name }), name).to.equal(1);
+    }
+    expect(samples(after, 'jobs_finished_total').some((line) => line.includes('outcome="failed"'))).to.equal(false);
+    expect(valueOf(after, 'jobs_oldest_waiting_seconds')).to.equal(0);
+    // A job waiting (due, no runner for it): the gauge counts it, and forgets nothing once it is gone.
+    const id = (await service.container.get(TOKENS.JobQueue).enqueue({ name: 'metrics.idle', payload: {} }))!;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const waiting = await scrapeIt();
+    expect(valueOf(waiting, 'jobs_waiting', { name: 'metrics.idle' })).to.equal(1);
+    expect(valueOf(waiting, 'jobs_oldest_waiting_seconds')).to.be.greaterThan(0);
+    expect(valueOf(waiting, 'jobs_enqueued_total', { name: 'metrics.idle' })).to.equal(1);
+    expect(await jobs.remove(id)).to.equal('removed');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(valueOf(await scrapeIt(), 'jobs_waiting', { name: 'metrics.idle' })).to.equal(0);
   });
 
   it('counts answers by method, matched route pattern and status, with their durations', async () => {

@@ -35,7 +35,9 @@ describe('the service (end to end)', () => {
       expect(report.checks.database!.status).to.equal('up');
       expect(Object.keys(report.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop']);
       const all = (await api.get('/health')).body as Report;
-      expect(Object.keys(all.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop']);
+      // The jobs check is in the full report only: jobs are the service's, not this instance's readiness.
+      expect(Object.keys(all.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop', 'jobs']);
+      expect(all.checks.jobs!.status).to.equal('up');
     });
 
     it('keeps liveness free of the database', async () => {

@@ -62,6 +62,20 @@ for (const [engine, url] of [
       await processor.forceFlush();
       return exporter.getFinishedSpans();
     };
+    /** Waits until no job is left to run (their spans then are over), so a test sees only its own spans. */
+    const jobsSettled = async (): Promise<void> => {
+      const jobs = service!.container.get(TOKENS.JobAdmin);
+      for (let tries = 0; tries < 200; tries += 1) {
+        const left = await Promise.all(
+          (['waiting', 'active', 'retry'] as const).map(
+            async (state) => (await jobs.list({ state, page: 1, perPage: 1 })).total,
+          ),
+        );
+        if (left.every((n) => n === 0)) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    };
 
     before(async function () {
       const databaseUrl = url();
@@ -88,6 +102,8 @@ for (const [engine, url] of [
         await api.post('/api/v1/products', { token, json: { ...PRODUCT_BODY, name: 'Traced', price: 3 } }),
         201,
       );
+      // The registration's verification mail runs as jobs, in spans of their own.
+      await jobsSettled();
     });
     beforeEach(() => exporter.reset());
     after(async () => service?.stop());
@@ -185,6 +201,32 @@ for (const [engine, url] of [
       );
       const line = captured.lines().find((l) => l.msg === 'request' && l.request_id === 'logged-1');
       expect(line).to.include({ trace_id: traceId, status: 200 });
+    });
+
+    it('runs a job in a span of its own, linked to the request that enqueued it, and the job it enqueues linked to it', async () => {
+      const { email } = (await accountWithRole(service!, api, 'user')).user;
+      await jobsSettled();
+      exporter.reset();
+      expect((await api.post('/api/v1/auth/password/forgot', { json: { email } })).status).to.equal(202);
+      await jobsSettled();
+      const all = await spans();
+      const { root: request } = oneTrace(all, 'POST /api/v1/auth/password/forgot');
+      const { root: link, spans: linkTrace } = oneTrace(all, 'job account.link');
+      const { root: mail } = oneTrace(all, 'job mail.send');
+      for (const job of [link, mail]) {
+        expect(job.kind).to.equal(SpanKind.CONSUMER);
+        expect(parentOf(job)).to.equal(undefined);
+        expect(job.links).to.have.length(1);
+      }
+      // Traces of their own (the request is over when they run), linked: request → account.link → mail.send.
+      expect(traceOf(link)).to.not.equal(traceOf(request));
+      expect(link.links[0]!.context.spanId).to.equal(idOf(request));
+      expect(link.links[0]!.context.traceId).to.equal(traceOf(request));
+      expect(mail.links[0]!.context.spanId).to.equal(idOf(link));
+      expect(link.attributes).to.include({ 'job.name': 'account.link', 'job.attempt': 1 });
+      // The run's database work is in its trace; nothing carries the address.
+      expect(linkTrace.filter((s) => s.name.startsWith('db ')).length).to.be.greaterThan(0);
+      expectNowhere(all, email);
     });
 
     it('names an unknown route `unmatched`, never by its raw path', async () => {

@@ -1,7 +1,7 @@
 import type { HealthCheck } from '../ports/HealthCheck.js';
 
-/** Which probes a check belongs to. */
-export type CheckScope = 'both' | 'readiness' | 'liveness';
+/** Which probes a check belongs to (`report`: neither, only the full report of `/health`). */
+export type CheckScope = 'both' | 'readiness' | 'liveness' | 'report';
 
 /** Which report is asked for: every registered check, or one probe's. */
 export type Probe = 'all' | 'readiness' | 'liveness';

@@ -14,6 +14,9 @@ import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { CheckHealth } from '../../application/health/CheckHealth.js';
 import { HealthCheckRegistry } from '../../application/health/HealthCheckRegistry.js';
+import { JobsHealthCheck } from '../../application/health/JobsHealthCheck.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { JobAdmin } from '../../application/ports/Jobs.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -33,11 +36,15 @@ function buildRegistry({
   database,
   redis,
   eventLoop,
+  jobs,
+  clock,
 }: {
   config: Config;
   database: Database;
   redis: Redis | null;
   eventLoop: EventLoopDelayMonitor;
+  jobs: JobAdmin;
+  clock: Clock;
 }): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
@@ -53,6 +60,8 @@ function buildRegistry({
   const diskPath = config.health.disk.path || diskPathOf(database.target);
   registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
   registry.register(new EventLoopHealthCheck(200, eventLoop), 'both');
+  // The whole service's jobs, not this instance's fitness for traffic: in the report only.
+  registry.register(new JobsHealthCheck(jobs, clock, config.jobs.maxLagMs), 'report');
   return registry;
 }
 
@@ -63,7 +72,14 @@ export const health: FeatureModule = {
     bindBuilt(
       bind(HealthTokens.Registry),
       built(
-        { config: TOKENS.Config, database: TOKENS.Database, redis: TOKENS.Redis, eventLoop: TOKENS.EventLoop },
+        {
+          config: TOKENS.Config,
+          database: TOKENS.Database,
+          redis: TOKENS.Redis,
+          eventLoop: TOKENS.EventLoop,
+          jobs: TOKENS.JobAdmin,
+          clock: TOKENS.Clock,
+        },
         buildRegistry,
       ),
     );

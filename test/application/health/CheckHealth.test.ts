@@ -86,7 +86,8 @@ describe('CheckHealth', () => {
         .register(new FakeCheck('database', { status: 'up' }), 'readiness')
         .register(new FakeCheck('event_loop', { status: 'up' }), 'both')
         .register(new FakeCheck('process', { status: 'up' }), 'liveness')
-        .register(new FakeCheck('disk', { status: 'up' }));
+        .register(new FakeCheck('disk', { status: 'up' }))
+        .register(new FakeCheck('jobs', { status: 'degraded' }), 'report');
     });
 
     it('registers a check for both probes by default', () => {
@@ -97,6 +98,7 @@ describe('CheckHealth', () => {
     it('readiness runs the readiness and both-probe checks, in registration order', async () => {
       const report = await useCase.execute('readiness');
       expect(Object.keys(report.checks)).to.deep.equal(['database', 'event_loop', 'disk']);
+      expect(report.status).to.equal('up');
     });
 
     it('liveness runs the liveness and both-probe checks, never a readiness-only one', async () => {
@@ -106,7 +108,8 @@ describe('CheckHealth', () => {
 
     it('all runs every registered check', async () => {
       const report = await useCase.execute('all');
-      expect(Object.keys(report.checks)).to.deep.equal(['database', 'event_loop', 'process', 'disk']);
+      expect(Object.keys(report.checks)).to.deep.equal(['database', 'event_loop', 'process', 'disk', 'jobs']);
+      expect(report.status).to.equal('degraded');
     });
   });
 

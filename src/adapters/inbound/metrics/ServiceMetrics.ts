@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobOutcome, JobStats } from '../../../application/ports/Jobs.js';
 
 /** The database failures counted apart (README: Metrics and Tracing): what an operator pages on differs for each. */
 export type DatabaseErrorKind = 'timeout' | 'unavailable' | 'storage_full' | 'other';
@@ -101,7 +102,55 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly jobsEnqueued = new Counter({
+    name: 'jobs_enqueued_total',
+    help: 'Background jobs stored by this instance (counted when the write they follow committed), by job name.',
+    labelNames: ['name'] as const,
+    registers: [this.registry],
+  });
+  readonly jobsFinished = new Counter({
+    name: 'jobs_finished_total',
+    help: 'Runs of background jobs ended on this instance, by job name and outcome: completed, retried, failed.',
+    labelNames: ['name', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly jobsDuration = new Histogram({
+    name: 'jobs_duration_seconds',
+    help: 'How long runs of background jobs took on this instance, by job name.',
+    labelNames: ['name'] as const,
+    buckets: [0.005, 0.025, 0.1, 0.25, 1, 2.5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+  readonly jobsWaiting: Gauge = new Gauge({
+    name: 'jobs_waiting',
+    help: 'Background jobs due and waiting to run, by job name, across all instances (read from the store at each scrape).',
+    labelNames: ['name'] as const,
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      const stats = await this.jobStats();
+      if (!stats) return;
+      for (const name of this.waitingNames) if (!(name in stats.waiting)) this.jobsWaiting.labels(name).set(0);
+      for (const [name, count] of Object.entries(stats.waiting)) {
+        this.waitingNames.add(name);
+        this.jobsWaiting.labels(name).set(count);
+      }
+    },
+  });
+  readonly jobsOldestWaiting: Gauge = new Gauge({
+    name: 'jobs_oldest_waiting_seconds',
+    help: 'How long the oldest due background job has waited, across all instances (0 when none waits).',
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      const stats = await this.jobStats();
+      if (stats) this.jobsOldestWaiting.set(stats.oldestWaitingSeconds);
+    },
+  });
+
   private readonly operationNames = new Set<string>();
+  /** Where the job gauges are read from (`watchJobs`), and the scrape's reading, shared by both gauges. */
+  private jobSource: (() => Promise<JobStats>) | undefined;
+  private reading: { readonly at: number; readonly stats: Promise<JobStats | undefined> } | undefined;
+  private readonly waitingNames = new Set<string>();
   /** route → method → status → its counter and histogram children, so an answer costs three map reads. */
   private readonly httpSeries = new Map<string, Map<string, Map<number, HttpSeries>>>();
 
@@ -143,6 +192,32 @@ export class ServiceMetrics {
     if (!GRAPHQL_NAME.test(name) || this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
     this.operationNames.add(name);
     return name;
+  }
+
+  /** The job gauges are read from `source` at each scrape (a failed reading leaves them as they were). */
+  watchJobs(source: () => Promise<JobStats>): void {
+    this.jobSource = source;
+  }
+
+  /** One reading per scrape: both gauges ask within the same second. */
+  private jobStats(): Promise<JobStats | undefined> {
+    const source = this.jobSource;
+    if (!source) return Promise.resolve(undefined);
+    const now = Date.now();
+    if (!this.reading || now - this.reading.at > 1000)
+      this.reading = { at: now, stats: source().catch(() => undefined) };
+    return this.reading.stats;
+  }
+
+  /** Counts a job stored (its write committed). */
+  jobEnqueued(name: string): void {
+    this.jobsEnqueued.labels(name).inc();
+  }
+
+  /** Counts a run's end and observes its duration. */
+  jobFinished(name: string, outcome: JobOutcome, seconds: number): void {
+    this.jobsFinished.labels(name, outcome).inc();
+    this.jobsDuration.labels(name).observe(seconds);
   }
 
   /** Counts one database failure. */
