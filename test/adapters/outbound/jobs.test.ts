@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -217,6 +218,25 @@ describe('Jobs on every engine', () => {
       afterEach(async () => {
         for (const runner of runners.splice(0)) await runner.stop(0);
         await close();
+      });
+
+      it('makes new queues from two instances at once without a deadlock: every job is stored', async () => {
+        // pg-boss's create_queue from two sessions at once deadlocks; fresh names each run, removed after.
+        const names = Array.from({ length: 6 }, (_, n) => `test.new-${randomUUID().slice(0, 8)}-${n}`);
+        const other = await started();
+        others.push(other);
+        try {
+          const sent = await Promise.all(
+            names.flatMap((name) => [jobs, other].map((engine) => engine.enqueue({ name, payload: {} }))),
+          );
+          expect(sent.every((id) => typeof id === 'string')).to.equal(true);
+          for (const name of names) expect((await jobs.list({ name, page: 1, perPage: 10 })).total).to.equal(2);
+        } finally {
+          for (const name of names) {
+            await database!.sql.run('delete from pgboss.job where name = ?', [name]);
+            await database!.sql.run(`select pgboss.delete_queue(?)`, [name]);
+          }
+        }
       });
 
       it('waits exactly the retry delay, under a second or capped, which pg-boss alone cannot', async () => {

@@ -182,6 +182,8 @@ export class PgBossJobs implements JobQueue, JobAdmin {
   private readonly onError: (error: unknown) => void;
   /** pg-boss 10 stores a job only in an existing queue: each name's is created once, on first use. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** The queue creation under way in this process, if any: the next waits for it. */
+  private creating: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
   constructor(options: PgBossJobsOptions) {
@@ -238,11 +240,33 @@ export class PgBossJobs implements JobQueue, JobAdmin {
   private queueFor(name: string): Promise<void> {
     let created = this.queues.get(name);
     if (!created) {
-      created = this.boss.createQueue(name);
+      created = this.creating.then(() => this.createQueue(name));
+      this.creating = created.catch(() => undefined);
       this.queues.set(name, created);
       void created.catch(() => this.queues.delete(name));
     }
     return created;
+  }
+
+  /**
+   * Creates a queue unless it exists, one creation at a time across every instance: pg-boss's
+   * `create_queue` attaches a partition to the job table, and two sessions doing it at once
+   * deadlock (PostgreSQL aborts one: an instance failing to start, or requests answering 500). A
+   * session advisory lock, held on a connection of its own while pg-boss works on another, orders
+   * them; within this process `creating` orders them too, so waiting creations hold no connection.
+   */
+  private async createQueue(name: string): Promise<void> {
+    const lock = await this.pool.connect();
+    try {
+      await lock.query(`SELECT pg_advisory_lock(hashtext('${SCHEMA}.create_queue'))`);
+      try {
+        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
+      } finally {
+        await lock.query(`SELECT pg_advisory_unlock(hashtext('${SCHEMA}.create_queue'))`);
+      }
+    } finally {
+      lock.release();
+    }
   }
 
   async enqueue(job: NewJob, within?: Transaction): Promise<string | undefined> {
