@@ -124,15 +124,10 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.Mailer).toConstantValue(infra.mailer);
   // Jobs enqueued under a traced request carry its span context; stored jobs are counted once committed.
   let queue: JobQueue = infra.tracing ? new TraceStampingJobQueue(infra.jobs.queue) : infra.jobs.queue;
-  let transactions = infra.jobs.transactions;
-  if (infra.metrics) {
-    const metrics = infra.metrics;
-    const counted = new CountedJobs(queue, transactions, (name) => metrics.jobEnqueued(name));
-    queue = counted;
-    transactions = counted;
-  }
+  const metrics = infra.metrics;
+  if (metrics) queue = new CountedJobs(queue, (name) => metrics.jobEnqueued(name));
   container.bind(TOKENS.JobQueue).toConstantValue(queue);
-  container.bind(TOKENS.Transactions).toConstantValue(transactions);
+  container.bind(TOKENS.Transactions).toConstantValue(infra.jobs.transactions);
   container.bind(TOKENS.JobAdmin).toConstantValue(infra.jobs.admin);
   container.bind(TOKENS.Metrics).toConstantValue(infra.metrics ?? null);
   container.bind(TOKENS.Clock).toResolvedValue((): Clock => new SystemClock());

@@ -2,7 +2,7 @@ import { InvalidAccountTokenError } from '../../domain/user/UserErrors.js';
 import type { User } from '../../domain/user/User.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenRecord, EmailTokenStore } from '../ports/EmailTokenStore.js';
-import type { JobQueue, Transactions } from '../ports/Jobs.js';
+import type { JobQueue, Transaction, Transactions } from '../ports/Jobs.js';
 import type { AccountMailKind } from '../ports/Mailer.js';
 import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
 
@@ -51,21 +51,30 @@ export class AccountLinks {
   /**
    * Asks for a link mail of `kind` to `target`: one job (`account.link`) stored before the caller
    * answers, run after it by any instance. For an address, nobody is looked up here — the job does
-   * it — so the answer takes the same time whether or not the address has an account.
+   * it — so the answer takes the same time whether or not the address has an account. Within
+   * `within` when given: the job is stored with the write it follows (a new user, a new address).
    */
-  async request(target: LinkTarget, kind: AccountMailKind, requester?: MailRequester): Promise<void> {
-    await this.jobs.enqueue({
-      name: ACCOUNT_LINK_JOB,
-      payload: { kind, ...target, ...(requester ? { ip: requester.ip } : {}) },
-    });
+  async request(
+    target: LinkTarget,
+    kind: AccountMailKind,
+    requester?: MailRequester,
+    within?: Transaction,
+  ): Promise<void> {
+    await this.jobs.enqueue(
+      { name: ACCOUNT_LINK_JOB, payload: { kind, ...target, ...(requester ? { ip: requester.ip } : {}) } },
+      within,
+    );
   }
 
-  /** Tells `user`'s current address (before a change) that the account's e-mail was changed: a notice with no link, as a `mail.send` job. */
-  async notice(user: User): Promise<void> {
-    await this.jobs.enqueue({
-      name: MAIL_SEND_JOB,
-      payload: { kind: 'email-changed', to: user.email, ...greetingName(user) },
-    });
+  /**
+   * Tells `user`'s current address (before a change) that the account's e-mail was changed: a
+   * notice with no link, as a `mail.send` job (within `within`, the change's transaction, when given).
+   */
+  async notice(user: User, within?: Transaction): Promise<void> {
+    await this.jobs.enqueue(
+      { name: MAIL_SEND_JOB, payload: { kind: 'email-changed', to: user.email, ...greetingName(user) } },
+      within,
+    );
   }
 
   /**

@@ -4,6 +4,7 @@ import { EmailAlreadyRegisteredError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
+import type { Transactions } from '../ports/Jobs.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
 import type { ClientInfo, SessionIssuer, TokenPair } from './SessionIssuer.js';
@@ -32,6 +33,7 @@ export class RegisterUser {
     private readonly clock: Clock,
     private readonly sessions: SessionIssuer,
     private readonly links: AccountLinks,
+    private readonly transactions: Transactions,
     private readonly sessionOnRegister = true,
   ) {}
 
@@ -49,12 +51,17 @@ export class RegisterUser {
       },
       this.clock.now(),
     );
-    await this.users.add(user); // the repository still guards the race on the unique e-mail
-    await this.links.request(
-      { userId: user.id },
-      'email-verification',
-      input.client.ip === null ? undefined : { ip: input.client.ip },
-    );
+    // The user and its verification mail's job in one transaction: no user without its mail, no
+    // mail for a user that was not stored (the repository still guards the race on the e-mail).
+    await this.transactions.run(async (tx) => {
+      await this.users.add(user, tx);
+      await this.links.request(
+        { userId: user.id },
+        'email-verification',
+        input.client.ip === null ? undefined : { ip: input.client.ip },
+        tx,
+      );
+    });
     return { user, tokens: this.sessionOnRegister ? await this.sessions.start(user, input.client) : undefined };
   }
 }

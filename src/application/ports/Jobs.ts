@@ -1,3 +1,5 @@
+import type { Transaction } from '../../domain/shared/Transaction.js';
+
 /**
  * Background jobs (docs/jobs.md, ADR 0029): work that follows a request — a mail, a clean-up —
  * stored durably with the write that caused it and run after the answer by any instance, at least
@@ -21,15 +23,8 @@ export interface NewJob {
   readonly key?: string;
 }
 
-declare const transactionBrand: unique symbol;
-
-/**
- * An open transaction, opaque to the use cases: handed to the ports whose writes must commit with
- * it (`JobQueue.enqueue(job, tx)`), which their adapters know how to join.
- */
-export interface Transaction {
-  readonly [transactionBrand]: true;
-}
+/** An open transaction (`JobQueue.enqueue(job, tx)` joins it): defined with the domain's ports that join it too. */
+export type { Transaction };
 
 /** Runs work in one transaction of the service's database. */
 export interface Transactions {

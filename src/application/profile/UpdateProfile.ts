@@ -5,6 +5,7 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
 import type { SessionEnder } from '../account/SessionEnder.js';
 import type { Clock } from '../ports/Clock.js';
+import type { Transactions } from '../ports/Jobs.js';
 import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 
@@ -38,6 +39,7 @@ export class UpdateProfile {
     private readonly ender: SessionEnder,
     private readonly links: AccountLinks,
     private readonly throttle: LoginThrottle,
+    private readonly transactions: Transactions,
   ) {}
 
   async execute(input: UpdateProfileInput): Promise<User> {
@@ -60,14 +62,18 @@ export class UpdateProfile {
       },
       this.clock.now(),
     );
-    await this.users.update(updated);
+    // The change and the mails it owes in one transaction: a notice to the old address and a link
+    // to the new one exactly when the new address is stored.
+    await this.transactions.run(async (tx) => {
+      await this.users.update(updated, tx);
+      if (updated.email !== user.email) {
+        await this.links.notice(user, tx);
+        await this.links.request({ userId: updated.id }, 'email-verification', { ip: input.clientIp }, tx);
+      }
+    });
     if (passwordHash !== undefined) {
       await this.links.spendAll(updated.id);
       await this.ender.endAll(updated.id, input.sessionId);
-    }
-    if (updated.email !== user.email) {
-      await this.links.notice(user);
-      await this.links.request({ userId: updated.id }, 'email-verification', { ip: input.clientIp });
     }
     return updated;
   }

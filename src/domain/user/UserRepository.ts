@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../shared/Page.js';
+import type { Transaction } from '../shared/Transaction.js';
 import type { User } from './User.js';
 
 /** The fields a user list can be sorted by (snake case, as REST names them); everything else derives from this. */
@@ -23,9 +24,10 @@ export type KeepingAnAdmin = 'done' | 'not-found' | 'last-admin';
  * sorted by the requested field, then by id.
  */
 export interface UserRepository {
-  add(user: User): Promise<void>;
-  /** Rejects with UserNotFoundError when the user no longer exists. */
-  update(user: User): Promise<void>;
+  /** Inside `within` when given: stored only if that transaction commits (with the job that follows it). */
+  add(user: User, within?: Transaction): Promise<void>;
+  /** Rejects with UserNotFoundError when the user no longer exists. Inside `within` when given, like `add`. */
+  update(user: User, within?: Transaction): Promise<void>;
   findById(id: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** `true` when a user was deleted. */

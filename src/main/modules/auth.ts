@@ -133,6 +133,7 @@ export const auth: FeatureModule = {
           sessionStore: SessionTokens.Sessions,
           ender: SessionTokens.SessionEnder,
           links: MailTokens.AccountLinks,
+          transactions: TOKENS.Transactions,
           config: TOKENS.Config,
         },
         ({
@@ -148,11 +149,12 @@ export const auth: FeatureModule = {
           sessionStore,
           ender,
           links,
+          transactions,
           config,
         }): AuthUseCases => {
           const requireVerified = config.auth.requireVerifiedEmail;
           return {
-            register: new RegisterUser(users, hasher, ids, clock, sessions, links, !requireVerified),
+            register: new RegisterUser(users, hasher, ids, clock, sessions, links, transactions, !requireVerified),
             login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
             refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock, ender),
             logout: new Logout(tokens, store, ender),

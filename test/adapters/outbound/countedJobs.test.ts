@@ -5,10 +5,11 @@ import { InMemoryJobs } from '../../../src/adapters/outbound/memory/InMemoryJobs
 describe('CountedJobs (jobs_enqueued_total)', () => {
   let counted: string[];
   let jobs: CountedJobs;
+  let store: InMemoryJobs;
   beforeEach(() => {
     counted = [];
-    const store = new InMemoryJobs();
-    jobs = new CountedJobs(store, store, (name) => counted.push(name));
+    store = new InMemoryJobs();
+    jobs = new CountedJobs(store, (name) => counted.push(name));
   });
 
   it('counts a job enqueued alone at once, and a keyed enqueue that stored nothing not at all', async () => {
@@ -18,7 +19,7 @@ describe('CountedJobs (jobs_enqueued_total)', () => {
   });
 
   it('counts the jobs of a transaction once it committed, not before', async () => {
-    await jobs.run(async (tx) => {
+    await store.run(async (tx) => {
       await jobs.enqueue({ name: 'b', payload: {} }, tx);
       await jobs.enqueue({ name: 'c', payload: {} }, tx);
       expect(counted).to.deep.equal([]);
@@ -27,7 +28,7 @@ describe('CountedJobs (jobs_enqueued_total)', () => {
   });
 
   it('counts nothing of a transaction that rolled back', async () => {
-    const failed = jobs.run(async (tx) => {
+    const failed = store.run(async (tx) => {
       await jobs.enqueue({ name: 'd', payload: {} }, tx);
       throw new Error('the write failed');
     });

@@ -19,7 +19,15 @@ describe('RegisterUser', () => {
 
   beforeEach(() => {
     world = newWorld();
-    register = new RegisterUser(world.users, world.hasher, world.ids, world.clock, world.sessions, world.links);
+    register = new RegisterUser(
+      world.users,
+      world.hasher,
+      world.ids,
+      world.clock,
+      world.sessions,
+      world.links,
+      world.jobs,
+    );
   });
 
   it('stores the user with the given names and e-mail, created and updated now', async () => {
@@ -145,6 +153,7 @@ describe('RegisterUser', () => {
         world.clock,
         world.sessions,
         world.links,
+        world.jobs,
         false,
       );
       const { user, tokens } = await withoutSession.execute(input);

@@ -45,7 +45,15 @@ describe('UpdateProfile', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    update = new UpdateProfile(world.users, world.hasher, world.clock, world.ender, world.links, world.throttle);
+    update = new UpdateProfile(
+      world.users,
+      world.hasher,
+      world.clock,
+      world.ender,
+      world.links,
+      world.throttle,
+      world.jobs,
+    );
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
     sessionId = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
   });

@@ -1,6 +1,8 @@
 import type { Page } from '../../../domain/shared/Page.js';
 import type { User } from '../../../domain/user/User.js';
 import type { KeepingAnAdmin, UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
+import type { Transaction } from '../../../domain/shared/Transaction.js';
+import { afterCommit } from '../afterCommit.js';
 
 /** Told of every write of a user through the cache once it is stored (to tell the other instances); never rejects. */
 export type UserWriteListener = (id: string) => Promise<void>;
@@ -52,12 +54,13 @@ export class CachingUserRepository implements UserRepository {
     this.listener = listener;
   }
 
-  async add(user: User): Promise<void> {
-    await this.inner.add(user);
+  async add(user: User, within?: Transaction): Promise<void> {
+    await this.inner.add(user, within);
   }
 
-  update(user: User): Promise<void> {
-    return this.forgetting(user.id, () => this.inner.update(user));
+  /** Within a transaction, the user is forgotten (here and, through the listener, elsewhere) again once it committed. */
+  update(user: User, within?: Transaction): Promise<void> {
+    return this.forgetting(user.id, () => this.inner.update(user, within), within);
   }
 
   delete(id: string): Promise<boolean> {
@@ -84,13 +87,16 @@ export class CachingUserRepository implements UserRepository {
    * A write of user `id`: forgotten before (no reader trusts the old copy) and after (nor one read
    * meanwhile), then the listener is told before the write is answered.
    */
-  private async forgetting<T>(id: string, write: () => Promise<T>): Promise<T> {
+  private async forgetting<T>(id: string, write: () => Promise<T>, within?: Transaction): Promise<T> {
     this.forget(id);
     try {
       return await write();
     } finally {
-      this.forget(id);
-      await this.listener?.(id);
+      // A read between the write and its commit sees the old row: forget (and tell) once it is visible.
+      await afterCommit(within, async () => {
+        this.forget(id);
+        await this.listener?.(id);
+      });
     }
   }
 }

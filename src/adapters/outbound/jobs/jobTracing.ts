@@ -85,7 +85,10 @@ export function tracedHandlers(
           await context.with(trace.setSpan(ROOT_CONTEXT, span), () => handler(withoutTrace(payload), job));
         } catch (error) {
           span.recordException(error instanceof Error ? error : String(error));
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
           throw error;
         } finally {
           span.end();

@@ -18,6 +18,7 @@ import type {
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../../../application/jobs/retryDelay.js';
 import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
 import { CronScheduler, type CronSchedulerOptions } from '../schedules/CronScheduler.js';
+import { withCommitHooks } from '../afterCommit.js';
 
 interface StoredJob {
   readonly id: string;
@@ -51,9 +52,11 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
 
   async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const tx = new MemoryTransaction();
-    const result = await work(tx as unknown as Transaction);
-    for (const commit of tx.pending) commit();
-    return result;
+    return withCommitHooks<T, Transaction>(async (inner) => {
+      const result = await inner(tx as unknown as Transaction);
+      for (const commit of tx.pending) commit();
+      return result;
+    }, work);
   }
 
   async enqueue(job: NewJob, within?: Transaction): Promise<string | undefined> {

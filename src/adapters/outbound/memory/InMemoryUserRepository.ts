@@ -17,16 +17,18 @@ const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
   created_at: (u) => u.createdAt,
 };
 
+import type { Transaction } from '../../../domain/shared/Transaction.js';
 /** Users in a Map: a real adapter for tests and single-process runs, async like the others. */
 export class InMemoryUserRepository implements UserRepository {
   private readonly rows = new Map<string, UserProps>();
 
-  async add(user: User): Promise<void> {
+  /** `within` is not joined: memory writes are not transactional (the memory jobs' transaction holds back only jobs). */
+  async add(user: User, _within?: Transaction): Promise<void> {
     this.assertEmailFree(user);
     this.rows.set(user.id, user.toProps());
   }
 
-  async update(user: User): Promise<void> {
+  async update(user: User, _within?: Transaction): Promise<void> {
     if (!this.rows.has(user.id)) throw new UserNotFoundError(user.id);
     this.assertEmailFree(user);
     this.rows.set(user.id, user.toProps());

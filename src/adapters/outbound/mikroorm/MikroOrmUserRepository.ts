@@ -13,7 +13,9 @@ import {
 import type { Database } from './database.js';
 import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
-import { userColumns, userFromRaw, type RawUserRow } from './userRows.js';
+import { INSERT_USER, UPDATE_USER, userColumns, userFromRaw, userValues, type RawUserRow } from './userRows.js';
+import { sqlOf } from './SqlTransactions.js';
+import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { inTransaction } from './transaction.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import { UserSchema, type UserRow } from './schemas/UserSchema.js';
@@ -66,29 +68,31 @@ export class MikroOrmUserRepository implements UserRepository {
     return this.orm.em.fork() as EntityManager;
   }
 
-  add(user: User): Promise<void> {
+  /** One statement, on `within` when given (committed with it: the user and the job that mails it). */
+  add(user: User, within?: Transaction): Promise<void> {
     return guarded(this.orm, async () => {
-      try {
-        await this.em().insert(UserSchema, user.toProps());
-      } catch (error) {
-        if (error instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
-        throw error;
-      }
+      await this.taken(() => (within ? sqlOf(within) : this.sql).run(INSERT_USER, userValues(user)));
     });
   }
 
-  update(user: User): Promise<void> {
+  update(user: User, within?: Transaction): Promise<void> {
     return guarded(this.orm, async () => {
-      const { id, ...changes } = user.toProps();
-      let affected: number;
-      try {
-        affected = await this.em().nativeUpdate(UserSchema, { id }, changes);
-      } catch (error) {
-        if (error instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
-        throw error;
-      }
+      const [id, ...rest] = userValues(user);
+      const affected = await this.taken(() => (within ? sqlOf(within) : this.sql).run(UPDATE_USER, [...rest, id]));
       if (affected === 0) throw new UserNotFoundError(id);
     });
+  }
+
+  /** Runs a write of a user's row; another user holding its e-mail is EmailAlreadyRegisteredError. */
+  private async taken<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      // The executor hands back the driver's own error; the ORM's driver names it.
+      const converted = error instanceof Error ? this.orm.em.getDriver().convertException(error) : error;
+      if (converted instanceof UniqueConstraintViolationException) throw new EmailAlreadyRegisteredError();
+      throw error;
+    }
   }
 
   /** The hot read (every authenticated request): one prepared statement, no entity hydration. */

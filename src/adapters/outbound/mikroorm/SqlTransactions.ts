@@ -1,4 +1,5 @@
 import type { Transaction, Transactions } from '../../../application/ports/Jobs.js';
+import { withCommitHooks } from '../afterCommit.js';
 import type { Database } from './database.js';
 import type { SqlStatements } from './sqlExecutor.js';
 
@@ -9,8 +10,9 @@ import type { SqlStatements } from './sqlExecutor.js';
 export class SqlTransactions implements Transactions {
   constructor(private readonly database: Database) {}
 
+  /** Commits when `work` resolves; then runs what the adapters asked to run after the commit (`afterCommit`). */
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.database.sql.transaction((tx) => work(tx as unknown as Transaction));
+    return withCommitHooks((inner) => this.database.sql.transaction((tx) => inner(tx as unknown as Transaction)), work);
   }
 }
 

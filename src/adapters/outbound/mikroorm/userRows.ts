@@ -14,11 +14,36 @@ export interface RawUserRow {
   updated_at: Date | number | string;
 }
 
+/** The columns of a `users` row, in the order of `userValues`. */
+const COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'role',
+  'password_hash',
+  'email_verified',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** The columns of a RawUserRow, for a raw `select` (prefixed by `alias.` when given). */
 export const userColumns = (alias?: string): string =>
-  ['id', 'email', 'first_name', 'last_name', 'role', 'password_hash', 'email_verified', 'created_at', 'updated_at']
-    .map((column) => (alias ? `${alias}.${column}` : column))
-    .join(', ');
+  COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+
+/** A new user's row, its values bound in `userValues` order. */
+export const INSERT_USER = `insert into users (${userColumns()}) values (${COLUMNS.map(() => '?').join(', ')})`;
+
+/** Every column of a user's row but its id, then the id (`userValues(user)` with the id moved last). */
+export const UPDATE_USER = `update users set ${COLUMNS.slice(1)
+  .map((column) => `${column} = ?`)
+  .join(', ')} where id = ?`;
+
+/** A user's values in column order (for INSERT_USER; UPDATE_USER takes `[...rest, id]`). */
+export function userValues(user: User): [string, ...(string | boolean | Date)[]] {
+  const p = user.toProps();
+  return [p.id, p.email, p.firstName, p.lastName, p.role, p.passwordHash, p.emailVerified, p.createdAt, p.updatedAt];
+}
 
 /** The user a raw row holds. */
 export function userFromRaw(row: RawUserRow): User {

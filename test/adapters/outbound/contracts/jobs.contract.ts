@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { afterCommit } from '../../../../src/adapters/outbound/afterCommit.js';
 import type { JobRunnerOptions } from '../../../../src/application/jobs/runnerOptions.js';
 import type {
   JobAdmin,
@@ -260,6 +261,24 @@ export function jobsContract(
       expect(await ticks()).to.have.length(2);
       const [newest] = await ticks();
       expect(newest).to.include({ name: 'test.tick', state: 'waiting', attempts: 0 });
+    });
+
+    it('runs what an adapter asked to run after the commit once it committed, and never after a rollback', async () => {
+      const told: string[] = [];
+      await subject.transactions.run(async (tx) => {
+        await afterCommit(tx, () => void told.push('committed'));
+        expect(told).to.deep.equal([]);
+      });
+      expect(told).to.deep.equal(['committed']);
+      await subject.transactions
+        .run(async (tx) => {
+          await afterCommit(tx, () => void told.push('rolled back'));
+          throw new Error('the write failed');
+        })
+        .catch(() => undefined);
+      expect(told).to.deep.equal(['committed']);
+      await afterCommit(undefined, () => void told.push('no transaction'));
+      expect(told).to.deep.equal(['committed', 'no transaction']);
     });
 
     it('stores a job enqueued in a transaction only if it commits', async () => {
