@@ -52,8 +52,11 @@ export function linkToken(mail: ReceivedMail): string {
   throw new Error(`no link with a token in the mail to ${mail.to.join(', ')}:\n${mail.text}`);
 }
 
-/** Starts a {@link TestSmtpServer}; close it in `after`. */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/**
+ * Starts a {@link TestSmtpServer}; close it in `after`. `port` (default: a free one) lets a test
+ * start a server again where one it closed listened, as a mail server back from an outage.
+ */
+export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   const state = { refusing: false };
@@ -89,7 +92,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       server.server.off('error', reject);
       resolve();
     });
