@@ -12,7 +12,8 @@
  *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
- *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload] [--skip-cost]
+ *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload|jobs] [--skip-cost]
+ *                    [--jobs 2000] [--jobs-duration 1]
  *
  * Then the cost of metrics and security headers (README: Metrics and Tracing): authenticated GET by id on the
  * service as configured and on a second one with both off, in alternating rounds (target ≤ 5%).
@@ -20,6 +21,15 @@
  * Then the overload scenario (ADR 15): 1,000 connections on the 100-row list for 20 s,
  * driven from a child process, while `/health/live` is probed on a new connection every 200 ms.
  * It reports the shed answers (503), the longest wait, and the probes answered within 1 s.
+ *
+ * And the background-jobs rows (bench/jobs.ts, in a child process; `--only jobs` runs them alone
+ * and writes bench/results/jobs.json, keeping the last full run in latest.json): no-op jobs
+ * completed per second by 4 runners (4 engine instances, each with the default concurrency of 4)
+ * after `--jobs` were enqueued, and a product write with and without a job enqueued in its
+ * transaction (`--connections` callers, `--jobs-duration` s × `--rounds` alternating rounds), on a
+ * scratch SQLite file and, with SVC_TEST_POSTGRES_URL set, on that database (its jobs deleted
+ * first; the rows it adds deleted after). The write is measured at the ports, not over HTTP: no
+ * route enqueues a job inside its write's transaction (bench/jobs.ts says why and how).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
@@ -42,12 +52,15 @@ const { values } = parseArgs({
     'overload-duration': { type: 'string', default: '20' },
     only: { type: 'string' },
     'skip-cost': { type: 'boolean', default: false },
+    jobs: { type: 'string', default: '2000' },
+    'jobs-duration': { type: 'string', default: '1' },
   },
 });
-if (values.only !== undefined && !['table', 'overload'].includes(values.only))
-  throw new Error('--only takes table or overload');
-const RUN_TABLE = values.only !== 'overload';
-const RUN_OVERLOAD = values.only !== 'table';
+if (values.only !== undefined && !['table', 'overload', 'jobs'].includes(values.only))
+  throw new Error('--only takes table, overload or jobs');
+const RUN_TABLE = values.only === undefined || values.only === 'table';
+const RUN_OVERLOAD = values.only === undefined || values.only === 'overload';
+const RUN_JOBS = values.only === undefined || values.only === 'jobs';
 const OVERLOAD_CONNECTIONS = Number(values['overload-connections']);
 const OVERLOAD_DURATION = Number(values['overload-duration']);
 const OVERLOAD_PATH = '/api/v1/products?per_page=100';
@@ -350,6 +363,82 @@ async function overload(serviceUrl: string, probesUrl: string, token: string): P
   };
 }
 
+/** A row of bench/jobs.ts: jobs completed per second, or a write with or without an enqueue. */
+interface JobsRow {
+  scenario: string;
+  database: 'sqlite' | 'postgresql';
+  jobs_per_s?: number;
+  seconds?: number;
+  completed_per_runner?: number[];
+  enqueue_per_s?: number;
+  rps?: number;
+  p50_ms?: number;
+  p99_ms?: number;
+  errors: number;
+  ratio_to_without_enqueue?: number;
+}
+interface JobsReport {
+  settings: { jobs: number; runners: number; write_concurrency: number; write_duration_s: number; rounds: number };
+  rows: JobsRow[];
+}
+
+/** bench/jobs.ts in a child process, on a scratch SQLite file in `dir` (and SVC_TEST_POSTGRES_URL when set). */
+function runJobs(dir: string, env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<JobsReport> {
+  say('bench: background jobs (bench/jobs.ts)…');
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/jobs.ts',
+        join(dir, 'jobs'),
+        '--jobs',
+        String(Number(values.jobs)),
+        '--duration',
+        String(Number(values['jobs-duration'])),
+        '--rounds',
+        String(ROUNDS),
+        '--concurrency',
+        String(CONNECTIONS),
+      ],
+      { env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(child);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('close', (code) => {
+      const line = /\{"jobs".*\}/.exec(out);
+      if (code === 0 && line) resolve((JSON.parse(line[0]) as { jobs: JobsReport }).jobs);
+      else reject(new Error(`bench/jobs.ts exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** The jobs rows as a table, and what they were measured with. */
+function printJobs(jobs: JobsReport): void {
+  const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+  console.log('| jobs scenario | per s | p50 ms | p99 ms | errors | ratio to without enqueue |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of jobs.rows)
+    console.log(
+      `| ${r.scenario} | ${r.jobs_per_s ?? r.rps} | ${cell(r.p50_ms)} | ${cell(r.p99_ms)} | ${r.errors} | ${cell(r.ratio_to_without_enqueue)} |`,
+    );
+  console.log('');
+  const { jobs: count, write_concurrency, write_duration_s, rounds } = jobs.settings;
+  const runs = jobs.rows
+    .filter((r) => r.jobs_per_s !== undefined)
+    .map(
+      (r) =>
+        `${r.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'} ${count} enqueued at ${r.enqueue_per_s}/s (10 callers, no transaction), run in ${r.seconds} s (per runner: ${r.completed_per_runner?.join('/')})`,
+    );
+  console.log(`jobs: ${runs.join(' · ')}`);
+  console.log(
+    `writes: ${write_concurrency} callers at once, ${write_duration_s} s × ${rounds} alternating rounds (medians); p50/p99 include the wait for a connection`,
+  );
+  console.log('');
+}
+
 async function main(): Promise<void> {
   const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? SCENARIOS.map((s) => s.name);
   const unknown = chosen.filter((name) => !SCENARIOS.some((s) => s.name === name));
@@ -379,7 +468,27 @@ async function main(): Promise<void> {
     SVC_JWT_ISSUER: JWT.issuer,
   };
   const children: ChildProcess[] = [];
+  const machine = {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? 'unknown',
+    memory_gib: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
   try {
+    if (values.only === 'jobs') {
+      // The jobs rows alone: no service, no seed; latest.json keeps the last full run.
+      const jobs = await runJobs(dir, env, children);
+      console.log('');
+      printJobs(jobs);
+      console.log(`machine: ${machine.cpus} × ${machine.model}, ${machine.memory_gib} GiB, Node ${machine.node}`);
+      mkdirSync('bench/results', { recursive: true });
+      writeFileSync(
+        'bench/results/jobs.json',
+        `${JSON.stringify({ date: new Date().toISOString(), machine, jobs }, null, 2)}\n`,
+      );
+      say('bench: wrote bench/results/jobs.json');
+      return;
+    }
     say('bench: timing bcrypt on an idle machine (the login ceiling)…');
     const threads = Math.min(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism());
     const hash = await bcrypt.hash(BENCH_ADMIN.password, BCRYPT_COST);
@@ -517,6 +626,9 @@ async function main(): Promise<void> {
 
     const peakRss = peakRssBytes(service.pid!);
 
+    // The jobs rows: after the PostgreSQL rows (whose service is stopped), before the cost and overload runs.
+    const jobsReport = RUN_JOBS ? await runJobs(dir, env, children) : undefined;
+
     // Metrics and security headers: the same request on a second service with both off, alternating.
     let costRow: Record<string, unknown> | undefined;
     if (RUN_TABLE && !values['skip-cost']) {
@@ -574,12 +686,7 @@ async function main(): Promise<void> {
 
     const report = {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        model: cpus()[0]?.model ?? 'unknown',
-        memory_gib: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-      },
+      machine,
       settings: {
         duration_s: DURATION,
         connections: CONNECTIONS,
@@ -596,6 +703,7 @@ async function main(): Promise<void> {
         login_share_of_ceiling: loginRow ? Number(((loginRow.rps as number) / ceiling).toFixed(3)) : null,
       },
       scenarios: rows,
+      ...(jobsReport ? { jobs: jobsReport } : {}),
       ...(costRow ? { metrics_and_headers_cost: costRow } : {}),
       ...(overloadRow
         ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } }
@@ -616,6 +724,7 @@ async function main(): Promise<void> {
       }
       console.log('');
     }
+    if (jobsReport) printJobs(jobsReport);
     if (costRow) {
       const c = costRow;
       console.log(
