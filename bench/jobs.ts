@@ -19,10 +19,9 @@
  *    table is deleted (on PostgreSQL every job of `pgboss.job` but pg-boss's own `__pgboss__…`
  *    ones), and at the end the bench's jobs and queues.
  *
- * 2. Enqueue inside a write. No route of the service enqueues a job in the transaction of its
- *    write (POST /api/v1/products writes one insert with no transaction; the account links are
- *    written in a job, not a request), so the cost cannot be read off the real POST without
- *    changing src/. It is measured at the ports instead, on the products table, `--concurrency`
+ * 2. Enqueue inside a write. POST /api/v1/products enqueues no job (one insert, no transaction),
+ *    and registration, which stores its user and verification job in one transaction, spends most
+ *    of its time on the password hash, so the cost cannot be read off a real POST. It is measured at the ports instead, on the products table, `--concurrency`
  *    callers at once for `--duration` s, in `--rounds` alternating rounds (medians):
  *      - "product insert, no transaction": the CreateProduct use case on SqlProductRepository,
  *        exactly the write POST create does today (its HTTP work left out);

@@ -28,8 +28,8 @@
  * after `--jobs` were enqueued, and a product write with and without a job enqueued in its
  * transaction (`--connections` callers, `--jobs-duration` s × `--rounds` alternating rounds), on a
  * scratch SQLite file and, with SVC_TEST_POSTGRES_URL set, on that database (its jobs deleted
- * first; the rows it adds deleted after). The write is measured at the ports, not over HTTP: no
- * route enqueues a job inside its write's transaction (bench/jobs.ts says why and how).
+ * first; the rows it adds deleted after). The write is measured at the ports, not over HTTP
+ * (bench/jobs.ts says why and how).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
