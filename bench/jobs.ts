@@ -1,5 +1,5 @@
 /**
- * The background-jobs rows of `npm run bench` (issue 23; CONTRACT §19, docs/jobs.md), on SQLite (a
+ * The background-jobs rows of `npm run bench` (docs/jobs.md), on SQLite (a
  * scratch file) and, with SVC_TEST_POSTGRES_URL set, on that PostgreSQL database. bench/run.ts
  * runs it as a child process (alone with `npm run bench -- --only jobs`); it can also run by itself:
  *
@@ -52,6 +52,8 @@ import { openDatabase } from '../src/main/database.js';
 import { openJobs, type JobsEngine } from '../src/main/jobs.js';
 import { createLogger } from '../src/main/logger.js';
 import { readConfig } from '../src/main/readConfig.js';
+// Every required field at a valid value, a field added to products later included (as bench/seed.ts).
+import { productInput } from '../test/support/resources/product.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -249,7 +251,7 @@ async function enqueueCost(url: string, engine: Engine): Promise<Record<string, 
       throw new Error('bench/jobs.ts: products gained a decimal column; bind it as SqlResourceRepository does');
     const insert = `insert into ${PRODUCT_TABLE.table} (${columns.map((c) => c.name).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
     const insertIn = async (tx: Transaction): Promise<string> => {
-      const product = Product.create({ name: PRODUCT_NAME, price: 12.5, id: ids.newId() }, new Date());
+      const product = Product.create({ ...productInput, name: PRODUCT_NAME, id: ids.newId() }, new Date());
       const props = PRODUCT_TABLE.toRow(product) as unknown as Record<string, unknown>;
       await sqlOf(tx).run(
         insert,
@@ -261,7 +263,7 @@ async function enqueueCost(url: string, engine: Engine): Promise<Record<string, 
       {
         key: 'insert',
         label: 'product insert, no transaction (the write of POST create)',
-        op: () => create.execute({ name: PRODUCT_NAME, price: 12.5 }),
+        op: () => create.execute({ ...productInput, name: PRODUCT_NAME }),
       },
       {
         key: 'transaction',

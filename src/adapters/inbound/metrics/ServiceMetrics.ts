@@ -6,6 +6,9 @@ export type DatabaseErrorKind = 'timeout' | 'unavailable' | 'storage_full' | 'ot
 
 export type GraphQLOperationKind = 'query' | 'mutation' | 'subscription';
 
+/** How long a scrape waits for the job gauges' reading from the store. */
+const JOB_STATS_TIMEOUT_MS = 1000;
+
 /** Most distinct GraphQL operation names given their own series; later names are counted as `other`. */
 export const MAX_OPERATION_NAMES = 100;
 
@@ -199,13 +202,22 @@ export class ServiceMetrics {
     this.jobSource = source;
   }
 
-  /** One reading per scrape: both gauges ask within the same second. */
+  /**
+   * One reading per scrape (both gauges ask at once), given up after JOB_STATS_TIMEOUT_MS: a store
+   * that does not answer (a frozen database) leaves the gauges as they were, never the scrape hanging.
+   */
   private jobStats(): Promise<JobStats | undefined> {
     const source = this.jobSource;
     if (!source) return Promise.resolve(undefined);
     const now = Date.now();
-    if (!this.reading || now - this.reading.at > 1000)
-      this.reading = { at: now, stats: source().catch(() => undefined) };
+    if (!this.reading || now - this.reading.at > 250) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), JOB_STATS_TIMEOUT_MS);
+      });
+      const stats = Promise.race([source().catch(() => undefined), timedOut]).finally(() => clearTimeout(timer));
+      this.reading = { at: now, stats };
+    }
     return this.reading.stats;
   }
 
