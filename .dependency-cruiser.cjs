@@ -1,5 +1,5 @@
 /**
- * The dependency rule of ARCHITECTURE.md. Run by `npm test` (lint step); never exempted.
+ * The dependency rule (README: Architecture). Run by `npm test` (lint step); never exempted.
  * Type-only imports count (tsPreCompilationDeps: true).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -306,18 +306,17 @@ const commands: Record<string, Command> = {
         return 1;
       }
       const retried = await withJobs(async (admin) => {
-        const tried = new Set<string>();
-        let count = 0;
-        for (;;) {
-          const failed = (await admin.list({ state: 'failed', page: 1, perPage: 100 })).items.filter(
-            (job) => !tried.has(job.id),
-          );
-          if (failed.length === 0) return count;
-          for (const job of failed) {
-            tried.add(job.id);
-            if ((await admin.retry(job.id)) === 'retried') count += 1;
-          }
+        // Every failed job as it stands now (oldest first, page by page), then each retried: a retry
+        // moves a job out of the list, so the pages are read before any is retried.
+        const failed: string[] = [];
+        for (let page = 1; ; page += 1) {
+          const { items } = await admin.list({ state: 'failed', page, perPage: 100, order: 'asc' });
+          failed.push(...items.map((job) => job.id));
+          if (items.length < 100) break;
         }
+        let count = 0;
+        for (const id of failed) if ((await admin.retry(id)) === 'retried') count += 1;
+        return count;
       });
       process.stdout.write(`${retried} failed job(s) will run again\n`);
       return 0;

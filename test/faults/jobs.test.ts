@@ -14,7 +14,7 @@ import { createUserByCli, startEntry } from '../support/process.js';
 import { linkToken, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';
 
 /**
- * The fault suite, background jobs part (CONTRACT §19, docs/jobs.md): account mail is a job
+ * The fault suite, background jobs part (docs/jobs.md): account mail is a job
  * (`account.link`, then `mail.send`), stored with the request that asked for it and run at least
  * once by one runner at a time. So a forgot-password request answered 202 sends its mail even when
  * the service is killed at once; a mail server that is down delays the mails, loses none and sends

@@ -231,8 +231,14 @@ describe('loadConfig', () => {
       ]);
     });
 
-    it('takes a built-in schedule away with off', () => {
+    it('takes a built-in schedule away with off, and keeps it for an empty value', () => {
       expect(schedules('    tokens.purge: off\n').size).to.equal(0);
+      expect([...schedules('    tokens.purge:\n')]).to.deep.equal([['tokens.purge', '0 * * * *']]);
+    });
+
+    it('keeps failed jobs at least a minute (jobs.retention)', () => {
+      expect(problems({ SVC_JOBS_RETENTION: '30s' })).to.deep.equal(['jobs.retention: must be at least 1m']);
+      expect(valid({ SVC_JOBS_RETENTION: '1m' }).jobs.retentionMs).to.equal(60_000);
     });
 
     it('refuses an expression that is not five cron fields, naming the schedule', () => {
@@ -240,16 +246,18 @@ describe('loadConfig', () => {
         {},
         {
           'config/default.yaml':
-            "jobs:\n  schedules:\n    a.b: '*/5 * * * * *'\n    c.d: '61 * * * *'\n    e.f: 5\n    g: [1]\n",
+            "jobs:\n  schedules:\n    a.b: '*/5 * * * * *'\n    c.d: '61 * * * *'\n    e.f: 5\n    g: [1]\n    h: '0 0 31 2 *'\n",
         },
       );
-      expect(found).to.have.length(4);
+      expect(found).to.have.length(5);
       expect(found[0]).to.match(
         /^jobs\.schedules\.a\.b: "\*\/5 \* \* \* \* \*" is not a cron expression \(has 6 fields/,
       );
       expect(found[1]).to.match(/^jobs\.schedules\.c\.d: "61 \* \* \* \*" is not a cron expression \(/);
       expect(found[2]).to.equal('jobs.schedules.e.f: 5 is not a cron expression or off');
       expect(found[3]).to.equal('jobs.schedules.g: [1] is not a cron expression or off');
+      // Parses, but names no day that exists (31 February): it would never fire.
+      expect(found[4]).to.match(/^jobs\.schedules\.h: "0 0 31 2 \*" is not a cron expression \(/);
     });
 
     it('has no SVC_ form: the variable is refused, not ignored', () => {

@@ -259,6 +259,8 @@ function decodeSchedules(fromFile: unknown, errors: string[]): Map<string, strin
   }
   for (const [name, value] of Object.entries(fromFile as Record<string, unknown>)) {
     const where = `${JOB_SCHEDULES}.${name}`;
+    // An empty value means the default, as for every other key.
+    if (value === null) continue;
     if (value === 'off' || value === false) schedules.delete(name);
     else if (typeof value !== 'string') errors.push(`${where}: ${show(value)} is not a cron expression or off`);
     else {
@@ -280,6 +282,10 @@ function crossChecks(config: Config, production: boolean): string[] {
   }
   if (config.graphql.generalRoute === config.graphql.playgroundRoute) {
     errors.push('graphql.playground_route: must differ from graphql.general_route');
+  }
+  if (config.jobs.retentionMs < 60_000) {
+    // pg-boss's scheduler does not start when failed jobs are kept less than a minute.
+    errors.push('jobs.retention: must be at least 1m');
   }
   if (config.metrics.enabled && config.metrics.port !== 0 && config.metrics.port === config.server.port) {
     errors.push('metrics.port: must differ from server.port (the public port never serves the metrics)');

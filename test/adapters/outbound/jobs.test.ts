@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryJobs } from '../../../src/adapters/outbound/memory/InMemoryJobs.js';
 import { nextDue, SqlJobs } from '../../../src/adapters/outbound/mikroorm/SqlJobs.js';
+import { DEFAULT_RUNNER_OPTIONS } from '../../../src/application/jobs/runnerOptions.js';
 import { SqlTransactions } from '../../../src/adapters/outbound/mikroorm/SqlTransactions.js';
 import type { JobOutcome, JobRunner } from '../../../src/application/ports/Jobs.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
@@ -72,6 +73,34 @@ describe('Jobs on every engine', () => {
             expect(details, details).to.include('jobs_state_run_at_index');
             expect(details, details).to.not.include('jobs_name_key_index');
           }
+        });
+
+        it('deletes completed jobs a day after they finished and failed ones after jobs.retention, nothing unfinished', async () => {
+          const DAY = 24 * 60 * 60 * 1000;
+          let now = new Date('2026-02-01T00:00:00.000Z');
+          const jobs = new SqlJobs(database.db, { now: () => now, failedRetentionMs: 3 * DAY });
+          const ids = {
+            done: (await jobs.enqueue({ name: 'test.ok', payload: {} }))!,
+            broken: (await jobs.enqueue({ name: 'test.broken', payload: {} }))!,
+            waiting: (await jobs.enqueue({ name: 'test.later', payload: {} }))!,
+          };
+          for (const name of ['test.ok', 'test.broken']) {
+            const run = (await jobs.take([name], 60_000))!;
+            const error = name === 'test.broken' ? new Error('no') : undefined;
+            await jobs.finish(run, error, {
+              ...DEFAULT_RUNNER_OPTIONS,
+              retry: { ...DEFAULT_RUNNER_OPTIONS.retry, limit: 0 },
+            });
+          }
+          const left = async () => (await jobs.list({ page: 1, perPage: 10 })).items.map((j) => j.id).sort();
+          now = new Date(now.getTime() + DAY);
+          expect(await jobs.purgeFinished(now)).to.equal(0);
+          now = new Date(now.getTime() + 1);
+          expect(await jobs.purgeFinished(now)).to.equal(1);
+          expect(await left()).to.deep.equal([ids.broken, ids.waiting].sort());
+          now = new Date(now.getTime() + 2 * DAY);
+          expect(await jobs.purgeFinished(now)).to.equal(1);
+          expect(await left()).to.deep.equal([ids.waiting]);
         });
 
         it('ignores the late end of a run that timed out: the run that took the job up again decides', async () => {

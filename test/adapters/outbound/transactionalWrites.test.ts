@@ -33,7 +33,7 @@ class ScriptedQueue implements JobQueue {
 }
 
 /**
- * CONTRACT §19: a job a use case enqueues is stored in the same transaction as the write it
+ * docs/jobs.md: a job a use case enqueues is stored in the same transaction as the write it
  * follows. Registration (the user and its verification mail) and an e-mail change (the new address,
  * the notice and the link) on the SQL engines: when the job cannot be stored, the write is not
  * either — never a user who is never mailed, never an address changed without its mails.

@@ -207,6 +207,8 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
     const job = this.jobs.get(id);
     if (!job) return 'not-found';
     if (job.state !== 'failed') return 'conflict';
+    // A key names one unfinished job at most: not while another holds it.
+    if (job.key !== undefined && this.unfinished(job.name, job.key)) return 'conflict';
     Object.assign(job, { state: 'retry', attempts: 0, runAt: this.now(), finishedAt: null });
     return 'retried';
   }

@@ -1,4 +1,5 @@
 import type { Page } from '../../../domain/shared/Page.js';
+import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { User, type UserProps } from '../../../domain/user/User.js';
 import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/user/UserErrors.js';
 import {
@@ -17,7 +18,6 @@ const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
   created_at: (u) => u.createdAt,
 };
 
-import type { Transaction } from '../../../domain/shared/Transaction.js';
 /** Users in a Map: a real adapter for tests and single-process runs, async like the others. */
 export class InMemoryUserRepository implements UserRepository {
   private readonly rows = new Map<string, UserProps>();

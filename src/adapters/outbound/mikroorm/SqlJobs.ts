@@ -38,17 +38,23 @@ const INSERT_FIRING =
   'insert into jobs (id, name, payload, key, state, attempts, last_error, created_at, run_at, started_at, finished_at) ' +
   `values (?, ?, '{}', null, 'waiting', 0, null, ?, ?, null, null) on conflict (id) do nothing`;
 
-/** Finished jobs past their retention: completed ones, and failed ones. */
-const PURGE = `delete from jobs where (state = 'completed' and finished_at < ?) or (state = 'failed' and finished_at < ?)`;
+/**
+ * Finished jobs past their retention: completed ones, and failed ones. A finished job ran at or
+ * after its `run_at`, so `run_at < ?` holds for every one of them and lets SQLite find them through
+ * `(state, run_at)` instead of reading every kept job of the state.
+ */
+const PURGE =
+  `delete from jobs where (state = 'completed' and run_at < ? and finished_at < ?) ` +
+  `or (state = 'failed' and run_at < ? and finished_at < ?)`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The id of the next due job of `count` names (its parameters: the names, now, the time before
  * which an active run has timed out). `+name` keeps SQLite off the `(name, key)` index, which it
- * picks for a single name and then reads every job of that name kept after completion (20 ms and
- * more a take with 100,000 kept, the event loop blocked meanwhile): the due jobs are found through
- * `(state, run_at)`, in well under a millisecond however many finished jobs are kept.
+ * picks for a single name and then reads every job of that name kept after completion, the event
+ * loop blocked meanwhile (README: Benchmark has the figures): the due jobs are found through
+ * `(state, run_at)` instead, however many finished jobs are kept.
  */
 export const nextDue = (count: number): string =>
   `select id from jobs where +name in (${Array.from({ length: count }, () => '?').join(', ')}) and (` +
@@ -155,7 +161,12 @@ export class SqlJobs implements JobQueue, JobAdmin {
   purgeFinished(now: Date): Promise<number> {
     const before = (ms: number) => new Date(now.getTime() - ms);
     return guarded(this.orm, () =>
-      this.sql.run(PURGE, [before(this.retention.completedMs), before(this.retention.failedMs)]),
+      this.sql.run(PURGE, [
+        before(this.retention.completedMs),
+        before(this.retention.completedMs),
+        before(this.retention.failedMs),
+        before(this.retention.failedMs),
+      ]),
     );
   }
 
@@ -250,7 +261,10 @@ export class SqlJobs implements JobQueue, JobAdmin {
   retry(id: string): Promise<'retried' | 'conflict' | 'not-found'> {
     return guarded(this.orm, async () => {
       const changed = await this.sql.run(
-        `update jobs set state = 'retry', attempts = 0, run_at = ?, finished_at = null where id = ? and state = 'failed'`,
+        // Not while another unfinished job holds its key: a key names one unfinished job at most.
+        `update jobs set state = 'retry', attempts = 0, run_at = ?, finished_at = null where id = ? and state = 'failed' ` +
+          `and (key is null or not exists (select 1 from jobs other where other.name = jobs.name and other.key = jobs.key ` +
+          `and other.state in ${UNFINISHED}))`,
         [this.now(), id],
       );
       if (changed === 1) return 'retried';

@@ -170,7 +170,7 @@ function asParam(value: unknown): SqlParam {
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * Jobs on PostgreSQL through pg-boss 10 (CONTRACT §19): pg-boss stores them in its schema of the
+ * Jobs on PostgreSQL through pg-boss 10 (docs/jobs.md): pg-boss stores them in its schema of the
  * service's database and does the locking (`FOR UPDATE SKIP LOCKED` fetches), the retries, the
  * timeouts of runs whose runner died (its supervisor), and the retention. Start it before use, stop
  * it after its runners.
@@ -257,6 +257,7 @@ export class PgBossJobs implements JobQueue, JobAdmin {
    */
   private async createQueue(name: string): Promise<void> {
     const lock = await this.pool.connect();
+    let failure: Error | undefined;
     try {
       await lock.query(`SELECT pg_advisory_lock(hashtext('${SCHEMA}.create_queue'))`);
       try {
@@ -264,8 +265,12 @@ export class PgBossJobs implements JobQueue, JobAdmin {
       } finally {
         await lock.query(`SELECT pg_advisory_unlock(hashtext('${SCHEMA}.create_queue'))`);
       }
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
     } finally {
-      lock.release();
+      // A connection whose unlock may not have run is closed, never handed out holding the lock.
+      lock.release(failure);
     }
   }
 

@@ -65,9 +65,14 @@ export class CronScheduler implements JobScheduler {
   private async checkNow(): Promise<void> {
     const now = this.now();
     for (const [name, cron] of this.schedules) {
-      const at = latestFiring(cron, now);
-      if (now.getTime() - at.getTime() >= FIRING_WINDOW_MS) continue;
-      await this.options.fire({ name, at, id: firingId(name, at) }).catch(this.onError);
+      try {
+        const at = latestFiring(cron, now);
+        if (now.getTime() - at.getTime() >= FIRING_WINDOW_MS) continue;
+        await this.options.fire({ name, at, id: firingId(name, at) });
+      } catch (error) {
+        // One schedule's failure (its store, its expression) is told and never keeps the others from firing.
+        this.onError(error);
+      }
     }
     await this.options.everyCheck?.(now).catch(this.onError);
   }

@@ -12,7 +12,12 @@ export function cronProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) return `has ${fields.length} fields; a schedule has five (minute hour day month weekday)`;
   try {
-    cronParser.parseExpression(expression, { tz: 'UTC' });
+    // Parsed, and naming a time at all: `0 0 31 2 *` (31 February) parses, then never fires — and
+    // pg-boss's scheduler, asked for its last time, would fail every schedule of the check with it.
+    const times = cronParser.parseExpression(expression, { tz: 'UTC' });
+    times.prev();
+    times.reset();
+    times.next();
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

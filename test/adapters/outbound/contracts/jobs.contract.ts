@@ -263,6 +263,29 @@ export function jobsContract(
       expect(newest).to.include({ name: 'test.tick', state: 'waiting', attempts: 0 });
     });
 
+    it('refuses to retry a failed keyed job while another unfinished job holds its key (409), and retries it once that one finished', async () => {
+      const failing = runner({ retry: { limit: 0, firstDelayMs: 1000, maxDelayMs: 1000 } });
+      let fail = true;
+      await failing.start(
+        handlers({
+          'test.keyed': async () => {
+            if (fail) throw new Error('down');
+          },
+        }),
+      );
+      const first = (await subject.queue.enqueue({ name: 'test.keyed', payload: {}, key: 'k' }))!;
+      await eventually(async () => (await job(first))?.state === 'failed');
+      await failing.stop(1000);
+      // The key is free again once the first failed: a second job takes it, and waits (no runner).
+      const second = (await subject.queue.enqueue({ name: 'test.keyed', payload: {}, key: 'k' }))!;
+      expect(second).to.be.a('string');
+      expect(await subject.admin.retry(first)).to.equal('conflict');
+      expect((await job(first))?.state).to.equal('failed');
+      expect(await subject.admin.remove(second)).to.equal('removed');
+      expect(await subject.admin.retry(first)).to.equal('retried');
+      fail = false;
+    });
+
     it('runs what an adapter asked to run after the commit once it committed, and never after a rollback', async () => {
       const told: string[] = [];
       await subject.transactions.run(async (tx) => {
