@@ -21,7 +21,11 @@ describe('the repository cites only what it carries', () => {
         continue; // listed but not in the work tree (deleted, not yet committed)
       }
       text.split('\n').forEach((line, i) => {
-        if (/CONTRACT\s*(§|section)|\.\.\/shared\/(CONTRACT|SEED-SPEC|ARCHITECTURE)|SEED-SPEC\.md|ARCHITECTURE\.md/.test(line))
+        if (
+          /CONTRACT\s*(§|section)|\.\.\/shared\/(CONTRACT|SEED-SPEC|ARCHITECTURE)|SEED-SPEC\.md|ARCHITECTURE\.md/.test(
+            line,
+          )
+        )
           offending.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
       });
     }
