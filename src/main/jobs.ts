@@ -44,40 +44,37 @@ export function runnerOptions(config: Config, pollIntervalMs: number): JobRunner
   };
 }
 
+/** What both engines offer: the queue and the admin's view in one object, its runners and its scheduler. */
+interface Engine extends JobQueue, JobAdmin {
+  runner(options: JobRunnerOptions): JobRunner;
+  scheduler(): JobScheduler;
+}
+
 /** Opens the jobs of `database`: on PostgreSQL pg-boss is started (its schema installed or migrated). */
 export async function openJobs(config: Config, database: Database, logger: Logger): Promise<JobsEngine> {
-  const transactions = new SqlTransactions(database);
+  const opened = (engine: Engine, pollIntervalMs: number, stop: () => Promise<void>): JobsEngine => ({
+    queue: engine,
+    admin: engine,
+    transactions: new SqlTransactions(database),
+    runner: () => engine.runner(runnerOptions(config, pollIntervalMs)),
+    scheduler: () => engine.scheduler(),
+    stop,
+  });
   if (database.sql.dialect === 'sqlite') {
     const jobs = new SqlJobs(database, {
       onError: (what, error) => logger.error({ err: error }, `jobs: ${what} failed`),
       failedRetentionMs: config.jobs.retentionMs,
     });
-    const options = runnerOptions(config, 250);
-    return {
-      queue: jobs,
-      admin: jobs,
-      transactions,
-      runner: () => jobs.runner(options),
-      scheduler: () => jobs.scheduler(),
-      stop: async () => undefined,
-    };
+    return opened(jobs, 250, async () => undefined);
   }
-  const options = runnerOptions(config, 500);
   const boss = new PgBossJobs({
     connectionString: config.database.migrationUrl || config.database.url,
-    defaults: options,
+    defaults: runnerOptions(config, 500),
     failedRetentionMs: config.jobs.retentionMs,
     onError: (error) => logger.error({ err: error }, 'jobs: pg-boss failed'),
   });
   await boss.start();
-  return {
-    queue: boss,
-    admin: boss,
-    transactions,
-    runner: () => boss.runner(options),
-    scheduler: () => boss.scheduler(),
-    stop: () => boss.stop(),
-  };
+  return opened(boss, 500, () => boss.stop());
 }
 
 /** Every module's job handlers by name; a name handled twice is a mistake found at start. */

@@ -19,6 +19,7 @@ import {
   type UserJson,
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { jobsSettled } from '../support/jobs.js';
 import { silentLogger } from '../support/logger.js';
 import { linkToken, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';
 
@@ -354,19 +355,7 @@ describe('account lifecycle (end to end, real SMTP server)', function () {
     const put = (account: Account, json: unknown) => api.put('/api/v1/profile', { token: account.access_token, json });
     const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
     /** Waits until `of`'s background jobs are all done (the account mail sent, or given up on), then a beat for SMTP. */
-    const settle = async (of: RunningService = service) => {
-      const jobs = of.container.get(TOKENS.JobAdmin);
-      for (let tries = 0; tries < 200; tries += 1) {
-        const pending = await Promise.all(
-          (['waiting', 'active', 'retry'] as const).map(
-            async (state) => (await jobs.list({ state, page: 1, perPage: 1 })).total,
-          ),
-        );
-        if (pending.every((n) => n === 0)) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    };
+    const settle = (of: RunningService = service) => jobsSettled(of.container.get(TOKENS.JobAdmin));
 
     it('a stolen access token cannot move the account: the e-mail change needs current_password; the old address is told, with no link', async () => {
       const account = await register(api);

@@ -5,6 +5,7 @@ import { startService, type RunningService } from '../../src/main/service.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { accountWithRole, Api, dataOf, refresh, register, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { jobsSettled } from '../support/jobs.js';
 import { graphql } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
 import { promtool, promtoolCheck, samples, scrape, valueOf } from '../support/metrics.js';
@@ -107,16 +108,7 @@ describe('metrics (end to end)', function () {
 
   it('counts jobs stored and runs ended by name and outcome, with durations, and reads the waiting gauges from the store', async () => {
     const jobs = service.container.get(TOKENS.JobAdmin);
-    // One reading of every job (not one per state: a job may move between two of them), twice in a row.
-    const unfinished = async () =>
-      (await jobs.list({ page: 1, perPage: 100 })).items.filter((job) => !['completed', 'failed'].includes(job.state))
-        .length;
-    const settled = async () => {
-      for (let tries = 0, quiet = 0; tries < 200 && quiet < 2; tries += 1) {
-        quiet = (await unfinished()) === 0 ? quiet + 1 : 0;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const settled = () => jobsSettled(jobs);
     await settled();
     const before = await scrapeIt();
     expect((await api.post('/api/v1/auth/password/forgot', { json: { email: moderator.user.email } })).status).to.equal(

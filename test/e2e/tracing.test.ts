@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../../src/main/service.js';
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { accountWithRole, Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { jobsSettled } from '../support/jobs.js';
 import { externalService } from '../support/env.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { capturingLogger } from '../support/logger.js';
@@ -63,19 +64,7 @@ for (const [engine, url] of [
       return exporter.getFinishedSpans();
     };
     /** Waits until no job is left to run (their spans then are over), so a test sees only its own spans. */
-    const jobsSettled = async (): Promise<void> => {
-      const jobs = service!.container.get(TOKENS.JobAdmin);
-      for (let tries = 0; tries < 200; tries += 1) {
-        const left = await Promise.all(
-          (['waiting', 'active', 'retry'] as const).map(
-            async (state) => (await jobs.list({ state, page: 1, perPage: 1 })).total,
-          ),
-        );
-        if (left.every((n) => n === 0)) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    };
+    const settled = (): Promise<void> => jobsSettled(service!.container.get(TOKENS.JobAdmin), 200);
 
     before(async function () {
       const databaseUrl = url();
@@ -103,7 +92,7 @@ for (const [engine, url] of [
         201,
       );
       // The registration's verification mail runs as jobs, in spans of their own.
-      await jobsSettled();
+      await settled();
     });
     beforeEach(() => exporter.reset());
     after(async () => service?.stop());
@@ -205,10 +194,10 @@ for (const [engine, url] of [
 
     it('runs a job in a span of its own, linked to the request that enqueued it, and the job it enqueues linked to it', async () => {
       const { email } = (await accountWithRole(service!, api, 'user')).user;
-      await jobsSettled();
+      await settled();
       exporter.reset();
       expect((await api.post('/api/v1/auth/password/forgot', { json: { email } })).status).to.equal(202);
-      await jobsSettled();
+      await settled();
       const all = await spans();
       const { root: request } = oneTrace(all, 'POST /api/v1/auth/password/forgot');
       const { root: link, spans: linkTrace } = oneTrace(all, 'job account.link');

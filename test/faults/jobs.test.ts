@@ -124,6 +124,23 @@ async function newDatabase(cluster: PgCluster, name: string): Promise<string> {
   return url.toString();
 }
 
+/**
+ * Runs `body` over the instances it starts (pushed to `instances`): when it fails, every
+ * instance's output is printed with the failure; whatever happens, they are killed and `smtp` closed.
+ */
+async function watching(instances: Instance[], smtp: TestSmtpServer, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    for (const [n, instance] of instances.entries())
+      console.log(`      instance ${n + 1} output:\n${instance.output()}`);
+    throw error;
+  } finally {
+    for (const instance of instances) await kill9(instance.child);
+    await smtp.close();
+  }
+}
+
 describe('faults: background jobs (account mail)', function () {
   this.timeout(180_000);
 
@@ -138,7 +155,7 @@ describe('faults: background jobs (account mail)', function () {
     async function killAndRestart(databaseUrl: string, mailWaitMs: number): Promise<void> {
       const smtp = await startSmtpServer();
       const instances: Instance[] = [];
-      try {
+      await watching(instances, smtp, async () => {
         const env = serviceEnv(databaseUrl, smtp);
         const email = 'killed-after-202@example.com';
         await createUserByCli(env, { email, password: PASSWORD, role: 'user', firstName: 'K', lastName: 'Ill' });
@@ -164,14 +181,7 @@ describe('faults: background jobs (account mail)', function () {
         });
         expect(reset.status, reset.text).to.equal(204);
         await login(second.api, email, 'a password after the crash');
-      } catch (error) {
-        for (const [n, instance] of instances.entries())
-          console.log(`      instance ${n + 1} output:\n${instance.output()}`);
-        throw error;
-      } finally {
-        for (const instance of instances) await kill9(instance.child);
-        await smtp.close();
-      }
+      });
     }
 
     it('SQLite file: the reset mail is sent once the service runs again, exactly once', async () => {
@@ -266,7 +276,7 @@ describe('faults: background jobs (account mail)', function () {
     const cluster = await PgCluster.create();
     const smtp = await startSmtpServer();
     const instances: Instance[] = [];
-    try {
+    await watching(instances, smtp, async () => {
       const env = serviceEnv(cluster.url, smtp);
       const addresses = Array.from({ length: 50 }, (_, i) => `pair-${i}@example.com`);
       // One instance and one user first, alone: its start, the registration and its verification
@@ -301,15 +311,7 @@ describe('faults: background jobs (account mail)', function () {
         [one, two].every((instance) => instance.child.exitCode === null && instance.child.signalCode === null),
         'both instances still running',
       ).to.equal(true);
-    } catch (error) {
-      for (const [n, instance] of instances.entries())
-        console.log(`      instance ${n + 1} output:\n${instance.output()}`);
-      throw error;
-    } finally {
-      for (const instance of instances) await kill9(instance.child);
-      await smtp.close();
-      await cluster.destroy();
-    }
+    }).finally(() => cluster.destroy());
   });
 
   /**

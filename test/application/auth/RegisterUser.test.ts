@@ -17,9 +17,9 @@ describe('RegisterUser', () => {
     client: A_CLIENT,
   };
 
-  beforeEach(() => {
-    world = newWorld();
-    register = new RegisterUser(
+  /** The use case on the world's adapters, starting a session on registration unless told not to. */
+  const registerUser = (sessionOnRegister = true) =>
+    new RegisterUser(
       world.users,
       world.hasher,
       world.ids,
@@ -27,7 +27,12 @@ describe('RegisterUser', () => {
       world.sessions,
       world.links,
       world.jobs,
+      sessionOnRegister,
     );
+
+  beforeEach(() => {
+    world = newWorld();
+    register = registerUser();
   });
 
   it('stores the user with the given names and e-mail, created and updated now', async () => {
@@ -146,16 +151,7 @@ describe('RegisterUser', () => {
     });
 
     it('without a session on registration: no tokens, no session, still the verification mail', async () => {
-      const withoutSession = new RegisterUser(
-        world.users,
-        world.hasher,
-        world.ids,
-        world.clock,
-        world.sessions,
-        world.links,
-        world.jobs,
-        false,
-      );
+      const withoutSession = registerUser(false);
       const { user, tokens } = await withoutSession.execute(input);
       expect(tokens).to.equal(undefined);
       expect(world.tokens.issuedCount).to.equal(0);
