@@ -252,18 +252,20 @@ export class PgBossJobs implements JobQueue, JobAdmin {
    * Creates a queue unless it exists, one creation at a time across every instance: pg-boss's
    * `create_queue` attaches a partition to the job table, and two sessions doing it at once
    * deadlock (PostgreSQL aborts one: an instance failing to start, or requests answering 500). A
-   * session advisory lock, held on a connection of its own while pg-boss works on another, orders
+   * transaction's advisory lock, held on a connection of its own while pg-boss works on another, orders
    * them; within this process `creating` orders them too, so waiting creations hold no connection.
    */
   private async createQueue(name: string): Promise<void> {
     const lock = await this.pool.connect();
     let failure: Error | undefined;
     try {
-      await lock.query(`SELECT pg_advisory_lock(hashtext('${SCHEMA}.create_queue'))`);
+      // A transaction's lock, not a session's: behind a transaction pooler (PgBouncer) a session
+      // lock would stay with a server connection when the unlock went to another.
+      await lock.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${SCHEMA}.create_queue'))`);
       try {
         if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
       } finally {
-        await lock.query(`SELECT pg_advisory_unlock(hashtext('${SCHEMA}.create_queue'))`);
+        await lock.query('COMMIT');
       }
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
