@@ -90,7 +90,8 @@ async function withJobs<T>(work: (admin: JobAdmin) => Promise<T>): Promise<T> {
     const database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart });
     const jobs = await steps.run(
       'jobs',
-      () => openJobs(config, database, createLogger('error', 'json')),
+      // Only to read and steer jobs: no scheduler, no supervisor for the life of a command.
+      () => openJobs(config, database, createLogger('error', 'json'), { background: false }),
       (engine) => engine.stop(),
     );
     return await work(jobs.admin);

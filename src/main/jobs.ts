@@ -51,7 +51,12 @@ interface Engine extends JobQueue, JobAdmin {
 }
 
 /** Opens the jobs of `database`: on PostgreSQL pg-boss is started (its schema installed or migrated). */
-export async function openJobs(config: Config, database: Database, logger: Logger): Promise<JobsEngine> {
+export async function openJobs(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  options: { readonly background?: boolean } = {},
+): Promise<JobsEngine> {
   const opened = (engine: Engine, pollIntervalMs: number, stop: () => Promise<void>): JobsEngine => ({
     queue: engine,
     admin: engine,
@@ -71,6 +76,7 @@ export async function openJobs(config: Config, database: Database, logger: Logge
     connectionString: config.database.migrationUrl || config.database.url,
     defaults: runnerOptions(config, 500),
     failedRetentionMs: config.jobs.retentionMs,
+    ...(options.background === undefined ? {} : { background: options.background }),
     onError: (error) => logger.error({ err: error }, 'jobs: pg-boss failed'),
   });
   await boss.start();

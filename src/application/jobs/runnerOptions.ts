@@ -17,3 +17,8 @@ export const DEFAULT_RUNNER_OPTIONS: JobRunnerOptions = {
   retry: DEFAULT_RETRY_POLICY,
   pollIntervalMs: 250,
 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How long finished jobs are kept by default: completed ones a day, failed ones `jobs.retention` (14 days). */
+export const DEFAULT_RETENTION = { completedMs: DAY_MS, failedMs: 14 * DAY_MS } as const;

@@ -287,8 +287,13 @@ describe('Jobs on every engine', () => {
         );
         const runAts: number[] = [];
         for (const attempts of [1, 2]) {
-          await until(async () => (await view(id))?.state === 'retry' && (await view(id))?.attempts === attempts);
-          runAts.push((await view(id))!.runAt.getTime());
+          // One reading per look: two could see the state of one run and the attempts of the next.
+          let seen: Awaited<ReturnType<typeof view>>;
+          await until(async () => {
+            seen = await view(id);
+            return seen?.state === 'retry' && seen.attempts === attempts;
+          });
+          runAts.push(seen!.runAt.getTime());
         }
         // 700 ms, then 1400 ms capped at 1000 ms, from the end of the run.
         expect(runAts[0]! - thrown[0]!).to.be.within(700, 900);

@@ -17,7 +17,11 @@ import type {
   Transaction,
 } from '../../../application/ports/Jobs.js';
 import { retryDelayMs } from '../../../application/jobs/retryDelay.js';
-import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
+import {
+  DEFAULT_RETENTION,
+  DEFAULT_RUNNER_OPTIONS,
+  type JobRunnerOptions,
+} from '../../../application/jobs/runnerOptions.js';
 import type { Database } from './database.js';
 import { guarded } from './errors.js';
 import type { SqlExecutor, SqlParam, SqlStatements } from './sqlExecutor.js';
@@ -46,8 +50,6 @@ const INSERT_FIRING =
 const PURGE =
   `delete from jobs where (state = 'completed' and run_at < ? and finished_at < ?) ` +
   `or (state = 'failed' and run_at < ? and finished_at < ?)`;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The id of the next due job of `count` names (its parameters: the names, now, the time before
@@ -134,8 +136,8 @@ export class SqlJobs implements JobQueue, JobAdmin {
     this.now = options.now ?? (() => new Date());
     this.onError = options.onError ?? (() => undefined);
     this.retention = {
-      completedMs: options.completedRetentionMs ?? DAY_MS,
-      failedMs: options.failedRetentionMs ?? 14 * DAY_MS,
+      completedMs: options.completedRetentionMs ?? DEFAULT_RETENTION.completedMs,
+      failedMs: options.failedRetentionMs ?? DEFAULT_RETENTION.failedMs,
     };
   }
 

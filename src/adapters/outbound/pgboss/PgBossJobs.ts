@@ -1,7 +1,11 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { retryDelayMs, type RetryPolicy } from '../../../application/jobs/retryDelay.js';
-import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
+import {
+  DEFAULT_RETENTION,
+  DEFAULT_RUNNER_OPTIONS,
+  type JobRunnerOptions,
+} from '../../../application/jobs/runnerOptions.js';
 import type {
   JobAdmin,
   JobHandler,
@@ -30,7 +34,6 @@ const NOT_INTERNAL = `name NOT LIKE '\\_\\_pgboss\\_\\_%'`;
 const MIN_POLL_INTERVAL_MS = 500;
 /** pg-boss refuses a job's expiry of a day or more. */
 const MAX_EXPIRE_SECONDS = 24 * 60 * 60 - 1;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -68,6 +71,12 @@ export interface PgBossJobsOptions {
    * fired (default 30 s and 5 s; tests shorten both). The firing itself keeps pg-boss's minute.
    */
   readonly scheduleCheckSeconds?: { readonly schedules: number; readonly sends: number };
+  /**
+   * Whether this engine runs pg-boss's background parts — its scheduler and its supervisor
+   * (timeouts, retention) — as every instance of the service does (default true). A short command
+   * that only reads or steers jobs (the CLI) runs neither.
+   */
+  readonly background?: boolean;
   /** Where failures of the background parts go (the supervisor, a pooled connection, a run's bookkeeping); by default nowhere. */
   readonly onError?: (error: unknown) => void;
 }
@@ -200,15 +209,21 @@ export class PgBossJobs implements JobQueue, JobAdmin {
       schema: SCHEMA,
       // pg-boss's scheduler (`jobs.schedules`): once a minute at most, across all instances, it
       // sends the job of each schedule whose cron time came in the last minute.
-      schedule: true,
+      schedule: options.background ?? true,
       cronMonitorIntervalSeconds: options.scheduleCheckSeconds?.schedules ?? 30,
       cronWorkerIntervalSeconds: options.scheduleCheckSeconds?.sends ?? 5,
-      supervise: true,
+      supervise: options.background ?? true,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
       // Jobs stay in the job table (where the admin API sees them) for their retention, then
       // pg-boss moves them to its archive, which the next maintenance empties.
-      archiveCompletedAfterSeconds: Math.max(1, Math.round((options.completedRetentionMs ?? DAY_MS) / 1000)),
-      archiveFailedAfterSeconds: Math.max(1, Math.round((options.failedRetentionMs ?? 14 * DAY_MS) / 1000)),
+      archiveCompletedAfterSeconds: Math.max(
+        1,
+        Math.round((options.completedRetentionMs ?? DEFAULT_RETENTION.completedMs) / 1000),
+      ),
+      archiveFailedAfterSeconds: Math.max(
+        1,
+        Math.round((options.failedRetentionMs ?? DEFAULT_RETENTION.failedMs) / 1000),
+      ),
       deleteAfterSeconds: 1,
     });
     this.boss.on('error', this.onError);
