@@ -11,6 +11,7 @@ import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js'
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
 import { LoopPressure } from '../adapters/inbound/http/loopPressure.js';
+import { TurnBudget } from '../adapters/inbound/http/turnBudget.js';
 import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../adapters/outbound/mikroorm/database.js';
 import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
@@ -174,6 +175,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           shedding: {
             maxInFlight: config.server.maxInFlight,
             loopOverloaded: () => pressure.overloaded,
+            turns: new TurnBudget(),
           },
         }),
     ),

@@ -1,6 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -19,6 +20,59 @@ function getOn(agent: Agent, url: string, token: string): Promise<number> {
     });
     req.on('error', () => resolve(0));
     req.end();
+  });
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** How long `/health/live` takes on a new connection (a probe), in ms; Infinity when it fails or is not 200. */
+function probeLive(url: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${url}/health/live`, { agent: false, timeout: 30_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(Infinity));
+    req.end();
+  });
+}
+
+/** The overload driver's figures (bench/overload.ts): autocannon in a process of its own. */
+interface DriverFigures {
+  answers: number;
+  by_status: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  latency_ms: { p50: number; p99: number; max: number };
+}
+
+function drive(url: string, token: string, connections: number, seconds: number): Promise<DriverFigures> {
+  return new Promise((resolve, reject) => {
+    const driver = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bench/overload.ts', url, String(connections), String(seconds)],
+      { env: { ...process.env, BENCH_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    driver.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    driver.once('error', reject);
+    driver.once('close', (code) => {
+      const line = /\{"answers".*\}/.exec(out);
+      if (code === 0 && line) resolve(JSON.parse(line[0]) as DriverFigures);
+      else reject(new Error(`the overload driver exited with ${code}: ${out}`));
+    });
   });
 }
 
@@ -52,7 +106,10 @@ describe('no false refusals: bursts of connections on an idle service are served
   let token = '';
   const ids: string[] = [];
 
+  let managementPort = 0;
+
   before(async () => {
+    managementPort = await freePort();
     await createUserByCli(
       { SVC_DATABASE_URL: database, SVC_AUTH_BCRYPT_COST: '4' },
       {
@@ -72,7 +129,9 @@ describe('no false refusals: bursts of connections on an idle service are served
         SVC_LOG_LEVEL: 'silent',
         SVC_RATE_LIMIT_ENABLED: 'false',
         SVC_AUTH_BCRYPT_COST: '4',
-        SVC_METRICS_ENABLED: 'false',
+        // The probes of the 1,000-connection test go to the management listener, as Kubernetes' do.
+        SVC_METRICS_HOST: '127.0.0.1',
+        SVC_METRICS_PORT: String(managementPort),
         // One test machine stands in for many clients (the default bound is per client IP).
         SVC_SERVER_MAX_CONNECTIONS_PER_IP: '10000',
       },
@@ -114,4 +173,28 @@ describe('no false refusals: bursts of connections on an idle service are served
       ).to.deep.equal([]);
     });
   }
+
+  it('1,000 connections at once on the 100-row list: no request waits more than 5 s, and /health/live on a new connection answers within 1 s', async () => {
+    const probes: Promise<number>[] = [];
+    let driving = true;
+    const figures = drive(`${base}/api/v1/products?per_page=100`, token, 1000, 8).finally(() => (driving = false));
+    await new Promise((r) => setTimeout(r, 500));
+    while (driving) {
+      probes.push(probeLive(`http://127.0.0.1:${managementPort}`));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const result = await figures;
+    const live = await Promise.all(probes);
+    expect(result.errors, 'connection errors').to.equal(0);
+    expect(result.timeouts, 'requests never answered').to.equal(0);
+    expect(Object.keys(result.by_status).sort(), 'statuses answered').to.satisfy((statuses: string[]) =>
+      statuses.every((status) => status === '200' || status === '503'),
+    );
+    expect(result.by_status['200'] ?? 0, 'requests served').to.be.above(1000);
+    // Every connection's first request waits for Node to accept it, one connection per turn of the
+    // loop: with long turns, the last of 1,000 waited 20 s.
+    expect(result.latency_ms.max, 'the longest wait (ms)').to.be.at.most(5000);
+    expect(live.length, 'probes sent').to.be.above(20);
+    expect(live.filter((ms) => ms > 1000).map(Math.round), 'probes slower than 1 s (ms)').to.deep.equal([]);
+  });
 });

@@ -6,7 +6,7 @@ import { bodyParser } from './middleware/bodyParser.js';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
 import { cors, type CorsOptions } from './middleware/cors.js';
 import { httpMetrics } from './middleware/httpMetrics.js';
-import { loadShedding } from './middleware/loadShedding.js';
+import { loadShedding, type LoadSheddingOptions } from './middleware/loadShedding.js';
 import { rateLimit } from './middleware/rateLimit.js';
 import { recovery } from './middleware/recovery.js';
 import { requestId } from './middleware/requestId.js';
@@ -45,11 +45,7 @@ export interface HttpAppOptions {
   /** Where answers and limiter refusals are counted (README: Metrics and Tracing); absent: no metrics middleware at all. */
   metrics?: ServiceMetrics;
   /** Load shedding (ADR 15); absent: never shed. */
-  shedding?: {
-    maxInFlight: number;
-    /** True while the event loop is overloaded. */
-    loopOverloaded: () => boolean;
-  };
+  shedding?: Omit<LoadSheddingOptions, 'exemptPaths'>;
 }
 
 const routers = new WeakMap<Koa<RequestState>, Router<RequestState>>();

@@ -105,6 +105,23 @@ describe('HTTP adapter: load shedding (docs/adr/0015-load-shedding.md)', () => {
     for (const res of await Promise.all(admitted)) expect(res.status).to.equal(200);
   });
 
+  it('counts a request waiting for its turn of the loop as in progress, and the health probes never wait for one', async () => {
+    const turns: (() => void)[] = [];
+    await start({
+      maxInFlight: 2,
+      turns: { take: () => new Promise<void>((resolve) => turns.push(resolve)) },
+    });
+    const waiting = [fetch(`${app.url}/api/v1/slow`), fetch(`${app.url}/api/v1/slow`)];
+    await until(() => turns.length === 2);
+    expect(slow.started, 'started before their turn').to.equal(0);
+    await expectOverloaded(await fetch(`${app.url}/api/v1/slow`));
+    expect((await fetch(`${app.url}/health/live`)).status).to.equal(200);
+    for (const turn of turns.splice(0)) turn();
+    await until(() => slow.started === 2);
+    slow.release();
+    for (const res of await Promise.all(waiting)) expect(res.status).to.equal(200);
+  });
+
   it('answers 503 OVERLOADED while the event loop is overloaded, and serves again once it is not', async () => {
     await start({ maxInFlight: 100 });
     loopOverloaded = true;

@@ -11,6 +11,11 @@ export interface LoadSheddingOptions {
   loopOverloaded: () => boolean;
   /** Paths never refused nor counted (the health probes). */
   exemptPaths: readonly string[];
+  /**
+   * Spreads the admitted requests over short turns of the loop (`TurnBudget`); absent: each starts
+   * at once. A request waiting for its turn counts as in progress.
+   */
+  turns?: { take(): Promise<void> | undefined };
 }
 
 const RETRY_AFTER_MS = 1000;
@@ -58,6 +63,8 @@ export function loadShedding(options: LoadSheddingOptions): Middleware<RequestSt
     }
     inFlight += 1;
     try {
+      const turn = options.turns?.take();
+      if (turn) await turn;
       await next();
     } finally {
       inFlight -= 1;
