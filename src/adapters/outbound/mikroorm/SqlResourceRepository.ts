@@ -25,6 +25,9 @@ type RawRow = Record<string, unknown>;
  */
 const DEEP_OFFSET = 1000;
 
+/** The column of a list's rows that carries the list's total (a name no declared column can take). */
+const TOTAL = 'list_total_';
+
 /**
  * Runs `read` on PostgreSQL with `enable_sort` off for its transaction alone (`set local`): with
  * default costs the planner prefers sorting the whole table for a deep `offset`, which grows with
@@ -323,30 +326,29 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   }
 
   /**
-   * A count, then the page as a "deferred join": its ids come from the sort index alone — an
-   * index-only scan even deep into the list — and only those rows are read. A plain
-   * `select * … offset n` sorts the whole table once n is large. On SQLite both steps are one
-   * prepared statement, and so on PostgreSQL for a page before DEEP_OFFSET or a filtered one; past
-   * it the ids are read with the index walk enforced (see `readAllWalkingIndex`). Columns come from the table's
-   * declaration, never from input.
+   * The page as a "deferred join", with its total: the page's ids come from the sort index alone —
+   * an index-only scan even deep into the list — and only those rows are read. A plain
+   * `select * … offset n` sorts the whole table once n is large. On SQLite, and on PostgreSQL for a
+   * page before DEEP_OFFSET or a filtered one, this is one prepared statement whose rows also carry
+   * the total, counted by an uncorrelated subquery (run once); only a page with no rows — past the
+   * end, or an empty list — asks for the count on its own. Past DEEP_OFFSET on PostgreSQL the count
+   * comes first, then the ids are read with the index walk enforced (see `readAllWalkingIndex`).
+   * Columns come from the table's declaration, never from input.
    */
   list(query: ListQuery<F>): Promise<Page<E>> {
     return guarded(this.database.orm, async () => {
       const postgres = this.sql.dialect === 'postgresql';
       const t = this.table.table;
       const { where, params } = this.whereOf(query, postgres);
-      const counted = await this.sql.one<{ total: number | string }>(
-        `select count(*) as total from ${t} ${where}`,
-        params,
-      );
-      const total = Number(counted?.total ?? 0);
-      const answer = (rows: RawRow[]): Page<E> => ({
+      const countOf = `select count(*) as total from ${t} ${where}`;
+      const counted = async (): Promise<number> =>
+        Number((await this.sql.one<{ total: number | string }>(countOf, params))?.total ?? 0);
+      const answer = (rows: RawRow[], total: number): Page<E> => ({
         items: rows.map((row) => this.fromRaw(row)),
         total,
         page: query.page,
         perPage: query.perPage,
       });
-      if (total <= offsetOf(query)) return answer([]);
       const orderings = this.orderBy.get(query.sort);
       if (!orderings) throw new Error(`${query.sort} is not a sortable field of ${t}`);
       const orderBy = query.order === 'desc' ? orderings.desc : orderings.asc;
@@ -356,13 +358,14 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       if (!postgres || filtered || offsetOf(query) < DEEP_OFFSET) {
         // One statement. `id in (page ids)` makes SQLite look each row up by key (a join would scan
         // the table); PostgreSQL walks the sort index by itself for a shallow page or a filtered one.
-        return answer(
-          await this.sql.all<RawRow>(
-            `select ${this.selectList} from ${t} where id in (${pageIds}) order by ${orderBy}`,
-            pageParams,
-          ),
+        const rows = await this.sql.all<RawRow>(
+          `select ${this.selectList}, (${countOf}) as ${TOTAL} from ${t} where id in (${pageIds}) order by ${orderBy}`,
+          [...params, ...pageParams],
         );
+        return rows.length > 0 ? answer(rows, Number(rows[0]![TOTAL])) : answer([], await counted());
       }
+      const total = await counted();
+      if (total <= offsetOf(query)) return answer([], total);
       // Deep on PostgreSQL, two statements: the ids by walking the index (enforced), then those rows by primary key.
       const ids = (await walkingIndex(this.sql, (tx) => tx.all<{ id: string }>(pageIds, pageParams))).map((r) => r.id);
       const position = new Map(ids.map((id, index) => [id, index]));
@@ -371,7 +374,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
         ids,
       );
       rows.sort((a, b) => (position.get(a.id as string) ?? 0) - (position.get(b.id as string) ?? 0));
-      return answer(rows);
+      return answer(rows, total);
     });
   }
 }

@@ -203,6 +203,15 @@ export function resourceRepositoryContract<E, F extends string>(
             });
           }
         }
+
+        it('answers the exact total on every page, and on a page past the end no items with the total still exact', async () => {
+          const field = descriptor.sortable[0]!.field;
+          const totals = [];
+          for (let page = 1; page <= 4; page++) totals.push((await list({ sort: field, page, perPage: 5 })).total);
+          expect(totals).to.deep.equal([14, 14, 14, 14]);
+          expect((await list({ sort: field, page: 4, perPage: 5 })).items).to.deep.equal([]);
+          expect((await list({ sort: field, page: 1, perPage: 100 })).items).to.have.length(14);
+        });
       });
 
       if (descriptor.search) {
@@ -225,6 +234,9 @@ export function resourceRepositoryContract<E, F extends string>(
           expect(await matches('_')).to.have.members(['100% widget_']);
           expect(await matches('éCLAIR')).to.have.members(['Éclair widgetry']);
           expect((await list({ q: 'zzz' })).total).to.equal(0);
+          // The total of a page with rows counts only the matches too.
+          const page = await list({ q: 'widget', sort: 'created_at' as F, perPage: 2 });
+          expect([page.items.length, page.total]).to.deep.equal([2, 4]);
         });
       }
 
