@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { HttpAppOptions, RouteModule } from '../../../../src/adapters/inbound/http/app.js';
+import { cors } from '../../../../src/adapters/inbound/http/middleware/cors.js';
 import { defaultHttpOptions, startHttpApp, type RunningApp } from '../../../support/httpApp.js';
 
 const routes: RouteModule = (router) => {
@@ -211,5 +212,13 @@ describe('HTTP adapter: CORS', () => {
       expect(res.headers.get('access-control-allow-origin')).to.equal(ALLOWED);
       expect(res.headers.get('access-control-allow-credentials')).to.equal('true');
     });
+  });
+});
+
+describe('HTTP adapter: CORS with credentials and the origin `*`', () => {
+  it('refuses to build: @koa/cors would echo any Origin with credentials', () => {
+    expect(() => cors(corsWith({ allowedOrigins: ['*'], allowCredentials: true }))).to.throw(
+      'credentials cannot be combined',
+    );
   });
 });

@@ -1,5 +1,5 @@
-import type { Middleware } from 'koa';
-import vary from 'vary';
+import koaCors from '@koa/cors';
+import type { Context, Middleware } from 'koa';
 
 export interface CorsOptions {
   /** `['*']` for any origin, otherwise the exact origins allowed. */
@@ -12,57 +12,51 @@ export interface CorsOptions {
 }
 
 /**
- * Cross-origin headers from configuration. An origin outside the list gets no CORS headers
- * at all (the browser then refuses it); credentials are never combined with a wildcard.
+ * Cross-origin headers from configuration, through `@koa/cors`. An origin outside the list gets
+ * no CORS headers at all (the browser then refuses it); credentials are never combined with a
+ * wildcard.
  *
- * What `@koa/cors` did, with every header value worked out once, here, instead of on each
- * request (it parsed and re-wrote `Vary`, and awaited the origin callback, on every request: a
- * twentieth of an authenticated GET's time). Every answer says `Vary: Origin`. An answer to an
- * allowed origin (any, with `*`) carries `Access-Control-Allow-Origin` and the exposed headers,
- * and keeps them when a layer below throws (`err.headers`, which the error answer applies). A
- * preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 here with the
- * allowed methods and headers and the max age; any other `OPTIONS` goes on like any request.
+ * What `@koa/cors` (v5) does with the options below: every answer says `Vary: Origin`; an answer
+ * to an allowed origin (any, with `*`) carries `Access-Control-Allow-Origin` and the exposed
+ * headers, and keeps them when a layer below throws (`keepHeadersOnError`: they go on
+ * `err.headers`, which the error answer applies); a preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`) is answered 204 with the allowed methods and headers and the
+ * max age (none at 0); any other `OPTIONS` goes on like any request. No private-network or
+ * secure-context headers (both off by default, left off).
+ *
+ * Everything is resolved here, once: the lists joined, the max age in seconds. With `*` the origin
+ * is the string `'*'`, so no callback runs per request. With a list, the origin is a plain
+ * synchronous lookup in a `Set` (an empty string for an origin outside it, which `@koa/cors` takes
+ * as "no CORS headers"): a function is the only way `@koa/cors` allows a list, and the only per
+ * request work it adds is that lookup and the `await` `@koa/cors` puts on it.
+ *
+ * `@koa/cors` with `credentials: true` and origin `*` echoes whatever `Origin` the request sends
+ * (any site could then read answers with the user's cookies): refused here, at start-up, as the
+ * configuration check refuses it too.
  */
 export function cors(options: CorsOptions): Middleware {
   const any = options.allowedOrigins.includes('*');
+  if (any && options.allowCredentials) {
+    throw new Error('cors: credentials cannot be combined with the origin "*"; list the origins');
+  }
   const allowed = new Set(options.allowedOrigins);
-  const credentials = options.allowCredentials;
-  const exposed = options.exposedHeaders.join(',');
-  const methods = options.allowedMethods.join(',');
-  const allowedHeaders = options.allowedHeaders.join(',');
-  const maxAge = String(Math.floor(options.maxAgeMs / 1000));
+  const maxAge = Math.floor(options.maxAgeMs / 1000);
+  return koaCors({
+    origin: any ? '*' : (ctx: Context) => allowedOrigin(allowed, ctx.get('Origin')),
+    credentials: options.allowCredentials,
+    // Joined here; an empty string means the header is not sent (the allowed headers: the
+    // preflight's own `Access-Control-Request-Headers` are echoed instead).
+    allowMethods: options.allowedMethods.join(','),
+    allowHeaders: options.allowedHeaders.join(','),
+    exposeHeaders: options.exposedHeaders.join(','),
+    ...(maxAge > 0 ? { maxAge } : {}),
+    keepHeadersOnError: true,
+    privateNetworkAccess: false,
+    secureContext: false,
+  });
+}
 
-  return (ctx, next) => {
-    const existing = ctx.response.get('Vary') as string | undefined;
-    ctx.set('Vary', existing ? vary.append(existing, 'Origin') : 'Origin');
-    const origin = any ? '*' : allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : '';
-    if (origin === '') return next();
-
-    if (ctx.method === 'OPTIONS') {
-      if (!ctx.get('Access-Control-Request-Method')) return next();
-      ctx.set('Access-Control-Allow-Origin', origin);
-      if (credentials) ctx.set('Access-Control-Allow-Credentials', 'true');
-      if (maxAge !== '0') ctx.set('Access-Control-Max-Age', maxAge);
-      if (methods !== '') ctx.set('Access-Control-Allow-Methods', methods);
-      const requested = allowedHeaders !== '' ? allowedHeaders : ctx.get('Access-Control-Request-Headers');
-      if (requested) ctx.set('Access-Control-Allow-Headers', requested);
-      ctx.status = 204;
-      return Promise.resolve();
-    }
-
-    const headers: Record<string, string> = { 'Access-Control-Allow-Origin': origin };
-    if (credentials) headers['Access-Control-Allow-Credentials'] = 'true';
-    if (exposed !== '') headers['Access-Control-Expose-Headers'] = exposed;
-    ctx.set(headers);
-    return next().catch((error: unknown) => {
-      // Kept on the error answer, as Koa and `recovery` apply `err.headers`.
-      if (typeof error === 'object' && error !== null) {
-        const own = (error as { headers?: Record<string, string> }).headers ?? {};
-        const varied = vary.append(own.vary ?? own.Vary ?? '', 'Origin');
-        delete own.Vary;
-        (error as { headers?: Record<string, string> }).headers = { ...own, ...headers, vary: varied };
-      }
-      throw error;
-    });
-  };
+/** The request's `Origin` when the list holds it exactly, else `''` (no CORS headers). */
+function allowedOrigin(allowed: ReadonlySet<string>, origin: string): string {
+  return allowed.has(origin) ? origin : '';
 }

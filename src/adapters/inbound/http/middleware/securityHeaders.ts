@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 
@@ -12,19 +14,63 @@ export interface SecurityHeaderOptions {
 }
 
 /**
- * The headers every answer carries (README: Metrics and Tracing), the app's and those Node's parser makes the
- * server write on the socket alike. No `Cross-Origin-Resource-Policy` here: the JSON API is read
- * by browser apps on other origins; the pages add their own policy (see `contentSecurityPolicy.ts`).
+ * The headers every answer carries (README: Metrics and Tracing), the app's and those Node's parser
+ * makes the server write on the socket alike: `X-Content-Type-Options: nosniff`,
+ * `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`, and with `hsts`
+ * `Strict-Transport-Security: max-age=31536000; includeSubDomains`. Helmet writes them, configured
+ * to these four and nothing else: no `Cross-Origin-Resource-Policy` (the JSON API is read by browser
+ * apps on other origins), no `Cross-Origin-Opener-Policy` or `Origin-Agent-Cluster`, no
+ * Content-Security-Policy (only the pages have one, their own: `pagePolicy.ts`), none of the
+ * legacy `X-DNS-Prefetch-Control`, `X-Download-Options`, `X-Permitted-Cross-Domain-Policies`,
+ * `X-XSS-Protection`. Helmet's `X-Powered-By` removal is off: nothing in the service writes that
+ * header (Koa does not), and a removal is not a header to write.
+ *
+ * Helmet runs once, here, at start-up, against a response that only records `setHeader`; the
+ * list it wrote is what {@link securityHeaders} sets per answer, and what the answers written
+ * without any middleware (the socket's 431/400/408 in `httpServer.ts`, the metrics listener) carry.
+ * Not helmet per request: these values never change for the life of the process (no CSP nonce),
+ * those other answers need the list anyway, and helmet per request walks a chain of closures
+ * with a `next` callback each where a loop over the list does the same `setHeader` calls.
  */
 export function securityHeaderList(options: SecurityHeaderOptions): readonly Header[] {
   if (!options.enabled) return [];
-  const headers: Header[] = [
-    ['X-Content-Type-Options', 'nosniff'],
-    ['Referrer-Policy', 'no-referrer'],
-    ['X-Frame-Options', 'DENY'],
-  ];
-  if (options.hsts) headers.push(['Strict-Transport-Security', 'max-age=31536000; includeSubDomains']);
-  return headers;
+  return headersWrittenBy({
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true, preload: false } : false,
+    xContentTypeOptions: true,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' },
+    xPermittedCrossDomainPolicies: false,
+    xPoweredBy: false,
+    xXssProtection: false,
+  });
+}
+
+/**
+ * Runs helmet once against a response that records what it sets. Helmet's middleware is
+ * synchronous; anything else (an error, a later `next`, a call other than `setHeader`) fails start-up.
+ */
+function headersWrittenBy(options: HelmetOptions): readonly Header[] {
+  const headers: Header[] = [];
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, String(value)]);
+      return recorder;
+    },
+  };
+  let done = false;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not finish at once: its headers cannot be worked out at start-up');
+  return Object.freeze(headers);
 }
 
 /**

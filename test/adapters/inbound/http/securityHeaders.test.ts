@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { securityHeaderList } from '../../../../src/adapters/inbound/http/middleware/securityHeaders.js';
+
+/** What helmet is configured to write (README: Metrics and Tracing): these headers, exactly, and no other. */
+describe('HTTP adapter: the security header list (helmet, worked out once)', () => {
+  const sorted = (headers: readonly (readonly [string, string])[]): string[] =>
+    headers.map(([name, value]) => `${name}: ${value}`).sort();
+
+  it('is nosniff, no-referrer and DENY, nothing else', () => {
+    expect(sorted(securityHeaderList({ enabled: true, hsts: false }))).to.deep.equal([
+      'Referrer-Policy: no-referrer',
+      'X-Content-Type-Options: nosniff',
+      'X-Frame-Options: DENY',
+    ]);
+  });
+
+  it('adds Strict-Transport-Security with hsts', () => {
+    expect(sorted(securityHeaderList({ enabled: true, hsts: true }))).to.deep.equal([
+      'Referrer-Policy: no-referrer',
+      'Strict-Transport-Security: max-age=31536000; includeSubDomains',
+      'X-Content-Type-Options: nosniff',
+      'X-Frame-Options: DENY',
+    ]);
+  });
+
+  it('is empty when turned off, hsts or not', () => {
+    expect(securityHeaderList({ enabled: false, hsts: true })).to.deep.equal([]);
+  });
+});
