@@ -147,13 +147,17 @@ function integerParam(raw: unknown, min: number, max: number, fallback: number):
   return n >= min && n <= max ? n : undefined;
 }
 
+/** The request's body as JSON; throws past `limit` bytes or when it is not JSON. */
 async function jsonBody(ctx: Context, limit = 1024 * 1024): Promise<unknown> {
-  let text = '';
-  for await (const chunk of ctx.req) {
-    text += String(chunk);
-    if (text.length > limit) throw new Error('too large');
+  // Decoded once at the end: a character split across two chunks stays whole.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new Error('too large');
+    chunks.push(chunk);
   }
-  return JSON.parse(text) as unknown;
+  return JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
 }
 
 export interface SameWorkOptions {
