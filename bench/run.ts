@@ -3,12 +3,12 @@
  * connections, duration and pipelining, in alternating rounds; prints one table (requests/s,
  * p50, p99, errors, ratio to bare Koa) and writes it to bench/results/latest.json.
  *
- * GET by id, the list and create are also driven, in the same rounds, on the same-work app
- * (bench/sameWork.ts: the same answers, hand-written, on the same drivers and the same database
+ * GET by id, the list, GraphQL and create are also driven, in the same rounds, on the same-work
+ * app (bench/sameWork.ts: the same answers, hand-written, on the same drivers and the same database
  * file), and the table shows Portico's ratio to it: what the architecture costs. With
- * SVC_TEST_POSTGRES_URL set, those three run again with Portico and the same-work app both on that
+ * SVC_TEST_POSTGRES_URL set, those four run again with Portico and the same-work app both on that
  * PostgreSQL database (its products and the bench admin are replaced by the seed): the rows
- * marked (PostgreSQL).
+ * marked (PostgreSQL). The scenarios are described once, in bench/scenarios.ts.
  *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
@@ -185,20 +185,23 @@ async function startSameWork(
 }
 
 /**
- * Whether the same-work app answers `request` with Portico's status, ETag and body (the test in
- * test/bench holds this for every case; this catches a drift at bench time). A created product's
- * id and timestamps differ, so create is not compared here.
+ * Whether the same-work app answers `request` with Portico's status, content type, ETag and body
+ * (the test in test/bench holds this for every case; this catches a drift at bench time).
  */
 async function answersAlike(
   serviceUrl: string,
   sameUrl: string,
   request: ReturnType<Scenario['request']>,
 ): Promise<boolean> {
-  if (request.method !== 'GET') return true;
   const answers = await Promise.all(
     [serviceUrl, sameUrl].map(async (url) => {
-      const response = await fetch(`${url}${request.path}`, { headers: request.headers ?? {} });
-      return `${response.status} ${response.headers.get('etag')} ${await response.text()}`;
+      const response = await fetch(`${url}${request.path}`, {
+        method: request.method,
+        headers: request.headers ?? {},
+        ...(request.body === undefined ? {} : { body: request.body }),
+      });
+      const { headers } = response;
+      return `${response.status} ${headers.get('content-type')} ${headers.get('etag')} ${await response.text()}`;
     }),
   );
   return answers[0] === answers[1];
@@ -474,7 +477,7 @@ async function main(): Promise<void> {
       for (const scenario of on) {
         const request = scenario.request(ctx);
         const withSame = scenario.sameWork === true && same !== '';
-        const alike = withSame ? await answersAlike(portico, same, request) : undefined;
+        const alike = withSame && !scenario.creates ? await answersAlike(portico, same, request) : undefined;
         if (alike === false)
           say(
             `bench: WARNING — the same-work app does not answer ${scenario.label} as Portico does (npm test test/bench/sameWork.test.ts)`,
