@@ -1,8 +1,9 @@
 /**
  * The same-work yardstick: a hand-written Koa + @koa/router + jsonwebtoken app doing what Portico
- * does for three routes, on the drivers Portico uses (`libsql` for SQLite, `pg` for PostgreSQL),
- * answering the same bytes (test/bench/sameWork.test.ts holds it to that). Portico's ratio to it
- * is what the architecture costs over code written by hand for the same work.
+ * does for three REST routes and the GraphQL products list (graphql-http + graphql-js, as Portico),
+ * on the drivers Portico uses (`libsql` for SQLite, `pg` for PostgreSQL), answering the same bytes
+ * (test/bench/sameWork.test.ts holds it to that). Portico's ratio to it is what the architecture
+ * costs over code written by hand for the same work.
  *
  *   node --import tsx bench/sameWork.ts <sqlite:file | postgres://…> <jwt secret> <jwt issuer> <port>
  *
@@ -10,10 +11,21 @@
  * a verified token is remembered until it expires, as Portico's JwtTokenIssuer does); then
  *   GET  /api/v1/products/:id  one prepared select by id;
  *   GET  /api/v1/products      `select count(*)`, then the page (sort, order, page, per_page);
- *   POST /api/v1/products      name and price checked, one prepared insert.
+ *   POST /api/v1/products      name and price checked, one prepared insert;
+ *   POST /graphql              the body read as JSON (1 MiB at most), then graphql-http on a schema
+ *                              of `products(pagination, sort)` and the types it returns, with
+ *                              Portico's names and types; each document parsed and validated once
+ *                              (Portico keeps them too); the `products` resolver checks the token
+ *                              (a refusal is a GraphQL error in a 200, as Portico answers), then
+ *                              runs the list's two prepared reads, count and page.
  * What it leaves out, which Portico does: the caller lookup (user and session, cached by Portico),
  * the RBAC check, the middleware chain (request id, logging, metrics, security headers, CORS,
- * load shedding, timeout), the per-query time bound, invisible-character checks on names.
+ * load shedding, timeout), the per-query time bound, invisible-character checks on names. On
+ * GraphQL also: the rest of the schema (`product`, the mutations, health, the `search` argument),
+ * GET requests, the depth, field, alias and token limits, `graphql.introspection: false` (no
+ * introspection, no suggestions in errors; Portico's default is on, as here), tracing and the
+ * operations metric, the 415 for a body that is not JSON, the 400 for two Authorization headers,
+ * and the field list of a VALIDATION_ERROR (only its code is given).
  * SQLite: one connection, the pragmas Portico sets, statements prepared once. PostgreSQL: a
  * pg.Pool of 10 (Portico's MikroORM pool: min 0, max 10) and named statements, so each
  * connection parses and plans a statement once.
@@ -23,7 +35,9 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import Router from '@koa/router';
-import Koa, { type Context } from 'koa';
+import { buildSchema, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
+import { createHandler } from 'graphql-http/lib/use/koa';
+import Koa, { type Context, type Next } from 'koa';
 import jwt from 'jsonwebtoken';
 import Database from 'libsql';
 
@@ -147,14 +161,86 @@ function integerParam(raw: unknown, min: number, max: number, fallback: number):
   return n >= min && n <= max ? n : undefined;
 }
 
+/** The request's body as JSON; throws past `limit` bytes or when it is not JSON. */
 async function jsonBody(ctx: Context, limit = 1024 * 1024): Promise<unknown> {
-  let text = '';
-  for await (const chunk of ctx.req) {
-    text += String(chunk);
-    if (text.length > limit) throw new Error('too large');
+  // Decoded once at the end: a character split across two chunks stays whole.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new Error('too large');
+    chunks.push(chunk);
   }
-  return JSON.parse(text) as unknown;
+  return JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
 }
+
+/**
+ * The part of Portico's GraphQL schema the bench's query reaches, with Portico's names and types:
+ * the `products` list with its `pagination` and `sort` arguments (not `search`), its envelope, the
+ * product. `DateTime` is left as graphql-js builds a scalar (as is): the resolver hands it ISO text.
+ */
+const SDL = `
+scalar DateTime
+enum SortOrientation {
+  ASC
+  DESC
+}
+input TPaginationInputDto {
+  limit: Int
+  page: Int
+}
+input TSortingInputDto {
+  sortByField: String!
+  sortOrientation: SortOrientation
+}
+type TPaginationObjectDto {
+  totalRecords: Int
+  recordsPerPage: Int
+  totalPages: Int
+  currentPage: Int
+}
+type Product {
+  id: ID!
+  name: String!
+  price: Float!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+type ProductList {
+  data: [Product!]!
+  pagination: TPaginationObjectDto!
+}
+type Query {
+  products(pagination: TPaginationInputDto, sort: TSortingInputDto): ProductList!
+}
+`;
+
+/** `sortByField`'s names and the columns they sort by. */
+const GRAPHQL_SORTS = new Map([
+  ['name', 'name'],
+  ['price', 'price'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]);
+
+interface ProductsArgs {
+  pagination?: { limit?: number | null; page?: number | null } | null;
+  sort?: { sortByField: string; sortOrientation?: 'ASC' | 'DESC' | null } | null;
+}
+
+/** What a resolver gets from the request: its Authorization header ('' when absent). */
+type GraphQLContext = { authorization: string };
+
+const presentGraphQL = (r: Row) => ({
+  id: r.id,
+  name: r.name,
+  price: r.price,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+/** Documents kept parsed and validated, at most this many (then all are dropped). */
+const MAX_DOCUMENTS = 1000;
 
 export interface SameWorkOptions {
   databaseUrl: string;
@@ -174,8 +260,12 @@ export async function startSameWork(
 
   const app = new Koa();
   const router = new Router({ sensitive: true, strict: true });
-  router.use(async (ctx, next) => {
-    const match = BEARER.exec(ctx.get('Authorization').trim());
+  /**
+   * Why the Authorization header `header` ('' when absent) lets no one in, in Portico's words;
+   * `undefined` for a valid access token.
+   */
+  const refusal = (header: string): string | undefined => {
+    const match = BEARER.exec(header.trim());
     const token = match?.[1];
     let claims = token === undefined ? undefined : verified.get(token);
     if (token !== undefined && claims === undefined) {
@@ -190,20 +280,21 @@ export async function startSameWork(
         claims = undefined;
       }
     }
-    if (claims?.typ !== 'access' || claims.exp <= Date.now() / 1000) {
+    if (claims?.typ === 'access' && claims.exp > Date.now() / 1000) return undefined;
+    return header === '' ? 'missing bearer token' : match ? 'invalid token' : 'invalid authorization header';
+  };
+
+  /** The REST routes' authentication: 401 with `WWW-Authenticate: Bearer` when refused. */
+  const authenticated = async (ctx: Context, next: Next): Promise<void> => {
+    const message = refusal(ctx.get('Authorization'));
+    if (message !== undefined) {
       ctx.set('WWW-Authenticate', 'Bearer');
-      const message =
-        ctx.get('Authorization') === ''
-          ? 'missing bearer token'
-          : match
-            ? 'invalid token'
-            : 'invalid authorization header';
       return fail(ctx, 401, { code: 'UNAUTHORIZED', message });
     }
     await next();
-  });
+  };
 
-  router.get('/api/v1/products/:id', async (ctx) => {
+  router.get('/api/v1/products/:id', authenticated, async (ctx) => {
     const raw = ctx.params.id ?? '';
     const row = UUID.test(raw) ? await store.byId(raw.toLowerCase()) : undefined;
     if (!row)
@@ -216,7 +307,7 @@ export async function startSameWork(
     ctx.body = { success: true, data: present(row) };
   });
 
-  router.get('/api/v1/products', async (ctx) => {
+  router.get('/api/v1/products', authenticated, async (ctx) => {
     const q = ctx.query;
     const page = integerParam(q.page, 1, 999_999_999, 1);
     const perPage = integerParam(q.per_page, 1, 100, 20);
@@ -240,7 +331,7 @@ export async function startSameWork(
     };
   });
 
-  router.post('/api/v1/products', async (ctx) => {
+  router.post('/api/v1/products', authenticated, async (ctx) => {
     let body: unknown;
     try {
       body = await jsonBody(ctx);
@@ -273,6 +364,66 @@ export async function startSameWork(
     ctx.status = 201;
     ctx.set('ETag', '"1"');
     ctx.body = { success: true, data: present(row) };
+  });
+
+  /**
+   * `products`: the token checked when the field resolves, as Portico's resolvers do (a refusal is a
+   * GraphQL error, HTTP 200), then the list's count and page.
+   */
+  const schema = buildSchema(SDL);
+  schema.getQueryType()!.getFields().products!.resolve = async (
+    _root: unknown,
+    args: ProductsArgs,
+    context: GraphQLContext,
+  ) => {
+    const message = refusal(context.authorization);
+    if (message !== undefined) throw new GraphQLError(message, { extensions: { code: 'UNAUTHORIZED' } });
+    const perPage = args.pagination?.limit ?? 20;
+    const page = args.pagination?.page ?? 1;
+    const sort = args.sort ? GRAPHQL_SORTS.get(args.sort.sortByField.trim()) : 'created_at';
+    const order = args.sort?.sortOrientation === 'ASC' ? 'asc' : 'desc';
+    if (sort === undefined || perPage < 1 || perPage > 100 || page < 1 || page > 999_999_999)
+      throw new GraphQLError('validation failed', { extensions: { code: 'VALIDATION_ERROR' } });
+    const total = await store.count();
+    const rows = total > (page - 1) * perPage ? await store.page(sort, order, perPage, (page - 1) * perPage) : [];
+    return {
+      data: rows.map(presentGraphQL),
+      pagination: {
+        totalRecords: total,
+        recordsPerPage: perPage,
+        totalPages: Math.ceil(total / perPage),
+        currentPage: page,
+      },
+    };
+  };
+  // Each document is parsed and validated once, as Portico's parse cache does; only valid ones are kept.
+  const documents = new Map<string, DocumentNode>();
+  const validated = new WeakSet<DocumentNode>();
+  const graphql = createHandler<GraphQLContext>({
+    schema,
+    parse: (source) => (typeof source === 'string' ? documents.get(source) : undefined) ?? parse(source),
+    validate: (on, document, rules) => {
+      if (validated.has(document)) return [];
+      const errors = validate(on, document, rules);
+      if (errors.length === 0 && document.loc) {
+        if (documents.size >= MAX_DOCUMENTS) documents.clear();
+        documents.set(document.loc.source.body, document);
+        validated.add(document);
+      }
+      return errors;
+    },
+    // graphql-http's `req.headers` may be a plain object or a Headers-like one; the Node request's are plain.
+    context: (req) => ({ authorization: req.raw.headers.authorization ?? '' }),
+  });
+
+  // graphql-http reads a parsed body from `ctx.request.body` and has no size limit of its own.
+  router.post('/graphql', async (ctx, next) => {
+    try {
+      (ctx.request as { body?: unknown }).body = await jsonBody(ctx);
+    } catch {
+      return fail(ctx, 400, { code: 'BAD_REQUEST', message: 'invalid request body' });
+    }
+    await graphql(ctx, next);
   });
 
   app.use(router.routes());

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startSameWork } from '../../bench/sameWork.js';
+import { SCENARIOS } from '../../bench/scenarios.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { accountWithRole, Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
@@ -20,6 +21,16 @@ interface Answer {
   body: string;
 }
 
+async function answered(response: Response): Promise<Answer> {
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    etag: response.headers.get('etag'),
+    wwwAuthenticate: response.headers.get('www-authenticate'),
+    body: await response.text(),
+  };
+}
+
 async function answer(
   base: string,
   path: string,
@@ -33,12 +44,25 @@ async function answer(
     headers,
     ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
   });
+  return answered(response);
+}
+
+/** A request as the bench's scenarios describe one (bench/scenarios.ts). */
+type BenchRequest = ReturnType<(typeof SCENARIOS)[number]['request']>;
+
+async function send(base: string, request: BenchRequest): Promise<Answer> {
+  const { method, path, headers, body } = request;
+  return answered(await fetch(`${base}${path}`, { method, headers: headers ?? {}, ...(body ? { body } : {}) }));
+}
+
+/** The bench's GraphQL request, with `authorization` for its Authorization header (none when undefined). */
+function benchGraphQL(authorization: string | undefined, query?: string): BenchRequest {
+  const request = SCENARIOS.find((s) => s.name === 'graphql')!.request({ token: '', productId: '' });
+  const { authorization: _bearer, ...headers } = request.headers ?? {};
   return {
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    etag: response.headers.get('etag'),
-    wwwAuthenticate: response.headers.get('www-authenticate'),
-    body: await response.text(),
+    ...request,
+    headers: authorization === undefined ? headers : { ...headers, authorization },
+    ...(query === undefined ? {} : { body: JSON.stringify({ query }) }),
   };
 }
 
@@ -49,8 +73,9 @@ const withoutIdentity = (a: Answer): Answer => ({
 });
 
 /**
- * The benchmark's same-work app (bench/sameWork.ts) answers the three routes it stands in for
- * byte for byte as Portico does — status, content type, ETag and body — on the same database, so
+ * The benchmark's same-work app (bench/sameWork.ts) answers the three routes and the GraphQL query
+ * it stands in for byte for byte as Portico does — status, content type, ETag and body — on the
+ * same database, so
  * that Portico's ratio to it compares the same work. On an SQLite file and, when
  * SVC_TEST_POSTGRES_URL is set, on PostgreSQL.
  */
@@ -87,6 +112,7 @@ describe('bench: the same-work app answers as Portico does', function () {
           SVC_DATABASE_URL: databaseUrl!,
           SVC_AUTH_BCRYPT_COST: '4',
           SVC_RATE_LIMIT_ENABLED: 'false',
+          SVC_API_MODE: 'both',
         });
         service = await startService(config, { logger: silentLogger() });
         const account = await accountWithRole(service, new Api(service.url), 'moderator');
@@ -185,6 +211,41 @@ describe('bench: the same-work app answers as Portico does', function () {
         }
         const [portico, sameWork] = await both('/api/v1/products', { token: 'not a token' });
         expect(sameWork).to.deep.equal(portico);
+      });
+
+      it("POST /graphql: the same bytes for the bench's query, and for other pages and sorts", async () => {
+        const bench = benchGraphQL(`Bearer ${token}`);
+        const [portico, sameWork] = [await send(service!.url, bench), await send(same!.url, bench)];
+        expect(portico.status, portico.body).to.equal(200);
+        expect(JSON.parse(portico.body)).to.have.nested.property('data.products.data').with.length(20);
+        expect(sameWork).to.deep.equal(portico);
+        const fields =
+          'data { id name price createdAt updatedAt } pagination { totalRecords recordsPerPage totalPages currentPage }';
+        for (const query of [
+          `{ products { ${fields} } }`,
+          `{ products(pagination: {limit: 10, page: 3}) { ${fields} } }`,
+          `{ products(pagination: {page: 9}) { ${fields} } }`,
+          `{ products(sort: {sortByField: "price", sortOrientation: ASC}, pagination: {limit: 5}) { ${fields} } }`,
+          `{ products(sort: {sortByField: "name"}) { pagination { totalPages } data { name id } } }`,
+          `query List($limit: Int) { products(pagination: {limit: $limit}) { data { id } } }`,
+        ]) {
+          const request = benchGraphQL(`Bearer ${token}`, query);
+          const [a, b] = [await send(service!.url, request), await send(same!.url, request)];
+          expect(a.status, a.body).to.equal(200);
+          expect(a.body, query).not.to.include('"errors"');
+          expect(b, query).to.deep.equal(a);
+        }
+      });
+
+      it('POST /graphql: the same refusal (a GraphQL error in a 200) without a token, with a refresh token, a forged one or a malformed header', async () => {
+        const forged = `${token.slice(0, -4)}AAAA`;
+        for (const authorization of [undefined, `Bearer ${refreshToken}`, `Bearer ${forged}`, 'not a token']) {
+          const request = benchGraphQL(authorization);
+          const [portico, sameWork] = [await send(service!.url, request), await send(same!.url, request)];
+          expect(portico.status).to.equal(200);
+          expect(JSON.parse(portico.body)).to.have.nested.property('errors[0].extensions.code', 'UNAUTHORIZED');
+          expect(sameWork, String(authorization)).to.deep.equal(portico);
+        }
       });
     });
   }
