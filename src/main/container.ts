@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
 import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
-import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
+import { securityHeaderList } from '../adapters/inbound/http/spine/securityHeaders.js';
 import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';

@@ -6,7 +6,7 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Logger } from 'pino';
 import { createHttpServer } from '../adapters/inbound/http/httpServer.js';
 import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
-import { securityHeaderList } from '../adapters/inbound/http/middleware/securityHeaders.js';
+import { securityHeaderList } from '../adapters/inbound/http/spine/securityHeaders.js';
 import { startMetricsServer } from '../adapters/inbound/metrics/metricsServer.js';
 import { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
 import { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';

@@ -2,20 +2,20 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { bodyParser } from './middleware/bodyParser.js';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
-import { cors, type CorsOptions } from './middleware/cors.js';
-import { httpMetrics } from './middleware/httpMetrics.js';
-import { loadShedding, type LoadSheddingOptions } from './middleware/loadShedding.js';
-import { rateLimit } from './middleware/rateLimit.js';
-import { recovery } from './middleware/recovery.js';
-import { requestId } from './middleware/requestId.js';
-import { requestLogger } from './middleware/requestLogger.js';
-import { keepOnKoaErrors, securityHeaders, type Header } from './middleware/securityHeaders.js';
-import { routeFallback } from './middleware/routeFallback.js';
-import { timeout } from './middleware/timeout.js';
 import { traceRequests, type RequestTracing } from './middleware/tracing.js';
 import { HEALTH_PATHS } from './routes/health.js';
+import { bodyParser } from './spine/bodyParser.js';
+import { cors, type CorsOptions } from './spine/cors.js';
+import { httpMetrics } from './spine/httpMetrics.js';
+import { LoadShedding, type LoadSheddingOptions } from './spine/loadShedding.js';
+import { rateLimit } from './spine/rateLimit.js';
+import { requestIds } from './spine/requestId.js';
+import { requestLog } from './spine/requestLogger.js';
+import { routeFallback } from './spine/routeFallback.js';
+import { keepOnKoaErrors, type Header } from './spine/securityHeaders.js';
+import { spine } from './spine/spine.js';
+import { timeout } from './spine/timeout.js';
 import type { RequestState } from './state.js';
 
 /** Adds routes to the app's router (health, auth, resources...). */
@@ -56,9 +56,10 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 }
 
 /**
- * Builds the Koa application with the whole middleware chain, outermost first:
- * [tracing →] security headers → request id → metrics → logger → recovery → CORS → rate limit →
- * timeout → body parser → router.
+ * Builds the Koa application: [tracing →] the spine → the router, where the spine
+ * (`spine/spine.ts`, docs/adr/0031-one-spine.md) runs the outer layers in one frame, in this
+ * order: security headers → request id → metrics → logger → recovery → CORS → load shedding →
+ * rate limit → timeout → body parser → router → 404/405 fallback.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -66,7 +67,7 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   // `ctx.ip` (rate limit, login throttle, request log) is then the hops-th entry from the right.
   const app = new Koa<RequestState>({ proxy: options.trustProxy, maxIpsCount: options.trustProxyHops });
-  // Errors are answered by `recovery`; nothing should reach Koa's default handler.
+  // Errors are answered by the spine's recovery; nothing should reach Koa's default handler.
   app.silent = true;
   const router = new Router<RequestState>({ sensitive: true, strict: true });
   for (const addRoutes of options.routes) addRoutes(router);
@@ -74,31 +75,32 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   // Outermost, so every layer (and every log line) of the request runs inside its span.
   if (options.tracing) app.use(traceRequests(options.tracing, router));
   const headers = options.securityHeaders ?? [];
-  if (headers.length > 0) {
-    app.use(securityHeaders(headers));
-    keepOnKoaErrors(app, headers);
-  }
-  app.use(requestId(options.newRequestId));
-  // Outside recovery, so it sees every answer's final status, 429 and 503 included.
-  if (options.metrics) app.use(httpMetrics(options.metrics, router));
-  app.use(requestLogger(options.logger));
-  app.use(recovery());
-  app.use(cors(options.cors));
-  if (options.shedding) app.use(loadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }));
-  if (options.rateLimiter) {
-    const { metrics } = options;
-    app.use(
-      rateLimit({
-        limiter: options.rateLimiter,
-        exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS,
-        logger: options.logger,
-        ...(metrics ? { onRejected: () => metrics.rateLimitRejections.inc() } : {}),
-      }),
-    );
-  }
-  app.use(timeout(options.requestTimeoutMs));
-  app.use(bodyParser(options.bodyLimitBytes));
-  app.use(routeFallback(router));
+  keepOnKoaErrors(app, headers);
+  const { metrics, rateLimiter } = options;
+  app.use(
+    spine({
+      securityHeaders: headers,
+      requestId: requestIds(options.newRequestId),
+      logger: options.logger,
+      ...(metrics ? { metrics: httpMetrics(metrics, router) } : {}),
+      log: requestLog(options.logger),
+      cors: cors(options.cors),
+      ...(options.shedding ? { shedding: new LoadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }) } : {}),
+      ...(rateLimiter
+        ? {
+            rateLimit: rateLimit({
+              limiter: rateLimiter,
+              exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS,
+              logger: options.logger,
+              ...(metrics ? { onRejected: () => metrics.rateLimitRejections.inc() } : {}),
+            }),
+          }
+        : {}),
+      timeout: timeout(options.requestTimeoutMs),
+      body: bodyParser(options.bodyLimitBytes),
+      fallback: routeFallback(router),
+    }),
+  );
   app.use(router.routes());
   routers.set(app, router);
   return app;

@@ -11,7 +11,7 @@ import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { mapError } from './errorTable.js';
 import { HttpProblem } from './HttpProblem.js';
-import type { Header } from './middleware/securityHeaders.js';
+import type { Header } from './spine/securityHeaders.js';
 
 export interface HttpServerOptions {
   /** `server.headers_timeout`: how long a client may take to send its request headers. */

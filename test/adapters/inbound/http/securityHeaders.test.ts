@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { securityHeaderList } from '../../../../src/adapters/inbound/http/middleware/securityHeaders.js';
+import { securityHeaderList } from '../../../../src/adapters/inbound/http/spine/securityHeaders.js';
 
 /** What helmet is configured to write (README: Metrics and Tracing): these headers, exactly, and no other. */
 describe('HTTP adapter: the security header list (helmet, worked out once)', () => {

@@ -1,18 +1,17 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { methodNotAllowed, routeNotFound } from '../HttpProblem.js';
 import type { RequestState } from '../state.js';
 
 /**
- * Runs around the router: when nothing answered, a path known under other methods is 405 with
- * `Allow` (OPTIONS is answered 204 with `Allow`), any other path is 404 `route not found`.
- * A literal route wins over a parameter: `Allow` for `/products/search` lists the methods of
- * `/products/search` only, not those of `/products/:id` (which never takes `search` for an id).
+ * The fallback step of the spine, for a request the router left unanswered (no body, status 404):
+ * a path known under other methods is 405 with `Allow` (OPTIONS is answered 204 with `Allow`),
+ * any other path is 404 `route not found`. A literal route wins over a parameter: `Allow` for
+ * `/products/search` lists the methods of `/products/search` only, not those of `/products/:id`
+ * (which never takes `search` for an id).
  */
-export function routeFallback(router: Router): Middleware<RequestState> {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.body !== undefined || ctx.status !== 404) return;
+export function routeFallback(router: Router<RequestState>): (ctx: Context) => void {
+  return (ctx) => {
     const matched = router.match(ctx.path, ctx.method);
     const routes = matched.path.filter((layer) => layer.methods.length > 0);
     const fewestParams = Math.min(...routes.map((layer) => layer.paramNames.length));

@@ -1,8 +1,7 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../../../../domain/shared/DomainError.js';
-import type { RequestState } from '../state.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiterAbstract;
@@ -19,18 +18,19 @@ function setHeaders(ctx: { set(name: string, value: string): void }, limit: numb
   ctx.set('X-RateLimit-Reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
 }
 
+/** The rate limit step of the spine: `undefined` for a request it does not count, else its count's promise. */
+export type RateLimitStep = (ctx: Context) => Promise<void> | undefined;
+
 /**
  * Limits requests per client IP. Every counted answer carries `X-RateLimit-*`; past the limit
  * the answer is 429 `RATE_LIMITED` with `Retry-After`. CORS preflights and health probes are
  * not counted. When the store fails (Redis down) requests pass, with a warning at most every 10 s.
  */
-export function rateLimit(options: RateLimitOptions): Middleware<RequestState> {
+export function rateLimit(options: RateLimitOptions): RateLimitStep {
   const exempt = new Set(options.exemptPaths);
   const limit = options.limiter.points;
   let lastWarning = 0;
-  return async (ctx, next) => {
-    const preflight = ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
-    if (preflight || exempt.has(ctx.path)) return next();
+  const count = async (ctx: Context): Promise<void> => {
     let res: RateLimiterRes;
     try {
       res = await options.limiter.consume(ctx.ip);
@@ -45,9 +45,12 @@ export function rateLimit(options: RateLimitOptions): Middleware<RequestState> {
         lastWarning = now;
         options.logger.warn({ err: rejection }, 'rate limit store unavailable: letting requests through');
       }
-      return next();
+      return;
     }
     setHeaders(ctx, limit, res);
-    return next();
+  };
+  return (ctx) => {
+    const preflight = ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
+    return preflight || exempt.has(ctx.path) ? undefined : count(ctx);
   };
 }

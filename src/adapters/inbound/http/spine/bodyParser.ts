@@ -1,7 +1,6 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { badRequestBody, HttpProblem, payloadTooLarge, unsupportedMediaType } from '../HttpProblem.js';
-import type { RequestState } from '../state.js';
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -11,12 +10,15 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return length !== undefined && length !== '0';
 }
 
+/** The body step of the spine: `undefined` for a request with no body to parse, else the parse's promise. */
+export type BodyStep = (ctx: Context) => Promise<void> | undefined;
+
 /**
  * JSON bodies only, on POST, PUT, PATCH and DELETE. In order: a non-empty body that is not
  * `application/json` (any charset) → 415; over `limitBytes` → 413; not JSON → 400
  * `invalid request body`. The parsed body lands on `ctx.request.body`.
  */
-export function bodyParser(limitBytes: number): Middleware<RequestState> {
+export function bodyParser(limitBytes: number): BodyStep {
   const parse = koaBody({
     json: true,
     multipart: false,
@@ -32,15 +34,17 @@ export function bodyParser(limitBytes: number): Middleware<RequestState> {
       throw badRequestBody();
     },
   });
-  return async (ctx, next) => {
-    if (!PARSED_METHODS.has(ctx.method) || !hasBody(ctx.req.headers)) return next();
-    if (ctx.request.is('application/json') !== 'application/json') throw unsupportedMediaType();
+  const read = async (ctx: Context): Promise<void> => {
     try {
       await parse(ctx, async () => undefined);
     } catch (error) {
       if (error instanceof HttpProblem) throw error;
       throw badRequestBody();
     }
-    return next();
+  };
+  return (ctx) => {
+    if (!PARSED_METHODS.has(ctx.method) || !hasBody(ctx.req.headers)) return undefined;
+    if (ctx.request.is('application/json') !== 'application/json') return Promise.reject(unsupportedMediaType());
+    return read(ctx);
   };
 }

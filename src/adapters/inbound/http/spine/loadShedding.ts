@@ -1,8 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { overloaded } from '../HttpProblem.js';
-import type { RequestState } from '../state.js';
 
 export interface LoadSheddingOptions {
   /** Requests in progress past which a new one is refused (`server.max_in_flight`). */
@@ -51,23 +50,39 @@ function holdOff(res: ServerResponse, socket: Socket): void {
  * doing its work — so the requests admitted finish in bounded time and the loop stays free for the
  * health probes, which are never refused. A burst of up to `maxInFlight` requests is served. See
  * docs/adr/0015-load-shedding.md.
+ *
+ * A step of the spine: {@link admit} before the work, {@link release} once it is answered.
  */
-export function loadShedding(options: LoadSheddingOptions): Middleware<RequestState> {
-  const exempt = new Set(options.exemptPaths);
-  let inFlight = 0;
-  return async (ctx, next) => {
-    if (exempt.has(ctx.path)) return next();
-    if (inFlight >= options.maxInFlight || options.loopOverloaded()) {
+export class LoadShedding {
+  private readonly exempt: ReadonlySet<string>;
+  private inFlight = 0;
+
+  constructor(private readonly options: LoadSheddingOptions) {
+    this.exempt = new Set(options.exemptPaths);
+  }
+
+  /**
+   * `false` for an exempt path (neither refused nor counted). Otherwise counts the request in
+   * progress and returns `true` — the caller then owes one {@link release} — or refuses it by
+   * throwing the 503.
+   */
+  admit(ctx: Context): boolean {
+    if (this.exempt.has(ctx.path)) return false;
+    if (this.inFlight >= this.options.maxInFlight || this.options.loopOverloaded()) {
       holdOff(ctx.res, ctx.req.socket);
       throw overloaded();
     }
-    inFlight += 1;
-    try {
-      const turn = options.turns?.take();
-      if (turn) await turn;
-      await next();
-    } finally {
-      inFlight -= 1;
-    }
-  };
+    this.inFlight += 1;
+    return true;
+  }
+
+  /** For an admitted request: `undefined` when it may start now, else the turn it waits for. */
+  turn(): Promise<void> | undefined {
+    return this.options.turns?.take();
+  }
+
+  /** An admitted request was answered. */
+  release(): void {
+    this.inFlight -= 1;
+  }
 }

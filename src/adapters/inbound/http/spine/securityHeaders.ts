@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 import type Koa from 'koa';
-import type { Middleware } from 'koa';
 
 /** A header name and its value. */
 export type Header = readonly [name: string, value: string];
@@ -26,7 +25,7 @@ export interface SecurityHeaderOptions {
  * header (Koa does not), and a removal is not a header to write.
  *
  * Helmet runs once, here, at start-up, against a response that only records `setHeader`; the
- * list it wrote is what {@link securityHeaders} sets per answer, and what the answers written
+ * list it wrote is what {@link writeSecurityHeaders} sets per answer, and what the answers written
  * without any middleware (the socket's 431/400/408 in `httpServer.ts`, the metrics listener) carry.
  * Not helmet per request: these values never change for the life of the process (no CSP nonce),
  * those other answers need the list anyway, and helmet per request walks a chain of closures
@@ -74,16 +73,12 @@ function headersWrittenBy(options: HelmetOptions): readonly Header[] {
 }
 
 /**
- * Sets `headers` on every answer; first in the chain. Set before the rest runs, so they stay on
+ * Sets `headers` on an answer: the spine's first step, before anything else runs, so they stay on
  * what recovery answers (it only adds headers); {@link keepOnKoaErrors} covers Koa's own error
- * answer, which removes every header first. No async frame of its own: it is in every request's path.
+ * answer, which removes every header first.
  */
-export function securityHeaders(headers: readonly Header[]): Middleware {
-  return (ctx, next) => {
-    const res = ctx.res;
-    for (const [name, value] of headers) res.setHeader(name, value);
-    return next();
-  };
+export function writeSecurityHeaders(res: ServerResponse, headers: readonly Header[]): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
 }
 
 /**

@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { requestTimedOut } from '../HttpProblem.js';
+import type { RequestState } from '../state.js';
+
+/** The timeout step of the spine: settles as `work` does, or fails with the 503 once the time is up. */
+export type TimeoutStep = (ctx: Context & { state: RequestState }, work: Promise<unknown>) => Promise<void>;
+
+/**
+ * Answers 503 `TIMEOUT` when the work takes longer than `timeoutMs`, and aborts
+ * `ctx.state.signal` so cooperative work can stop. Whatever the abandoned work does later is
+ * discarded (its late failure is only logged). One timer and one promise per request.
+ */
+export function timeout(timeoutMs: number): TimeoutStep {
+  return (ctx, work) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        ctx.state.expire();
+        work.catch((error: unknown) => ctx.state.log.warn({ err: error }, 'request failed after it timed out'));
+        reject(requestTimedOut());
+      }, timeoutMs);
+      work.then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+}
