@@ -25,7 +25,7 @@ export interface SpineSteps {
   log: ReturnType<typeof requestLog>;
   cors: CorsStep;
   /** Absent: never shed (`loadShedding.ts`). */
-  shedding?: LoadShedding;
+  shedding?: Pick<LoadShedding, 'admit' | 'turn' | 'release'>;
   /** Absent: no rate limit (`rateLimit.ts`). */
   rateLimit?: RateLimitStep;
   timeout: TimeoutStep;
@@ -73,8 +73,10 @@ export function spine(steps: SpineSteps): Middleware<RequestState> {
         }
         const counting = rateLimit?.(ctx);
         if (counting) await counting;
-        const parsing = body(ctx);
-        await timeout(ctx, parsing ? parsing.then(() => next()) : next());
+        await timeout(ctx, () => {
+          const parsing = body(ctx);
+          return parsing ? parsing.then(() => next()) : next();
+        });
         if (ctx.body === undefined && ctx.status === 404) fallback(ctx);
       } catch (error) {
         recover(ctx, error);
