@@ -88,7 +88,10 @@ describe('HTTP adapter: the spine runs each step once, in order (docs/adr/0031-o
       trace.push(`router ${ctx.state.requestId}`);
       if (!faults.unrouted) ctx.body = { success: true };
     });
-    server = createServer(app.callback());
+    const handle = app.callback();
+    server = createServer((req, res) => {
+      void handle(req, res);
+    });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const res = await fetch(`http://127.0.0.1:${port}/things`);
