@@ -1,0 +1,155 @@
+/**
+ * The HTTP chain alone, in process: the CPU time per request of `createHttpApp` from two builds
+ * (each a checkout with `npm run build` done), every outer layer on, around one trivial route,
+ * alternating rounds; a bare Koa + router app with the same route is the floor. Nothing else
+ * runs (no database, no socket), so what differs is the chain. docs/adr/0031-one-spine.md.
+ *
+ *   node --import tsx bench/chain.ts <checkout A> <checkout B> [rounds] [requests per round]
+ */
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { pino } from 'pino';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const PATH = '/api/v1/products/759635fb-3dad-4e6b-ab68-4b0bf78114fe';
+const answer = (id: string): unknown => ({ success: true, data: { id, name: 'Benchmark product 0999', price: 30.99 } });
+
+/** A module of a build, by its path under `dist/src`. */
+const moduleOf = async (root: string, path: string): Promise<Record<string, unknown>> =>
+  (await import(pathToFileURL(resolve(root, 'dist/src', path)).href)) as Record<string, unknown>;
+
+/** The first of `paths` the build has (the security header module moved in pass 3). */
+async function firstModule(root: string, paths: readonly string[]): Promise<Record<string, unknown>> {
+  for (const path of paths) {
+    try {
+      return await moduleOf(root, path);
+    } catch {
+      // not in this build
+    }
+  }
+  throw new Error(`${root}: none of ${paths.join(', ')}`);
+}
+
+/** A build's app with the defaults of docs/configuration.md and the bench's configuration. */
+async function buildApp(root: string): Promise<Handler> {
+  const { createHttpApp } = (await moduleOf(root, 'adapters/inbound/http/app.js')) as {
+    createHttpApp: (options: unknown) => Koa;
+  };
+  const { securityHeaderList } = (await firstModule(root, [
+    'adapters/inbound/http/spine/securityHeaders.js',
+    'adapters/inbound/http/middleware/securityHeaders.js',
+  ])) as { securityHeaderList: (options: unknown) => unknown };
+  const { ServiceMetrics } = (await moduleOf(root, 'adapters/inbound/metrics/ServiceMetrics.js')) as {
+    ServiceMetrics: new () => unknown;
+  };
+  const { TurnBudget } = (await moduleOf(root, 'adapters/inbound/http/turnBudget.js')) as {
+    TurnBudget: new () => unknown;
+  };
+  const app = createHttpApp({
+    logger: pino({ level: 'warn' }),
+    trustProxy: false,
+    trustProxyHops: 1,
+    requestTimeoutMs: 30_000,
+    bodyLimitBytes: 1 << 20,
+    cors: {
+      allowedOrigins: ['*'],
+      allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-ID'],
+      exposedHeaders: [
+        'X-Request-ID',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ],
+      allowCredentials: false,
+      maxAgeMs: 12 * 3600_000,
+    },
+    securityHeaders: securityHeaderList({ enabled: true, hsts: false }),
+    rateLimiter: null, // off in the bench too (one client address)
+    newRequestId: randomUUID,
+    metrics: new ServiceMetrics(),
+    shedding: { maxInFlight: 1_000_000, loopOverloaded: () => false, turns: new TurnBudget() },
+    routes: [
+      (router: Router) => {
+        for (const name of ['users', 'orders', 'customers', 'invoices']) {
+          router.get(`/api/v1/${name}`, (ctx) => void (ctx.body = []));
+          router.get(`/api/v1/${name}/:id`, (ctx) => void (ctx.body = {}));
+        }
+        router.get('/api/v1/products/:id', (ctx) => void (ctx.body = answer(ctx.params.id!)));
+      },
+    ],
+  });
+  return app.callback();
+}
+
+function bareApp(): Handler {
+  const app = new Koa();
+  const router = new Router();
+  router.get('/api/v1/products/:id', (ctx) => void (ctx.body = answer(ctx.params.id!)));
+  app.use(router.routes());
+  return app.callback();
+}
+
+/** One request through `handle`, settled once the answer is ended. */
+function one(handle: Handler): Promise<void> {
+  const req = new IncomingMessage(new Socket());
+  req.method = 'GET';
+  req.url = PATH;
+  req.headers = { host: 'localhost', authorization: 'Bearer x', 'user-agent': 'autocannon' };
+  req.push(null);
+  const res = new ServerResponse(req);
+  return new Promise((done) => {
+    const end = res.end.bind(res);
+    res.end = ((...args: Parameters<typeof res.end>) => {
+      const ended = end(...args);
+      done();
+      return ended;
+    }) as typeof res.end;
+    void handle(req, res);
+  });
+}
+
+/** CPU µs per request over `count` requests, 50 at a time. */
+async function round(handle: Handler, count: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: 50 }, () => one(handle)));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
+
+async function main(): Promise<void> {
+  const [rootA, rootB, roundsArg, countArg] = process.argv.slice(2);
+  if (!rootA || !rootB) {
+    console.error('usage: node --import tsx bench/chain.ts <checkout A> <checkout B> [rounds] [requests per round]');
+    process.exit(2);
+  }
+  const rounds = Number(roundsArg ?? 16);
+  const count = Number(countArg ?? 20_000);
+  const apps = { bare: bareApp(), A: await buildApp(rootA), B: await buildApp(rootB) };
+  const times = { bare: [] as number[], A: [] as number[], B: [] as number[] };
+  for (const name of ['bare', 'A', 'B'] as const) await round(apps[name], count); // warm-up
+  for (let r = 0; r < rounds; r += 1) {
+    const order = r % 2 === 0 ? (['A', 'B', 'bare'] as const) : (['B', 'A', 'bare'] as const);
+    for (const name of order) times[name].push(await round(apps[name], count));
+  }
+  const ratios = times.B.map((b, i) => b / times.A[i]!);
+  console.log(`bare Koa + router: ${median(times.bare).toFixed(1)} µs/request`);
+  console.log(`A ${rootA}: ${median(times.A).toFixed(1)} µs/request`);
+  console.log(`B ${rootB}: ${median(times.B).toFixed(1)} µs/request`);
+  console.log(`B / A, pairwise median of ${rounds} rounds: ${median(ratios).toFixed(3)}`);
+}
+
+await main();
