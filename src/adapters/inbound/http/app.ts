@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
 import { traceRequests, type RequestTracing } from './middleware/tracing.js';
+import { routeLookup } from './routeLookup.js';
 import { HEALTH_PATHS } from './routes/health.js';
 import { bodyParser } from './spine/bodyParser.js';
 import { cors, type CorsOptions } from './spine/cors.js';
@@ -56,8 +57,8 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 }
 
 /**
- * Builds the Koa application: [tracing →] the spine → the router, where the spine
- * (`spine/spine.ts`, docs/adr/0031-one-spine.md) runs the outer layers in one frame, in this
+ * Builds the Koa application: [tracing →] the spine → the router, reached through `routeLookup`.
+ * The spine (`spine/spine.ts`, docs/adr/0031-one-spine.md) runs the outer layers in one frame, in this
  * order: security headers → request id → metrics → logger → recovery → CORS → load shedding →
  * rate limit → timeout → body parser → router → 404/405 fallback.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
@@ -101,7 +102,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
       fallback: routeFallback(router),
     }),
   );
-  app.use(router.routes());
+  app.use(routeLookup(router));
   routers.set(app, router);
   return app;
 }
