@@ -1,8 +1,9 @@
 /**
  * The HTTP chain alone, in process: the CPU time per request of `createHttpApp` from two builds
- * (each a checkout with `npm run build` done), every outer layer on, around one trivial route,
- * alternating rounds; a bare Koa + router app with the same route is the floor. Nothing else
- * runs (no database, no socket), so what differs is the chain. docs/adr/0031-one-spine.md.
+ * (each a checkout with `npm run build` done), every outer layer on, in front of a route table of
+ * the service's shape, in alternating rounds; a bare Koa + router app with the driven route alone
+ * is the floor. Nothing else runs (no database, no socket), so what differs is the chain and the
+ * dispatch. docs/adr/0031-one-spine.md.
  *
  *   node --import tsx bench/chain.ts <checkout A> <checkout B> [rounds] [requests per round]
  */
@@ -19,6 +20,35 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 const PATH = '/api/v1/products/759635fb-3dad-4e6b-ab68-4b0bf78114fe';
 const answer = (id: string): unknown => ({ success: true, data: { id, name: 'Benchmark product 0999', price: 30.99 } });
+
+/**
+ * A route table of the service's shape (40 layers in the full service, `api.mode: both`, docs on):
+ * the health paths, auth and account, admin, jobs, products, the documents and GraphQL. Each
+ * route answers a small body; `GET /api/v1/products/:id`, the one driven, comes 31st, as it does
+ * in the service.
+ */
+function serviceShapedRoutes(router: Router): void {
+  const small = (ctx: Koa.Context): void => void (ctx.body = { success: true });
+  const get = ['/health', '/health/ready', '/health/live', '/api/v1/profile', '/api/v1/admin/users'];
+  for (const path of get) router.get(path, small);
+  for (const path of ['register', 'login', 'refresh', 'logout']) router.post(`/api/v1/auth/${path}`, small);
+  router.put('/api/v1/profile', small);
+  router.get('/api/v1/admin/users/:id', small).put('/api/v1/admin/users/:id', small);
+  router.delete('/api/v1/admin/users/:id', small).post('/api/v1/admin/users/:id/logout', small);
+  router.get('/api/v1/admin/policies', small).post('/api/v1/admin/policies', small);
+  router.delete('/api/v1/admin/policies', small);
+  for (const path of ['password/forgot', 'password/reset', 'email/verify/request', 'email/verify'])
+    router.post(`/api/v1/auth/${path}`, small);
+  router.get('/api/v1/auth/sessions', small).delete('/api/v1/auth/sessions/:id', small);
+  router.post('/api/v1/auth/logout-all', small).get('/api/v1/admin/jobs', small);
+  router.post('/api/v1/admin/jobs/:id/retry', small).delete('/api/v1/admin/jobs/:id', small);
+  router.get('/api/v1/products', small).post('/api/v1/products', small).get('/api/v1/products/search', small);
+  router.get('/api/v1/products/:id', (ctx) => void (ctx.body = answer(ctx.params.id!)));
+  router.put('/api/v1/products/:id', small).delete('/api/v1/products/:id', small);
+  for (const path of ['/api/v1/openapi.json', '/docs', '/docs/assets/:name']) router.get(path, small);
+  router.get('/graphql', small).post('/graphql', small).get('/graphql-playground', small);
+  router.get('/graphql-playground/assets/:name', small);
+}
 
 /** A module of a build, by its path under `dist/src`. */
 const moduleOf = async (root: string, path: string): Promise<Record<string, unknown>> =>
@@ -76,15 +106,7 @@ async function buildApp(root: string): Promise<Handler> {
     newRequestId: randomUUID,
     metrics: new ServiceMetrics(),
     shedding: { maxInFlight: 1_000_000, loopOverloaded: () => false, turns: new TurnBudget() },
-    routes: [
-      (router: Router) => {
-        for (const name of ['users', 'orders', 'customers', 'invoices']) {
-          router.get(`/api/v1/${name}`, (ctx) => void (ctx.body = []));
-          router.get(`/api/v1/${name}/:id`, (ctx) => void (ctx.body = {}));
-        }
-        router.get('/api/v1/products/:id', (ctx) => void (ctx.body = answer(ctx.params.id!)));
-      },
-    ],
+    routes: [serviceShapedRoutes],
   });
   return app.callback();
 }
