@@ -7,14 +7,13 @@
  *
  *   node --import tsx bench/chain.ts <checkout A> <checkout B> [rounds] [requests per round]
  */
-import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { pino } from 'pino';
+import { defaultHttpOptions } from '../test/support/httpApp.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -66,7 +65,7 @@ async function firstModule(root: string, paths: readonly string[]): Promise<Reco
   throw new Error(`${root}: none of ${paths.join(', ')}`);
 }
 
-/** A build's app with the defaults of docs/configuration.md and the bench's configuration. */
+/** A build's app with the defaults of docs/configuration.md (as the tests build it) and every layer on. */
 async function buildApp(root: string): Promise<Handler> {
   const { createHttpApp } = (await moduleOf(root, 'adapters/inbound/http/app.js')) as {
     createHttpApp: (options: unknown) => Koa;
@@ -82,28 +81,9 @@ async function buildApp(root: string): Promise<Handler> {
     TurnBudget: new () => unknown;
   };
   const app = createHttpApp({
-    logger: pino({ level: 'warn' }),
-    trustProxy: false,
-    trustProxyHops: 1,
-    requestTimeoutMs: 30_000,
-    bodyLimitBytes: 1 << 20,
-    cors: {
-      allowedOrigins: ['*'],
-      allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-ID'],
-      exposedHeaders: [
-        'X-Request-ID',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-        'Retry-After',
-      ],
-      allowCredentials: false,
-      maxAgeMs: 12 * 3600_000,
-    },
+    ...defaultHttpOptions(),
     securityHeaders: securityHeaderList({ enabled: true, hsts: false }),
-    rateLimiter: null, // off in the bench too (one client address)
-    newRequestId: randomUUID,
+    // The rate limiter is off (`rateLimiter: null`), as in the bench (one client address).
     metrics: new ServiceMetrics(),
     shedding: { maxInFlight: 1_000_000, loopOverloaded: () => false, turns: new TurnBudget() },
     routes: [serviceShapedRoutes],
