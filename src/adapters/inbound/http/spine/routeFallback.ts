@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { methodNotAllowed, routeNotFound } from '../HttpProblem.js';
+import { routesMatching } from '../routePattern.js';
 import type { RequestState } from '../state.js';
 
 /**
@@ -12,8 +13,7 @@ import type { RequestState } from '../state.js';
  */
 export function routeFallback(router: Router<RequestState>): (ctx: Context) => void {
   return (ctx) => {
-    const matched = router.match(ctx.path, ctx.method);
-    const routes = matched.path.filter((layer) => layer.methods.length > 0);
+    const routes = routesMatching(router, ctx.path);
     const fewestParams = Math.min(...routes.map((layer) => layer.paramNames.length));
     const allow = new Set<string>();
     for (const layer of routes)
