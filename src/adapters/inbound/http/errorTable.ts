@@ -57,6 +57,17 @@ function body(code: string, message: string, detail?: string): ErrorBody {
   return { success: false, error: detail === undefined ? { code, message } : { code, message, detail } };
 }
 
+/** The string headers an `http-errors` error carries (`headers`), to answer with it. */
+function headersOf(error: object): Record<string, string> {
+  const attached = 'headers' in error ? error.headers : undefined;
+  if (typeof attached !== 'object' || attached === null) return {};
+  return Object.fromEntries(
+    Object.entries(attached as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
 /**
  * Maps anything thrown to its status, body and headers. Unknown errors become 500
  * `INTERNAL_ERROR` and their message never leaves the process.
@@ -87,7 +98,7 @@ export function mapError(error: unknown): MappedError {
     const code = CODE_BY_STATUS[status];
     if (code !== undefined) {
       const message = error instanceof Error ? error.message.toLowerCase() : code.toLowerCase();
-      return { status, body: body(code, message), headers: {}, internal: false };
+      return { status, body: body(code, message), headers: headersOf(error), internal: false };
     }
   }
   return { status: 500, body: INTERNAL, headers: {}, internal: true };

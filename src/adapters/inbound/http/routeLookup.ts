@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { routesMatching } from './routePattern.js';
 import type { RequestState } from './state.js';
 
 type Layer = Router<RequestState>['stack'][number];
@@ -44,7 +45,7 @@ const isLiteral = (pattern: string | RegExp): pattern is string =>
  * A router holding `layers`, in their order, registered again through the router's public verbs
  * with the route table's own options, paths, names and middleware.
  */
-function routerOf(table: Router<RequestState>, layers: readonly Layer[]): Middleware<RequestState> {
+function subRouter(table: Router<RequestState>, layers: readonly Layer[]): Middleware<RequestState> {
   const router = new Router<RequestState>(table.opts);
   for (const layer of layers) {
     const middleware = layer.stack as Parameters<typeof router.get>[1][];
@@ -84,27 +85,17 @@ export function routeLookup(table: Router<RequestState>): Middleware<RequestStat
   if (layers.some((layer) => layer.methods.length === 0 || layer.methods.some((method) => !VERBS.has(method)))) {
     return whole;
   }
-  const unbucketed = layers.filter((layer) => bucketOfPattern(layer.path) === undefined);
+  const buckets = layers.map((layer) => bucketOfPattern(layer.path));
   const byPath = new Map<string, Middleware<RequestState>>();
   for (const path of new Set(layers.map((layer) => layer.path).filter(isLiteral))) {
-    byPath.set(
-      path,
-      routerOf(
-        table,
-        layers.filter((layer) => layer.regexp.test(path)),
-      ),
-    );
+    byPath.set(path, subRouter(table, routesMatching(table, path)));
   }
   const byBucket = new Map<string, Middleware<RequestState>>();
-  for (const bucket of new Set(layers.map((layer) => bucketOfPattern(layer.path)))) {
+  for (const bucket of new Set(buckets)) {
     if (bucket === undefined) continue;
-    byBucket.set(
-      bucket,
-      routerOf(
-        table,
-        layers.filter((layer) => bucketOfPattern(layer.path) === bucket || unbucketed.includes(layer)),
-      ),
-    );
+    // The bucket's own routes, and every route of no fixed shape, in the table's order.
+    const held = layers.filter((_, at) => buckets[at] === bucket || buckets[at] === undefined);
+    byBucket.set(bucket, subRouter(table, held));
   }
   return (ctx, next) => {
     const path = ctx.path;

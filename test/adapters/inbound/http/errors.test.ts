@@ -108,6 +108,14 @@ const echo: RouteModule = (router) => {
   router.get('/things/search', answer);
   router.get('/things/:id', answer);
   router.put('/things/:id', answer);
+  // What Koa's libraries throw (http-errors): a status meant for the client, with headers of its own.
+  router.get('/library-refusal', () => {
+    throw Object.assign(new Error('Method Not Allowed'), {
+      status: 405,
+      expose: true,
+      headers: { Allow: 'POST', 'X-Ignored': 7 },
+    });
+  });
 };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -120,6 +128,14 @@ describe('HTTP adapter: errors and bodies', () => {
     });
     after(async () => {
       await app.close();
+    });
+
+    it("answers a library's exposed error in the envelope, with the string headers it carries", async () => {
+      const res = await fetch(`${app.url}/library-refusal`);
+      expect(res.status).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('POST');
+      expect(res.headers.get('x-ignored')).to.equal(null);
+      expect((await errorOf(res)).error.code).to.equal('METHOD_NOT_ALLOWED');
     });
 
     it('answers 404 NOT_FOUND `route not found` in the envelope for an unknown path', async () => {
