@@ -29,6 +29,11 @@ export interface TestSmtpServer {
   /** While true, every message is refused at the end of DATA (554), so senders see a failure. */
   refusing: boolean;
   /**
+   * While true, every recipient is refused (550) with the reply real servers give, which names the
+   * address: `<ada@example.com>: Recipient address rejected: User unknown in local recipient table`.
+   */
+  refusingRecipients: boolean;
+  /**
    * The first message (already received or arriving within `timeoutMs`, default 5000) that
    * `predicate` accepts; rejects with the messages seen so far when none does in time.
    */
@@ -59,13 +64,18 @@ export function linkToken(mail: ReceivedMail): string {
 export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
-  const state = { refusing: false };
+  const state = { refusing: false, refusingRecipients: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     hideSTARTTLS: true,
     logger: false,
     banner: 'portico test smtp',
+    onRcptTo(address, _session, callback) {
+      if (!state.refusingRecipients) return callback();
+      const reply = `<${address.address}>: Recipient address rejected: User unknown in local recipient table`;
+      callback(Object.assign(new Error(reply), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -108,6 +118,12 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
     },
     set refusing(value: boolean) {
       state.refusing = value;
+    },
+    get refusingRecipients() {
+      return state.refusingRecipients;
+    },
+    set refusingRecipients(value: boolean) {
+      state.refusingRecipients = value;
     },
     waitFor(predicate, timeoutMs = 5000) {
       return new Promise<ReceivedMail>((resolve, reject) => {

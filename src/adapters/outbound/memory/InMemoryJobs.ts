@@ -19,6 +19,7 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../../../a
 import { DEFAULT_RUNNER_OPTIONS, type JobRunnerOptions } from '../../../application/jobs/runnerOptions.js';
 import { CronScheduler, type CronSchedulerOptions } from '../schedules/CronScheduler.js';
 import { withCommitHooks } from '../afterCommit.js';
+import { failureMessage } from '../../../application/jobs/failureMessage.js';
 
 interface StoredJob {
   readonly id: string;
@@ -38,8 +39,6 @@ interface StoredJob {
 class MemoryTransaction {
   readonly pending: (() => void)[] = [];
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Jobs in process memory, for tests and the in-memory service: the same queue, runner and admin
@@ -139,7 +138,7 @@ export class InMemoryJobs implements JobQueue, JobAdmin, Transactions {
       job.finishedAt = this.now();
       return 'completed';
     }
-    job.lastError = messageOf(error);
+    job.lastError = failureMessage(error);
     const delay = retryDelayMs(retry, job.attempts);
     if (delay === undefined) {
       job.state = 'failed';

@@ -27,6 +27,7 @@ import { guarded } from './errors.js';
 import type { SqlExecutor, SqlParam, SqlStatements } from './sqlExecutor.js';
 import { sqlOf } from './SqlTransactions.js';
 import { CronScheduler, type CronSchedulerOptions } from '../schedules/CronScheduler.js';
+import { failureMessage } from '../../../application/jobs/failureMessage.js';
 
 /** The states a job is not finished in: a keyed enqueue is a no-op while one of its key is in one. */
 const UNFINISHED = `('waiting', 'active', 'retry')`;
@@ -101,7 +102,6 @@ interface Run {
 }
 
 const dateOf = (stored: number | bigint): Date => new Date(Number(stored));
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export interface SqlJobsOptions {
   /** The time (tests may fix it); by default the system clock. */
@@ -219,9 +219,9 @@ export class SqlJobs implements JobQueue, JobAdmin {
       guarded(this.orm, () => this.sql.run(sql, [...params, ...same]));
     if (error === undefined) return (await update(COMPLETE, [now])) === 1 ? 'completed' : undefined;
     const delay = retryDelayMs(options.retry, run.job.attempt);
-    if (delay === undefined) return (await update(FAIL, [messageOf(error), now])) === 1 ? 'failed' : undefined;
+    if (delay === undefined) return (await update(FAIL, [failureMessage(error), now])) === 1 ? 'failed' : undefined;
     const runAt = new Date(now.getTime() + delay);
-    return (await update(RETRY, [messageOf(error), runAt])) === 1 ? 'retried' : undefined;
+    return (await update(RETRY, [failureMessage(error), runAt])) === 1 ? 'retried' : undefined;
   }
 
   /** Tells the runner's error listener of a failed database call. */

@@ -25,6 +25,7 @@ import type {
 } from '../../../application/ports/Jobs.js';
 import { sqlOf } from '../mikroorm/SqlTransactions.js';
 import type { SqlParam, SqlStatements } from '../mikroorm/sqlExecutor.js';
+import { failureMessage } from '../../../application/jobs/failureMessage.js';
 
 /** pg-boss's schema in the service's database. */
 const SCHEMA = 'pgboss';
@@ -175,8 +176,6 @@ function asParam(value: unknown): SqlParam {
   if (typeof value === 'object' && !(value instanceof Date)) return JSON.stringify(value);
   return value as SqlParam;
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Jobs on PostgreSQL through pg-boss 10 (docs/jobs.md): pg-boss stores them in its schema of the
@@ -407,7 +406,7 @@ export class PgBossJobs implements JobQueue, JobAdmin {
           WHERE name = $1 AND id = $2`,
         [...key, delay === undefined],
       );
-      await this.boss.fail(job.name, job.id, { message: messageOf(error) }, { db });
+      await this.boss.fail(job.name, job.id, { message: failureMessage(error) }, { db });
       if (delay === undefined) return 'failed';
       await client.query(
         `UPDATE ${SCHEMA}.job SET start_after = now() + $3 * interval '1 millisecond'

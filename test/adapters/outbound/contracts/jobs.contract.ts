@@ -157,6 +157,26 @@ export function jobsContract(
       expect(await job(waiting!)).to.equal(undefined);
     });
 
+    it("keeps no e-mail address or secret of a failure's message in last_error, whatever threw it", async () => {
+      const id = await subject.queue.enqueue({ name: 'test.leaky', payload: { to: 'ada@example.com' } });
+      const token = 'aaaaBBBBccccDDDDeeeeFF.q3Vt0tJk1c5h2m7Zk8yW-Pp4aL0x9Qf3Rr6Ss1Tt2Uu';
+      await runner({ retry: { limit: 0, firstDelayMs: 1000, maxDelayMs: 1000 } }).start(
+        handlers({
+          'test.leaky': async () => {
+            throw new Error(`550 <ada@example.com>: Recipient address rejected (link ${token})`);
+          },
+        }),
+      );
+      await eventually(async () => (await job(id!))?.state === 'failed');
+      const { lastError } = (await job(id!))!;
+      expect(lastError).to.match(
+        /^550 <<address>>: Recipient address rejected \(link aaaaBBBBccccDDDDeeeeFF\.<redacted>\)$/,
+      );
+      expect(JSON.stringify(await subject.admin.list({ name: 'test.leaky', page: 1, perPage: 10 }))).to.not.match(
+        /ada@example\.com|q3Vt0tJk/,
+      );
+    });
+
     it('lists newest first (oldest first when asked), filtered by state and name, and counts waiting jobs by name', async () => {
       const ids: string[] = [];
       for (const name of ['test.a', 'test.b', 'test.a']) {

@@ -41,6 +41,7 @@ describe('SmtpMailer against a real SMTP server', function () {
   });
   afterEach(() => {
     smtp.refusing = false;
+    smtp.refusingRecipients = false;
     smtp.clear();
   });
 
@@ -86,6 +87,21 @@ describe('SmtpMailer against a real SMTP server', function () {
     expect(error, 'send rejected').to.not.equal(undefined);
     expect(error!.responseCode).to.equal(554);
     expect(smtp.messages).to.be.empty;
+  });
+
+  it("rejects with the server's code but none of its reply text, which names the recipient", async () => {
+    smtp.refusingRecipients = true;
+    const error = await mailer.send(mail()).then(
+      () => undefined,
+      (e: unknown) => e as Error & { responseCode?: number },
+    );
+    expect(error, 'send rejected').to.be.instanceOf(Error);
+    expect(error!.responseCode).to.equal(550);
+    expect(error!.message).to.equal('the mail server refused the message (RCPT TO: 550)');
+    const everything = JSON.stringify({ ...error, message: error!.message, stack: error!.stack });
+    expect(everything).to.not.include('ada@example.com');
+    expect(everything).to.not.include('Recipient address rejected');
+    expect(everything).to.not.include(TOKEN);
   });
 
   it('rejects at once when nothing listens', async () => {
