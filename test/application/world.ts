@@ -7,7 +7,7 @@ import { InMemoryUserRepository } from '../../src/adapters/outbound/memory/InMem
 import { InMemoryCallerLookup } from '../../src/adapters/outbound/memory/InMemoryCallerLookup.js';
 import { InMemoryEmailTokenStore } from '../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
 import { InMemorySessionStore } from '../../src/adapters/outbound/memory/InMemorySessionStore.js';
-import { RandomOneTimeSecrets } from '../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { testOneTimeSecrets } from '../support/oneTimeSecrets.js';
 import { AccountLinks } from '../../src/application/account/AccountLinks.js';
 import { accountMailJobs } from '../../src/application/account/AccountMailJobs.js';
 import { InMemoryJobs } from '../../src/adapters/outbound/memory/InMemoryJobs.js';
@@ -64,7 +64,7 @@ export function newWorld(): World {
   const mailer = new RecordingMailer();
   const jobs = new InMemoryJobs(() => clock.now());
   const jobFailures: { what: string; error: unknown }[] = [];
-  const links = new AccountLinks(emailTokens, new RandomOneTimeSecrets(), jobs, jobs, clock);
+  const links = new AccountLinks(emailTokens, testOneTimeSecrets(), jobs, jobs, clock);
   const handlers = accountMailJobs(links, users, mailer);
   return {
     clock,

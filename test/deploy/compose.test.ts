@@ -44,6 +44,7 @@ function interpolate(text: string, env: Record<string, string | undefined>): str
 }
 
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
+const KEY = 'c'.repeat(16) + 'd'.repeat(16);
 const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
 const LINK_BASE = 'https://app.example.com';
 
@@ -53,7 +54,12 @@ describe('compose.yaml (README: Running in production)', () => {
   const services = compose.services;
   const resolved = (
     parse(
-      interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL, SVC_MAIL_LINK_BASE_URL: LINK_BASE }),
+      interpolate(text, {
+        SVC_JWT_SECRET: SECRET,
+        SVC_SECRETS_ENCRYPTION_KEY: KEY,
+        SVC_MAIL_SMTP_URL: SMTP_URL,
+        SVC_MAIL_LINK_BASE_URL: LINK_BASE,
+      }),
       {
         merge: true,
       },
@@ -106,6 +112,7 @@ describe('compose.yaml (README: Running in production)', () => {
       expect(redis.port).to.equal('6379');
       expect(env.SVC_RATE_LIMIT_STORE).to.equal('redis');
       expect(env.SVC_JWT_SECRET).to.equal(SECRET);
+      expect(env.SVC_SECRETS_ENCRYPTION_KEY).to.equal(KEY);
     }
   });
 
@@ -138,16 +145,26 @@ describe('compose.yaml (README: Running in production)', () => {
     expect(() => interpolate(text, { SVC_JWT_SECRET: '' })).to.throw(/SVC_JWT_SECRET/);
   });
 
-  it('refuses to start without SVC_MAIL_LINK_BASE_URL (production links must be https://), saying what to set', () => {
-    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_MAIL_SMTP_URL: SMTP_URL })).to.throw(
-      /SVC_MAIL_LINK_BASE_URL.*https:\/\//,
+  it('refuses to start without SVC_SECRETS_ENCRYPTION_KEY, saying what to set', () => {
+    expect(services.portico!.environment!.SVC_SECRETS_ENCRYPTION_KEY).to.match(
+      /^\$\{SVC_SECRETS_ENCRYPTION_KEY:\?.*32 bytes.*\}$/,
     );
+    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET })).to.throw(/SVC_SECRETS_ENCRYPTION_KEY.*32 bytes/);
+  });
+
+  it('refuses to start without SVC_MAIL_LINK_BASE_URL (production links must be https://), saying what to set', () => {
+    expect(() =>
+      interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_SECRETS_ENCRYPTION_KEY: KEY, SVC_MAIL_SMTP_URL: SMTP_URL }),
+    ).to.throw(/SVC_MAIL_LINK_BASE_URL.*https:\/\//);
   });
 
   it('refuses to start without SVC_MAIL_SMTP_URL (production sends real mail), saying what to set', () => {
-    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET })).to.throw(/SVC_MAIL_SMTP_URL.*smtp:\/\//);
+    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_SECRETS_ENCRYPTION_KEY: KEY })).to.throw(
+      /SVC_MAIL_SMTP_URL.*smtp:\/\//,
+    );
     const env = {
       SVC_JWT_SECRET: SECRET,
+      SVC_SECRETS_ENCRYPTION_KEY: KEY,
       SVC_MAIL_SMTP_URL: SMTP_URL,
       SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com',
       SVC_MAIL_FROM: 'Shop <shop@example.com>',

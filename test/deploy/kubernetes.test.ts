@@ -26,6 +26,7 @@ const folder = 'deploy/k8s';
 const WORKER_COMMAND = ['node', 'dist/src/main/worker.js'];
 /** A JWT secret long enough for production, in place of the Secret example's placeholder. */
 const JWT_SECRET = 'k8s-test-secret-0123456789abcdef01';
+const SECRETS_KEY = 'k8s-test-key-for-e-mailed-links-0123';
 
 /** The models this folder may use, by `apiVersion` and `kind`: each validates against the Kubernetes OpenAPI schema. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -83,9 +84,14 @@ describe('the Kubernetes manifests in deploy/k8s (README: Running in production)
     Object.entries(selector).every(([k, v]) => labels[k] === v);
   const portOf = (c: IContainer, name: string | number): number | undefined =>
     typeof name === 'number' ? name : c.ports?.find((p) => p.name === name)?.containerPort;
-  /** The environment a pod of this Deployment gets, with a real secret in place of the example's placeholder. */
+  /** The environment a pod of this Deployment gets, with real secrets in place of the example's placeholders. */
   const podEnv = (overrides: Record<string, string> = {}) =>
-    ({ ...configMap.data, ...secret.stringData, ...overrides }) as Record<string, string>;
+    ({
+      ...configMap.data,
+      ...secret.stringData,
+      SVC_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
+      ...overrides,
+    }) as Record<string, string>;
   /** What `c` sees: the ConfigMap and Secret (envFrom), then its own `env` entries, which win. */
   const containerEnv = (c: IContainer, overrides: Record<string, string> = {}) => {
     const own: Record<string, string> = {};

@@ -1248,6 +1248,7 @@ describe('GraphQL production defaults (SVC_ENV=production)', function () {
       testConfig({
         SVC_ENV: 'production',
         SVC_JWT_SECRET: secret,
+        SVC_SECRETS_ENCRYPTION_KEY: 'a production key for e-mailed links',
         SVC_MAIL_SMTP_URL: smtp.url,
         SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
         SVC_API_MODE: 'both',
@@ -1286,6 +1287,7 @@ describe('GraphQL in production with playground and introspection set explicitly
       testConfig({
         SVC_ENV: 'production',
         SVC_JWT_SECRET: 'another-production-secret-32-byt',
+        SVC_SECRETS_ENCRYPTION_KEY: 'a production key for e-mailed links',
         SVC_MAIL_SMTP_URL: smtp.url,
         SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
         SVC_API_MODE: 'both',

@@ -25,11 +25,13 @@ function problems(env: Env = {}, files: Files = {}): string[] {
 const H = 3_600_000;
 const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
 const SMTP_URL = 'smtp://mail.internal:25';
+const KEY_32 = 'a secrets key of thirty-two byte'; // exactly 32 bytes
 /** Production with SMTP and an https link base set (refused without them), so each test sees only the problem it is about. */
 const PRODUCTION = {
   SVC_ENV: 'production',
   SVC_MAIL_SMTP_URL: SMTP_URL,
   SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
+  SVC_SECRETS_ENCRYPTION_KEY: KEY_32,
 };
 
 /** docs/configuration.md defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
@@ -61,6 +63,7 @@ const DEFAULTS: Config = {
   redis: { url: '' },
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
+  secrets: { encryptionKey: '' },
   graphql: {
     generalRoute: '/graphql',
     playgroundRoute: '/graphql-playground',
@@ -772,6 +775,14 @@ describe('loadConfig', () => {
       expect(valid({ ...PRODUCTION, SVC_JWT_SECRET: SECRET_32 }).mail.linkBaseUrl).to.equal('https://app.example.com');
     });
 
+    it('secrets.encryption_key is empty (derived in development) or at least 32 bytes, in any environment', () => {
+      expect(valid({}).secrets.encryptionKey).to.equal('');
+      expect(valid({ SVC_SECRETS_ENCRYPTION_KEY: KEY_32 }).secrets.encryptionKey).to.equal(KEY_32);
+      expect(problems({ SVC_SECRETS_ENCRYPTION_KEY: KEY_32.slice(1) })).to.deep.equal([
+        'secrets.encryption_key: the value given is not empty or a secret of at least 32 bytes',
+      ]);
+    });
+
     it('account.mails_per_ip_per_hour and tracing.sample_ratio are validated', () => {
       expect(valid({ SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '5' }).account.mailsPerIpPerHour).to.equal(5);
       expect(problems({ SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '0' })[0]).to.match(/^account\.mails_per_ip_per_hour: /);
@@ -812,6 +823,7 @@ describe('loadConfig', () => {
         ...DEFAULTS,
         env: 'production',
         jwt: { ...DEFAULTS.jwt, secret: SECRET_32 },
+        secrets: { encryptionKey: KEY_32 },
         graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
         docs: { enabled: false },
         mail: { ...DEFAULTS.mail, smtpUrl: SMTP_URL, linkBaseUrl: 'https://app.example.com' },
@@ -840,6 +852,16 @@ describe('loadConfig', () => {
       expect([config.graphql.playground, config.graphql.introspection]).to.deep.equal([true, false]);
     });
 
+    it('refuses to start without secrets.encryption_key, or with the JWT secret as that key', () => {
+      const { SVC_SECRETS_ENCRYPTION_KEY: _, ...withoutKey } = PRODUCTION;
+      expect(problems({ ...withoutKey, SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([
+        'secrets.encryption_key: must be set in production (set SVC_SECRETS_ENCRYPTION_KEY, 32 bytes or more)',
+      ]);
+      expect(problems({ ...PRODUCTION, SVC_JWT_SECRET: KEY_32 })).to.deep.equal([
+        'secrets.encryption_key: must differ from jwt.secret',
+      ]);
+    });
+
     it('outside production the short placeholder-free secret is accepted', () => {
       expect(valid({ SVC_JWT_SECRET: 'short' }).jwt.secret).to.equal('short');
     });
@@ -847,7 +869,7 @@ describe('loadConfig', () => {
     it('refuses to start without mail.smtp_url: the log mailer is for development only', () => {
       const refusal =
         'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only';
-      const https = { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com' };
+      const https = { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com', SVC_SECRETS_ENCRYPTION_KEY: KEY_32 };
       expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, ...https })).to.deep.equal([refusal]);
       expect(
         problems(

@@ -24,6 +24,7 @@ describe('starting the server with a bad configuration', function () {
     const { code, stdout, stderr } = await runEntry('src/main/server.ts', [], {
       SVC_ENV: 'production',
       SVC_JWT_SECRET: secret,
+      SVC_SECRETS_ENCRYPTION_KEY: 'a production key for e-mailed links',
       SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
     });
     expect(code, stderr).to.equal(1);

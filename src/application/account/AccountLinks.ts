@@ -2,8 +2,8 @@ import { InvalidAccountTokenError } from '../../domain/user/UserErrors.js';
 import type { User } from '../../domain/user/User.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenRecord, EmailTokenStore } from '../ports/EmailTokenStore.js';
-import type { JobQueue, Transaction, Transactions } from '../ports/Jobs.js';
-import type { AccountMailKind } from '../ports/Mailer.js';
+import type { JobPayload, JobQueue, Transaction, Transactions } from '../ports/Jobs.js';
+import type { AccountMail, AccountMailKind } from '../ports/Mailer.js';
 import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
 
 /** The job that prepares a link mail: finds the account, makes the token, queues the mail (AccountMailJobs). */
@@ -32,10 +32,22 @@ export interface MailRequester {
 /** The name to greet at the user's address: only once the address is proved (no requester text otherwise). */
 const greetingName = (user: User): { firstName?: string } => (user.emailVerified ? { firstName: user.firstName } : {});
 
+const LINK_KINDS: readonly string[] = ['password-reset', 'email-verification'] satisfies AccountMailKind[];
+
+/** Whether `kind` (read from a job's payload) is a kind of link mail. */
+export const isLinkKind = (kind: string | undefined): kind is AccountMailKind =>
+  kind !== undefined && LINK_KINDS.includes(kind);
+
+/** A job payload's text member, or `undefined` when it is absent or not text. */
+export const payloadText = (payload: JobPayload, key: string): string | undefined =>
+  typeof payload[key] === 'string' ? (payload[key] as string) : undefined;
+
 /**
  * The e-mailed links of account recovery and verification: asked for as a job, made by it (a
  * single-use token, only its hash stored, and the mail queued in the same transaction), and a
- * presented token redeemed exactly once. Every way a token can be wrong (malformed, unknown,
+ * presented token redeemed exactly once. The queued mail names the token's selector, never the
+ * token: its link is made again from the selector when the mail is sent (`queuedMail`), so no
+ * job payload — waiting, finished or archived — holds a working link. Every way a token can be wrong (malformed, unknown,
  * spent, expired, another purpose, another address) is the same InvalidAccountTokenError.
  */
 export class AccountLinks {
@@ -109,7 +121,7 @@ export class AccountLinks {
             kind,
             to: user.email,
             ...greetingName(user),
-            token: secret.token,
+            selector: secret.selector,
             expiresAt: expiresAt.toISOString(),
           },
         },
@@ -117,6 +129,36 @@ export class AccountLinks {
       );
       return true;
     });
+  }
+
+  /**
+   * The mail a stored `mail.send` payload stands for, its link's token made from the selector the
+   * payload names and checked against the stored token, so no mail goes out with a link that would
+   * not work (the key changed since it was queued, or the token was purged). Rejects (the job fails)
+   * on a payload that is not an account mail. A `token` in place of the selector is read too: mails
+   * queued by versions that stored the token itself are still sent after an upgrade.
+   */
+  async queuedMail(payload: JobPayload): Promise<AccountMail> {
+    const text = (key: string) => payloadText(payload, key);
+    const kind = text('kind');
+    const to = text('to');
+    const firstName = text('firstName');
+    const greeting = firstName === undefined ? {} : { firstName };
+    if (to === undefined) throw new Error('mail.send: no address');
+    if (kind === 'email-changed') return { kind, to, ...greeting };
+    if (!isLinkKind(kind)) throw new Error(`mail.send: not an account mail (${kind ?? 'no kind'})`);
+    const selector = text('selector');
+    const token = selector === undefined ? text('token') : this.secrets.tokenOf(selector);
+    const expiresAt = new Date(text('expiresAt') ?? '');
+    if (token === undefined || Number.isNaN(expiresAt.getTime()))
+      throw new Error(`mail.send: a ${kind} mail without a link`);
+    const parts = this.secrets.parse(token);
+    const record = parts && (await this.tokens.find(parts.selector));
+    if (!parts || !record || !this.secrets.matches(parts.verifier, record.verifierHash))
+      throw new Error(
+        `mail.send: the ${kind} link does not match its stored token (purged, or made under another key)`,
+      );
+    return { kind, to, ...greeting, token, expiresAt };
   }
 
   /**

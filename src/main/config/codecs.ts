@@ -186,4 +186,10 @@ export const LinkBaseUrl = fromString('an absolute http:// or https:// URL witho
     : undefined;
 });
 
+/** A key the service encrypts or derives secrets with: empty (unset) or at least 32 bytes of text. */
+export const SecretKey = fromString('empty or a secret of at least 32 bytes', (u) => {
+  if (typeof u !== 'string') return undefined;
+  return u === '' || Buffer.byteLength(u, 'utf8') >= 32 ? u : undefined;
+});
+
 export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');

@@ -78,6 +78,9 @@ function readYaml(
   flatten(path, document, '', out, errors);
 }
 
+/** Keys whose values are secrets: named, never shown, in a configuration error. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['jwt.secret', 'secrets.encryption_key']);
+
 /**
  * Loads `config/default.yaml`, then `config/<SVC_ENV>.yaml` (or the file named by `SVC_CONFIG`),
  * then `SVC_*` environment overrides, and validates every key. Problems come back as one line
@@ -105,7 +108,9 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
             ? false
             : spec.default;
     const decoded = spec.codec.decode(raw);
-    if (isLeft(decoded)) errors.push(`${path}: ${show(hidePassword(raw))} is not ${spec.codec.name}`);
+    // A secret's value is never echoed: the error line goes to a terminal or a log.
+    const shown = SECRET_KEYS.has(path) ? 'the value given' : show(hidePassword(raw));
+    if (isLeft(decoded)) errors.push(`${path}: ${shown} is not ${spec.codec.name}`);
     else values.set(path, decoded.right);
   }
 
@@ -149,6 +154,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       refreshExpirationMs: v('jwt.refresh_expiration'),
       issuer: v('jwt.issuer'),
     },
+    secrets: { encryptionKey: v('secrets.encryption_key') },
     graphql: {
       generalRoute: v('graphql.general_route'),
       playgroundRoute: v('graphql.playground_route'),
@@ -295,6 +301,13 @@ function crossChecks(config: Config, production: boolean): string[] {
       errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
     } else if (Buffer.byteLength(config.jwt.secret, 'utf8') < 32) {
       errors.push('jwt.secret: must be at least 32 bytes in production');
+    }
+    if (config.secrets.encryptionKey === '') {
+      errors.push(
+        'secrets.encryption_key: must be set in production (set SVC_SECRETS_ENCRYPTION_KEY, 32 bytes or more)',
+      );
+    } else if (config.secrets.encryptionKey === config.jwt.secret) {
+      errors.push('secrets.encryption_key: must differ from jwt.secret');
     }
     if (!config.mail.linkBaseUrl.startsWith('https://')) {
       errors.push(

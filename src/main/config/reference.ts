@@ -44,6 +44,9 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'jwt.expiration': 'How long an access token lives.',
   'jwt.refresh_expiration': 'How long a refresh token lives.',
   'jwt.issuer': 'The `iss` claim written and required.',
+  'secrets.encryption_key':
+    'The key e-mailed links (and other secrets the service makes again later) are derived from, at least 32 bytes; ' +
+    'required in production, derived from jwt.secret in development when unset. Never stored in the database.',
   'graphql.general_route': 'The GraphQL endpoint.',
   'graphql.playground_route': 'The GraphiQL page.',
   'graphql.playground': 'Serve the playground; `false` by default in production.',
@@ -148,7 +151,8 @@ comma-separated, items trimmed; \`SVC_HEALTH_HTTP\` takes JSON. Everything is va
 anything invalid exits 1 with one line per problem naming the key (a URL's password is never
 echoed). \`SVC_ENV\`, \`SVC_CONFIG\` and \`SVC_TEST_*\` are reserved; unknown \`SVC_\` variables are
 ignored. With \`SVC_ENV=production\` the service also refuses the placeholder \`jwt.secret\`, an empty
-\`mail.smtp_url\` and a \`mail.link_base_url\` that is not \`https://\`.
+\`secrets.encryption_key\` (or one equal to \`jwt.secret\`), an empty \`mail.smtp_url\` and a
+\`mail.link_base_url\` that is not \`https://\`. Secret values are never echoed in these lines.
 
 ${configurationTable()}
 `;

@@ -20,6 +20,7 @@ import {
   Ratio,
   RedisUrl,
   RoutePath,
+  SecretKey,
   SmtpUrl,
   Text,
   type Rate,
@@ -66,6 +67,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'jwt.expiration': key(Duration, '24h'),
   'jwt.refresh_expiration': key(Duration, '168h'),
   'jwt.issuer': key(NonEmptyText, 'portico'),
+  'secrets.encryption_key': key(SecretKey, ''),
   'graphql.general_route': key(RoutePath, '/graphql'),
   'graphql.playground_route': key(RoutePath, '/graphql-playground'),
   'graphql.playground': key(Bool, true),
@@ -163,6 +165,12 @@ export interface Config {
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
+  /**
+   * `encryptionKey`: what secrets the service must make or read again are keyed with (the links of
+   * queued account mails); empty in development means one derived from `jwt.secret` (see
+   * `secretsKey`), refused in production.
+   */
+  secrets: { encryptionKey: string };
   graphql: {
     generalRoute: string;
     playgroundRoute: string;

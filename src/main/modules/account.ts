@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
 import type { EntitySchema } from '@mikro-orm/core';
-import { RandomOneTimeSecrets } from '../../adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { KeyedOneTimeSecrets } from '../../adapters/outbound/crypto/KeyedOneTimeSecrets.js';
 import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
 import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm/migrations/Migration0004AccountMailLimits.js';
 import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
@@ -18,6 +18,7 @@ import { RequestEmailVerification } from '../../application/account/RequestEmail
 import { RequestPasswordReset } from '../../application/account/RequestPasswordReset.js';
 import { ResetPassword } from '../../application/account/ResetPassword.js';
 import { PurgeExpiredTokens, TOKENS_PURGE_JOB } from '../../application/account/PurgeExpiredTokens.js';
+import { secretsKey } from '../config/secretsKey.js';
 import { token, TOKENS } from '../tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
@@ -52,7 +53,7 @@ export const account: FeatureModule = {
         ({ tokens, jobs, transactions, clock, config }) =>
           new AccountLinks(
             tokens,
-            new RandomOneTimeSecrets(),
+            new KeyedOneTimeSecrets(secretsKey(config)),
             jobs,
             transactions,
             clock,

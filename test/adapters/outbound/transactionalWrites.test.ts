@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { testOneTimeSecrets } from '../../support/oneTimeSecrets.js';
 import { MikroOrmEmailTokenStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
 import { MikroOrmRefreshTokenStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MikroOrmSessionStore } from '../../../src/adapters/outbound/mikroorm/MikroOrmSessionStore.js';
@@ -62,7 +62,7 @@ describe('writes and the jobs they owe commit together (SQL)', () => {
         const transactions = new SqlTransactions(db);
         const links = new AccountLinks(
           new MikroOrmEmailTokenStore(db),
-          new RandomOneTimeSecrets(),
+          testOneTimeSecrets(),
           queue,
           transactions,
           clock,

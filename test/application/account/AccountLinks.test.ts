@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
-import { RandomOneTimeSecrets } from '../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { KeyedOneTimeSecrets } from '../../../src/adapters/outbound/crypto/KeyedOneTimeSecrets.js';
+import { testOneTimeSecrets } from '../../support/oneTimeSecrets.js';
 import { AccountLinks, LINK_LIFETIME_MS, MAILS_PER_HOUR } from '../../../src/application/account/AccountLinks.js';
 import { accountMailJobs } from '../../../src/application/account/AccountMailJobs.js';
 import type { EmailTokenLimits, EmailTokenRecord } from '../../../src/application/ports/EmailTokenStore.js';
-import type { Transaction } from '../../../src/application/ports/Jobs.js';
+import type { JobPayload, JobQueue, Transaction } from '../../../src/application/ports/Jobs.js';
 import type { AccountMailKind } from '../../../src/application/ports/Mailer.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
@@ -58,7 +59,7 @@ describe('AccountLinks', () => {
   beforeEach(async () => {
     world = newWorld();
     store = new WatchedEmailTokenStore();
-    links = new AccountLinks(store, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    links = new AccountLinks(store, testOneTimeSecrets(), world.jobs, world.jobs, world.clock);
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace'));
   });
 
@@ -87,7 +88,7 @@ describe('AccountLinks', () => {
       const again = await world.given(aUser().withEmail('ada@example.com'));
       expect(await links.send(again, 'password-reset')).to.equal(false);
       // One IP asking for mails to many addresses stops at its own limit.
-      const limited = new AccountLinks(store, new RandomOneTimeSecrets(), world.jobs, world.jobs, world.clock, 2);
+      const limited = new AccountLinks(store, testOneTimeSecrets(), world.jobs, world.jobs, world.clock, 2);
       const requester = { ip: '198.51.100.23' };
       const others = await Promise.all(
         ['x@example.com', 'y@example.com', 'z@example.com'].map((email) => world.given(aUser().withEmail(email))),
@@ -118,6 +119,54 @@ describe('AccountLinks', () => {
       const text = JSON.stringify(record);
       expect(text).to.not.include(verifier);
       expect(text).to.not.include(token);
+    });
+
+    it("queues the mail with the token's selector, never the token: no job payload holds the token or its verifier", async () => {
+      const queued: JobPayload[] = [];
+      const recording: JobQueue = {
+        enqueue: (job, within) => {
+          queued.push(job.payload);
+          return world.jobs.enqueue(job, within);
+        },
+      };
+      links = new AccountLinks(store, testOneTimeSecrets(), recording, world.jobs, world.clock);
+      const token = await mailed('password-reset');
+      const [selector, verifier] = token.split('.') as [string, string];
+      expect(queued).to.have.length(1);
+      expect(queued[0]).to.include({ kind: 'password-reset', to: 'ada@example.com', selector });
+      const text = JSON.stringify(queued);
+      expect(text).to.not.include(verifier);
+      expect(text).to.not.include(token);
+    });
+
+    it('sends no mail whose link would not work (made under another key): the job fails instead', async () => {
+      expect(await links.send(ada, 'password-reset')).to.equal(true);
+      const otherKey = new AccountLinks(
+        store,
+        new KeyedOneTimeSecrets(Buffer.alloc(32, 7)),
+        world.jobs,
+        world.jobs,
+        world.clock,
+      );
+      const runs = await world.jobs.runDue(accountMailJobs(otherKey, world.users, world.mailer));
+      expect(runs.map((run) => [run.name, run.outcome])).to.deep.equal([['mail.send', 'retried']]);
+      expect(String(runs[0]!.error)).to.match(/does not match its stored token/);
+      expect(world.mailer.sent).to.have.length(0);
+    });
+
+    it('still sends a mail queued by an earlier version with the token in its payload', async () => {
+      const { token, selector, verifierHash } = testOneTimeSecrets().create();
+      const now = world.clock.now();
+      const expiresAt = new Date(now.getTime() + HOUR_MS);
+      const record = { selector, verifierHash, userId: ada.id, purpose: 'password-reset', email: ada.email } as const;
+      await store.addWithinLimit({ ...record, createdAt: now, expiresAt }, { since: now, perAddress: 9, perIp: 9 });
+      await world.jobs.enqueue({
+        name: 'mail.send',
+        payload: { kind: 'password-reset', to: ada.email, token, expiresAt: expiresAt.toISOString() },
+      });
+      expect(await deliver()).to.deep.equal([['mail.send', 'completed']]);
+      expect(world.mailer.last(ada.email, 'password-reset').token).to.equal(token);
+      expect(await links.redeem(token, 'password-reset')).to.include({ userId: ada.id });
     });
 
     it('makes a different token for every mail, of at least 128 random bits', async () => {

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { RandomOneTimeSecrets } from '../../../../src/adapters/outbound/crypto/RandomOneTimeSecrets.js';
+import { KeyedOneTimeSecrets } from '../../../../src/adapters/outbound/crypto/KeyedOneTimeSecrets.js';
+import { TEST_SECRETS_KEY } from '../../../support/oneTimeSecrets.js';
 
-describe('RandomOneTimeSecrets', () => {
-  const secrets = new RandomOneTimeSecrets();
+describe('KeyedOneTimeSecrets', () => {
+  const secrets = new KeyedOneTimeSecrets(TEST_SECRETS_KEY);
 
-  it('makes <selector>.<verifier>: 16 and 32 random bytes in base64url, and stores only the SHA-256 of the verifier', () => {
+  it('makes <selector>.<verifier>: 16 random bytes and a 32-byte keyed verifier in base64url, and stores only the SHA-256 of the verifier', () => {
     const { token, selector, verifierHash } = secrets.create();
     const [sel, verifier] = token.split('.');
     expect(sel).to.equal(selector);
@@ -14,6 +15,38 @@ describe('RandomOneTimeSecrets', () => {
     expect(token).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(verifierHash).to.equal(createHash('sha256').update(verifier!).digest('hex'));
     expect(verifierHash).to.not.include(verifier);
+  });
+
+  it('makes the same token again from its selector alone, and only under the same key', () => {
+    const { token, selector } = secrets.create();
+    expect(secrets.tokenOf(selector)).to.equal(token);
+    expect(new KeyedOneTimeSecrets(TEST_SECRETS_KEY).tokenOf(selector)).to.equal(token);
+    const otherKey = new KeyedOneTimeSecrets(`${TEST_SECRETS_KEY}, but another one`);
+    expect(otherKey.tokenOf(selector)).to.not.equal(token);
+    expect(otherKey.tokenOf(selector)!.split('.')[0]).to.equal(selector);
+    // Without the key, the selector and the stored hash give nothing: the verifier is not a hash of the selector.
+    const verifier = token.split('.')[1]!;
+    expect(verifier).to.not.equal(createHash('sha256').update(selector).digest('base64url'));
+  });
+
+  it('makes no token from anything not shaped like a selector, without throwing', () => {
+    const { selector } = secrets.create();
+    const bad: unknown[] = [
+      '',
+      selector.slice(1),
+      `${selector}A`,
+      `${selector.slice(0, -1)}B`,
+      `${selector}.`,
+      42,
+      null,
+      {},
+    ];
+    for (const input of bad) expect(secrets.tokenOf(input as string), String(input)).to.equal(undefined);
+  });
+
+  it('refuses a key shorter than 32 bytes', () => {
+    expect(() => new KeyedOneTimeSecrets('x'.repeat(31))).to.throw(/at least 32 bytes/);
+    expect(() => new KeyedOneTimeSecrets(Buffer.alloc(32, 1))).to.not.throw();
   });
 
   it('never gives two tokens the same selector or verifier over many draws', () => {
