@@ -14,6 +14,7 @@ import { operationsOf, restPresenter } from '../../../src/adapters/inbound/http/
 import { decodeBody } from '../../../src/adapters/inbound/codecs/fields.js';
 import { bodiesOf } from '../../../src/adapters/inbound/codecs/resourceCodecs.js';
 import type { ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
+import { NumberText } from '../../../src/domain/shared/Decimal.js';
 import type { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field, type FieldDeclarations } from '../../../src/domain/shared/resource.js';
@@ -260,14 +261,20 @@ describe('the inbound adapters of a declared resource', () => {
       expect(schema().getType('Decimal')).to.equal(undefined);
 
       const scalar = built.getType('Decimal') as GraphQLScalarType;
-      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.equal('0.10');
-      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '1.25e1' })).to.equal('12.5');
-      expect(scalar.parseValue(5e-8)).to.equal('0.00000005');
-      expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.equal('12');
+      // A number literal is handed on as its text, exponent and all: the field's rule weighs it.
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.deep.equal(new NumberText('0.10'));
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '1e300000000' })).to.deep.equal(
+        new NumberText('1e300000000'),
+      );
+      expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.deep.equal(new NumberText('12'));
       expect(scalar.parseLiteral({ kind: Kind.STRING, value: '12.50' })).to.equal('12.50');
       expect(() => scalar.parseLiteral({ kind: Kind.BOOLEAN, value: true })).to.throw('string or a number');
-      expect(scalar.parseValue(0.1)).to.equal('0.1');
+      // A variable: text as it is; a number by its text (the request's, when the route found it).
       expect(scalar.parseValue('0.10')).to.equal('0.10');
+      expect(scalar.parseValue(new NumberText('0.10000000000000001'))).to.deep.equal(
+        new NumberText('0.10000000000000001'),
+      );
+      expect(scalar.parseValue(5e-8)).to.deep.equal(new NumberText('5e-8'));
       expect(() => scalar.parseValue(true)).to.throw(GraphQLError);
       expect(scalar.serialize('12.50')).to.equal('12.50');
       expect(() => scalar.serialize(12.5)).to.throw(GraphQLError);

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { NumberText } from '../../../domain/shared/Decimal.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import type { FieldFacts, FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
@@ -183,10 +184,13 @@ export const integerField = (fieldRule: FieldRule<number>): FieldCodec<number> =
 export const numberField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
   ruled(fieldRule, Number.NaN, 'must be a number', (u) => (typeof u === 'number' ? checked(u, fieldRule) : undefined));
 
-/** An exact decimal (`decimal(p,s)`): text or a plain JSON number, read without rounding into canonical text. */
+/**
+ * An exact decimal (`decimal(p,s)`): text, or a number — best by its own text (`NumberText`), as the
+ * adapters hand it on — read without rounding into canonical text.
+ */
 export const decimalField = (fieldRule: DomainFieldRule<string>): FieldCodec<string> =>
   ruled(fieldRule, '', 'must be a decimal', (u) => {
-    if (typeof u !== 'string' && typeof u !== 'number') return undefined;
+    if (typeof u !== 'string' && typeof u !== 'number' && !(u instanceof NumberText)) return undefined;
     const read = fieldRule.read(u);
     return 'problem' in read ? new Problem(read.problem) : read.value;
   });
