@@ -11,7 +11,7 @@ import {
 import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
 import { operationsOf, restPresenter } from '../../../src/adapters/inbound/http/resourceOperations.js';
-import { decodeBody } from '../../../src/adapters/inbound/codecs/fields.js';
+import { decodeBody, type Shape } from '../../../src/adapters/inbound/codecs/fields.js';
 import { bodiesOf } from '../../../src/adapters/inbound/codecs/resourceCodecs.js';
 import type { ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
 import { NumberText } from '../../../src/domain/shared/Decimal.js';
@@ -228,6 +228,37 @@ describe('the inbound adapters of a declared resource', () => {
       }
       const entry = Ledger.create({ id: 'e1', amount: '0.30' }, new Date('2026-01-01T00:00:00Z'));
       expect(restPresenter(LEDGER)(entry)).to.include({ amount: '0.30', fee: null });
+    });
+
+    it('REST reads a JSON number by its own text in the body: a long one is refused, never rounded', () => {
+      const { create, update } = bodiesOf(LEDGER);
+      const decoded = (text: string, shape: Shape = create) => decodeBody(shape, JSON.parse(text), text);
+      expect(decoded('{"amount": 12.5, "fee": 7e2}')).to.deep.equal({ amount: '12.50', fee: '700' });
+      expect(decoded('{"amount": 0.10000000000000000}')).to.deep.equal({ amount: '0.10' });
+      expect(decoded('{"fee": null, "amount": -0}', update)).to.deep.equal({ fee: null, amount: '0.00' });
+      const refused = (text: string, field: string, message: string, shape: Shape = create) => {
+        try {
+          decoded(text, shape);
+          expect.fail(`decoded ${text}`);
+        } catch (error) {
+          expect((error as ValidationError).fields, text).to.deep.equal([{ field, message }]);
+        }
+      };
+      for (const amount of [
+        '0.10000000000000001',
+        '12345678901234567890',
+        '1e400',
+        '1e300000000',
+        '1.0000000000000001',
+      ]) {
+        refused(`{"amount": ${amount}}`, 'amount', MESSAGE);
+        refused(`{"amount": ${amount}}`, 'amount', MESSAGE, update);
+      }
+      // The member JSON.parse keeps (the last of a repeated name, escapes read), wherever it stands.
+      refused('{"amount": 1, "amount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"\\u0061mount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"x": {"amount": 1}, "y": [1.5, {"amount": "2"}], "amount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"amount": "1", "fee": 1.0000000000000001}', 'fee', 'must be a whole number of at most 5 digits');
     });
 
     it('the API document states the rule: text or number, its digits as a pattern, its bounds', () => {

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { graphql, parse, validate, type GraphQLSchema } from 'graphql';
 import pino from 'pino';
 import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
+import { graphqlRoutes } from '../../../src/adapters/inbound/graphql/routes.js';
 import { queryLimits } from '../../../src/adapters/inbound/graphql/limits.js';
 import type { GraphQLContext } from '../../../src/adapters/inbound/graphql/resolverKit.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
@@ -21,7 +22,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError } from '../../../
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import { declareResource, entityOf, field, type SortFieldOf } from '../../../src/domain/shared/resource.js';
 import { connectDatabase } from '../../support/database.js';
-import { startHttpApp } from '../../support/httpApp.js';
+import { startHttpApp, type RunningApp } from '../../support/httpApp.js';
 
 const CUSTOMER = declareResource({
   name: 'customer',
@@ -435,6 +436,117 @@ describe('relations of a declared resource (ref fields)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  describe('decimal and reference fields over HTTP: the request text is read, in REST and GraphQL alike', () => {
+    const MONEY = 'must be a decimal of at most 10 digits before the point and 2 after';
+    const LONG = ['0.10000000000000001', '1.0000000000000001', '12345678901234567890', '1e400', '1e300000000'];
+    let app: RunningApp;
+    let invoices: ReturnType<typeof memoryStores>['invoices'];
+    before(async () => {
+      const stores = memoryStores();
+      invoices = stores.invoices;
+      await fill(stores.customers as never, stores.invoices as never);
+      const customerUseCases = useCasesOf<Customer, CustomerFields>(stores.customers as never, 'Customer', Customer);
+      const invoiceUseCases = useCasesOf<Invoice, InvoiceFields>(stores.invoices as never, 'Invoice', Invoice);
+      const parents = {
+        customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+        payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+      } as ParentsOf<InvoiceFields>;
+      const access = {
+        authenticate: { execute: async () => ({ userId: 'u1', role: 'admin', sessionId: 's1' }) },
+        policy: { enforce: async () => true },
+      };
+      const fragments = [
+        resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),
+        resourceGraphQL(inbound(INVOICE), invoiceUseCases as never, parents),
+      ];
+      const options = {
+        generalRoute: '/graphql',
+        playgroundRoute: '/graphql-playground',
+        playground: false,
+        introspection: true,
+        maxDepth: 15,
+        maxTokens: 5000,
+      };
+      app = await startHttpApp({
+        routes: [
+          resourceRoutes(inbound(INVOICE), { ...invoiceUseCases, ...access } as never, parents),
+          graphqlRoutes(fragments, access as never, options),
+        ],
+      });
+    });
+    after(async () => app.close());
+
+    /** One request with a JSON body given as text, exactly as written. */
+    const send = async (method: 'POST' | 'PUT', path: string, text: string) => {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', accept: 'application/json' },
+        body: text,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const invoiceText = (amount: string, customer = id(1, 1)) =>
+      `{"customer_id": "${customer}", "number": "N-1", "amount": ${amount}}`;
+
+    it('REST: a JSON number longer than a double keeps, or beyond the precision, is refused on amount, never rounded', async () => {
+      const refused = { code: 'VALIDATION_ERROR', fields: [{ field: 'amount', message: MONEY }] };
+      for (const amount of LONG) {
+        const created = await send('POST', '/api/v1/invoices', invoiceText(amount));
+        expect(created.status, amount).to.equal(400);
+        expect(created.body.error, amount).to.deep.include(refused);
+        const updated = await send('PUT', `/api/v1/invoices/${id(2, 1)}`, `{"amount": ${amount}}`);
+        expect(updated.status, amount).to.equal(400);
+        expect(updated.body.error, amount).to.deep.include(refused);
+      }
+      const text = await send('POST', '/api/v1/invoices', invoiceText('"1e300000000"'));
+      expect(text.body.error).to.deep.include(refused);
+      expect((await invoices.findById(id(2, 1)))?.amount).to.equal('1.50');
+      for (const [amount, stored] of [
+        ['1.25e1', '12.50'],
+        ['0.10000000000000000', '0.10'],
+        ['-0', '0.00'],
+        ['9999999999.99', '9999999999.99'],
+      ]) {
+        const created = await send('POST', '/api/v1/invoices', invoiceText(amount!));
+        expect(created.status, amount).to.equal(201);
+        expect(created.body.data.amount, amount).to.equal(stored);
+      }
+    });
+
+    it('REST: a reference naming no row is 400 VALIDATION_ERROR on customer_id', async () => {
+      const created = await send('POST', '/api/v1/invoices', invoiceText('"1.00"', id(1, 999)));
+      expect(created.status).to.equal(400);
+      expect(created.body.error).to.deep.include({
+        code: 'VALIDATION_ERROR',
+        fields: [{ field: 'customer_id', message: 'must name an existing customer' }],
+      });
+    });
+
+    it('GraphQL: a variable given as a JSON number is read by its text, in an input or on its own', async () => {
+      const inInput = (amount: string) =>
+        JSON.stringify({
+          query: `mutation Create($input: CreateInvoiceInput!) { createInvoice(input: $input) {
+            status errors { fieldName message } data { amount } } }`,
+        }).slice(0, -1) +
+        `, "variables": {"input": {"customerId": "${id(1, 1)}", "number": "N-1", "amount": ${amount}}}}`;
+      const alone = (amount: string) =>
+        JSON.stringify({
+          query: `mutation Create($amount: Decimal!) {
+            createInvoice(input: { customerId: "${id(1, 1)}", number: "N-1", amount: $amount }) {
+              status errors { fieldName message } data { amount } } }`,
+        }).slice(0, -1) + `, "variables": {"amount": ${amount}}}`;
+      const rejected = { status: 422, errors: [{ fieldName: 'amount', message: MONEY }], data: null };
+      for (const document of [inInput, alone]) {
+        for (const amount of LONG) {
+          const answered = await send('POST', '/graphql', document(amount));
+          expect(answered.body, amount).to.deep.equal({ data: { createInvoice: rejected } });
+        }
+        const exact = await send('POST', '/graphql', document('1.25e1'));
+        expect(exact.body.data.createInvoice).to.deep.include({ status: 201, data: { amount: '12.50' } });
+      }
+    });
   });
 
   it('one nested list per referenced resource (by its customer_id, not payer_id), in the REST document', () => {
