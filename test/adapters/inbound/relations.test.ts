@@ -235,6 +235,37 @@ function relationBehaviour(
     expect(seen).to.be.lessThan(60);
   });
 
+  it('a reference naming no row: a 422 response object naming its GraphQL field, on create and update', async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const schema = schemaOver(customers, invoices);
+    const unknown = id(1, 999);
+    const rejected = (fieldName: string) => ({
+      status: 422,
+      message: 'validation failed',
+      errors: [{ fieldName, message: 'must name an existing customer' }],
+      data: null,
+    });
+    const response = 'status message errors { fieldName message } data { id }';
+    const create = await run(
+      schema,
+      `mutation { createInvoice(input: { customerId: "${unknown}", number: "N-1", amount: "1.00" }) { ${response} } }`,
+    );
+    expect(create.createInvoice).to.deep.equal(rejected('customerId'));
+    const payer = await run(
+      schema,
+      `mutation { createInvoice(input: { customerId: "${id(1, 1)}", payerId: "${unknown}", number: "N-2", amount: "1.00" }) {
+        ${response} } }`,
+    );
+    expect(payer.createInvoice).to.deep.equal(rejected('payerId'));
+    const update = await run(
+      schema,
+      `mutation { updateInvoice(id: "${id(2, 1)}", input: { customerId: "${unknown}" }) { ${response} } }`,
+    );
+    expect(update.updateInvoice).to.deep.equal(rejected('customerId'));
+    expect((await invoices.findById(id(2, 1)))?.customerId).to.equal(id(1, 1));
+  });
+
   it('a number literal for a decimal field is weighed by its text: 1e300000000 is refused at once, with a 422', async () => {
     const { customers, invoices } = await open();
     await fill(customers, invoices);
@@ -546,6 +577,27 @@ describe('relations of a declared resource (ref fields)', () => {
         const exact = await send('POST', '/graphql', document('1.25e1'));
         expect(exact.body.data.createInvoice).to.deep.include({ status: 201, data: { amount: '12.50' } });
       }
+    });
+
+    it('GraphQL: a reference naming no row is a 422 response object naming customerId, as REST words it', async () => {
+      const answered = await send(
+        'POST',
+        '/graphql',
+        JSON.stringify({
+          query: `mutation { createInvoice(input: { customerId: "${id(1, 999)}", number: "N-1", amount: "1.00" }) {
+            status message errors { fieldName message } data { id } } }`,
+        }),
+      );
+      expect(answered.body).to.deep.equal({
+        data: {
+          createInvoice: {
+            status: 422,
+            message: 'validation failed',
+            errors: [{ fieldName: 'customerId', message: 'must name an existing customer' }],
+            data: null,
+          },
+        },
+      });
     });
   });
 
