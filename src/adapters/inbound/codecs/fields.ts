@@ -360,8 +360,9 @@ function withNumberTexts(shape: Shape, body: unknown, text: string): unknown {
   const values = body as Record<string, unknown>;
   const names: string[] = [];
   for (const [key, spec] of Object.entries(shape)) {
+    if (!spec.codec.numberText) continue;
     const name = snakeName(key);
-    if (spec.codec.numberText && Object.hasOwn(values, name) && typeof values[name] === 'number') names.push(name);
+    if (Object.hasOwn(values, name) && typeof values[name] === 'number') names.push(name);
   }
   if (names.length === 0) return body;
   const texts = jsonNumberTexts(

@@ -63,8 +63,14 @@ export function withDecimalTexts(args: ExecutionArgs, text: () => VariablesText 
   const definitions = variables ? getOperationAST(args.document, args.operationName)?.variableDefinitions : undefined;
   if (!variables || !definitions || definitions.length === 0) return args;
   const reaching = decimalReaching(args.schema);
+  const canHold = (type: GraphQLInputType): boolean => {
+    const named = getNamedType(type);
+    return isInputObjectType(named) ? reaching.has(named) : named.name === DECIMAL;
+  };
   const found: (string | number)[][] = [];
   const collect = (type: GraphQLInputType, value: unknown, path: (string | number)[]): void => {
+    // A value whose type holds no Decimal (a list of IDs, a Float) is not walked.
+    if (!canHold(type)) return;
     if (isNonNullType(type)) return collect(type.ofType, value, path);
     if (isListType(type)) {
       if (!Array.isArray(value)) return collect(type.ofType, value, path);
@@ -72,7 +78,7 @@ export function withDecimalTexts(args: ExecutionArgs, text: () => VariablesText 
       return;
     }
     if (isInputObjectType(type)) {
-      if (!reaching.has(type) || typeof value !== 'object' || value === null || Array.isArray(value)) return;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
       for (const field of Object.values(type.getFields()))
         if (Object.hasOwn(value, field.name))
           collect(field.type, (value as Record<string, unknown>)[field.name], [...path, field.name]);
