@@ -35,7 +35,12 @@ export function decimalParts(text: string): DecimalParts | undefined {
   const match = DECIMAL_TEXT.exec(text);
   if (!match) return undefined;
   const [, sign = '', digits = '', fraction = ''] = match;
-  return { negative: sign === '-', integer: digits.replace(/^0+(?=\d)/, ''), fraction: fraction.replace(/0+$/, '') };
+  // Zeros are counted by a loop: `/0+$/` would start again at every zero of a run, quadratic in its length.
+  let start = 0;
+  while (start < digits.length - 1 && digits.charCodeAt(start) === ZERO) start += 1;
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === ZERO) end -= 1;
+  return { negative: sign === '-', integer: digits.slice(start), fraction: fraction.slice(0, end) };
 }
 
 /** The most digits a reading may place before the point (`integer`) and after it (`fraction`). */

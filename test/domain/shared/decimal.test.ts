@@ -74,6 +74,17 @@ describe('exact decimals (decimal(p,s))', () => {
     expect(performance.now() - started).to.be.below(50);
   });
 
+  it('reads text at the cost of its length: a long run of zeros is no slower than any other digits', () => {
+    const zeros = '0'.repeat(50_000);
+    const started = performance.now();
+    expect(read(`0.${zeros}1`)).to.deep.equal({ problem: MONEY });
+    expect(read(`1.${zeros}`)).to.deep.equal({ value: '1.00' });
+    expect(read(`${zeros}1.5`)).to.deep.equal({ value: '1.50' });
+    expect(read(new NumberText(`0.${zeros}1`))).to.deep.equal({ problem: MONEY });
+    expect(unitsOf(`2.${zeros}`, 2)).to.equal(200n);
+    expect(performance.now() - started).to.be.below(50);
+  });
+
   it('never rounds: a third fraction digit at scale 2, and 0.1 + 0.2 as a double, are refused', () => {
     expect(read('1.005')).to.deep.equal({ problem: MONEY });
     expect(read(0.125)).to.deep.equal({ problem: MONEY });
