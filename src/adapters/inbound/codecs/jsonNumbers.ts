@@ -65,7 +65,7 @@ class Scan {
 
   constructor(private readonly json: string) {}
 
-  /** Reads the value at the cursor as `wanted` asks (a container's wanted members, a number's text), skipping the rest. */
+  /** The value at the cursor as `wanted` asks: a container's wanted members, a number's text; the rest skipped. */
   value(wanted: Wanted | undefined): Found {
     this.skipWhitespace();
     const code = this.json.charCodeAt(this.at);

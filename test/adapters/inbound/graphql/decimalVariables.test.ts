@@ -10,7 +10,9 @@ const schema = buildSchema(`
   input Loop { other: Back }
   input Back { loop: Loop, amount: Decimal }
   input Plain { weight: Float }
-  type Query { echo(amount: Decimal, weight: Float, lines: [Line!], loop: Loop, amounts: [Decimal], plain: Plain): String }
+  type Query {
+    echo(amount: Decimal, weight: Float, lines: [Line!], loop: Loop, amounts: [Decimal], plain: Plain): String
+  }
 `);
 defineDecimal(schema.getType('Decimal') as GraphQLScalarType);
 
