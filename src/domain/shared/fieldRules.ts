@@ -1,5 +1,14 @@
 import { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail, parseEmail } from '../user/Email.js';
-import { decimalParts, DECIMAL_MAX_PRECISION, formatUnits, unitsOf, withoutExponent } from './Decimal.js';
+import {
+  decimalParts,
+  DECIMAL_MAX_PRECISION,
+  formatUnits,
+  NumberText,
+  numberParts,
+  unitsOf,
+  unitsOfParts,
+  type DecimalParts,
+} from './Decimal.js';
 import { ValidationError, type FieldViolation } from './DomainError.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
 
@@ -157,8 +166,10 @@ export function numberRule(range: Range = {}): FieldRule<number> {
 /**
  * `decimal(precision, scale)`: an exact decimal of at most `precision` digits, `scale` of them after
  * the point, within the range (bounds as numbers or decimal text: `{ min: '0', minExclusive: true }`).
- * Stored as its canonical text with exactly `scale` fraction digits (`"12.50"`); read from such
- * text or from a plain JSON number, never rounded: a fourth fraction digit at scale 2 is refused.
+ * Stored as its canonical text with exactly `scale` fraction digits (`"12.50"`); read from plain
+ * decimal text, or from a number by its own text (`NumberText`: a JSON number or a GraphQL literal
+ * as written, exponent allowed), never rounded: a third fraction digit at scale 2 is refused, and
+ * so is an exponent that would place digits beyond the precision, before they are placed.
  */
 export function decimalRule(precision: number, scale: number, range: Range<number | string> = {}): FieldRule<string> {
   if (!Number.isInteger(precision) || precision < 1 || precision > DECIMAL_MAX_PRECISION)
@@ -188,31 +199,31 @@ export function decimalRule(precision: number, scale: number, range: Range<numbe
   const inRange = (units: bigint): boolean =>
     !(min !== undefined && (range.minExclusive ? units <= min : units < min)) &&
     !(max !== undefined && (range.maxExclusive ? units >= max : units > max));
-  const unitsWithin = (text: string): bigint | undefined => {
-    const parts = decimalParts(text);
+  const limits = { integer: integerDigits, fraction: scale };
+  const unitsWithin = (parts: DecimalParts | undefined): bigint | undefined => {
     if (!parts || parts.fraction.length > scale || parts.integer.replace(/^0$/, '').length > integerDigits)
       return undefined;
-    const units = unitsOf(text, scale);
+    const units = unitsOfParts(parts, scale);
     return units !== undefined && inRange(units) ? units : undefined;
+  };
+  /** A client's value as parts: text as plain digits; a number by its text, its exponent weighed first. */
+  const partsOf = (raw: unknown): DecimalParts | undefined => {
+    if (typeof raw === 'string') return decimalParts(raw.trim());
+    if (raw instanceof NumberText) return numberParts(raw.text, limits);
+    // A bare number has lost the digits a double cannot hold; `String` gives the shortest text that is it.
+    if (typeof raw === 'number' && Number.isFinite(raw)) return numberParts(String(raw), limits);
+    return undefined;
   };
   return ruleOf<string>(
     message,
     { kind: 'decimal', precision, scale, range: canonical },
     (value) => {
       if (typeof value !== 'string') return message;
-      const units = unitsWithin(value);
+      const units = unitsWithin(decimalParts(value));
       return units !== undefined && formatUnits(units, scale) === value ? undefined : message;
     },
     (raw) => {
-      // A JSON number is read by its shortest text (`0.1` is "0.1", `5e-8` "0.00000005"); JSON.parse has already
-      // rounded a literal longer than a double holds, so more than 15 significant digits must come as text.
-      const text =
-        typeof raw === 'number' && Number.isFinite(raw)
-          ? withoutExponent(String(raw))
-          : typeof raw === 'string'
-            ? raw.trim()
-            : undefined;
-      const units = text === undefined ? undefined : unitsWithin(text);
+      const units = unitsWithin(partsOf(raw));
       return units === undefined ? { problem: message } : { value: formatUnits(units, scale) };
     },
   );

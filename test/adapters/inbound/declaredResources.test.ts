@@ -11,9 +11,10 @@ import {
 import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
 import { operationsOf, restPresenter } from '../../../src/adapters/inbound/http/resourceOperations.js';
-import { decodeBody } from '../../../src/adapters/inbound/codecs/fields.js';
+import { decodeBody, type Shape } from '../../../src/adapters/inbound/codecs/fields.js';
 import { bodiesOf } from '../../../src/adapters/inbound/codecs/resourceCodecs.js';
 import type { ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
+import { NumberText } from '../../../src/domain/shared/Decimal.js';
 import type { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field, type FieldDeclarations } from '../../../src/domain/shared/resource.js';
@@ -229,6 +230,37 @@ describe('the inbound adapters of a declared resource', () => {
       expect(restPresenter(LEDGER)(entry)).to.include({ amount: '0.30', fee: null });
     });
 
+    it('REST reads a JSON number by its own text in the body: a long one is refused, never rounded', () => {
+      const { create, update } = bodiesOf(LEDGER);
+      const decoded = (text: string, shape: Shape = create) => decodeBody(shape, JSON.parse(text), text);
+      expect(decoded('{"amount": 12.5, "fee": 7e2}')).to.deep.equal({ amount: '12.50', fee: '700' });
+      expect(decoded('{"amount": 0.10000000000000000}')).to.deep.equal({ amount: '0.10' });
+      expect(decoded('{"fee": null, "amount": -0}', update)).to.deep.equal({ fee: null, amount: '0.00' });
+      const refused = (text: string, field: string, message: string, shape: Shape = create) => {
+        try {
+          decoded(text, shape);
+          expect.fail(`decoded ${text}`);
+        } catch (error) {
+          expect((error as ValidationError).fields, text).to.deep.equal([{ field, message }]);
+        }
+      };
+      for (const amount of [
+        '0.10000000000000001',
+        '12345678901234567890',
+        '1e400',
+        '1e300000000',
+        '1.0000000000000001',
+      ]) {
+        refused(`{"amount": ${amount}}`, 'amount', MESSAGE);
+        refused(`{"amount": ${amount}}`, 'amount', MESSAGE, update);
+      }
+      // The member JSON.parse keeps (the last of a repeated name, escapes read), wherever it stands.
+      refused('{"amount": 1, "amount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"\\u0061mount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"x": {"amount": 1}, "y": [1.5, {"amount": "2"}], "amount": 0.10000000000000001}', 'amount', MESSAGE);
+      refused('{"amount": "1", "fee": 1.0000000000000001}', 'fee', 'must be a whole number of at most 5 digits');
+    });
+
     it('the API document states the rule: text or number, its digits as a pattern, its bounds', () => {
       const { create } = bodiesOf(LEDGER);
       expect(create.amount.codec.schema).to.deep.include({
@@ -260,14 +292,20 @@ describe('the inbound adapters of a declared resource', () => {
       expect(schema().getType('Decimal')).to.equal(undefined);
 
       const scalar = built.getType('Decimal') as GraphQLScalarType;
-      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.equal('0.10');
-      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '1.25e1' })).to.equal('12.5');
-      expect(scalar.parseValue(5e-8)).to.equal('0.00000005');
-      expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.equal('12');
+      // A number literal is handed on as its text, exponent and all: the field's rule weighs it.
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '0.10' })).to.deep.equal(new NumberText('0.10'));
+      expect(scalar.parseLiteral({ kind: Kind.FLOAT, value: '1e300000000' })).to.deep.equal(
+        new NumberText('1e300000000'),
+      );
+      expect(scalar.parseLiteral({ kind: Kind.INT, value: '12' })).to.deep.equal(new NumberText('12'));
       expect(scalar.parseLiteral({ kind: Kind.STRING, value: '12.50' })).to.equal('12.50');
       expect(() => scalar.parseLiteral({ kind: Kind.BOOLEAN, value: true })).to.throw('string or a number');
-      expect(scalar.parseValue(0.1)).to.equal('0.1');
+      // A variable: text as it is; a number by its text (the request's, when the route found it).
       expect(scalar.parseValue('0.10')).to.equal('0.10');
+      expect(scalar.parseValue(new NumberText('0.10000000000000001'))).to.deep.equal(
+        new NumberText('0.10000000000000001'),
+      );
+      expect(scalar.parseValue(5e-8)).to.deep.equal(new NumberText('5e-8'));
       expect(() => scalar.parseValue(true)).to.throw(GraphQLError);
       expect(scalar.serialize('12.50')).to.equal('12.50');
       expect(() => scalar.serialize(12.5)).to.throw(GraphQLError);

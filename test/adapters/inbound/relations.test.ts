@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { graphql, parse, validate, type GraphQLSchema } from 'graphql';
 import pino from 'pino';
 import { resourceGraphQL } from '../../../src/adapters/inbound/graphql/resourceGraphQL.js';
+import { graphqlRoutes } from '../../../src/adapters/inbound/graphql/routes.js';
 import { queryLimits } from '../../../src/adapters/inbound/graphql/limits.js';
 import type { GraphQLContext } from '../../../src/adapters/inbound/graphql/resolverKit.js';
 import { createSchema } from '../../../src/adapters/inbound/graphql/schema.js';
@@ -21,7 +22,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError } from '../../../
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import { declareResource, entityOf, field, type SortFieldOf } from '../../../src/domain/shared/resource.js';
 import { connectDatabase } from '../../support/database.js';
-import { startHttpApp } from '../../support/httpApp.js';
+import { startHttpApp, type RunningApp } from '../../support/httpApp.js';
 
 const CUSTOMER = declareResource({
   name: 'customer',
@@ -52,10 +53,23 @@ interface Rows<E, F extends string> {
   findByIds(ids: readonly string[]): Promise<readonly E[]>;
   list(query: ListQuery<F>): Promise<Page<E>>;
   listByReference(field: string, ids: readonly string[], query: ListQuery<F>): Promise<ReadonlyMap<string, Page<E>>>;
+  update(id: string, change: (current: E) => E): Promise<E | undefined>;
 }
 
-/** The use cases the relation fields drive (the rest are not called here). */
-function useCasesOf<E, F extends CustomerFields | InvoiceFields>(rows: Rows<E, SortFieldOf<F>>, human: string) {
+/** How many rows the create use case has made: each new row's id is numbered after them. */
+let created = 0;
+
+/** A declared entity class: makes a checked new entity. */
+interface Creates<E> {
+  create(input: Record<string, unknown>, now: Date): E;
+}
+
+/** The use cases the relation fields and the writes below drive (the rest are not called here). */
+function useCasesOf<E, F extends CustomerFields | InvoiceFields>(
+  rows: Rows<E, SortFieldOf<F>>,
+  human: string,
+  entity: typeof Customer | typeof Invoice,
+) {
   return {
     get: {
       execute: async ({ id }: { id: string }) => {
@@ -65,6 +79,23 @@ function useCasesOf<E, F extends CustomerFields | InvoiceFields>(rows: Rows<E, S
       },
     },
     list: { execute: (query: ListQuery<SortFieldOf<F>>) => rows.list(query) },
+    // As the generated use cases do: the entity checks its fields, the store its references.
+    create: {
+      execute: async (input: Record<string, unknown>) => {
+        const row = (entity as unknown as Creates<E>).create({ ...input, id: id(9, (created += 1)) }, T0);
+        await rows.add(row);
+        return row;
+      },
+    },
+    update: {
+      execute: async ({ id: rowId, changes }: { id: string; changes: Record<string, unknown> }) => {
+        const row = await rows.update(rowId, (current) =>
+          (current as unknown as { update(changes: unknown, now: Date): E }).update(changes, T0),
+        );
+        if (!row) throw new NotFoundError(human, rowId);
+        return row;
+      },
+    },
     getMany: new GetMany(rows),
     listByReference: new ListByReference(rows),
   } as unknown as ResourceUseCases<E & Customer & Invoice, F>;
@@ -76,14 +107,18 @@ const inbound = (declaration: typeof CUSTOMER | typeof INVOICE) => ({
 });
 
 function schemaOver(customers: Rows<Customer, string>, invoices: Rows<Invoice, string>): GraphQLSchema {
-  const customerUseCases = useCasesOf<Customer, CustomerFields>(customers, 'Customer');
+  const customerUseCases = useCasesOf<Customer, CustomerFields>(customers, 'Customer', Customer);
   const parents = {
     customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
     payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
   } as ParentsOf<InvoiceFields>;
   return createSchema([
     resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),
-    resourceGraphQL(inbound(INVOICE), useCasesOf<Invoice, InvoiceFields>(invoices, 'Invoice') as never, parents),
+    resourceGraphQL(
+      inbound(INVOICE),
+      useCasesOf<Invoice, InvoiceFields>(invoices, 'Invoice', Invoice) as never,
+      parents,
+    ),
   ]);
 }
 
@@ -198,6 +233,72 @@ function relationBehaviour(
     }
     expect(seen).to.be.greaterThan(0);
     expect(seen).to.be.lessThan(60);
+  });
+
+  it('a reference naming no row: a 422 response object naming its GraphQL field, on create and update', async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const schema = schemaOver(customers, invoices);
+    const unknown = id(1, 999);
+    const rejected = (fieldName: string) => ({
+      status: 422,
+      message: 'validation failed',
+      errors: [{ fieldName, message: 'must name an existing customer' }],
+      data: null,
+    });
+    const response = 'status message errors { fieldName message } data { id }';
+    const create = await run(
+      schema,
+      `mutation { createInvoice(input: { customerId: "${unknown}", number: "N-1", amount: "1.00" }) { ${response} } }`,
+    );
+    expect(create.createInvoice).to.deep.equal(rejected('customerId'));
+    const payer = await run(
+      schema,
+      `mutation { createInvoice(input: {
+        customerId: "${id(1, 1)}", payerId: "${unknown}", number: "N-2", amount: "1.00" }) { ${response} } }`,
+    );
+    expect(payer.createInvoice).to.deep.equal(rejected('payerId'));
+    const update = await run(
+      schema,
+      `mutation { updateInvoice(id: "${id(2, 1)}", input: { customerId: "${unknown}" }) { ${response} } }`,
+    );
+    expect(update.updateInvoice).to.deep.equal(rejected('customerId'));
+    expect((await invoices.findById(id(2, 1)))?.customerId).to.equal(id(1, 1));
+  });
+
+  it('a number literal for a decimal field is read by its text: 1e300000000 is a 422 at once', async () => {
+    const { customers, invoices } = await open();
+    await fill(customers, invoices);
+    const schema = schemaOver(customers, invoices);
+    const create = (amount: string) =>
+      `mutation { createInvoice(input: { customerId: "${id(1, 1)}", number: "N-3", amount: ${amount} }) {
+        status errors { fieldName message } data { amount } } }`;
+    const rejected = {
+      status: 422,
+      errors: [{ fieldName: 'amount', message: 'must be a decimal of at most 10 digits before the point and 2 after' }],
+      data: null,
+    };
+    for (const amount of [
+      '1e300000000',
+      '-1e300000000',
+      '1e-300000000',
+      '0.10000000000000001',
+      '12345678901234567890',
+    ]) {
+      const started = performance.now();
+      const answered = await run(schema, create(amount));
+      // Expanded to its digits, 1e300000000 alone takes hundreds of milliseconds and megabytes.
+      expect(performance.now() - started, amount).to.be.below(50);
+      expect(answered.createInvoice, amount).to.deep.equal(rejected);
+    }
+    for (const [amount, stored] of [
+      ['1.25e1', '12.50'],
+      ['7', '7.00'],
+      ['-0', '0.00'],
+    ]) {
+      const answered = await run(schema, create(amount!));
+      expect(answered.createInvoice, amount).to.deep.include({ status: 201, data: { amount: stored } });
+    }
   });
 
   it('each relation field is checked as the REST call it mirrors', async () => {
@@ -327,7 +428,7 @@ describe('relations of a declared resource (ref fields)', () => {
   it('the nested REST list answers 403, never 404, to a role that may list invoices but not read customers', async () => {
     const { customers, invoices } = memoryStores();
     await fill(customers as never, invoices as never);
-    const customerUseCases = useCasesOf<Customer, CustomerFields>(customers as never, 'Customer');
+    const customerUseCases = useCasesOf<Customer, CustomerFields>(customers as never, 'Customer', Customer);
     // `reader` may read both; `lister` may list invoices (the nested route's rules) but not read customers.
     const allowed: Record<string, string[]> = {
       reader: ['/api/v1/customers/{id}/invoices', '/api/v1/customers/{id}'],
@@ -343,7 +444,7 @@ describe('relations of a declared resource (ref fields)', () => {
       routes: [
         resourceRoutes(
           inbound(INVOICE),
-          { ...useCasesOf<Invoice, InvoiceFields>(invoices as never, 'Invoice'), ...guards } as never,
+          { ...useCasesOf<Invoice, InvoiceFields>(invoices as never, 'Invoice', Invoice), ...guards } as never,
           {
             customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
             payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
@@ -366,6 +467,140 @@ describe('relations of a declared resource (ref fields)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  describe('decimal and reference fields over HTTP: the request text is read, in REST and GraphQL alike', () => {
+    const MONEY = 'must be a decimal of at most 10 digits before the point and 2 after';
+    const LONG = ['0.10000000000000001', '1.0000000000000001', '12345678901234567890', '1e400', '1e300000000'];
+    let app: RunningApp;
+    let invoices: ReturnType<typeof memoryStores>['invoices'];
+    before(async () => {
+      const stores = memoryStores();
+      invoices = stores.invoices;
+      await fill(stores.customers as never, stores.invoices as never);
+      const customerUseCases = useCasesOf<Customer, CustomerFields>(stores.customers as never, 'Customer', Customer);
+      const invoiceUseCases = useCasesOf<Invoice, InvoiceFields>(stores.invoices as never, 'Invoice', Invoice);
+      const parents = {
+        customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+        payerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
+      } as ParentsOf<InvoiceFields>;
+      const access = {
+        authenticate: { execute: async () => ({ userId: 'u1', role: 'admin', sessionId: 's1' }) },
+        policy: { enforce: async () => true },
+      };
+      const fragments = [
+        resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),
+        resourceGraphQL(inbound(INVOICE), invoiceUseCases as never, parents),
+      ];
+      const options = {
+        generalRoute: '/graphql',
+        playgroundRoute: '/graphql-playground',
+        playground: false,
+        introspection: true,
+        maxDepth: 15,
+        maxTokens: 5000,
+      };
+      app = await startHttpApp({
+        routes: [
+          resourceRoutes(inbound(INVOICE), { ...invoiceUseCases, ...access } as never, parents),
+          graphqlRoutes(fragments, access as never, options),
+        ],
+      });
+    });
+    after(async () => app.close());
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers' shapes are what is tested
+    type Answer = Record<string, any>;
+    /** One request with a JSON body given as text, exactly as written. */
+    const send = async (method: 'POST' | 'PUT', path: string, text: string) => {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', accept: 'application/json' },
+        body: text,
+      });
+      return { status: response.status, body: (await response.json()) as Answer };
+    };
+    const invoiceText = (amount: string, customer = id(1, 1)) =>
+      `{"customer_id": "${customer}", "number": "N-1", "amount": ${amount}}`;
+
+    it('REST: a JSON number with more digits than a double keeps, or than p allows, is a 400 on amount', async () => {
+      const refused = { code: 'VALIDATION_ERROR', fields: [{ field: 'amount', message: MONEY }] };
+      for (const amount of LONG) {
+        const created = await send('POST', '/api/v1/invoices', invoiceText(amount));
+        expect(created.status, amount).to.equal(400);
+        expect(created.body.error, amount).to.deep.include(refused);
+        const updated = await send('PUT', `/api/v1/invoices/${id(2, 1)}`, `{"amount": ${amount}}`);
+        expect(updated.status, amount).to.equal(400);
+        expect(updated.body.error, amount).to.deep.include(refused);
+      }
+      const text = await send('POST', '/api/v1/invoices', invoiceText('"1e300000000"'));
+      expect(text.body.error).to.deep.include(refused);
+      expect((await invoices.findById(id(2, 1)))?.amount).to.equal('1.50');
+      for (const [amount, stored] of [
+        ['1.25e1', '12.50'],
+        ['0.10000000000000000', '0.10'],
+        ['-0', '0.00'],
+        ['9999999999.99', '9999999999.99'],
+      ]) {
+        const created = await send('POST', '/api/v1/invoices', invoiceText(amount!));
+        expect(created.status, amount).to.equal(201);
+        expect(created.body.data.amount, amount).to.equal(stored);
+      }
+    });
+
+    it('REST: a reference naming no row is 400 VALIDATION_ERROR on customer_id', async () => {
+      const created = await send('POST', '/api/v1/invoices', invoiceText('"1.00"', id(1, 999)));
+      expect(created.status).to.equal(400);
+      expect(created.body.error).to.deep.include({
+        code: 'VALIDATION_ERROR',
+        fields: [{ field: 'customer_id', message: 'must name an existing customer' }],
+      });
+    });
+
+    it('GraphQL: a variable given as a JSON number is read by its text, in an input or on its own', async () => {
+      const inInput = (amount: string) =>
+        JSON.stringify({
+          query: `mutation Create($input: CreateInvoiceInput!) { createInvoice(input: $input) {
+            status errors { fieldName message } data { amount } } }`,
+        }).slice(0, -1) +
+        `, "variables": {"input": {"customerId": "${id(1, 1)}", "number": "N-1", "amount": ${amount}}}}`;
+      const alone = (amount: string) =>
+        JSON.stringify({
+          query: `mutation Create($amount: Decimal!) {
+            createInvoice(input: { customerId: "${id(1, 1)}", number: "N-1", amount: $amount }) {
+              status errors { fieldName message } data { amount } } }`,
+        }).slice(0, -1) + `, "variables": {"amount": ${amount}}}`;
+      const rejected = { status: 422, errors: [{ fieldName: 'amount', message: MONEY }], data: null };
+      for (const document of [inInput, alone]) {
+        for (const amount of LONG) {
+          const answered = await send('POST', '/graphql', document(amount));
+          expect(answered.body, amount).to.deep.equal({ data: { createInvoice: rejected } });
+        }
+        const exact = await send('POST', '/graphql', document('1.25e1'));
+        expect(exact.body.data.createInvoice).to.deep.include({ status: 201, data: { amount: '12.50' } });
+      }
+    });
+
+    it('GraphQL: a reference naming no row is a 422 response object naming customerId, as REST words it', async () => {
+      const answered = await send(
+        'POST',
+        '/graphql',
+        JSON.stringify({
+          query: `mutation { createInvoice(input: { customerId: "${id(1, 999)}", number: "N-1", amount: "1.00" }) {
+            status message errors { fieldName message } data { id } } }`,
+        }),
+      );
+      expect(answered.body).to.deep.equal({
+        data: {
+          createInvoice: {
+            status: 422,
+            message: 'validation failed',
+            errors: [{ fieldName: 'customerId', message: 'must name an existing customer' }],
+            data: null,
+          },
+        },
+      });
+    });
   });
 
   it('one nested list per referenced resource (by its customer_id, not payer_id), in the REST document', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addDecimals, formatUnits, unitsOf, withoutExponent } from '../../../src/domain/shared/Decimal.js';
+import { addDecimals, formatUnits, NumberText, numberParts, unitsOf } from '../../../src/domain/shared/Decimal.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { decimalRule } from '../../../src/domain/shared/fieldRules.js';
 import { declareResource, entityOf, field } from '../../../src/domain/shared/resource.js';
@@ -24,9 +24,65 @@ describe('exact decimals (decimal(p,s))', () => {
   it('reads a JSON number JavaScript prints with an exponent by its plain digits', () => {
     expect(read(5e-8, decimalRule(10, 8))).to.deep.equal({ value: '0.00000005' });
     expect(read(1e2)).to.deep.equal({ value: '100.00' });
-    expect(withoutExponent('1.25e1')).to.equal('12.5');
-    expect(withoutExponent('-5e-3')).to.equal('-0.005');
-    expect(withoutExponent('12.50')).to.equal('12.50');
+  });
+
+  it('reads a number by its own text: every digit written counts, none is rounded away', () => {
+    const written = (text: string, rule = decimalRule(12, 2)) => rule.read(new NumberText(text));
+    expect(written('0.10')).to.deep.equal({ value: '0.10' });
+    expect(written('1.25e1')).to.deep.equal({ value: '12.50' });
+    expect(written('100E-2')).to.deep.equal({ value: '1.00' });
+    expect(written('1.000e-2')).to.deep.equal({ value: '0.01' });
+    expect(written('5e-8', decimalRule(10, 8))).to.deep.equal({ value: '0.00000005' });
+    expect(written('9.99999999999e9')).to.deep.equal({ value: '9999999999.99' });
+    // -0 is zero exactly, as the text "-0" is.
+    expect(written('-0')).to.deep.equal({ value: '0.00' });
+    expect(written('-0.0e5')).to.deep.equal({ value: '0.00' });
+    // More digits than a double keeps: JSON.parse would give 0.1, 12345678901234567000, Infinity.
+    for (const text of ['0.10000000000000001', '12345678901234567890', '1e400', '-1e400', '1e-400', '1e11', '1e-3']) {
+      expect(written(text), text).to.deep.equal({ problem: MONEY });
+    }
+    // Its text is a number's, not a decimal string's: no spaces, no sign but `-`.
+    for (const text of [' 1', '+1', '1.', '.5', '0x10', 'Infinity', '1e', '']) {
+      expect(written(text), JSON.stringify(text)).to.deep.equal({ problem: MONEY });
+    }
+  });
+
+  it('weighs an exponent before placing any digit: 1e300000000 is refused at the cost of its text', () => {
+    const limits = { integer: 10, fraction: 2 };
+    expect(numberParts('1.25e1', limits)).to.deep.equal({ negative: false, integer: '12', fraction: '5' });
+    expect(numberParts('-5e-3', { integer: 1, fraction: 3 })).to.deep.equal({
+      negative: true,
+      integer: '0',
+      fraction: '005',
+    });
+    expect(numberParts('0012.500', limits)).to.deep.equal({ negative: false, integer: '12', fraction: '5' });
+    expect(numberParts('0e300000000', limits)).to.deep.equal({ negative: false, integer: '0', fraction: '' });
+    const huge = [
+      '1e300000000',
+      '-1e300000000',
+      '1e-300000000',
+      '1e99999999999999999999999',
+      `1e${'9'.repeat(100_000)}`,
+      `1e-${'9'.repeat(100_000)}`,
+    ];
+    const started = performance.now();
+    for (const text of huge) {
+      expect(numberParts(text, limits), text.slice(0, 30)).to.equal(undefined);
+      expect(read(new NumberText(text)), text.slice(0, 30)).to.deep.equal({ problem: MONEY });
+    }
+    // Expanded, the first alone would be 300 million digits (hundreds of milliseconds, hundreds of MB).
+    expect(performance.now() - started).to.be.below(50);
+  });
+
+  it('reads text at the cost of its length: a long run of zeros is no slower than any other digits', () => {
+    const zeros = '0'.repeat(50_000);
+    const started = performance.now();
+    expect(read(`0.${zeros}1`)).to.deep.equal({ problem: MONEY });
+    expect(read(`1.${zeros}`)).to.deep.equal({ value: '1.00' });
+    expect(read(`${zeros}1.5`)).to.deep.equal({ value: '1.50' });
+    expect(read(new NumberText(`0.${zeros}1`))).to.deep.equal({ problem: MONEY });
+    expect(unitsOf(`2.${zeros}`, 2)).to.equal(200n);
+    expect(performance.now() - started).to.be.below(50);
   });
 
   it('never rounds: a third fraction digit at scale 2, and 0.1 + 0.2 as a double, are refused', () => {

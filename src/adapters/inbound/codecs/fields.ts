@@ -1,8 +1,10 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { NumberText } from '../../../domain/shared/Decimal.js';
 import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import type { FieldFacts, FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
+import { jsonNumberTexts } from './jsonNumbers.js';
 import { nullableSchema, type JsonSchema } from './jsonSchema.js';
 
 /**
@@ -17,6 +19,8 @@ export type FieldCodec<A> = t.Type<A, unknown, unknown> & DocumentedDecoder<A>;
 export interface DocumentedDecoder<A> extends t.Decoder<unknown, A> {
   /** The rule as JSON Schema: type, bounds, format, values. */
   readonly schema: JsonSchema;
+  /** Wants a number by its own text (`NumberText`), not the double JSON.parse made of it: an exact decimal's. */
+  readonly numberText?: true;
 }
 
 /** Why a value breaks a rule, when the rule has more than one way to be broken. */
@@ -183,13 +187,19 @@ export const integerField = (fieldRule: FieldRule<number>): FieldCodec<number> =
 export const numberField = (fieldRule: FieldRule<number>): FieldCodec<number> =>
   ruled(fieldRule, Number.NaN, 'must be a number', (u) => (typeof u === 'number' ? checked(u, fieldRule) : undefined));
 
-/** An exact decimal (`decimal(p,s)`): text or a plain JSON number, read without rounding into canonical text. */
+/**
+ * An exact decimal (`decimal(p,s)`): text, or a number — best by its own text (`NumberText`), as the
+ * adapters hand it on — read without rounding into canonical text.
+ */
 export const decimalField = (fieldRule: DomainFieldRule<string>): FieldCodec<string> =>
-  ruled(fieldRule, '', 'must be a decimal', (u) => {
-    if (typeof u !== 'string' && typeof u !== 'number') return undefined;
-    const read = fieldRule.read(u);
-    return 'problem' in read ? new Problem(read.problem) : read.value;
-  });
+  Object.assign(
+    ruled(fieldRule, '', 'must be a decimal', (u) => {
+      if (typeof u !== 'string' && typeof u !== 'number' && !(u instanceof NumberText)) return undefined;
+      const read = fieldRule.read(u);
+      return 'problem' in read ? new Problem(read.problem) : read.value;
+    }),
+    { numberText: true as const },
+  );
 
 /** `true` or `false`. */
 export const booleanField = (): FieldCodec<boolean> =>
@@ -262,16 +272,19 @@ export const enumField = <V extends string>(fieldRule: FieldRule<string>): Field
 
 /** An optional field's codec: `null` is a value too (an update's `null` clears the field). */
 export const nullable = <A>(codec: FieldCodec<A>): FieldCodec<A | null> =>
-  rule(
-    codec.name,
-    (u) => {
-      if (u === null) return null;
-      const decoded = codec.decode(u);
-      if (!isLeft(decoded)) return decoded.right;
-      const message = decoded.left[0]?.message;
-      return message === undefined ? undefined : new Problem(message);
-    },
-    nullableSchema(codec.schema),
+  Object.assign(
+    rule(
+      codec.name,
+      (u) => {
+        if (u === null) return null;
+        const decoded = codec.decode(u);
+        if (!isLeft(decoded)) return decoded.right;
+        const message = decoded.left[0]?.message;
+        return message === undefined ? undefined : new Problem(message);
+      },
+      nullableSchema(codec.schema),
+    ),
+    codec.numberText ? { numberText: true as const } : {},
   );
 
 /** One field of an object shape: its codec and whether it must be present. */
@@ -331,7 +344,35 @@ export function decodeFields<S extends Shape>(
   return out as Decoded<S>;
 }
 
-/** A REST body: the shape's keys are the domain's (camel case), the body's names their snake case. */
-export function decodeBody<S extends Shape>(shape: S, body: unknown): Decoded<S> {
-  return decodeFields(shape, body, 'body', snakeName);
+/**
+ * A REST body: the shape's keys are the domain's (camel case), the body's names their snake case.
+ * Given the body's `text` (what JSON.parse read), a field whose codec reads numbers by their text
+ * (an exact decimal) and that holds a number is handed that number's source text: `0.10000000000000001`
+ * is then refused for its digits, not taken as the double 0.1. Other bodies are decoded as parsed.
+ */
+export function decodeBody<S extends Shape>(shape: S, body: unknown, text?: string): Decoded<S> {
+  return decodeFields(shape, text === undefined ? body : withNumberTexts(shape, body, text), 'body', snakeName);
+}
+
+/** `body` with each number a `numberText` field holds replaced by its source text in `text`; itself when none. */
+function withNumberTexts(shape: Shape, body: unknown, text: string): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const values = body as Record<string, unknown>;
+  const names: string[] = [];
+  for (const [key, spec] of Object.entries(shape)) {
+    if (!spec.codec.numberText) continue;
+    const name = snakeName(key);
+    if (Object.hasOwn(values, name) && typeof values[name] === 'number') names.push(name);
+  }
+  if (names.length === 0) return body;
+  const texts = jsonNumberTexts(
+    text,
+    names.map((name) => [name]),
+  );
+  const read = { ...values };
+  names.forEach((name, index) => {
+    const source = texts[index];
+    if (source !== undefined) read[name] = new NumberText(source);
+  });
+  return read;
 }

@@ -1,9 +1,16 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, ValidationError } from '../../../domain/shared/DomainError.js';
 
-/** `{fieldName, message}` entries, the GraphQL side's name for validation failures. */
+/** A field's GraphQL name: `created_at` → `createdAt`; a camel-case name stays as it is. */
+export const graphqlName = (field: string): string =>
+  field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * `{fieldName, message}` entries, the GraphQL side's name for validation failures, each field by
+ * its GraphQL name: the domain and the stores name fields by their JSON names (`customer_id`).
+ */
 export const apiErrors = (error: ValidationError): { fieldName: string; message: string }[] =>
-  error.fields.map((f) => ({ fieldName: f.field, message: f.message }));
+  error.fields.map((f) => ({ fieldName: graphqlName(f.field), message: f.message }));
 
 /**
  * The GraphQL error table: a DomainError becomes a GraphQL error whose `extensions` carry the

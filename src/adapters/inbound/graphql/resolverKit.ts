@@ -21,7 +21,7 @@ import {
   type DefaultSort,
   type ListFilters,
 } from '../codecs/listCodecs.js';
-import { apiErrors } from './errors.js';
+import { apiErrors, graphqlName } from './errors.js';
 
 /** Who the caller is and what the policy lets them do: the same checks REST makes. */
 export interface GraphQLAccess {
@@ -77,10 +77,6 @@ export async function guard(context: GraphQLContext, path: string, method: strin
   if (!(await context.access.policy.enforce(claims.role, path, method))) throw new ForbiddenError();
   return claims;
 }
-
-/** A sortable field's GraphQL name: `created_at` → `createdAt`. */
-export const graphqlName = (field: string): string =>
-  field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 /** Decodes a nested input with the shared codecs, naming failures `<argument>.<field>`. */
 function decodeArgument<T>(decode: () => T, prefix: string, violations: FieldViolation[]): T | undefined {
@@ -175,6 +171,13 @@ export interface Unprocessable {
   data: null;
 }
 
+const unprocessable = (error: ValidationError): Unprocessable => ({
+  status: 422,
+  message: 'validation failed',
+  errors: apiErrors(error),
+  data: null,
+});
+
 /**
  * A mutation's `input` decoded with the shared codecs, or — when a field fails — the 422 response
  * object the mutation answers with (README: GraphQL) in `rejected`.
@@ -187,7 +190,21 @@ export function decodeMutationInput<S extends Shape>(
     return { value: decodeFields(shape, input, 'input') };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return { rejected: { status: 422, message: 'validation failed', errors: apiErrors(error), data: null } };
+    return { rejected: unprocessable(error) };
+  }
+}
+
+/**
+ * A mutation's write, or — when it finds a field failing that only it can check (a reference
+ * naming no row: the store's foreign key) — the same 422 response object as a failing input field,
+ * in `rejected`. Any other failure is thrown, to be answered as a GraphQL error.
+ */
+export async function mutationWrite<T>(write: () => Promise<T>): Promise<{ value: T } | { rejected: Unprocessable }> {
+  try {
+    return { value: await write() };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return { rejected: unprocessable(error) };
   }
 }
 

@@ -26,6 +26,7 @@ import {
   enumsFromGraphQL,
   guard,
   listArguments,
+  mutationWrite,
   presentPage,
   withoutNulls,
   type FieldResolver,
@@ -182,16 +183,18 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
           await guard(context, paths.collection, 'POST');
           const decoded = decodeMutationInput(create, input(args.input));
           if ('rejected' in decoded) return decoded.rejected;
-          const created = await useCases.create.execute(decoded.value as never);
-          return { status: 201, message: 'created', errors: null, data: present(created) };
+          const created = await mutationWrite(() => useCases.create.execute(decoded.value as never));
+          if ('rejected' in created) return created.rejected;
+          return { status: 201, message: 'created', errors: null, data: present(created.value) };
         },
         [`update${T}`]: async (args, context) => {
           await guard(context, paths.item, 'PUT');
           const id = idOf(args.id);
           const changes = decodeMutationInput(update, withoutNulls(input(args.input), update));
           if ('rejected' in changes) return changes.rejected;
-          const updated = await useCases.update.execute({ id, changes: changes.value as never });
-          return { status: 200, message: 'updated', errors: null, data: present(updated) };
+          const updated = await mutationWrite(() => useCases.update.execute({ id, changes: changes.value as never }));
+          if ('rejected' in updated) return updated.rejected;
+          return { status: 200, message: 'updated', errors: null, data: present(updated.value) };
         },
         [`delete${T}`]: async (args, context) => {
           await guard(context, paths.item, 'DELETE');

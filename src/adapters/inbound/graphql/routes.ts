@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import {
+  execute,
   getOperationAST,
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
@@ -15,6 +16,7 @@ import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
+import { withDecimalTexts, type VariablesText } from './decimalVariables.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
 import { PLAYGROUND_ASSETS, playgroundPage } from './playground.js';
@@ -100,10 +102,24 @@ function suggestionFree(error: GraphQLError): GraphQLError {
 }
 
 /** What the Koa request hands to the GraphQL context (graphql-http sees only the raw request). */
-const requestState = new WeakMap<
-  IncomingMessage,
-  { authorization: string; state: RequestState; operation?: OperationSeen }
->();
+interface RequestSeen {
+  authorization: string;
+  state: RequestState;
+  operation?: OperationSeen;
+  /** The JSON text the variables were parsed from: the body's (POST) or the `variables` parameter's (GET). */
+  variablesText: () => VariablesText | undefined;
+}
+const requestState = new WeakMap<IncomingMessage, RequestSeen>();
+
+/** Each request's context → where its variables' text is (for `Decimal` numbers, decimalVariables.ts). */
+const variableTexts = new WeakMap<object, () => VariablesText | undefined>();
+
+function variablesTextOf(ctx: ParameterizedContext<RequestState>): VariablesText | undefined {
+  if (ctx.method === 'POST')
+    return ctx.request.rawBody === undefined ? undefined : { json: ctx.request.rawBody, at: ['variables'] };
+  const json = new URLSearchParams(ctx.querystring).get('variables');
+  return json === null ? undefined : { json, at: [] };
+}
 
 /**
  * The GraphQL API at the general route (GraphQL-over-HTTP: POST JSON and GET) and, when enabled,
@@ -128,6 +144,7 @@ export function graphqlRoutes(
   const valid = new WeakSet<DocumentNode>();
   const sources = new WeakMap<DocumentNode, string>();
   const { onOperation } = options;
+  const run = options.tracer ? tracedExecute(options.tracer) : execute;
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
     schema,
     ...(onOperation
@@ -152,7 +169,8 @@ export function graphqlRoutes(
         }
       : {}),
     validationRules: rules,
-    ...(options.tracer ? { execute: tracedExecute(options.tracer) } : {}),
+    // A Decimal variable given as a JSON number is read by its text in the request, not as the parsed double.
+    execute: (args) => run(withDecimalTexts(args, () => variableTexts.get(args.contextValue as object)?.())),
     parse: (source, parseOptions) => {
       if (typeof source !== 'string' || parseOptions !== undefined)
         return parseBounded(source, options.maxTokens, parseOptions);
@@ -177,7 +195,7 @@ export function graphqlRoutes(
     context: (req) => {
       const state = requestState.get(req.raw);
       const bearer = state && state.authorization !== '' ? bearerToken(state.authorization) : undefined;
-      return {
+      const context: GraphQLContext & Record<PropertyKey, unknown> = {
         bearer: bearer && 'token' in bearer ? bearer.token : undefined,
         bearerProblem: bearer && 'problem' in bearer ? bearer.problem : undefined,
         access,
@@ -189,6 +207,8 @@ export function graphqlRoutes(
           state!.state.principal = { userId: claims.userId, role: claims.role, sessionId: claims.sessionId };
         },
       };
+      if (state) variableTexts.set(context, state.variablesText);
+      return context;
     },
     formatError: (error) => (options.introspection ? (error as GraphQLError) : suggestionFree(error as GraphQLError)),
   });
@@ -196,9 +216,10 @@ export function graphqlRoutes(
   return (router) => {
     const serve = async (ctx: ParameterizedContext<RequestState>, next: Next) => {
       // Two Authorization headers are a malformed request: 400 in the REST envelope, before graphql-http.
-      const seen: { authorization: string; state: RequestState; operation?: OperationSeen } = {
+      const seen: RequestSeen = {
         authorization: authorizationHeader(ctx),
         state: ctx.state,
+        variablesText: () => variablesTextOf(ctx),
       };
       requestState.set(ctx.req, seen);
       try {

@@ -158,7 +158,7 @@ export class RestRoutes {
     const list = op.list ? listQueryDecoder(op.list) : undefined;
     const run: RouterMiddleware<RequestState> = (ctx) =>
       handler(ctx, {
-        body: body ? decodeBody(body, ctx.request.body) : undefined,
+        body: body ? decodeBody(body, ctx.request.body, ctx.request.rawBody) : undefined,
         query: list ? list(ctx.query) : undefined,
       } as Input<O>);
     const middleware = [...before, ...this.guardsOf(op), run];

@@ -16,7 +16,8 @@ export type BodyStep = (ctx: Context) => Promise<void> | undefined;
 /**
  * JSON bodies only, on POST, PUT, PATCH and DELETE. In order: a non-empty body that is not
  * `application/json` (any charset) → 415; over `limitBytes` → 413; not JSON → 400
- * `invalid request body`. The parsed body lands on `ctx.request.body`.
+ * `invalid request body`. The parsed body lands on `ctx.request.body`, the text it was parsed from
+ * on `ctx.request.rawBody`.
  */
 export function bodyParser(limitBytes: number): BodyStep {
   const parse = koaBody({
@@ -26,6 +27,8 @@ export function bodyParser(limitBytes: number): BodyStep {
     text: false,
     jsonLimit: limitBytes,
     jsonStrict: false, // any JSON value parses; routes then say what shape they need (VALIDATION_ERROR)
+    // The text parsed, kept beside it (`ctx.request.rawBody`): an exact decimal's number is read from its digits.
+    includeUnparsed: true,
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError: (error) => {
       const status = (error as { status?: number }).status;
