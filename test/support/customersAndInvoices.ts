@@ -93,16 +93,16 @@ export function customerInvoiceFragments(
     customerId: { resource: inbound(CUSTOMER), useCases: customerUseCases },
   } as ParentsOf<typeof INVOICE.fields>;
   return [
-    resourceGraphQL(inbound(CUSTOMER), customerUseCases),
-    resourceGraphQL(inbound(INVOICE), useCasesOf(invoices, 'Invoice', reads), parents),
+    resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),
+    resourceGraphQL(inbound(INVOICE), useCasesOf(invoices, 'Invoice', reads) as never, parents),
   ];
 }
 
 /** The schema the service serves for the two resources, without resolvers (for measuring documents). */
 export function customerInvoiceSchema(): GraphQLSchema {
   return createSchema(
-    [CUSTOMER, INVOICE].map((declaration) => ({
-      typeDefs: resourceTypeDefs(declaration),
+    [resourceTypeDefs(CUSTOMER), resourceTypeDefs(INVOICE)].map((typeDefs) => ({
+      typeDefs,
       scalars: ['Decimal'] as const,
       resolvers: {},
     })),
