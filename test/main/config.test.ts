@@ -71,6 +71,7 @@ const DEFAULTS: Config = {
     introspection: true,
     maxDepth: 15,
     maxTokens: 5000,
+    maxCost: 10_000,
   },
   docs: { enabled: true },
   metrics: { enabled: true, host: '0.0.0.0', port: 9464 },
@@ -449,6 +450,8 @@ describe('loadConfig', () => {
         'mail.link_base_url: "https://app.example.com/#/" is not an absolute http:// or https:// URL without query or fragment',
       ],
       [{ SVC_MAIL_TEMPLATES: ' ' }, 'mail.templates: " " is not a non-empty string'],
+      [{ SVC_GRAPHQL_MAX_COST: '0' }, 'graphql.max_cost: "0" is not an integer from 1 to 1000000000'],
+      [{ SVC_GRAPHQL_MAX_COST: '1e4' }, 'graphql.max_cost: "1e4" is not an integer from 1 to 1000000000'],
     ];
     for (const [env, message] of cases) {
       it(`${Object.entries(env)
@@ -555,6 +558,12 @@ describe('loadConfig', () => {
     it('ports from 0 to 65535', () => {
       expect(valid({ SVC_SERVER_PORT: '0' }).server.port).to.equal(0);
       expect(valid({ SVC_SERVER_PORT: '65535' }).server.port).to.equal(65535);
+    });
+
+    it('graphql.max_cost from 1 to 1000000000, from the environment and from YAML', () => {
+      expect(valid({ SVC_GRAPHQL_MAX_COST: '1' }).graphql.maxCost).to.equal(1);
+      expect(valid({ SVC_GRAPHQL_MAX_COST: '1000000000' }).graphql.maxCost).to.equal(1_000_000_000);
+      expect(valid({}, { 'config/default.yaml': 'graphql:\n  max_cost: 50000\n' }).graphql.maxCost).to.equal(50_000);
     });
 
     it('bcrypt cost from 4 to 15', () => {

@@ -162,6 +162,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
       introspection: v('graphql.introspection'),
       maxDepth: v('graphql.max_depth'),
       maxTokens: v('graphql.max_tokens'),
+      maxCost: v('graphql.max_cost'),
     },
     docs: { enabled: v('docs.enabled') },
     metrics: { enabled: v('metrics.enabled'), host: v('metrics.host'), port: v('metrics.port') },

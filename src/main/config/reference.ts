@@ -53,6 +53,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'graphql.introspection': 'Answer introspection; `false` by default in production.',
   'graphql.max_depth': 'Deeper documents are refused before execution (every field counts).',
   'graphql.max_tokens': 'Longer documents are refused while parsing.',
+  'graphql.max_cost':
+    'Costlier operations (objects they may return, lists at their `pagination.limit`) are refused before execution.',
   'docs.enabled': '`GET /api/v1/openapi.json` and `GET /docs`; `false` by default in production.',
   'metrics.enabled': 'The management listener (`/metrics` and the health paths); `false`: no listener, no metrics.',
   'metrics.host': 'The management listener’s address.',

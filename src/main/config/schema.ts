@@ -74,6 +74,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'graphql.introspection': key(Bool, true),
   'graphql.max_depth': key(intIn(1, 100), 15),
   'graphql.max_tokens': key(intIn(1, 1_000_000), 5000),
+  'graphql.max_cost': key(intIn(1, 1_000_000_000), 10_000),
   'docs.enabled': key(Bool, true),
   'metrics.enabled': key(Bool, true),
   'metrics.host': key(NonEmptyText, '0.0.0.0'),
@@ -178,6 +179,8 @@ export interface Config {
     introspection: boolean;
     maxDepth: number;
     maxTokens: number;
+    /** Most objects one operation may return in the worst case (README: GraphQL); costlier ones are refused. */
+    maxCost: number;
   };
   /** The API document at /api/v1/openapi.json and its reference at /docs (README: API document). */
   docs: { enabled: boolean };

@@ -499,6 +499,7 @@ describe('relations of a declared resource (ref fields)', () => {
         introspection: true,
         maxDepth: 15,
         maxTokens: 5000,
+        maxCost: 10_000,
       };
       app = await startHttpApp({
         routes: [

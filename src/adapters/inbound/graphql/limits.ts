@@ -20,9 +20,11 @@ interface Measure {
  * Where counts stop growing: a fragment spread twice in each of n nested fragments selects 2^n
  * fields, which would reach Infinity; past this the count only ever means "too many".
  */
-const SATURATED = Number.MAX_SAFE_INTEGER;
-const add = (a: number, b: number): number => Math.min(a + b, SATURATED);
-const shown = (count: number): string => (count >= SATURATED ? `at least ${SATURATED}` : String(count));
+export const SATURATED = Number.MAX_SAFE_INTEGER;
+/** `a + b`, stopping at SATURATED. */
+export const add = (a: number, b: number): number => Math.min(a + b, SATURATED);
+/** A count as a message shows it: a saturated one as "at least …". */
+export const shown = (count: number): string => (count >= SATURATED ? `at least ${SATURATED}` : String(count));
 
 const NONE: Measure = { depth: 0, fields: 0, aliases: 0 };
 

@@ -8,6 +8,7 @@ import {
   validate,
   type DocumentNode,
   type ParseOptions,
+  type ValidationRule,
 } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { IncomingMessage } from 'node:http';
@@ -16,6 +17,7 @@ import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
+import { costLimit, type KnownCosts } from './cost.js';
 import { withDecimalTexts, type VariablesText } from './decimalVariables.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
@@ -33,6 +35,8 @@ export interface GraphQLOptions {
   maxDepth: number;
   /** Most lexical tokens a document may have; parsing stops at the first one past it. */
   maxTokens: number;
+  /** Most objects an operation may return in the worst case (`queryCost`); costlier ones are refused before execution. */
+  maxCost: number;
   /** When tracing is on: a span per operation (graphql-js's own `execute` otherwise). */
   tracer?: Tracer;
   /** Told of every operation requested, once it is answered (the operations metric); absent: nobody. */
@@ -143,6 +147,11 @@ export function graphqlRoutes(
   // that parsed and validated are kept, so a refused document costs its parse and nothing after.
   const valid = new WeakSet<DocumentNode>();
   const sources = new WeakMap<DocumentNode, string>();
+  // The cost limit depends on the request's variables and operation, so it is a rule of its own for
+  // each request (graphql-http hands `validate` the rules `validationRules` returned), and it runs on
+  // every request, the document cached or not. Costs that depend on neither are kept per operation.
+  const costRules = new WeakSet<ValidationRule>();
+  const knownCosts: KnownCosts = new WeakMap();
   const { onOperation } = options;
   const run = options.tracer ? tracedExecute(options.tracer) : execute;
   const handler = createHandler<GraphQLContext & Record<PropertyKey, unknown>>({
@@ -168,7 +177,11 @@ export function graphqlRoutes(
           },
         }
       : {}),
-    validationRules: rules,
+    validationRules: (_req, args, specifiedRules) => {
+      const cost = costLimit(options.maxCost, args, knownCosts);
+      costRules.add(cost);
+      return [...specifiedRules, ...rules, cost];
+    },
     // A Decimal variable given as a JSON number is read by its text in the request, not as the parsed double.
     execute: (args) => run(withDecimalTexts(args, () => variableTexts.get(args.contextValue as object)?.())),
     parse: (source, parseOptions) => {
@@ -183,7 +196,13 @@ export function graphqlRoutes(
     validate: (validationSchema, document, validationRules, validationOptions, typeInfo) => {
       if (validationSchema !== schema || typeInfo !== undefined)
         return validate(validationSchema, document, validationRules, validationOptions, typeInfo);
-      if (valid.has(document)) return [];
+      if (valid.has(document))
+        return validate(
+          validationSchema,
+          document,
+          (validationRules ?? []).filter((rule) => costRules.has(rule)),
+          validationOptions,
+        );
       const errors = validate(validationSchema, document, validationRules, validationOptions);
       const source = sources.get(document);
       if (errors.length === 0 && source !== undefined) {

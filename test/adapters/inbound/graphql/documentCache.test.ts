@@ -67,6 +67,7 @@ describe('the GraphQL parse cache (graphqlRoutes)', function () {
     introspection: true,
     maxDepth: 15,
     maxTokens: 5000,
+    maxCost: 10_000,
   };
   let app: RunningApp;
   let cache: DocumentCache;
