@@ -44,6 +44,8 @@ const INVOICE_FIELDS = `id customerId number amount createdAt updatedAt ${Array.
  */
 const CUSTOMER_FIELDS = `id name createdAt updatedAt ${page('invoices', 97, INVOICE_FIELDS)}`;
 const MOST_EXPENSIVE = `{ ${page('customers', 100, CUSTOMER_FIELDS)} }`;
+/** The same objects with three fields an invoice: cheaper answers, so more of them a second. */
+const MOST_EXPENSIVE_SLIM = `{ ${page('customers', 100, `id name ${page('invoices', 97, 'id number amount')}`)} }`;
 
 /** `/health/live` on a new connection: how long it took, in ms (Infinity when it failed or was not 200). */
 function probeLive(url: string): Promise<number> {
@@ -210,16 +212,24 @@ describe('GraphQL cost limit over HTTP (graphql.max_cost, default 10000)', funct
     expect(grownMiB, summary).to.be.below(256);
   });
 
-  // Pending: the contract's bound does not hold for this query at the default limit. Each such query
-  // holds the loop in one stretch (SQLite reads its invoices synchronously, then graphql-js completes
-  // every field of every invoice and the answer is serialized), the cost leaves scalar fields free, and
-  // the five clients' stretches run back to back in one turn: every request's batched reads start from
-  // the same check phase (batches.ts). Enable it once that is addressed.
-  it.skip('five clients repeating the costliest accepted query: /health/live under 1 s, RSS +256 MiB', async () => {
-    const { reads: read, slowest, grownMiB, summary } = await underLoad(MOST_EXPENSIVE);
-    // Each query reads the customers' page, then every customer's invoices at once.
-    expect(read, summary).to.be.at.least(2 * 5);
-    expect(slowest, summary).to.be.below(1000);
+  // Each such query reads the customers' page, then every customer's invoices at once; its lists'
+  // items are completed a slice per turn of the event loop (pacing.ts), so the probes get through.
+  for (const [shape, query] of [
+    ['every field of every invoice', MOST_EXPENSIVE],
+    ['three fields an invoice', MOST_EXPENSIVE_SLIM],
+  ] as const) {
+    it(`five clients repeating the costliest accepted query (${shape}): /health/live under 1 s`, async () => {
+      const { reads: read, slowest, summary } = await underLoad(query);
+      expect(read, summary).to.be.at.least(2 * 5);
+      expect(slowest, summary).to.be.below(1000);
+    });
+  }
+
+  // Pending: measured +260 to +285 MiB of RSS above idle (the server runs in this test's process)
+  // with five such queries in flight, just above the contract's 256 MiB. Enable it once a request's
+  // answer is built with less memory, or heavy operations are admitted a few at a time.
+  it.skip('five clients repeating the costliest accepted query: RSS under +256 MiB', async () => {
+    const { grownMiB, summary } = await underLoad(MOST_EXPENSIVE_SLIM);
     expect(grownMiB, summary).to.be.below(256);
   });
 });

@@ -22,6 +22,7 @@ import {
   type ListFilters,
 } from '../codecs/listCodecs.js';
 import { apiErrors, graphqlName } from './errors.js';
+import { paced, type Pace } from './pacing.js';
 
 /** Who the caller is and what the policy lets them do: the same checks REST makes. */
 export interface GraphQLAccess {
@@ -42,6 +43,8 @@ export interface GraphQLContext {
   onAuthenticated?: (claims: AccessClaims) => void;
   /** The request's pending batched reads (relation fields), by name (see batches.ts). */
   batches?: Map<string, unknown>;
+  /** How the request's list items are spread over turns of the event loop (see pacing.ts). */
+  pace?: Pace;
 }
 
 export type Args = Record<string, unknown>;
@@ -150,10 +153,14 @@ export function listArguments<F extends string, S extends Shape = Record<never, 
   };
 }
 
-/** A page as the `<Resource>List` types show it. */
-export function presentPage<T, P>(page: Page<T>, present: (item: T) => P) {
+/**
+ * A page as the `<Resource>List` types show it; with the request's `context`, its items are paced
+ * (pacing.ts), so that a query of many large lists does not hold the event loop for its whole answer.
+ */
+export function presentPage<T, P>(page: Page<T>, present: (item: T) => P, context?: { pace?: Pace }) {
+  const items = page.items.map(present);
   return {
-    data: page.items.map(present),
+    data: context ? paced(context, items) : items,
     pagination: {
       totalRecords: page.total,
       recordsPerPage: page.perPage,

@@ -162,7 +162,7 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
       q === undefined || !useCases.search
         ? await useCases.list.execute(query)
         : await useCases.search.execute({ ...query, q });
-    return presentPage(found, present);
+    return presentPage(found, present, context);
   };
 
   const decimals = Object.values(declaration.fields).some((f) => f.type === 'decimal');
@@ -252,7 +252,7 @@ function relationResolvers<F extends FieldDeclarations, E extends ResourceEntity
       const page = await batchLoad(context, name, source.id as string, (ids) =>
         byReference.execute({ field: relation.field, ids, query }),
       );
-      return presentPage(page ?? { items: [], total: 0, page: query.page, perPage: query.perPage }, present);
+      return presentPage(page ?? { items: [], total: 0, page: query.page, perPage: query.perPage }, present, context);
     };
   }
   return types;
