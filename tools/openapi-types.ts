@@ -1,14 +1,13 @@
 // `npm run openapi:types [-- <output>]`: the TypeScript types of the API document, for a typed client
 // (openapi-fetch). It prints the document with `npm run cli -- openapi` — every route in it (api.mode
 // both, docs on), whatever this shell's SVC_ settings — and runs openapi-typescript on it. The output
-// defaults to test/support/openapi/portico.d.ts, which the typed end-to-end test uses and a test keeps
-// equal to what this script writes.
+// defaults to test/support/openapi/portico.d.ts, which the typed end-to-end test uses: a built file, not
+// committed, written again before every type check (`pretypecheck`), so it is always the document's.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatFile } from './generate/format.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES_FILE = join(ROOT, 'test', 'support', 'openapi', 'portico.d.ts');
@@ -29,7 +28,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): string {
   return result.stdout;
 }
 
-async function main(output: string): Promise<void> {
+function main(output: string): void {
   const cli = join(ROOT, 'src', 'main', 'cli.ts');
   const document = run(process.execPath, ['--import', 'tsx', cli, 'openapi'], environment(EVERY_ROUTE));
   JSON.parse(document); // a document, not a message
@@ -39,11 +38,8 @@ async function main(output: string): Promise<void> {
     writeFileSync(input, document);
     const generator = join(ROOT, 'node_modules', '.bin', 'openapi-typescript');
     const quiet = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    mkdirSync(dirname(output), { recursive: true });
     run(generator, [input, '--output', output], environment(quiet));
-    // Formatted as the committed copy is (the repository's formatter), wherever it is written.
-    const committedPath = 'test/support/openapi/portico.d.ts';
-    const formatted = await formatFile(ROOT, { path: committedPath, contents: readFileSync(output, 'utf8') });
-    writeFileSync(output, formatted.contents);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -56,4 +52,4 @@ if (args.length > 1) {
   process.exit(2);
 }
 // npm runs scripts in the package's root; a relative path is the caller's.
-await main(args[0] === undefined ? TYPES_FILE : resolve(process.env.INIT_CWD ?? process.cwd(), args[0]));
+main(args[0] === undefined ? TYPES_FILE : resolve(process.env.INIT_CWD ?? process.cwd(), args[0]));

@@ -15,11 +15,6 @@ export interface RunDependencies {
   format?: (changes: ChangeSet) => Promise<ChangeSet>;
   readProject?: (root: string) => ProjectState;
   fs?: WriterFs;
-  /**
-   * Runs once the change set is written: brings files derived from the whole project up to date
-   * (the typed client's types of the API document); answers the paths it changed.
-   */
-  afterWrite?: () => Promise<string[]>;
   out(text: string): void;
   err(text: string): void;
 }
@@ -78,11 +73,9 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       deps.err(problemLines(written.problems));
       return 2;
     }
-    const refreshed = changes.create.length + changes.modify.length > 0 ? ((await deps.afterWrite?.()) ?? []) : [];
     const lines = [
       ...changes.create.map((f) => `created ${f.path}`),
       ...changes.modify.map((f) => `changed ${f.path}`),
-      ...refreshed.map((path) => `changed ${path}`),
     ];
     deps.out(lines.map((line) => `${line}\n`).join(''));
     return 0;
