@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
@@ -18,6 +17,7 @@ import {
 } from '../support/customersAndInvoices.js';
 import { gqlData, gqlRefused, graphql, type GraphQLResponse } from '../support/graphql.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';
+import { probeLive } from '../support/probes.js';
 
 const CUSTOMERS = 100;
 const INVOICES_EACH = 100;
@@ -46,20 +46,6 @@ const CUSTOMER_FIELDS = `id name createdAt updatedAt ${page('invoices', 97, INVO
 const MOST_EXPENSIVE = `{ ${page('customers', 100, CUSTOMER_FIELDS)} }`;
 /** The same objects with three fields an invoice: cheaper answers, so more of them a second. */
 const MOST_EXPENSIVE_SLIM = `{ ${page('customers', 100, `id name ${page('invoices', 97, 'id number amount')}`)} }`;
-
-/** `/health/live` on a new connection: how long it took, in ms (Infinity when it failed or was not 200). */
-function probeLive(url: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${url}/health/live`, { agent: false, timeout: 30_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(Infinity));
-    req.end();
-  });
-}
 
 interface DriverFigures {
   by_status: Record<string, number>;

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { Api, dataOf, login } from '../support/api.js';
 import { createUserByCli, startEntry } from '../support/process.js';
 import { PRODUCT_BODY } from '../support/resources/productBodies.js';
+import { probeLive } from '../support/probes.js';
 
 const ADMIN = { email: 'burst-admin@example.com', password: 'burst admin password' };
 
@@ -32,20 +33,6 @@ function freePort(): Promise<number> {
       const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
-  });
-}
-
-/** How long `/health/live` takes on a new connection (a probe), in ms; Infinity when it fails or is not 200. */
-function probeLive(url: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${url}/health/live`, { agent: false, timeout: 30_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(Infinity));
-    req.end();
   });
 }
 

@@ -354,16 +354,26 @@ export function decodeBody<S extends Shape>(shape: S, body: unknown, text?: stri
   return decodeFields(shape, text === undefined ? body : withNumberTexts(shape, body, text), 'body', snakeName);
 }
 
+/** Per shape: the body names of its fields read by their number text (none for most shapes). */
+const numberTextNames = new WeakMap<Shape, readonly string[]>();
+
+function numberTextNamesOf(shape: Shape): readonly string[] {
+  let names = numberTextNames.get(shape);
+  if (!names) {
+    names = Object.entries(shape)
+      .filter(([, spec]) => spec.codec.numberText)
+      .map(([key]) => snakeName(key));
+    numberTextNames.set(shape, names);
+  }
+  return names;
+}
+
 /** `body` with each number a `numberText` field holds replaced by its source text in `text`; itself when none. */
 function withNumberTexts(shape: Shape, body: unknown, text: string): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const candidates = numberTextNamesOf(shape);
+  if (candidates.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const values = body as Record<string, unknown>;
-  const names: string[] = [];
-  for (const [key, spec] of Object.entries(shape)) {
-    if (!spec.codec.numberText) continue;
-    const name = snakeName(key);
-    if (Object.hasOwn(values, name) && typeof values[name] === 'number') names.push(name);
-  }
+  const names = candidates.filter((name) => Object.hasOwn(values, name) && typeof values[name] === 'number');
   if (names.length === 0) return body;
   const texts = jsonNumberTexts(
     text,

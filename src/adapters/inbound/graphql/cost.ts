@@ -216,29 +216,41 @@ function operationCost(
 export type KnownCosts = WeakMap<OperationDefinitionNode, number>;
 
 /**
- * A validation rule refusing the operation `request` runs when its `queryCost` is over `maxCost`,
- * with `extensions.code` `QUERY_TOO_COMPLEX` and a message naming the cost and the limit. It depends
- * on the request's variables and operation, so it is built for each request; `known` keeps the costs
- * that depend on neither between requests.
+ * The refusal of the operation `request` runs in `document` when its `queryCost` is over `maxCost`
+ * (`extensions.code` `QUERY_TOO_COMPLEX`, the message naming the cost and the limit), or `undefined`.
+ * `known` keeps the costs that depend on no variable between requests.
+ */
+export function costRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  maxCost: number,
+  request: CostRequest,
+  known: KnownCosts = new WeakMap(),
+): GraphQLError | undefined {
+  const operation = getOperationAST(document, request.operationName);
+  if (!operation) return undefined;
+  let cost = known.get(operation);
+  if (cost === undefined) {
+    const measured = operationCost(schema, document, operation, request.variableValues);
+    cost = measured.cost;
+    if (!measured.variables) known.set(operation, cost);
+  }
+  if (cost <= maxCost) return undefined;
+  return new GraphQLError(`query may return ${shown(cost)} objects, more than the cost limit of ${maxCost}`, {
+    nodes: [operation],
+    extensions: { code: 'QUERY_TOO_COMPLEX' },
+  });
+}
+
+/**
+ * `costRefusal` as a validation rule, for a document validated in full: it depends on the request's
+ * variables and operation, so it is built for each request.
  */
 export function costLimit(maxCost: number, request: CostRequest, known: KnownCosts = new WeakMap()): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     Document(document) {
-      const operation = getOperationAST(document, request.operationName);
-      if (!operation) return;
-      let cost = known.get(operation);
-      if (cost === undefined) {
-        const measured = operationCost(context.getSchema(), document, operation, request.variableValues);
-        cost = measured.cost;
-        if (!measured.variables) known.set(operation, cost);
-      }
-      if (cost > maxCost)
-        context.reportError(
-          new GraphQLError(`query may return ${shown(cost)} objects, more than the cost limit of ${maxCost}`, {
-            nodes: [operation],
-            extensions: { code: 'QUERY_TOO_COMPLEX' },
-          }),
-        );
+      const refusal = costRefusal(context.getSchema(), document, maxCost, request, known);
+      if (refusal) context.reportError(refusal);
     },
   });
 }

@@ -17,7 +17,7 @@ import type { Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { authorizationHeader, bearerToken } from '../http/middleware/authenticate.js';
 import type { RequestState } from '../http/state.js';
-import { costLimit, type KnownCosts } from './cost.js';
+import { costLimit, costRefusal, type CostRequest, type KnownCosts } from './cost.js';
 import { withDecimalTexts, type VariablesText } from './decimalVariables.js';
 import { DocumentCache, documentWeight } from './documentCache.js';
 import { queryLimits } from './limits.js';
@@ -148,9 +148,10 @@ export function graphqlRoutes(
   const valid = new WeakSet<DocumentNode>();
   const sources = new WeakMap<DocumentNode, string>();
   // The cost limit depends on the request's variables and operation, so it is a rule of its own for
-  // each request (graphql-http hands `validate` the rules `validationRules` returned), and it runs on
-  // every request, the document cached or not. Costs that depend on neither are kept per operation.
-  const costRules = new WeakSet<ValidationRule>();
+  // each request (graphql-http hands `validate` the rules `validationRules` returned), and it holds
+  // every request, the document cached or not: a cached one is only costed, not walked again. Costs
+  // that depend on neither are kept per operation.
+  const costRequests = new WeakMap<ValidationRule, CostRequest>();
   const knownCosts: KnownCosts = new WeakMap();
   const { onOperation } = options;
   const run = options.tracer ? tracedExecute(options.tracer) : execute;
@@ -179,7 +180,7 @@ export function graphqlRoutes(
       : {}),
     validationRules: (_req, args, specifiedRules) => {
       const cost = costLimit(options.maxCost, args, knownCosts);
-      costRules.add(cost);
+      costRequests.set(cost, args);
       return [...specifiedRules, ...rules, cost];
     },
     // A Decimal variable given as a JSON number is read by its text in the request, not as the parsed double.
@@ -196,13 +197,11 @@ export function graphqlRoutes(
     validate: (validationSchema, document, validationRules, validationOptions, typeInfo) => {
       if (validationSchema !== schema || typeInfo !== undefined)
         return validate(validationSchema, document, validationRules, validationOptions, typeInfo);
-      if (valid.has(document))
-        return validate(
-          validationSchema,
-          document,
-          (validationRules ?? []).filter((rule) => costRules.has(rule)),
-          validationOptions,
-        );
+      if (valid.has(document)) {
+        const request = validationRules?.map((rule) => costRequests.get(rule)).find((found) => found !== undefined);
+        const refusal = request && costRefusal(schema, document, options.maxCost, request, knownCosts);
+        return refusal ? [refusal] : [];
+      }
       const errors = validate(validationSchema, document, validationRules, validationOptions);
       const source = sources.get(document);
       if (errors.length === 0 && source !== undefined) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getIntrospectionQuery, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { getIntrospectionQuery, parse, validate, type OperationDefinitionNode } from 'graphql';
 import {
   costLimit,
   queryCost,
@@ -7,6 +7,7 @@ import {
   type KnownCosts,
 } from '../../../../src/adapters/inbound/graphql/cost.js';
 import { customerInvoiceSchema } from '../../../support/customersAndInvoices.js';
+import { countingFragmentReads } from '../../../support/fragmentReads.js';
 
 const schema = customerInvoiceSchema();
 
@@ -32,24 +33,6 @@ const FIVE_ALIASES = `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: ${NESTED}`
 /** The messages the cost limit reports for `source` with `request`. */
 const refusals = (maxCost: number, source: string, request: CostRequest = {}, known?: KnownCosts): string[] =>
   validate(schema, parse(source), [costLimit(maxCost, request, known)]).map((e) => e.message);
-
-/** Counts how often the fragments' selections are read. */
-function countingReads(document: DocumentNode): Map<string, number> {
-  const reads = new Map<string, number>();
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
-    const name = definition.name.value;
-    const { selections } = definition.selectionSet;
-    reads.set(name, 0);
-    Object.defineProperty(definition.selectionSet, 'selections', {
-      get: () => {
-        reads.set(name, reads.get(name)! + 1);
-        return selections;
-      },
-    });
-  }
-  return reads;
-}
 
 /** `{ ...F0 }` with `F<i> { ...F<i+1> ...F<i+1> }` and `F<n>` a page of `limit` customers: 2^n pages. */
 function doublingFragments(n: number, limit: number): string {
@@ -110,7 +93,7 @@ describe('GraphQL query cost (worst-case objects returned)', () => {
   it('fragments spread many times and nested: counted at every spread, each fragment read once', () => {
     // 2^12 pages of 10 customers.
     const document = parse(doublingFragments(12, 10));
-    const reads = countingReads(document);
+    const reads = countingFragmentReads(document);
     expect(queryCost(schema, document, {})?.cost).to.equal(4096 * 11);
     for (const [name, count] of reads) expect(count, name).to.equal(1);
     expect(costOf(doublingFragments(40, 1))).to.equal(2 ** 40 * 2);

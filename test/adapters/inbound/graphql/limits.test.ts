@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { buildSchema, Kind, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { buildSchema, parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import { queryLimits } from '../../../../src/adapters/inbound/graphql/limits.js';
+import { countingFragmentReads } from '../../../support/fragmentReads.js';
 
 const schema = buildSchema('type Query { a: Int, q: Query }');
 const limits = queryLimits({ maxDepth: 15, maxFields: 500, maxAliases: 30 });
@@ -16,28 +17,10 @@ export function doublingFragments(n: number): string {
   return `query { ...F0 } ${fragments.join(' ')} fragment F${n} on Query { __typename }`;
 }
 
-/** Counts how often the limit rule (and the visitor) read each fragment's selections. */
-function countingReads(document: DocumentNode): Map<string, number> {
-  const reads = new Map<string, number>();
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
-    const name = definition.name.value;
-    const { selections } = definition.selectionSet;
-    reads.set(name, 0);
-    Object.defineProperty(definition.selectionSet, 'selections', {
-      get: () => {
-        reads.set(name, reads.get(name)! + 1);
-        return selections;
-      },
-    });
-  }
-  return reads;
-}
-
 describe('GraphQL query limits (validation rule)', () => {
   it('measures each fragment once, however often it is spread (linear, not 2^n)', () => {
     const document = parse(doublingFragments(12));
-    const reads = countingReads(document);
+    const reads = countingFragmentReads(document);
     expect(check(document).map((e) => e.message)).to.deep.equal([
       'query selects 4096 fields, more than the limit of 500',
     ]);
