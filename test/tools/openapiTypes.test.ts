@@ -35,15 +35,12 @@ describe('npm run openapi:types (the typed client of the API document, built bef
     expect(typed.sort()).to.deep.equal(Object.keys(document.paths).sort());
   });
 
-  it('is not in git: the type check builds it (pretypecheck), so it cannot drift from the document', async () => {
-    const ignored = await runCommand(
-      process.cwd(),
-      'git',
-      ['check-ignore', 'test/support/openapi/portico.d.ts'],
-      {},
-      10_000,
-    );
-    expect(ignored.code, 'test/support/openapi/portico.d.ts is ignored by git').to.equal(0);
+  it('is not in git: the type check builds it (pretypecheck), so it cannot drift from the document', () => {
+    // Read from .gitignore rather than asked of git: the generator's tests run this in a copy that is no checkout.
+    const ignored = readFileSync('.gitignore', 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
+    expect(ignored, '.gitignore lists the built types').to.include('test/support/openapi/portico.d.ts');
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.pretypecheck).to.equal('npm run --silent openapi:types');
   });
