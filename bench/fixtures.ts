@@ -1,5 +1,6 @@
 import type { Database } from '../src/adapters/outbound/mikroorm/database.js';
-import { SqlProductRepository } from '../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { tableOf } from '../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { Product, type ProductProps } from '../src/domain/product/Product.js';
 
 /** The admin the benchmark seeds and logs in as. */
@@ -14,6 +15,6 @@ export type SeedProduct = ProductProps;
  */
 export async function reseedProducts(database: Database, rows: readonly SeedProduct[]): Promise<void> {
   await database.sql.run('delete from products');
-  const products = new SqlProductRepository(database);
+  const products = new SqlResourceRepository(database, tableOf(Product));
   for (const row of rows) await products.add(Product.restore(row));
 }

@@ -23,7 +23,7 @@
  *    and registration, which stores its user and verification job in one transaction, spends most
  *    of its time on the password hash, so the cost cannot be read off a real POST. It is measured at the ports instead, on the products table, `--concurrency`
  *    callers at once for `--duration` s, in `--rounds` alternating rounds (medians):
- *      - "product insert, no transaction": the CreateProduct use case on SqlProductRepository,
+ *      - "product insert, no transaction": the generic CreateResource use case on the products' SqlResourceRepository,
  *        exactly the write POST create does today (its HTTP work left out);
  *      - "write transaction: product insert": `Transactions.run(tx => insert)`, the same statement
  *        (built from the product's table like the repository's) on the transaction;
@@ -39,12 +39,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../src/adapters/outbound/mikroorm/database.js';
 import { columnsOf } from '../src/adapters/outbound/mikroorm/resourceTable.js';
-import { PRODUCT_TABLE, SqlProductRepository } from '../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { tableOf } from '../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { sqlOf } from '../src/adapters/outbound/mikroorm/SqlTransactions.js';
 import type { SqlParam } from '../src/adapters/outbound/mikroorm/sqlExecutor.js';
 import { SystemClock } from '../src/adapters/outbound/system/SystemClock.js';
 import { UuidGenerator } from '../src/adapters/outbound/system/UuidGenerator.js';
-import { CreateProduct } from '../src/application/product/CreateProduct.js';
+import { CreateResource } from '../src/application/resources/CreateResource.js';
 import type { JobHandler, JobOutcome, Transaction } from '../src/application/ports/Jobs.js';
 import { Product } from '../src/domain/product/Product.js';
 import type { Config } from '../src/main/config/schema.js';
@@ -55,6 +56,7 @@ import { readConfig } from '../src/main/readConfig.js';
 // Every required field at a valid value, a field added to products later included (as bench/seed.ts).
 import { productInput } from '../test/support/resources/product.js';
 
+const PRODUCT_TABLE = tableOf(Product);
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -244,7 +246,12 @@ async function enqueueCost(url: string, engine: Engine): Promise<Record<string, 
     jobs = await openJobs(config, database, logger);
     const { queue, transactions } = jobs;
     const ids = new UuidGenerator();
-    const create = new CreateProduct(new SqlProductRepository(database), ids, new SystemClock());
+    const create = new CreateResource({
+      entity: Product,
+      rows: new SqlResourceRepository(database, PRODUCT_TABLE),
+      ids,
+      clock: new SystemClock(),
+    });
     // The repository's insert, built from the product's table as it builds it (SqlResourceRepository).
     const columns = columnsOf(PRODUCT_TABLE);
     if (columns.some((c) => c.kind === 'decimal'))

@@ -12,10 +12,10 @@ import {
 import jwt from 'jsonwebtoken';
 import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
-import { ProductNotFoundError, ProductVersionMismatchError } from '../../src/domain/product/ProductErrors.js';
+import { Product } from '../../src/domain/product/Product.js';
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { startService, type RunningService } from '../../src/main/service.js';
-import { ProductTokens } from '../../src/main/modules/products.js';
+import { resourceTokens } from '../../src/main/modules/resource.js';
 import { TOKENS } from '../../src/main/tokens.js';
 import { contractFor } from '../support/contract.js';
 import {
@@ -957,11 +957,11 @@ describe('GraphQL API (end to end, api.mode both)', function () {
     });
 
     it('toGraphQLError: domain errors carry their REST code, detail and fields', () => {
-      const notFound = toGraphQLError(new ProductNotFoundError('abc'));
+      const notFound = toGraphQLError(Product.errors.notFound('abc'));
       expect(notFound.internal).to.equal(false);
       expect(notFound.error.message).to.equal('Product not found');
       expect(notFound.error.extensions).to.deep.equal({ code: 'NOT_FOUND', detail: 'id: abc' });
-      const stale = toGraphQLError(new ProductVersionMismatchError('abc'));
+      const stale = toGraphQLError(Product.errors.versionMismatch('abc'));
       expect(stale.internal).to.equal(false);
       expect(stale.error.extensions).to.deep.equal({ code: 'PRECONDITION_FAILED', detail: 'id: abc' });
       const invalid = toGraphQLError(
@@ -975,7 +975,7 @@ describe('GraphQL API (end to end, api.mode both)', function () {
 
     it('an unexpected failure inside a resolver answers INTERNAL_ERROR without its message, stack or paths', async () => {
       const product = await gqlCreateProduct(url, admin.access_token, { name: `Fragile ${randomUUID()}`, price: 1 });
-      const useCases = service.container.get(ProductTokens.UseCases);
+      const useCases = service.container.get(resourceTokens('products').UseCases);
       const original = useCases.get.execute.bind(useCases.get);
       useCases.get.execute = () =>
         Promise.reject(new Error('SQLITE_ERROR: no such table: products (at /work/main/src/secret.ts:1)'));

@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
+import { pathsOf } from '../../src/adapters/inbound/resources.js';
+import { PRODUCT } from '../../src/domain/product/Product.js';
+
+const PRODUCT_PATHS = pathsOf(PRODUCT);
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
+import { pathsOf } from '../../src/adapters/inbound/resources.js';
+import { PRODUCT } from '../../src/domain/product/Product.js';
+
+const PRODUCT_PATHS = pathsOf(PRODUCT);
 import { startService, type RunningService } from '../../src/main/service.js';
 import {
   accountWithRole,

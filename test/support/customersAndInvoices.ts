@@ -7,8 +7,8 @@ import type { ParentsOf, ResourceUseCases } from '../../src/adapters/inbound/res
 import type { Database } from '../../src/adapters/outbound/mikroorm/database.js';
 import { createResourceTable, tableOf } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
-import { GetMany, ListByReference } from '../../src/application/shared/related.js';
-import { ConflictError, NotFoundError, PreconditionFailedError } from '../../src/domain/shared/DomainError.js';
+import { GetMany, ListByReference } from '../../src/application/resources/related.js';
+import { ConflictError, NotFoundError } from '../../src/domain/shared/DomainError.js';
 import type { ListQuery, Page } from '../../src/domain/shared/Page.js';
 import { declareResource, entityOf, field } from '../../src/domain/shared/resource.js';
 import { connectDatabase } from './database.js';
@@ -31,8 +31,8 @@ export const INVOICE = declareResource({
     amount: field.decimal(12, 2),
   },
 });
-export class Customer extends entityOf(CUSTOMER, (id) => new PreconditionFailedError('stale', id)) {}
-export class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+export class Customer extends entityOf(CUSTOMER) {}
+export class Invoice extends entityOf(INVOICE) {}
 
 /** What the relation fields and the root lists read. */
 interface Rows<E> {

@@ -148,3 +148,9 @@ export interface InboundResource<F extends FieldDeclarations> {
   /** 404 for an id (or an id-like text) that names no row. */
   notFound(id: string): Error;
 }
+
+/** A declared resource as its inbound adapters are given it, from its entity class (declaration and errors). */
+export const inboundOf = <F extends FieldDeclarations>(entity: {
+  readonly declaration: ResourceDeclaration<F>;
+  readonly errors: { notFound(id: string): Error };
+}): InboundResource<F> => ({ declaration: entity.declaration, notFound: (id) => entity.errors.notFound(id) });

@@ -1,5 +1,4 @@
 import { declareResource, entityOf, field, type Changes, type CreateInput, type PropsOf } from '../shared/resource.js';
-import { ProductVersionMismatchError } from './ProductErrors.js';
 
 /** The product resource, declared once: everything else about its fields is derived from this. */
 export const PRODUCT = declareResource({
@@ -20,4 +19,4 @@ export type ProductChanges = Changes<Fields>;
 export type ProductProps = PropsOf<Fields>;
 
 /** A product. Immutable; every change bumps the version. */
-export class Product extends entityOf(PRODUCT, (id) => new ProductVersionMismatchError(id)) {}
+export class Product extends entityOf(PRODUCT) {}

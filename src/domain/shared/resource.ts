@@ -15,6 +15,7 @@ import {
   type FieldRule,
   type Range,
 } from './fieldRules.js';
+import { resourceErrors, type ResourceErrors } from './resourceErrors.js';
 
 /** The field types of a resource (README: Add a resource). */
 export type FieldType =
@@ -200,6 +201,8 @@ export interface ResourceEntityClass<F extends FieldDeclarations> {
   /** An entity from its stored props (`restore` reads better where it is read back from storage). */
   new (props: PropsOf<F>): ResourceEntity<F> & FieldValues<F>;
   readonly declaration: ResourceDeclaration<F>;
+  /** The resource's expected failures (not found, version mismatch, still referenced), named after it. */
+  readonly errors: ResourceErrors;
   /** A new entity at version 1; refuses, listing every failing field, a value that breaks its field's rule. */
   create<T>(this: new (props: PropsOf<F>) => T, input: CreateInput<F> & { readonly id: string }, now: Date): T;
   /** An entity read back from storage, at its stored version. */
@@ -210,15 +213,17 @@ export interface ResourceEntityClass<F extends FieldDeclarations> {
  * The base class of a declared resource's entity: immutable, every change checked against the
  * fields' rules and bumping the version, with a getter per declared field. A resource's own
  * behaviour (a state rule such as "only a draft can be sent") goes in the subclass:
- * `class Invoice extends entityOf(INVOICE, …) { send(now) { … return this.update({ status: 'sent' }, now); } }`.
+ * `class Invoice extends entityOf(INVOICE) { send(now) { … return this.update({ status: 'sent' }, now); } }`.
  */
 export function entityOf<F extends FieldDeclarations>(
   declaration: ResourceDeclaration<F>,
-  versionMismatch: (id: string) => DomainError,
+  errors: ResourceErrors = resourceErrors(declaration.name),
 ): ResourceEntityClass<F> {
   const keys = Object.keys(declaration.fields);
+  const versionMismatch = (id: string): DomainError => errors.versionMismatch(id);
   class Entity {
     static readonly declaration = declaration;
+    static readonly errors = errors;
 
     constructor(private readonly props: PropsOf<F>) {}
 

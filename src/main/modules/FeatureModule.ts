@@ -4,11 +4,14 @@ import type { GraphQLFragment } from '../../adapters/inbound/graphql/resolverKit
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
 import type { Operation } from '../../adapters/inbound/http/operations.js';
 import type { JobHandler } from '../../application/ports/Jobs.js';
+import type { FieldDeclarations, ResourceEntityClass } from '../../domain/shared/resource.js';
 import type { Built } from './built.js';
 
 /** What one feature contributes; the composition root composes the list in src/main/modules/index.ts. */
 export interface FeatureModule {
   readonly name: string;
+  /** A declared resource's entity class (its declaration and errors), for a module made by `resourceModule`. */
+  readonly resource?: ResourceEntityClass<FieldDeclarations>;
   /** Its Inversify bindings (its own tokens live in its module file). */
   readonly bindings: ContainerModule;
   /** MikroORM entity schemas it maps. */

@@ -16,7 +16,7 @@ import { bodiesOf } from '../../../src/adapters/inbound/codecs/resourceCodecs.js
 import type { ResourceUseCases } from '../../../src/adapters/inbound/resources.js';
 import { NumberText } from '../../../src/domain/shared/Decimal.js';
 import type { ValidationError } from '../../../src/domain/shared/DomainError.js';
-import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import { NotFoundError } from '../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field, type FieldDeclarations } from '../../../src/domain/shared/resource.js';
 
 /** The two related resources the generator's tests use, declared as the generator writes them. */
@@ -42,7 +42,7 @@ const INVOICE = declareResource({
     ext: field.uuid().optional(),
   },
 });
-class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+class Invoice extends entityOf(INVOICE) {}
 
 const inbound = <F extends FieldDeclarations>(declaration: Parameters<typeof operationsOf<F>>[0]) => ({
   declaration,
@@ -211,7 +211,7 @@ describe('the inbound adapters of a declared resource', () => {
       plural: 'account_lines',
       fields: { balance: field.decimal(10, 4) },
     });
-    class Ledger extends entityOf(LEDGER, (id) => new PreconditionFailedError('stale', id)) {}
+    class Ledger extends entityOf(LEDGER) {}
     const MESSAGE = 'must be a decimal of at most 10 digits before the point and 2 after, of at least 0.00';
 
     it('REST takes text or a JSON number, without rounding, and answers text with exactly s fraction digits', () => {

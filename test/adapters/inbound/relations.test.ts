@@ -17,8 +17,8 @@ import { InMemoryResourceRepository } from '../../../src/adapters/outbound/memor
 import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
 import { createResourceTable, tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
-import { GetMany, ListByReference } from '../../../src/application/shared/related.js';
-import { ConflictError, NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import { GetMany, ListByReference } from '../../../src/application/resources/related.js';
+import { ConflictError, NotFoundError } from '../../../src/domain/shared/DomainError.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import { declareResource, entityOf, field, type SortFieldOf } from '../../../src/domain/shared/resource.js';
 import { connectDatabase } from '../../support/database.js';
@@ -42,8 +42,8 @@ const INVOICE = declareResource({
   },
   search: 'number',
 });
-class Customer extends entityOf(CUSTOMER, (id) => new PreconditionFailedError('stale', id)) {}
-class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+class Customer extends entityOf(CUSTOMER) {}
+class Invoice extends entityOf(INVOICE) {}
 type CustomerFields = typeof CUSTOMER.fields;
 type InvoiceFields = typeof INVOICE.fields;
 

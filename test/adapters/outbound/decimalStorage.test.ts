@@ -10,7 +10,7 @@ import {
   SqlResourceRepository,
 } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { addDecimals } from '../../../src/domain/shared/Decimal.js';
-import { ConflictError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import { ConflictError } from '../../../src/domain/shared/DomainError.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import {
   declareResource,
@@ -32,7 +32,7 @@ const PAYMENT = declareResource({
     rate: field.decimal(6, 4).optional(),
   },
 });
-class Payment extends entityOf(PAYMENT, (id) => new PreconditionFailedError('stale', id)) {}
+class Payment extends entityOf(PAYMENT) {}
 type Sort = SortFieldOf<typeof PAYMENT.fields>;
 
 interface Repository {

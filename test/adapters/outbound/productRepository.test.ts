@@ -1,20 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { PRODUCT_TABLE, SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
+import { Product } from '../../../src/domain/product/Product.js';
+import { productRows } from '../../support/resources/product.js';
 import { insertRows } from '../../support/resource/repository.js';
 import { SqlDatabaseFixture, sqlTargets } from './contracts/databases.js';
 import { productRepositoryContract } from './contracts/productRepository.contract.js';
 
-describe('ProductRepository implementations', () => {
+const PRODUCT_TABLE = tableOf(Product);
+
+describe('Product repositories (the shared memory and SQL cores)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'portico-products-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  productRepositoryContract('InMemoryProductRepository', {
+  productRepositoryContract('products in memory', {
     setUp: async () => undefined,
     fresh: async () => {
-      const repository = new InMemoryProductRepository();
+      const repository = productRows();
       return {
         repository,
         addMany: async (products) => {
@@ -27,12 +31,12 @@ describe('ProductRepository implementations', () => {
 
   for (const target of sqlTargets(dir, 'products.sqlite')) {
     const database = new SqlDatabaseFixture(target);
-    productRepositoryContract(`SqlProductRepository on ${target.name}`, {
+    productRepositoryContract(`products on ${target.name}`, {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
         return {
-          repository: new SqlProductRepository(database.db),
+          repository: new SqlResourceRepository(database.db, PRODUCT_TABLE),
           addMany: (products) =>
             insertRows(
               database.db.orm,

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { SqlProductRepository } from '../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { Product, type ProductProps } from '../../../src/domain/product/Product.js';
-import type { ProductSortField } from '../../../src/domain/product/ProductRepository.js';
-import { productInput } from '../../support/resources/product.js';
+import { productInput, productRows, type ProductSortField } from '../../support/resources/product.js';
 import {
   createPartsTable,
   dropPartsTable,
@@ -95,7 +94,7 @@ describe('Resource repositories on the outbound cores', () => {
   resourceRepositoryContract('products in memory', PRODUCT, {
     setUp: async () => undefined,
     fresh: async (): Promise<ResourceStorage<Product, ProductSortField>> => {
-      const repository = new InMemoryProductRepository();
+      const repository = productRows();
       return { repository, addMany: async (rows) => void (await Promise.all(rows.map((row) => repository.add(row)))) };
     },
     tearDown: async () => undefined,
@@ -104,7 +103,7 @@ describe('Resource repositories on the outbound cores', () => {
   resourceRepositoryContract('parts in memory (optional fields, every type, a reference)', PART, {
     setUp: async () => undefined,
     fresh: async (): Promise<ResourceStorage<Part, PartSortField>> => {
-      const products = new InMemoryProductRepository();
+      const products = productRows();
       const repository = new InMemoryPartRepository(products);
       return {
         repository,
@@ -136,7 +135,7 @@ describe('Resource repositories on the outbound cores', () => {
       setUp: () => database.open(),
       fresh: async () => {
         await database.clear();
-        const repository = new SqlProductRepository(database.db);
+        const repository = new SqlResourceRepository(database.db, tableOf(Product));
         return {
           repository,
           addMany: (rows) =>
@@ -159,7 +158,7 @@ describe('Resource repositories on the outbound cores', () => {
       fresh: async () => {
         await partsDatabase.db.orm.em.getConnection().execute('delete from test_parts');
         await partsDatabase.clear();
-        const products = new SqlProductRepository(partsDatabase.db);
+        const products = new SqlResourceRepository(partsDatabase.db, tableOf(Product));
         const repository = new SqlPartRepository(partsDatabase.db);
         const partsKnex = () => (partsDatabase.db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
         return {

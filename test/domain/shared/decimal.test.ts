@@ -3,7 +3,6 @@ import { addDecimals, formatUnits, NumberText, numberParts, unitsOf } from '../.
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { decimalRule } from '../../../src/domain/shared/fieldRules.js';
 import { declareResource, entityOf, field } from '../../../src/domain/shared/resource.js';
-import { PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
 
 const MONEY = 'must be a decimal of at most 10 digits before the point and 2 after';
 const read = (raw: unknown, rule = decimalRule(12, 2)) => rule.read(raw);
@@ -149,7 +148,7 @@ describe('exact decimals (decimal(p,s))', () => {
       plural: 'invoices',
       fields: { amount: field.decimal(12, 2, { min: 0 }), fee: field.decimal(5, 0).optional() },
     });
-    class Invoice extends entityOf(INVOICE, (id) => new PreconditionFailedError('stale', id)) {}
+    class Invoice extends entityOf(INVOICE) {}
     const now = new Date('2026-01-01T00:00:00Z');
     const invoice = Invoice.create({ id: 'i1', amount: '0.10' }, now);
     expect(invoice.amount).to.equal('0.10');

@@ -52,22 +52,20 @@ interface Executes<I, O> {
   execute(input: I): Promise<O>;
 }
 
-/** The use case classes of a resource (ISSUE10.md: one class per use case, named after the resource). */
-export interface UseCaseClasses<E, R, F extends string> {
-  readonly Create: new (repository: R, ids: IdGenerator, clock: Clock) => Executes<never, E>;
-  readonly Get: new (repository: R) => Executes<{ id: string }, E>;
-  readonly List: new (repository: R) => Executes<ListQuery<F>, Page<E>>;
-  readonly Search?: new (repository: R) => Executes<ListQuery<F> & { q: string }, Page<E>>;
-  readonly Update: new (
-    repository: R,
-    clock: Clock,
-  ) => Executes<{ id: string; changes: never; expectedVersions?: readonly number[] }, E>;
-  readonly Delete: new (repository: R) => Executes<{ id: string; expectedVersions?: readonly number[] }, void>;
+/** The use cases of a resource over one repository (the shared cores', in src/application/resources). */
+export interface UseCasesOf<E, F extends string> {
+  readonly create: Executes<never, E>;
+  readonly get: Executes<{ id: string }, E>;
+  readonly list: Executes<ListQuery<F>, Page<E>>;
+  readonly search?: Executes<ListQuery<F> & { q: string }, Page<E>>;
+  readonly update: Executes<{ id: string; changes: never; expectedVersions?: readonly number[] }, E>;
+  readonly remove: Executes<{ id: string; expectedVersions?: readonly number[] }, void>;
 }
 
 /** A fresh in-memory repository (with the rows the input's references name already stored). */
 export interface UseCasesUnderTest<E extends EntityLike, R, F extends string> extends EntityUnderTest<E> {
-  readonly classes: UseCaseClasses<E, R, F>;
+  /** The use cases over `repository`, with this id generator and clock. */
+  useCases(repository: R, ids: IdGenerator, clock: Clock): UseCasesOf<E, F>;
   fresh(): Promise<R>;
   /** The searched prop (camel case), with `--search`. */
   readonly search?: string;
@@ -174,25 +172,25 @@ export function describeResourceEntity<E extends EntityLike>(subject: EntityUnde
 export function describeResourceUseCases<E extends EntityLike, R, F extends string>(
   subject: UseCasesUnderTest<E, R, F>,
 ): void {
-  const { classes } = subject;
   const notFoundMessage = `${subject.human} not found`;
 
   describe(`${subject.human} use cases (memory adapter)`, () => {
     let repository: R;
     let clock: FixedClock;
     let ids: SequentialIds;
-    const create = (input: Props = subject.input) => new classes.Create(repository, ids, clock).execute(input as never);
-    const get = (id: string) => new classes.Get(repository).execute({ id });
+    const useCases = () => subject.useCases(repository, ids, clock);
+    const create = (input: Props = subject.input) => useCases().create.execute(input as never);
+    const get = (id: string) => useCases().get.execute({ id });
     const update = (id: string, changes: Props, expectedVersions?: readonly number[]) =>
-      new classes.Update(repository, clock).execute({
+      useCases().update.execute({
         id,
         changes: changes as never,
         ...(expectedVersions ? { expectedVersions } : {}),
       });
     const remove = (id: string, expectedVersions?: readonly number[]) =>
-      new classes.Delete(repository).execute({ id, ...(expectedVersions ? { expectedVersions } : {}) });
+      useCases().remove.execute({ id, ...(expectedVersions ? { expectedVersions } : {}) });
     const list = (query: Partial<ListQuery<F>> = {}) =>
-      new classes.List(repository).execute({ page: 1, perPage: 20, sort: 'created_at' as F, order: 'asc', ...query });
+      useCases().list.execute({ page: 1, perPage: 20, sort: 'created_at' as F, order: 'asc', ...query });
 
     beforeEach(async () => {
       repository = await subject.fresh();
@@ -245,14 +243,13 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
       expect(descending.items.map((e) => e.id)).to.deep.equal(made.map((e) => e.id).reverse());
     });
 
-    if (classes.Search && subject.search) {
-      const Search = classes.Search;
+    if (subject.search) {
       const prop = subject.search;
       it(`searches ${prop} case-insensitively, matching anywhere`, async () => {
         const base = String(subject.input[prop]);
         const hit = await create({ ...subject.input, [prop]: `Zq${base}`.slice(0, base.length) });
         await create({ ...subject.input, [prop]: base });
-        const page = await new Search(repository).execute({
+        const page = await useCases().search!.execute({
           page: 1,
           perPage: 20,
           sort: 'created_at' as F,

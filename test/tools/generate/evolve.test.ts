@@ -88,7 +88,7 @@ describe('generate field and generate migration', function () {
 });
 
 /** Hand-written behaviour stays. */
-export class Invoice extends entityOf(INVOICE, (id) => new Error(id)) {
+export class Invoice extends entityOf(INVOICE) {
   send() { return this.status === 'draft'; }
 }
 `;

@@ -1,7 +1,7 @@
 import { ValidationError, type DomainError, type FieldViolation } from '../../../domain/shared/DomainError.js';
 import { unitsOf } from '../../../domain/shared/Decimal.js';
 import type { ListQuery, Page } from '../../../domain/shared/Page.js';
-import { snakeCase, type FieldDeclarations } from '../../../domain/shared/resource.js';
+import { snakeCase, type FieldDeclarations, type ResourceDeclaration } from '../../../domain/shared/resource.js';
 import { pageOf, type Comparable } from './sorting.js';
 
 /** The props every stored resource has. */
@@ -159,4 +159,36 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
       this.resource.fromRow(row),
     );
   }
+}
+
+/** A declared resource's entity class, as the memory core reads and writes its rows. */
+export interface MemoryEntityClass {
+  readonly declaration: Pick<ResourceDeclaration, 'plural' | 'fields' | 'search'>;
+  readonly errors: { stillReferenced(id: string): DomainError };
+  restore(props: never): unknown;
+}
+
+/**
+ * The rows of a declared resource in memory, beside the repositories of the resources its `ref`
+ * fields name (by their plural: `{ customers }`), whose rows its writes must name.
+ */
+export function memoryRepositoryOf<E extends { toProps(): P }, P extends StoredProps, F extends string = string>(
+  Entity: MemoryEntityClass,
+  parents: Readonly<Record<string, InMemoryResourceRepository<unknown, StoredProps, string>>> = {},
+): InMemoryResourceRepository<E, P, F> {
+  const references: Record<string, MemoryReference> = {};
+  for (const [key, field] of Object.entries(Entity.declaration.fields)) {
+    if (field.type !== 'ref' || !field.references) continue;
+    const repository = parents[field.references.plural];
+    if (!repository)
+      throw new Error(`${Entity.declaration.plural}: no repository given for ${field.references.plural}`);
+    references[key] = { repository, target: field.references.singular.replace(/_/g, ' ') };
+  }
+  return new InMemoryResourceRepository<E, P, F>({
+    fromRow: (props) => Entity.restore(props as never) as E,
+    toRow: (entity) => entity.toProps(),
+    declaration: Entity.declaration,
+    references: references as MemoryResource<E, P>['references'],
+    stillReferenced: (id) => Entity.errors.stillReferenced(id),
+  });
 }

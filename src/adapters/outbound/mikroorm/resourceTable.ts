@@ -1,3 +1,4 @@
+import type { ResourceErrors } from '../../../domain/shared/resourceErrors.js';
 import type { Knex } from '@mikro-orm/knex';
 import type { DomainError } from '../../../domain/shared/DomainError.js';
 import type {
@@ -260,8 +261,10 @@ export function tableSpecOf<F extends FieldDeclarations>(resource: ResourceDecla
  * rows read back as `Entity`, and the error for deleting a row still referenced.
  */
 export function tableOf<F extends FieldDeclarations, E extends { toProps(): PropsOf<F> }>(
-  Entity: { readonly declaration: ResourceDeclaration<F> } & (new (props: PropsOf<F>) => E),
-  stillReferenced: (id: string) => DomainError,
+  Entity: { readonly declaration: ResourceDeclaration<F>; readonly errors: ResourceErrors } & (new (
+    props: PropsOf<F>,
+  ) => E),
+  stillReferenced: (id: string) => DomainError = (id) => Entity.errors.stillReferenced(id),
 ): ResourceTable<E, PropsOf<F>, SortFieldOf<F>> {
   return {
     ...(tableSpecOf(Entity.declaration) as ResourceTable<E, PropsOf<F>, SortFieldOf<F>>),

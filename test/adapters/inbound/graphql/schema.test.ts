@@ -4,7 +4,8 @@ import type { GraphQLFragment } from '../../../../src/adapters/inbound/graphql/r
 import { createSchema } from '../../../../src/adapters/inbound/graphql/schema.js';
 import { resourceGraphQL } from '../../../../src/adapters/inbound/graphql/resourceGraphQL.js';
 import { PRODUCTS_CHANGED } from '../../../support/resources/productBodies.js';
-import { PRODUCT_INBOUND, type ProductUseCases } from '../../../../src/adapters/inbound/productUseCases.js';
+import { inboundOf } from '../../../../src/adapters/inbound/resources.js';
+import { Product } from '../../../../src/domain/product/Product.js';
 
 /** README: GraphQL SDL, verbatim: what clients see, whatever files it is kept in. */
 const PUBLISHED_SDL = `
@@ -34,7 +35,7 @@ type Mutation {
 `;
 
 const printed = (sdl: Parameters<typeof printSchema>[0]) => printSchema(lexicographicSortSchema(sdl));
-const products = resourceGraphQL(PRODUCT_INBOUND, {} as ProductUseCases);
+const products = resourceGraphQL(inboundOf(Product), {} as never);
 
 describe("the GraphQL schema built from the shared SDL and the resources' fragments", () => {
   it('is exactly the published schema (README: GraphQL; types, fields, arguments, field order within each type)', function () {

@@ -1,18 +1,15 @@
 import { expect } from 'chai';
 import { Product, type ProductProps } from '../../../../src/domain/product/Product.js';
-import { ProductVersionMismatchError } from '../../../../src/domain/product/ProductErrors.js';
-import type {
-  ProductListQuery,
-  ProductRepository,
-  ProductSortField,
-} from '../../../../src/domain/product/ProductRepository.js';
+import { PreconditionFailedError } from '../../../../src/domain/shared/DomainError.js';
+import type { ResourceRepository } from '../../../../src/domain/shared/ResourceRepository.js';
+import type { ProductListQuery, ProductSortField } from '../../../support/resources/product.js';
 import type { SortOrder } from '../../../../src/domain/shared/Page.js';
 import { productInput } from '../../../support/resources/product.js';
 import type { ContractSubject } from './databases.js';
 
 /** What the product contract runs against: the port, plus a fast way to fill it for the big lists. */
 export interface ProductStorage {
-  readonly repository: ProductRepository;
+  readonly repository: ResourceRepository<Product, ProductSortField>;
   /** Stores many products at once, through a bulk path where the engine has one. */
   addMany(products: readonly Product[]): Promise<void>;
 }
@@ -164,7 +161,7 @@ export function productRepositoryContract(name: string, subject: ContractSubject
       beforeEach(async () => {
         storage = await subject.fresh();
       });
-      const repository = (): ProductRepository => {
+      const repository = (): ResourceRepository<Product, ProductSortField> => {
         if (!storage) throw new Error('no implementation: beforeEach did not run');
         return storage.repository;
       };
@@ -321,7 +318,7 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           await repository().add(product);
 
           const stale = await rejection(repository().update(id('1'), applying({ name: 'Stale' }, at(1), [2])));
-          expect(stale).to.be.instanceOf(ProductVersionMismatchError);
+          expect(stale).to.be.instanceOf(PreconditionFailedError);
           expect(stale).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${id('1')}` });
           const invalid = await rejection(repository().update(id('1'), applying({ price: 0 }, at(1))));
           expect(invalid).to.include({ code: 'VALIDATION_ERROR' });
@@ -406,7 +403,7 @@ export function productRepositoryContract(name: string, subject: ContractSubject
           const won = results.flatMap((r, n) => (r.status === 'fulfilled' ? [n] : []));
           expect(won).to.have.length(1);
           for (const result of results) {
-            if (result.status === 'rejected') expect(result.reason).to.be.instanceOf(ProductVersionMismatchError);
+            if (result.status === 'rejected') expect(result.reason).to.be.instanceOf(PreconditionFailedError);
           }
           expect((await repository().findById(id('1')))?.toProps()).to.deep.include({
             ...attempts[won[0]!]!,

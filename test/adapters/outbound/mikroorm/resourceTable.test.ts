@@ -6,7 +6,10 @@ import { expect } from 'chai';
 import { PRODUCTS_CHANGED } from '../../../support/resources/productBodies.js';
 import { Migration0002Products } from '../../../../src/adapters/outbound/mikroorm/migrations/Migration0002Products.js';
 import { createResourceTable, orderByOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
-import { PRODUCT_TABLE } from '../../../../src/adapters/outbound/mikroorm/SqlProductRepository.js';
+import { tableOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { Product } from '../../../../src/domain/product/Product.js';
+
+const PRODUCT_TABLE = tableOf(Product);
 import { createPartsTable, dropPartsTable, PART_SORT_FIELDS, PART_TABLE } from '../../../support/parts.js';
 import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
 import { runMigration } from './migrationQueries.js';

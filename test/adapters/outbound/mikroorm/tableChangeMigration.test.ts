@@ -17,7 +17,7 @@ import {
   type TableChange,
 } from '../../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import { SqlResourceRepository } from '../../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
-import { ConflictError, PreconditionFailedError } from '../../../../src/domain/shared/DomainError.js';
+import { ConflictError } from '../../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field } from '../../../../src/domain/shared/resource.js';
 import { moduleMigrations } from '../../../../src/main/database.js';
 import { connectDatabase } from '../../../support/database.js';
@@ -106,7 +106,7 @@ const ITEM = declareResource({
     urgent: field.boolean(),
   },
 });
-class Item extends entityOf(ITEM, (id) => new PreconditionFailedError('stale', id)) {}
+class Item extends entityOf(ITEM) {}
 
 const NAMES = ['TestCreateTables', 'TestAddFields', 'TestDropReference', 'TestAddKeeper'];
 const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

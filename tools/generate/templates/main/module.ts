@@ -35,7 +35,10 @@ export function moduleFile(m: ResourceModel): FileContents {
     importLine([migration], `../../adapters/outbound/mikroorm/migrations/${migration}.js`),
     importLine([`Sql${pascal}Repository`], `../../adapters/outbound/mikroorm/Sql${pascal}Repository.js`),
     ...useCaseImports(m).map(({ name }) => importLine([name], `../../${applicationDir(m)}/${name}.js`)),
-    importLine(refs.length > 0 ? ['GetMany', 'ListByReference'] : ['GetMany'], '../../application/shared/related.js'),
+    importLine(
+      refs.length > 0 ? ['GetMany', 'ListByReference'] : ['GetMany'],
+      '../../application/resources/related.js',
+    ),
     importLine([`${pascal}Repository`], `../../${domainDir(m)}/${pascal}Repository.js`, true),
     "import { token, TOKENS } from '../tokens.js';",
     "import { bindBuilt, built } from './built.js';",

@@ -1,20 +1,18 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { GetProduct } from '../../../src/application/product/GetProduct.js';
+import { GetResource } from '../../../src/application/resources/GetResource.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import { ProductNotFoundError } from '../../../src/domain/product/ProductErrors.js';
 import { NotFoundError } from '../../../src/domain/shared/DomainError.js';
-import { productInput } from '../../support/resources/product.js';
+import { productInput, productRows, type ProductRows } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
-describe('GetProduct', () => {
-  let products: InMemoryProductRepository;
-  let get: GetProduct;
+describe('GetResource (over products)', () => {
+  let products: ProductRows;
+  let get: GetResource<Product>;
   let widget: Product;
 
   beforeEach(async () => {
-    products = new InMemoryProductRepository();
-    get = new GetProduct(products);
+    products = productRows();
+    get = new GetResource({ rows: products, errors: Product.errors });
     widget = Product.create(
       { ...productInput, id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 },
       START,
@@ -32,7 +30,7 @@ describe('GetProduct', () => {
   it('answers NOT_FOUND "Product not found" with the id in the detail for an unknown id', async () => {
     const unknown = '00000000-0000-4000-8000-0000000000ff';
     const error = await rejectionOf(get.execute({ id: unknown }));
-    expect(error).to.be.instanceOf(ProductNotFoundError);
+    expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${unknown}` });
   });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { SearchProducts } from '../../../src/application/product/SearchProducts.js';
+import type { ProductSortField } from './catalogue.js';
+import { SearchResources } from '../../../src/application/resources/SearchResources.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import type { ProductListQuery } from '../../../src/domain/product/ProductRepository.js';
-import { productInput } from '../../support/resources/product.js';
+import type { ProductListQuery } from './catalogue.js';
+import { productInput, productRows, type ProductRows } from '../../support/resources/product.js';
 import { START } from '../world.js';
 import { CATALOGUE, productId } from './catalogue.js';
 
@@ -18,9 +18,9 @@ const MORE: readonly Product[] = [
   Product.create({ ...productInput, id: productId('107'), name: 'snakeXcase', price: 22 }, START),
 ];
 
-describe('SearchProducts', () => {
-  let products: InMemoryProductRepository;
-  let searchProducts: SearchProducts;
+describe('SearchResources (over products)', () => {
+  let products: ProductRows;
+  let searchProducts: SearchResources<Product, ProductSortField>;
 
   const search = (q: string, overrides: Partial<ProductListQuery> = {}) =>
     searchProducts.execute({ page: 1, perPage: 20, sort: 'price', order: 'asc', ...overrides, q });
@@ -28,8 +28,8 @@ describe('SearchProducts', () => {
     (await search(q, overrides)).items.map((p) => p.name);
 
   beforeEach(async () => {
-    products = new InMemoryProductRepository();
-    searchProducts = new SearchProducts(products);
+    products = productRows();
+    searchProducts = new SearchResources(products);
     for (const product of [...CATALOGUE, ...MORE]) await products.add(product);
   });
 

@@ -1,25 +1,21 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { UpdateProduct } from '../../../src/application/product/UpdateProduct.js';
-import { Product } from '../../../src/domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
-import type {
-  ProductChange,
-  ProductListQuery,
-  ProductRepository,
-} from '../../../src/domain/product/ProductRepository.js';
+import { UpdateResource } from '../../../src/application/resources/UpdateResource.js';
+import { Product, type ProductChanges } from '../../../src/domain/product/Product.js';
+import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import type { ResourceChange, ResourceRepository } from '../../../src/domain/shared/ResourceRepository.js';
+import type { ProductListQuery, ProductSortField } from './catalogue.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { Page } from '../../../src/domain/shared/Page.js';
 import { FixedClock } from '../../support/FixedClock.js';
-import { productInput } from '../../support/resources/product.js';
+import { productInput, productRows } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
 /**
  * The in-memory repository, counting updates, with a hook that runs (and is awaited) at the start
  * of every `update`, before the product is read and locked: time can pass, or another request land.
  */
-class ObservedProductRepository implements ProductRepository {
-  readonly inner = new InMemoryProductRepository();
+class ObservedProductRepository implements ResourceRepository<Product, ProductSortField> {
+  readonly inner = productRows();
   updateCalls = 0;
   beforeUpdate: (() => Promise<void>) | undefined;
 
@@ -29,7 +25,7 @@ class ObservedProductRepository implements ProductRepository {
   findById(id: string): Promise<Product | undefined> {
     return this.inner.findById(id);
   }
-  async update(id: string, change: ProductChange): Promise<Product | undefined> {
+  async update(id: string, change: ResourceChange<Product>): Promise<Product | undefined> {
     this.updateCalls += 1;
     await this.beforeUpdate?.();
     return this.inner.update(id, change);
@@ -43,12 +39,15 @@ class ObservedProductRepository implements ProductRepository {
   findByIds(ids: readonly string[]): Promise<readonly Product[]> {
     return this.inner.findByIds(ids);
   }
+  listByReference(field: string, ids: readonly string[], query: ProductListQuery) {
+    return this.inner.listByReference(field, ids, query);
+  }
 }
 
-describe('UpdateProduct', () => {
+describe('UpdateResource (over products)', () => {
   let products: ObservedProductRepository;
   let clock: FixedClock;
-  let update: UpdateProduct;
+  let update: UpdateResource<Product, ProductChanges>;
   let widget: Product;
 
   /** The widget's fields as created: the generated valid sample, named and priced for these tests. */
@@ -59,7 +58,7 @@ describe('UpdateProduct', () => {
   beforeEach(async () => {
     products = new ObservedProductRepository();
     clock = new FixedClock(START);
-    update = new UpdateProduct(products, clock);
+    update = new UpdateResource({ rows: products, errors: Product.errors, clock });
     widget = Product.create({ ...WIDGET, id: '00000000-0000-4000-8000-000000000001' }, START);
     await products.add(widget);
   });
@@ -135,7 +134,7 @@ describe('UpdateProduct', () => {
 
     it('answers NOT_FOUND "Product not found" for an unknown id', async () => {
       const error = await rejectionOf(update.execute({ id: unknown, changes: { price: 5 } }));
-      expect(error).to.be.instanceOf(ProductNotFoundError);
+      expect(error).to.be.instanceOf(NotFoundError);
       expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${unknown}` });
       expect(await products.findById(unknown)).to.equal(undefined);
     });
@@ -150,14 +149,14 @@ describe('UpdateProduct', () => {
         await products.inner.delete(widget.id);
       };
       const error = await rejectionOf(update.execute({ id: widget.id, changes: { price: 5 } }));
-      expect(error).to.be.instanceOf(ProductNotFoundError);
+      expect(error).to.be.instanceOf(NotFoundError);
       expect(error).to.include({ code: 'NOT_FOUND', detail: `id: ${widget.id}` });
       expect(await products.findById(widget.id)).to.equal(undefined);
     });
 
     it('answers NOT_FOUND for an unknown id before looking at the expected version', async () => {
       const error = await rejectionOf(update.execute({ id: unknown, changes: { price: 5 }, expectedVersions: [1] }));
-      expect(error).to.be.instanceOf(ProductNotFoundError);
+      expect(error).to.be.instanceOf(NotFoundError);
     });
   });
 
@@ -173,11 +172,11 @@ describe('UpdateProduct', () => {
       ['a version ahead of it', [2]],
       ['no version at all (only weak tags were sent)', []],
     ] as const) {
-      it(`answers PRECONDITION_FAILED (ProductVersionMismatchError) for ${label}, writing nothing`, async () => {
+      it(`answers PRECONDITION_FAILED (PreconditionFailedError) for ${label}, writing nothing`, async () => {
         const error = await rejectionOf(
           update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions }),
         );
-        expect(error).to.be.instanceOf(ProductVersionMismatchError);
+        expect(error).to.be.instanceOf(PreconditionFailedError);
         expect(error).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${widget.id}` });
         expect(await stored()).to.deep.equal(widget.toProps());
       });
@@ -191,7 +190,7 @@ describe('UpdateProduct', () => {
       const error = await rejectionOf(
         update.execute({ id: widget.id, changes: { name: 'Gadget' }, expectedVersions: [1] }),
       );
-      expect(error).to.be.instanceOf(ProductVersionMismatchError);
+      expect(error).to.be.instanceOf(PreconditionFailedError);
       expect(await stored()).to.deep.include({ name: 'Widget', price: 42, version: 2 });
     });
 
@@ -200,7 +199,7 @@ describe('UpdateProduct', () => {
         widget.toProps(),
       );
       const error = await rejectionOf(update.execute({ id: widget.id, changes: {}, expectedVersions: [2] }));
-      expect(error).to.be.instanceOf(ProductVersionMismatchError);
+      expect(error).to.be.instanceOf(PreconditionFailedError);
       expect(products.updateCalls).to.equal(0);
     });
 
@@ -209,8 +208,7 @@ describe('UpdateProduct', () => {
         [1, 2, 3, 4].map((n) => update.execute({ id: widget.id, changes: { price: n }, expectedVersions: [1] })),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      for (const r of results)
-        if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ProductVersionMismatchError);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(PreconditionFailedError);
       expect((await stored()).version).to.equal(2);
     });
   });

@@ -1,26 +1,26 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { CreateProduct } from '../../../src/application/product/CreateProduct.js';
+import { Product, type ProductFields } from '../../../src/domain/product/Product.js';
+import { CreateResource } from '../../../src/application/resources/CreateResource.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import { FixedClock } from '../../support/FixedClock.js';
-import { productInput } from '../../support/resources/product.js';
+import { productInput, productRows, type ProductRows } from '../../support/resources/product.js';
 import { SequentialIds } from '../../support/SequentialIds.js';
 import { rejectionOf, START } from '../world.js';
 
-describe('CreateProduct', () => {
-  let products: InMemoryProductRepository;
+describe('CreateResource (over products)', () => {
+  let products: ProductRows;
   let clock: FixedClock;
   let ids: SequentialIds;
-  let create: CreateProduct;
+  let create: CreateResource<Product, ProductFields>;
 
   const everything = async () =>
     (await products.list({ page: 1, perPage: 100, sort: 'created_at', order: 'asc' })).items;
 
   beforeEach(() => {
-    products = new InMemoryProductRepository();
+    products = productRows();
     clock = new FixedClock(START);
     ids = new SequentialIds();
-    create = new CreateProduct(products, ids, clock);
+    create = new CreateResource<Product, ProductFields>({ entity: Product, rows: products, ids, clock });
   });
 
   it('stores a product with a new id, version 1 and createdAt = updatedAt = now', async () => {

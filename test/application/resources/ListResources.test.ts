@@ -1,13 +1,14 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { ListProducts } from '../../../src/application/product/ListProducts.js';
+import type { ProductSortField } from './catalogue.js';
+import { productRows, type ProductRows } from '../../support/resources/product.js';
+import { ListResources } from '../../../src/application/resources/ListResources.js';
 import type { Product } from '../../../src/domain/product/Product.js';
-import type { ProductListQuery } from '../../../src/domain/product/ProductRepository.js';
+import type { ProductListQuery } from './catalogue.js';
 import { CATALOGUE, expectedOrder, ORDERS, SORTS } from './catalogue.js';
 
-describe('ListProducts', () => {
-  let products: InMemoryProductRepository;
-  let listProducts: ListProducts;
+describe('ListResources (over products)', () => {
+  let products: ProductRows;
+  let listProducts: ListResources<Product, ProductSortField>;
 
   const idsOf = (items: readonly Product[]): string[] => items.map((p) => p.id);
   const query = (overrides: Partial<Omit<ProductListQuery, 'q'>> = {}) => ({
@@ -19,8 +20,8 @@ describe('ListProducts', () => {
   });
 
   beforeEach(async () => {
-    products = new InMemoryProductRepository();
-    listProducts = new ListProducts(products);
+    products = productRows();
+    listProducts = new ListResources(products);
     for (const product of CATALOGUE) await products.add(product);
   });
 
@@ -54,7 +55,7 @@ describe('ListProducts', () => {
   });
 
   it('answers an empty page with total 0 when there are no products', async () => {
-    const page = await new ListProducts(new InMemoryProductRepository()).execute(query());
+    const page = await new ListResources(productRows()).execute(query());
     expect(page.items).to.deep.equal([]);
     expect(page.total).to.equal(0);
   });

@@ -1,20 +1,19 @@
 import { expect } from 'chai';
-import { InMemoryProductRepository } from '../../../src/adapters/outbound/memory/InMemoryProductRepository.js';
-import { DeleteProduct } from '../../../src/application/product/DeleteProduct.js';
+import { DeleteResource } from '../../../src/application/resources/DeleteResource.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import { ProductNotFoundError, ProductVersionMismatchError } from '../../../src/domain/product/ProductErrors.js';
-import { productInput } from '../../support/resources/product.js';
+import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
+import { productInput, productRows, type ProductRows } from '../../support/resources/product.js';
 import { rejectionOf, START } from '../world.js';
 
-describe('DeleteProduct', () => {
-  let products: InMemoryProductRepository;
-  let remove: DeleteProduct;
+describe('DeleteResource (over products)', () => {
+  let products: ProductRows;
+  let remove: DeleteResource<Product>;
   let widget: Product;
   let gadget: Product;
 
   beforeEach(async () => {
-    products = new InMemoryProductRepository();
-    remove = new DeleteProduct(products);
+    products = productRows();
+    remove = new DeleteResource({ rows: products, errors: Product.errors });
     widget = Product.create(
       { ...productInput, id: '00000000-0000-4000-8000-000000000001', name: 'Widget', price: 19.99 },
       START,
@@ -36,7 +35,7 @@ describe('DeleteProduct', () => {
   it('answers NOT_FOUND "Product not found" for an unknown id, deleting nothing', async () => {
     const unknown = '00000000-0000-4000-8000-0000000000ff';
     const error = await rejectionOf(remove.execute({ id: unknown }));
-    expect(error).to.be.instanceOf(ProductNotFoundError);
+    expect(error).to.be.instanceOf(NotFoundError);
     expect(error).to.include({ code: 'NOT_FOUND', message: 'Product not found', detail: `id: ${unknown}` });
     expect((await products.list({ page: 1, perPage: 10, sort: 'name', order: 'asc' })).total).to.equal(2);
   });
@@ -57,7 +56,7 @@ describe('DeleteProduct', () => {
       const updated = (await products.update(widget.id, (p) => p.update({ price: 1 }, START)))!;
       for (const expectedVersions of [[1], [3], []]) {
         const error = await rejectionOf(remove.execute({ id: widget.id, expectedVersions }));
-        expect(error).to.be.instanceOf(ProductVersionMismatchError);
+        expect(error).to.be.instanceOf(PreconditionFailedError);
         expect(error).to.include({ code: 'PRECONDITION_FAILED', detail: `id: ${widget.id}` });
       }
       expect((await products.findById(widget.id))?.toProps()).to.deep.equal(updated.toProps());
@@ -66,7 +65,7 @@ describe('DeleteProduct', () => {
     it('answers NOT_FOUND, not PRECONDITION_FAILED, for an unknown or already deleted product', async () => {
       await remove.execute({ id: widget.id });
       const error = await rejectionOf(remove.execute({ id: widget.id, expectedVersions: [1] }));
-      expect(error).to.be.instanceOf(ProductNotFoundError);
+      expect(error).to.be.instanceOf(NotFoundError);
     });
   });
 });

@@ -1,0 +1,149 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { ContainerModule } from 'inversify';
+import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';
+import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';
+import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';
+import {
+  inboundOf,
+  type InboundResource,
+  type ParentResource,
+  type ParentsOf,
+  type ResourceUseCases,
+} from '../../adapters/inbound/resources.js';
+import { tableOf } from '../../adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../../adapters/outbound/mikroorm/SqlResourceRepository.js';
+import { CreateResource } from '../../application/resources/CreateResource.js';
+import { DeleteResource } from '../../application/resources/DeleteResource.js';
+import { GetResource } from '../../application/resources/GetResource.js';
+import { ListResources } from '../../application/resources/ListResources.js';
+import { GetMany, ListByReference } from '../../application/resources/related.js';
+import { SearchResources } from '../../application/resources/SearchResources.js';
+import { UpdateResource } from '../../application/resources/UpdateResource.js';
+import type {
+  FieldDeclarations,
+  FieldValues,
+  ResourceEntity,
+  ResourceEntityClass,
+} from '../../domain/shared/resource.js';
+import type { ResourceRepository } from '../../domain/shared/ResourceRepository.js';
+import { token, TOKENS } from '../tokens.js';
+import { bindBuilt, built, type Built } from './built.js';
+import type { FeatureModule } from './FeatureModule.js';
+
+/** A migration class, as the migrator takes it. */
+type MigrationClass = MigrationObject['class'];
+
+type AnyEntity = ResourceEntity<FieldDeclarations> & FieldValues<FieldDeclarations>;
+type AnyUseCases = ResourceUseCases<AnyEntity, FieldDeclarations>;
+
+/** The tokens of a declared resource's module, by its plural (`products.Repository`…): what other modules name. */
+export const resourceTokens = (plural: string) => ({
+  Repository: token<ResourceRepository<AnyEntity>>(`${plural}.Repository`),
+  UseCases: token<AnyUseCases>(`${plural}.UseCases`),
+  Inbound: token<InboundResource<FieldDeclarations>>(`${plural}.Inbound`),
+  Parents: token<ParentsOf<FieldDeclarations>>(`${plural}.Parents`),
+});
+
+/** The use cases both inbound adapters drive, built on the shared cores over one repository. */
+function useCasesOf(
+  Entity: ResourceEntityClass<FieldDeclarations>,
+  deps: Pick<AnyUseCases, 'authenticate' | 'policy'> & { rows: ResourceRepository<AnyEntity> } & Pick<
+      ConstructorParameters<typeof CreateResource>[0],
+      'ids' | 'clock'
+    >,
+): AnyUseCases {
+  const { rows, ids, clock, authenticate, policy } = deps;
+  const kit = { rows, errors: Entity.errors };
+  const hasReference = Object.values(Entity.declaration.fields).some((field) => field.type === 'ref');
+  return {
+    authenticate,
+    policy,
+    create: new CreateResource({ entity: Entity as never, rows, ids, clock }),
+    get: new GetResource(kit),
+    list: new ListResources(rows),
+    ...(Entity.declaration.search ? { search: new SearchResources(rows) } : {}),
+    update: new UpdateResource({ ...kit, clock }),
+    remove: new DeleteResource(kit),
+    getMany: new GetMany(rows),
+    ...(hasReference ? { listByReference: new ListByReference(rows) } : {}),
+  } as AnyUseCases;
+}
+
+/** The resources a declared resource's `ref` fields name, from their modules' tokens. */
+function parentsOf(Entity: ResourceEntityClass<FieldDeclarations>): Built<ParentsOf<FieldDeclarations>> {
+  const refs = Object.entries(Entity.declaration.fields).flatMap(([key, field]) =>
+    field.type === 'ref' && field.references ? [[key, resourceTokens(field.references.plural)] as const] : [],
+  );
+  const needs = Object.fromEntries(
+    refs.flatMap(([key, tokens]) => [
+      [`${key}:inbound`, tokens.Inbound],
+      [`${key}:useCases`, tokens.UseCases],
+    ]),
+  );
+  return built(needs, (deps: Record<string, unknown>) => {
+    const parents: Record<string, ParentResource> = {};
+    for (const [key] of refs) {
+      parents[key] = {
+        resource: deps[`${key}:inbound`] as InboundResource<FieldDeclarations>,
+        useCases: deps[`${key}:useCases`] as AnyUseCases,
+      };
+    }
+    return parents as ParentsOf<FieldDeclarations>;
+  });
+}
+
+/**
+ * The module of a declared resource, served by the shared cores: its SQL repository, the generic
+ * use cases, its REST routes and GraphQL fragment, and its migrations (oldest first). A resource
+ * with behaviour of its own (a command) adds it beside; a plain one is this line in the module list.
+ */
+export function resourceModule<F extends FieldDeclarations>(
+  Entity: ResourceEntityClass<F>,
+  ...migrations: readonly MigrationClass[]
+): FeatureModule {
+  const entity = Entity as unknown as ResourceEntityClass<FieldDeclarations>;
+  const { plural } = entity.declaration;
+  const tokens = resourceTokens(plural);
+  const inbound = inboundOf(entity);
+  const parents = parentsOf(entity);
+  const withParents = <T>(make: (useCases: AnyUseCases, parents: ParentsOf<FieldDeclarations>) => T): Built<T> =>
+    built({ useCases: tokens.UseCases, parents: tokens.Parents }, ({ useCases, parents }) => make(useCases, parents));
+  return {
+    name: plural,
+    resource: entity,
+    bindings: new ContainerModule(({ bind }) => {
+      bindBuilt(
+        bind(tokens.Inbound),
+        built({}, () => inbound),
+      );
+      bindBuilt(
+        bind(tokens.Repository),
+        built(
+          { database: TOKENS.Database },
+          ({ database }) => new SqlResourceRepository(database, tableOf(entity as never)) as never,
+        ),
+      );
+      bindBuilt(
+        bind(tokens.UseCases),
+        built(
+          {
+            rows: tokens.Repository,
+            authenticate: TOKENS.Authenticate,
+            policy: TOKENS.AccessPolicy,
+            ids: TOKENS.IdGenerator,
+            clock: TOKENS.Clock,
+          },
+          (deps) => useCasesOf(entity, deps),
+        ),
+      );
+      bindBuilt(bind(tokens.Parents), parents);
+    }),
+    migrations: migrations.map((migration): MigrationObject => ({ name: migration.name, class: migration })),
+    rest: {
+      always: false,
+      operations: Object.values(operationsOf(entity.declaration)),
+      routes: withParents((useCases, parents) => resourceRoutes(inbound, useCases, parents)),
+    },
+    graphql: withParents((useCases, parents) => resourceGraphQL(inbound, useCases, parents)),
+  };
+}

@@ -1,0 +1,229 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InMemoryResourceRepository } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
+import { memoryRepositoryOf } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
+import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
+import { tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
+import type { Clock } from '../../../src/application/ports/Clock.js';
+import { CreateResource } from '../../../src/application/resources/CreateResource.js';
+import { DeleteResource } from '../../../src/application/resources/DeleteResource.js';
+import { GetResource } from '../../../src/application/resources/GetResource.js';
+import { ListResources } from '../../../src/application/resources/ListResources.js';
+import { SearchResources } from '../../../src/application/resources/SearchResources.js';
+import { UpdateResource } from '../../../src/application/resources/UpdateResource.js';
+import { snakeCase, type FieldDeclaration } from '../../../src/domain/shared/resource.js';
+import type { ResourceRepository } from '../../../src/domain/shared/ResourceRepository.js';
+import { SqlDatabaseFixture, sqlTargets } from '../../adapters/outbound/contracts/databases.js';
+import {
+  resourceRepositoryContract,
+  type ResourceDescriptor,
+  type ResourceStorage,
+} from '../../adapters/outbound/contracts/resourceRepository.contract.js';
+import {
+  declaredEntity,
+  entityUnderTest,
+  fieldsOf,
+  inputOf,
+  resourceUnderTest,
+  samplesOf,
+  type DeclaredEntity,
+} from './declared.js';
+import { describeResourceGraphQL } from './graphql.js';
+import { describeResourceRbac } from './rbac.js';
+import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
+import { describeResourceRest } from './rest.js';
+import { describeResourceEntity, describeResourceUseCases, type EntityLike } from './useCases.js';
+
+type Entity = EntityLike & { update(changes: object, now: Date): Entity; requireVersion(v?: readonly number[]): void };
+type Rows = ResourceRepository<Entity>;
+type MemoryRows = InMemoryResourceRepository<unknown, { id: string; version: number }, string>;
+const T0 = new Date('2026-01-02T03:04:05.678Z');
+const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
+
+const refsOf = (Entity: DeclaredEntity): [string, FieldDeclaration][] =>
+  fieldsOf(Entity).filter(([, field]) => field.type === 'ref' && field.references);
+
+/** A row of `Entity` with this id, its references naming REFERENCED_ID. */
+const rowOf = (Entity: DeclaredEntity, id: string): Entity =>
+  Entity.create({ ...inputOf(Entity), id } as never, T0) as unknown as Entity;
+
+/**
+ * A fresh memory repository of `Entity`, beside those of the resources its references name (and
+ * theirs), each holding the row REFERENCED_ID its children's samples name.
+ */
+export async function freshMemoryRows(
+  Entity: DeclaredEntity,
+): Promise<{ rows: MemoryRows; parents: Record<string, MemoryRows> }> {
+  const parents: Record<string, MemoryRows> = {};
+  for (const [, field] of refsOf(Entity)) {
+    const plural = field.references!.plural;
+    if (parents[plural]) continue;
+    const Parent = declaredEntity(plural);
+    const { rows } = await freshMemoryRows(Parent);
+    await rows.add(rowOf(Parent, REFERENCED_ID));
+    parents[plural] = rows;
+  }
+  return { rows: memoryRepositoryOf(Entity as never, parents as never) as MemoryRows, parents };
+}
+
+/** Adds a row of `Entity` with this id on SQL, first the rows its references name (REFERENCED_ID), if missing. */
+async function addSqlRow(database: Database, Entity: DeclaredEntity, id: string): Promise<void> {
+  for (const [, field] of refsOf(Entity)) {
+    const Parent = declaredEntity(field.references!.plural);
+    if (!(await sqlRows(database, Parent).findById(REFERENCED_ID))) await addSqlRow(database, Parent, REFERENCED_ID);
+  }
+  await sqlRows(database, Entity).add(rowOf(Entity, id));
+}
+
+const sqlRows = (database: Database, Entity: DeclaredEntity): Rows =>
+  new SqlResourceRepository(database, tableOf(Entity as never)) as unknown as Rows;
+
+/** How the repository contract builds and reads rows of `Entity`. */
+function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string> {
+  const fields = fieldsOf(Entity);
+  const changed = fields.find(([, f]) => ['integer', 'number', 'string', 'text'].includes(f.type));
+  const reference = refsOf(Entity)[0];
+  return {
+    make: (id, values = {}) =>
+      Entity.restore({
+        ...inputOf(Entity),
+        id,
+        version: 1,
+        createdAt: T0,
+        updatedAt: T0,
+        ...values,
+      } as never) as Entity,
+    propsOf: (entity) => entity.toProps() as Record<string, unknown>,
+    change: (entity, n, now) => {
+      if (!changed) return entity.update({}, now);
+      const [key, field] = changed;
+      const first = samplesOf(field).ascending[0] as number;
+      const value =
+        field.type === 'string' || field.type === 'text' ? `v${n}`.slice(0, field.maxLength ?? 200) : first + (n % 2);
+      return entity.update({ [key]: value }, now);
+    },
+    sortable: [
+      ...fields
+        .filter(([, f]) => f.sortable)
+        .map(([key, f]) => ({
+          field: snakeCase(key),
+          prop: key,
+          optional: f.nullable,
+          values: samplesOf(f).ascending,
+        })),
+      { field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1), at(2)] },
+      { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4)] },
+    ],
+    ...(Entity.declaration.search ? { search: Entity.declaration.search } : {}),
+    ...(reference
+      ? {
+          reference: {
+            prop: reference[0],
+            field: snakeCase(reference[0]),
+            target: reference[1].references!.singular.replace(/_/g, ' '),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The repository contract over `Entity`'s rows: in memory, on SQLite (memory and file) and on PostgreSQL. */
+function describeResourceRepository(Entity: DeclaredEntity): void {
+  const { plural } = Entity.declaration;
+  const descriptor = descriptorOf(Entity);
+  const parentOf = refsOf(Entity)[0]?.[1].references?.plural;
+  describe(`${plural} repositories (shared cores)`, () => {
+    const dir = mkdtempSync(join(tmpdir(), `portico-${plural}-`));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    resourceRepositoryContract(`${plural} in memory`, descriptor, {
+      setUp: async () => undefined,
+      fresh: async (): Promise<ResourceStorage<Entity, string>> => {
+        const { rows, parents } = await freshMemoryRows(Entity);
+        const repository = rows as unknown as Rows;
+        const parent = parentOf ? parents[parentOf]! : undefined;
+        return {
+          repository,
+          ...(parent && parentOf
+            ? {
+                referenced: {
+                  add: async (id: string) => parent.add(rowOf(declaredEntity(parentOf), id)),
+                  delete: (id: string) => parent.delete(id),
+                },
+              }
+            : {}),
+          addMany: async (entities) => void (await Promise.all(entities.map((row) => repository.add(row)))),
+        };
+      },
+      tearDown: async () => undefined,
+    });
+
+    for (const target of sqlTargets(dir, `${plural}.sqlite`)) {
+      const database = new SqlDatabaseFixture(target);
+      resourceRepositoryContract(`${plural} on ${target.name}`, descriptor, {
+        setUp: () => database.open(),
+        fresh: async () => {
+          const orm = database.db.orm;
+          await clearResourceTables(orm);
+          return {
+            repository: sqlRows(database.db, Entity),
+            ...(parentOf
+              ? {
+                  referenced: {
+                    add: (id: string) => addSqlRow(database.db, declaredEntity(parentOf), id),
+                    delete: (id: string) => sqlRows(database.db, declaredEntity(parentOf)).delete(id),
+                  },
+                }
+              : {}),
+            addMany: (entities) =>
+              insertRows(
+                orm,
+                tableOf(Entity as never),
+                entities.map((row) => row.toProps()),
+                !target.name.startsWith('PostgreSQL'),
+              ),
+          };
+        },
+        tearDown: () => database.close(),
+      });
+    }
+  });
+}
+
+/** The shared cores' use cases over one repository, as the use case suite drives them. */
+function useCasesOver(Entity: DeclaredEntity) {
+  return (rows: Rows, ids: ConstructorParameters<typeof CreateResource>[0]['ids'], clock: Clock) => {
+    const kit = { rows, errors: Entity.errors };
+    return {
+      create: new CreateResource({ entity: Entity as never, rows, ids, clock }) as never,
+      get: new GetResource(kit),
+      list: new ListResources(rows),
+      search: new SearchResources(rows),
+      update: new UpdateResource({ ...kit, clock }) as never,
+      remove: new DeleteResource(kit),
+    };
+  };
+}
+
+/**
+ * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control.
+ * A resource's own behaviour (a command) is tested beside, in its own tests.
+ */
+export function describeResource(Entity: DeclaredEntity): void {
+  const entity = entityUnderTest(Entity);
+  describeResourceEntity(entity);
+  describeResourceUseCases({
+    ...entity,
+    useCases: useCasesOver(Entity),
+    fresh: async () => (await freshMemoryRows(Entity)).rows as unknown as Rows,
+    ...(Entity.declaration.search ? { search: Entity.declaration.search } : {}),
+  });
+  describeResourceRepository(Entity);
+  const resource = resourceUnderTest(Entity);
+  describeResourceRest(resource);
+  describeResourceGraphQL(resource);
+  describeResourceRbac(resource);
+}
