@@ -47,14 +47,29 @@ const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
 const KEY = 'c'.repeat(16) + 'd'.repeat(16);
 const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
 const LINK_BASE = 'https://app.example.com';
+/** What production needs set, as the header of compose.yaml says to set it. */
+const PRODUCTION = {
+  SVC_ENV: 'production',
+  SVC_JWT_SECRET: SECRET,
+  SVC_SECRETS_ENCRYPTION_KEY: KEY,
+  SVC_MAIL_SMTP_URL: SMTP_URL,
+  SVC_MAIL_LINK_BASE_URL: LINK_BASE,
+};
+
+/** The variables compose reads (`${NAME…}`), each once. */
+const variablesOf = (text: string): string[] => [
+  ...new Set([...text.matchAll(/\$\{([A-Z0-9_]+)/g)].map((match) => match[1]!)),
+];
 
 describe('compose.yaml (README: Running in production)', () => {
   const text = readRepoFile(process.cwd(), 'compose.yaml');
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const services = compose.services;
+  /** The services as compose resolves them with every production setting given. */
   const resolved = (
     parse(
       interpolate(text, {
+        SVC_ENV: 'production',
         SVC_JWT_SECRET: SECRET,
         SVC_SECRETS_ENCRYPTION_KEY: KEY,
         SVC_MAIL_SMTP_URL: SMTP_URL,
@@ -139,46 +154,109 @@ describe('compose.yaml (README: Running in production)', () => {
     );
   });
 
-  it('refuses to start without SVC_JWT_SECRET, saying what to set', () => {
-    expect(services.portico!.environment!.SVC_JWT_SECRET).to.match(/^\$\{SVC_JWT_SECRET:\?.*32 bytes.*\}$/);
-    expect(() => interpolate(text, {})).to.throw(/SVC_JWT_SECRET.*32 bytes/);
-    expect(() => interpolate(text, { SVC_JWT_SECRET: '' })).to.throw(/SVC_JWT_SECRET/);
+  describe('`docker compose up --build` works as written, with no variable set', () => {
+    /** The services as compose resolves them with nothing set (no shell variable, no .env file). */
+    const bare = () =>
+      (parse(interpolate(text, {}), { merge: true }) as { services: Record<string, Service> }).services;
+
+    it('requires no variable: each one compose reads has a default, and the header comment names it', () => {
+      // `${NAME:?error}` and `${NAME?error}` stop `docker compose up` until NAME is set; `$NAME` and `${NAME}` are
+      // empty while it is unset, `${NAME-default}` when it is set to nothing. Only `${NAME:-default}` always works.
+      const settings = text
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join('\n');
+      const uses = [...settings.replace(/\$\$/g, '').matchAll(/\$(\{[^}]*\}|\w*)/g)].map((match) => match[0]);
+      const withoutDefault = uses.filter((use) => !/^\$\{[A-Z0-9_]+:-[^}]*\}$/.test(use));
+      expect(withoutDefault, 'variables used without a `:-` default').to.deep.equal([]);
+      expect(() => interpolate(text, {})).to.not.throw();
+      const header = text.slice(0, text.search(/^[^#\n]/m));
+      const variables = variablesOf(text);
+      expect(variables).to.include.members(['SVC_JWT_SECRET', 'SVC_SECRETS_ENCRYPTION_KEY', 'SVC_MAIL_SMTP_URL']);
+      for (const name of variables) expect(header, `${name} in the header comment`).to.include(name);
+      expect(header).to.include('docker compose up --build');
+    });
+
+    it('ships a mail catcher for development: Mailpit, SMTP on 1025, its web UI on 8025 on loopback, health-checked', () => {
+      const mailpit = services.mailpit!;
+      expect(mailpit, 'a mailpit service').to.not.be.undefined;
+      expect(mailpit.image).to.match(/^axllent\/mailpit(:|$)/);
+      expect(mailpit.ports).to.include('127.0.0.1:8025:8025');
+      expect(mailpit.ports).to.include('127.0.0.1:1025:1025');
+      expect(mailpit.healthcheck!.test.join(' ')).to.match(/readyz/);
+      expect(services.portico!.depends_on).to.deep.include({ mailpit: { condition: 'service_healthy' } });
+    });
+
+    it('starts the service, the migration and the worker in development, sending every mail to the mail catcher', () => {
+      for (const name of ['portico', 'migrate', 'worker']) {
+        const env = bare()[name]!.environment!;
+        expect(unknownSettings(Object.keys(env)), name).to.deep.equal([]);
+        const loaded = configUnder(name === 'worker' ? { ...env, SVC_JOBS_MODE: 'worker' } : env);
+        expect(loaded.ok, `${name}: ${JSON.stringify(loaded)}`).to.be.true;
+        if (!loaded.ok) return;
+        expect(loaded.config.env).to.equal('development');
+        const smtp = new URL(loaded.config.mail.smtpUrl);
+        expect(smtp.protocol).to.equal('smtp:');
+        expect(smtp.hostname, 'the mail catcher service').to.equal('mailpit');
+        expect(smtp.port).to.equal('1025');
+        expect(services[smtp.hostname], 'a service of that name').to.not.be.undefined;
+        expect(loaded.config.mail.linkBaseUrl).to.equal('http://localhost:8080');
+        expect(loaded.config.database.url).to.match(/^postgres:\/\/[^@]+@postgres:5432\/portico$/);
+      }
+    });
   });
 
-  it('refuses to start without SVC_SECRETS_ENCRYPTION_KEY, saying what to set', () => {
-    expect(services.portico!.environment!.SVC_SECRETS_ENCRYPTION_KEY).to.match(
-      /^\$\{SVC_SECRETS_ENCRYPTION_KEY:\?.*32 bytes.*\}$/,
-    );
-    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET })).to.throw(/SVC_SECRETS_ENCRYPTION_KEY.*32 bytes/);
-  });
-
-  it('refuses to start without SVC_MAIL_LINK_BASE_URL (production links must be https://), saying what to set', () => {
-    expect(() =>
-      interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_SECRETS_ENCRYPTION_KEY: KEY, SVC_MAIL_SMTP_URL: SMTP_URL }),
-    ).to.throw(/SVC_MAIL_LINK_BASE_URL.*https:\/\//);
-  });
-
-  it('refuses to start without SVC_MAIL_SMTP_URL (production sends real mail), saying what to set', () => {
-    expect(() => interpolate(text, { SVC_JWT_SECRET: SECRET, SVC_SECRETS_ENCRYPTION_KEY: KEY })).to.throw(
-      /SVC_MAIL_SMTP_URL.*smtp:\/\//,
-    );
-    const env = {
-      SVC_JWT_SECRET: SECRET,
-      SVC_SECRETS_ENCRYPTION_KEY: KEY,
-      SVC_MAIL_SMTP_URL: SMTP_URL,
-      SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com',
-      SVC_MAIL_FROM: 'Shop <shop@example.com>',
+  describe('in production (SVC_ENV=production), the development defaults are refused, each saying what to set', () => {
+    const loadedWith = (env: Record<string, string>) => {
+      const resolvedEnv = (parse(interpolate(text, env), { merge: true }) as { services: Record<string, Service> })
+        .services.portico!.environment!;
+      return configUnder(resolvedEnv);
     };
-    const custom = (parse(interpolate(text, env), { merge: true }) as { services: Record<string, Service> }).services
-      .portico!.environment!;
-    const loaded = configUnder(custom);
-    expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
-    if (loaded.ok)
-      expect(loaded.config.mail).to.deep.include({
-        from: 'Shop <shop@example.com>',
-        linkBaseUrl: 'https://shop.example.com',
-      });
+    const without = (name: keyof typeof PRODUCTION) =>
+      Object.fromEntries(Object.entries(PRODUCTION).filter(([key]) => key !== name));
+
+    it('starts with every production setting given', () => {
+      expect(loadedWith(PRODUCTION).ok).to.be.true;
+    });
+
+    it('refuses to start without SVC_JWT_SECRET (the default is the shipped placeholder)', () => {
+      const loaded = loadedWith(without('SVC_JWT_SECRET'));
+      expect(loaded.ok).to.be.false;
+      if (!loaded.ok) expect(loaded.errors.join('\n')).to.match(/jwt\.secret: .*set SVC_JWT_SECRET/);
+    });
+
+    it('refuses to start without SVC_SECRETS_ENCRYPTION_KEY, saying what to set', () => {
+      const loaded = loadedWith(without('SVC_SECRETS_ENCRYPTION_KEY'));
+      expect(loaded.ok).to.be.false;
+      if (!loaded.ok) expect(loaded.errors.join('\n')).to.match(/SVC_SECRETS_ENCRYPTION_KEY.*32 bytes/);
+    });
+
+    it('refuses to start without SVC_MAIL_LINK_BASE_URL (production links must be https://), saying what to set', () => {
+      const loaded = loadedWith(without('SVC_MAIL_LINK_BASE_URL'));
+      expect(loaded.ok).to.be.false;
+      if (!loaded.ok) expect(loaded.errors.join('\n')).to.match(/https:\/\/.*SVC_MAIL_LINK_BASE_URL/);
+    });
+
+    it('without SVC_MAIL_SMTP_URL sends mail to the mail catcher, never to the log; with it, to that server', () => {
+      const caught = loadedWith(without('SVC_MAIL_SMTP_URL'));
+      expect(caught.ok, JSON.stringify(caught)).to.be.true;
+      if (caught.ok) expect(caught.config.mail.smtpUrl).to.equal('smtp://mailpit:1025');
+      const env = {
+        ...PRODUCTION,
+        SVC_MAIL_LINK_BASE_URL: 'https://shop.example.com',
+        SVC_MAIL_FROM: 'Shop <shop@example.com>',
+      };
+      const loaded = loadedWith(env);
+      expect(loaded.ok, JSON.stringify(loaded)).to.be.true;
+      if (loaded.ok)
+        expect(loaded.config.mail).to.deep.include({
+          smtpUrl: SMTP_URL,
+          from: 'Shop <shop@example.com>',
+          linkBaseUrl: 'https://shop.example.com',
+        });
+    });
   });
+
   describe('the background-jobs worker (docs/jobs.md)', () => {
     const worker = services.worker!;
     /** The configuration a service starts with; `extra` for what its entry point sets. */

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { configurationReference, configurationTable, referenceGaps } from '../../src/main/config/reference.js';
+import { envName } from '../../src/main/config/loadConfig.js';
 import { KEYS } from '../../src/main/config/schema.js';
 import { runEntry } from '../support/process.js';
 
@@ -27,14 +28,23 @@ describe('the configuration reference, generated from the schema (docs/configura
     expect(readFileSync('docs/configuration.md', 'utf8')).to.equal(configurationReference());
   });
 
-  it("is the README's configuration table too, between its markers", () => {
+  it('is the one table: the README and the guide in docs/ link to it, keep no copy, and name only real settings', () => {
     const readme = readFileSync('README.md', 'utf8');
-    const block =
-      /<!-- config-reference:start[^>]*-->\n<!-- prettier-ignore-start -->\n([\s\S]*?)\n<!-- prettier-ignore-end -->\n<!-- config-reference:end -->/.exec(
-        readme,
+    expect(readme, 'the README links to the reference').to.include('(docs/configuration.md)');
+    const known = new Set([...Object.keys(KEYS), 'health.http'].map(envName).concat(['SVC_ENV', 'SVC_CONFIG']));
+    const guides = ['README.md', ...readdirSync('docs').map((file) => `docs/${file}`)].filter(
+      (file) => file.endsWith('.md') && file !== 'docs/configuration.md',
+    );
+    for (const file of guides) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, `${file}: a copy of the generated table`).to.not.match(
+        /config-reference:start|\| key \| environment \|/,
       );
-    expect(block, 'the markers around the table in README.md').to.not.equal(null);
-    expect(block![1]).to.equal(configurationTable());
+      const unknown = [...new Set(text.match(/\bSVC_[A-Z0-9_]*[A-Z0-9]\b/g) ?? [])].filter(
+        (name) => !known.has(name) && !name.startsWith('SVC_TEST_'),
+      );
+      expect(unknown, `${file}: SVC_ variables that are no configuration key`).to.deep.equal([]);
+    }
   });
 
   it('is what `npm run cli -- config:docs` prints', async function () {
