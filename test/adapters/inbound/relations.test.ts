@@ -285,10 +285,9 @@ function relationBehaviour(
       '0.10000000000000001',
       '12345678901234567890',
     ]) {
-      const started = performance.now();
+      // That none is expanded to its digits is held where the text is read (test/domain/shared/decimal.test.ts);
+      // here, that GraphQL refuses each with the field's rule, not an error of its own.
       const answered = await run(schema, create(amount));
-      // Expanded to its digits, 1e300000000 alone takes hundreds of milliseconds and megabytes.
-      expect(performance.now() - started, amount).to.be.below(50);
       expect(answered.createInvoice, amount).to.deep.equal(rejected);
     }
     for (const [amount, stored] of [
