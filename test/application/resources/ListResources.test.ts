@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { ProductSortField } from './catalogue.js';
+import type { ProductSortField } from '../../support/resources/productCatalogue.js';
 import { productRows, type ProductRows } from '../../support/resources/product.js';
 import { ListResources } from '../../../src/application/resources/ListResources.js';
 import type { Product } from '../../../src/domain/product/Product.js';
-import type { ProductListQuery } from './catalogue.js';
-import { CATALOGUE, expectedOrder, ORDERS, SORTS } from './catalogue.js';
+import type { ProductListQuery } from '../../support/resources/productCatalogue.js';
+import { CATALOGUE, expectedOrder, ORDERS, SORTS } from '../../support/resources/productCatalogue.js';
 
 describe('ListResources (over products)', () => {
   let products: ProductRows;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { ProductSortField } from './catalogue.js';
+import type { ProductSortField } from '../../support/resources/productCatalogue.js';
 import { SearchResources } from '../../../src/application/resources/SearchResources.js';
 import { Product } from '../../../src/domain/product/Product.js';
-import type { ProductListQuery } from './catalogue.js';
+import type { ProductListQuery } from '../../support/resources/productCatalogue.js';
 import { productInput, productRows, type ProductRows } from '../../support/resources/product.js';
 import { START } from '../world.js';
-import { CATALOGUE, productId } from './catalogue.js';
+import { CATALOGUE, productId } from '../../support/resources/productCatalogue.js';
 
 /** More names around "widget", in every case, plus LIKE's wildcard characters. */
 const MORE: readonly Product[] = [

@@ -3,7 +3,7 @@ import { UpdateResource } from '../../../src/application/resources/UpdateResourc
 import { Product, type ProductChanges } from '../../../src/domain/product/Product.js';
 import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
 import type { ResourceChange, ResourceRepository } from '../../../src/domain/shared/ResourceRepository.js';
-import type { ProductListQuery, ProductSortField } from './catalogue.js';
+import type { ProductListQuery, ProductSortField } from '../../support/resources/productCatalogue.js';
 import { ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { Page } from '../../../src/domain/shared/Page.js';
 import { FixedClock } from '../../support/FixedClock.js';

@@ -3,6 +3,7 @@ import { Product, type ProductProps } from '../../../../src/domain/product/Produ
 import { PreconditionFailedError } from '../../../../src/domain/shared/DomainError.js';
 import type { ResourceRepository } from '../../../../src/domain/shared/ResourceRepository.js';
 import type { ProductListQuery, ProductSortField } from '../../../support/resources/product.js';
+import { CATALOGUE, expectedOrder, ORDERS, productId, SORTS } from '../../../support/resources/productCatalogue.js';
 import type { SortOrder } from '../../../../src/domain/shared/Page.js';
 import { productInput } from '../../../support/resources/product.js';
 import type { ContractSubject } from './databases.js';
@@ -15,7 +16,7 @@ export interface ProductStorage {
 }
 
 /** A UUID-shaped id whose last hex digits order the products deliberately. */
-const id = (suffix: string): string => `00000000-0000-4000-8000-${suffix.padStart(12, '0')}`;
+const id = productId;
 
 const T0 = new Date('2026-01-02T03:04:05.678Z');
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
@@ -40,49 +41,6 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   expect.fail('expected the promise to reject');
 }
-
-/**
- * Six products whose sort keys tie on purpose (three named Widget, two Gadget; prices 5 and 10
- * shared; creation and update times shared), inserted in an order that is neither the id order
- * nor any sort order, so a tie broken by insertion order instead of by id shows. Names are of
- * one case, so the order does not depend on the database's collation.
- */
-const CATALOGUE: readonly Product[] = [
-  aProduct({ id: id('c'), name: 'Widget', price: 10, createdAt: at(1), updatedAt: at(3) }),
-  aProduct({ id: id('a'), name: 'Widget', price: 5, createdAt: at(0), updatedAt: at(3) }),
-  aProduct({ id: id('e'), name: 'Gadget', price: 10, createdAt: at(1), updatedAt: at(1) }),
-  aProduct({ id: id('b'), name: 'Widget', price: 10, createdAt: at(2), updatedAt: at(2) }),
-  aProduct({ id: id('d'), name: 'Bolt', price: 2.5, createdAt: at(1), updatedAt: at(4) }),
-  aProduct({ id: id('f'), name: 'Gadget', price: 5, createdAt: at(3), updatedAt: at(3) }),
-];
-
-/**
- * The id suffixes of CATALOGUE in ascending order of each field it lists, ties by ascending id.
- * A sort field added later is not listed (CATALOGUE gives it no deliberate ties): the sort tests
- * run over the fields listed here.
- */
-const ASCENDING = {
-  // Bolt d; Gadget e, f; Widget a, b, c.
-  name: ['d', 'e', 'f', 'a', 'b', 'c'],
-  // 2.5 d; 5: a, f; 10: b, c, e.
-  price: ['d', 'a', 'f', 'b', 'c', 'e'],
-  // t0 a; t1: c, d, e; t2 b; t3 f.
-  created_at: ['a', 'c', 'd', 'e', 'b', 'f'],
-  // t1 e; t2 b; t3: a, c, f; t4 d.
-  updated_at: ['e', 'b', 'a', 'c', 'f', 'd'],
-} satisfies Partial<Record<ProductSortField, string[]>>;
-
-/** A sort field whose expected order ASCENDING lists. */
-type ListedSort = keyof typeof ASCENDING;
-
-const SORTS = Object.keys(ASCENDING) as ListedSort[];
-const ORDERS: readonly SortOrder[] = ['asc', 'desc'];
-
-const expectedOrder = (sort: ListedSort, order: SortOrder): string[] => {
-  const ids = ASCENDING[sort].map(id);
-  // Ties are broken by id in the same direction, so descending is exactly ascending reversed.
-  return order === 'asc' ? ids : ids.reverse();
-};
 
 /** Names holding LIKE's wildcards and the escape character (to be matched literally), and "widget" in every case. */
 const AWKWARD: readonly Product[] = [

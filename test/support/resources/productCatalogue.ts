@@ -1,8 +1,8 @@
 import { Product } from '../../../src/domain/product/Product.js';
 import type { SortOrder } from '../../../src/domain/shared/Page.js';
-import { productInput, type ProductSortField } from '../../support/resources/product.js';
+import { productInput, type ProductSortField } from './product.js';
 
-export type { ProductListQuery, ProductSortField } from '../../support/resources/product.js';
+export type { ProductListQuery, ProductSortField } from './product.js';
 
 /** A UUID-shaped id whose last hex digits order the products deliberately. */
 export const productId = (suffix: string): string => `00000000-0000-4000-8000-${suffix.padStart(12, '0')}`;
