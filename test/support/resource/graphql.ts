@@ -10,7 +10,7 @@ import {
   type Json,
   type ResourceUnderTest,
 } from './descriptor.js';
-import { searchable } from './rest.js';
+import { searchable } from './restKit.js';
 import {
   asGraphQLRow,
   createRow,
