@@ -111,8 +111,15 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
             expectValidation(await post(body), [{ field: field.name, message: ruleOf(field) }]);
           });
         }
-        const wrong: Json[] = [{}, [], ...(field.kind === 'boolean' ? [] : [true, false])];
-        it(`refuses ${field.name} of a JSON type it never takes (${wrong.map((v) => JSON.stringify(v)).join(' ')}): 400 "${ruleOf(field)}", on create and update`, async () => {
+        // Objects and arrays, empty or holding a valid value, and booleans (unless it is one).
+        const wrong: Json[] = [
+          {},
+          { value: field.samples[0] },
+          [],
+          [field.samples[0]],
+          ...(field.kind === 'boolean' ? [] : [true, false]),
+        ];
+        it(`refuses ${field.name} of a JSON type it never takes (objects, arrays${field.kind === 'boolean' ? '' : ', booleans'}): 400 "${ruleOf(field)}", on create and update`, async () => {
           const body = await validBody(world(), resource);
           const row = await create();
           const fields = [{ field: field.name, message: ruleOf(field) }];
