@@ -17,7 +17,7 @@ if (!direct || !pooler) {
 }
 const suites = [
   'test/adapters/outbound/**/*.test.ts',
-  'test/e2e/products.test.ts',
+  'test/resources/*.test.ts',
   'test/e2e/twoInstances.test.ts',
   'test/e2e/tracing.test.ts',
   'test/e2e/noContextTracking.test.ts',

@@ -306,21 +306,6 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       product = await gqlCreateProduct(url, admin.access_token, { name: `Reading lamp ${randomUUID()}`, price: 39.9 });
     });
 
-    it('answers the product, the same one REST shows', async () => {
-      const data = gqlData(
-        await gql<{ product: GqlProduct }>(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
-      );
-      expect(data.product).to.deep.equal(product);
-      const rest = dataOf<RestProduct>(await api.get(`/api/v1/products/${product.id}`, { token: admin.access_token }));
-      expect({ id: rest.id, name: rest.name, price: rest.price }).to.deep.equal({
-        id: product.id,
-        name: product.name,
-        price: 39.9,
-      });
-      expect(Date.parse(rest.created_at)).to.equal(Date.parse(product.createdAt));
-      expect(Date.parse(rest.updated_at)).to.equal(Date.parse(product.updatedAt));
-    });
-
     it('takes the id in any letter case, like REST', async () => {
       const data = gqlData(
         await gql<{ product: GqlProduct }>(GET_PRODUCT, {
@@ -399,27 +384,6 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       if (orientation === 'DESC') sorted.reverse();
       return sorted.map((p) => p.id);
     };
-
-    for (const field of ['name', 'price', 'createdAt', 'updatedAt'] as const) {
-      for (const orientation of ['ASC', 'DESC'] as const) {
-        it(`sorts by ${field} ${orientation}`, async () => {
-          const result = await list({ search: tag, sort: { sortByField: field, sortOrientation: orientation } });
-          expect(result.data.map((p) => p.id)).to.deep.equal(expectedOrder(field, orientation));
-          expect(result.pagination).to.deep.equal({
-            totalRecords: 5,
-            recordsPerPage: 20,
-            totalPages: 1,
-            currentPage: 1,
-          });
-        });
-      }
-    }
-
-    it('the eight orders all differ (so each check above could fail)', () => {
-      const fields = ['name', 'price', 'createdAt', 'updatedAt'] as const;
-      const orders = new Set(fields.flatMap((f) => [expectedOrder(f, 'ASC').join(), expectedOrder(f, 'DESC').join()]));
-      expect(orders.size).to.equal(8);
-    });
 
     it('sortOrientation defaults to DESC', async () => {
       const result = await list({ search: tag, sort: { sortByField: 'price' } });
@@ -821,38 +785,6 @@ describe('GraphQL API (end to end, api.mode both)', function () {
   });
 
   describe('deleteProduct', () => {
-    it('answers status 200; the product is gone for GraphQL and REST; a second delete is NOT_FOUND', async () => {
-      const product = await gqlCreateProduct(url, admin.access_token, { name: `Bin ${randomUUID()}`, price: 3 });
-      const { deleteProduct } = gqlData(
-        await gql<{ deleteProduct: GqlCommonResponse }>(DELETE_PRODUCT, {
-          token: admin.access_token,
-          variables: { id: product.id },
-        }),
-      );
-      expect(deleteProduct.status).to.equal(200);
-      expect(deleteProduct.errors).to.equal(null);
-
-      const gone = gqlError(
-        await gql(GET_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
-        'NOT_FOUND',
-      );
-      expect(gone.extensions?.detail).to.equal(`id: ${product.id}`);
-      expectError(
-        await api.get(`/api/v1/products/${product.id}`, { token: admin.access_token }),
-        404,
-        'NOT_FOUND',
-        'Product not found',
-        {
-          detail: `id: ${product.id}`,
-        },
-      );
-      const again = gqlError(
-        await gql(DELETE_PRODUCT, { token: admin.access_token, variables: { id: product.id } }),
-        'NOT_FOUND',
-      );
-      expect(again.extensions?.detail).to.equal(`id: ${product.id}`);
-    });
-
     it('unknown and non-UUID ids: NOT_FOUND with detail "id: <id>", data null', async () => {
       for (const id of [randomUUID(), 'nope', '1 OR 1=1']) {
         const response = await gql(DELETE_PRODUCT, { token: admin.access_token, variables: { id } });
@@ -1151,16 +1083,6 @@ describe('GraphQL API (end to end, api.mode both)', function () {
       const response = await gql('{ queryHealth { status } }', { headers: { 'X-Request-ID': 'gql-trace-1' } });
       expect(response.headers.get('x-request-id')).to.equal('gql-trace-1');
     });
-  });
-
-  it('a user with a valid token reads products (the policy allows GET)', async () => {
-    const data = gqlData(
-      await gql<{ products: GqlProductList }>(LIST_PRODUCTS, {
-        token: user.access_token,
-        variables: { pagination: { limit: 1 } },
-      }),
-    );
-    expect(data.products.pagination.recordsPerPage).to.equal(1);
   });
 });
 

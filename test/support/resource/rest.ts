@@ -1,126 +1,98 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { dataOf, expectError, expectInvalidFields, expectValidation, type ApiResponse } from '../api.js';
-import { sortFieldsOf, UNKNOWN_ID, type FieldUnderTest, type Json, type ResourceUnderTest } from './descriptor.js';
+import { dataOf, expectError, expectValidation } from '../api.js';
+import { UNKNOWN_ID, type Json, type ResourceUnderTest } from './descriptor.js';
+import { isText, listOf, restKit, ruleOf, searchable, sleep, withArticle, withQuery } from './restKit.js';
+import { describeResourceLists } from './restLists.js';
+import { describeConcurrentUpdatesOnEngines, describeResourceVersions } from './restVersions.js';
 import {
   createRow,
   etagOf,
   expectRowShape,
-  expectSorted,
   itemPath,
   requiredBody,
-  sortKey,
   useResourceWorld,
   validBody,
   type ResourceWorld,
   type RowJson,
 } from './world.js';
 
-/** "a product", "an invoice": a noun with its indefinite article, for test names. */
-const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
-
-interface MetaJson {
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
-}
-
-/** A list answer: 200, `{success, data, meta}`, every row of the resource's shape. */
-function listOf(resource: ResourceUnderTest, response: ApiResponse): { data: RowJson[]; meta: MetaJson } {
-  expect(response.status, response.text).to.equal(200);
-  const body = response.body as { success: boolean; data: RowJson[]; meta: MetaJson };
-  expect(Object.keys(body).sort(), response.text).to.deep.equal(['data', 'meta', 'success']);
-  expect(body.success).to.equal(true);
-  for (const row of body.data) expectRowShape(resource, row);
-  return { data: body.data, meta: body.meta };
-}
-
-const withQuery = (path: string, params: Record<string, string>): string =>
-  `${path}?${new URLSearchParams(params).toString()}`;
-
-/** A value of a searchable string field starting with `marker`, as long as a valid sample (so within the field's bounds). */
-export const searchable = (field: FieldUnderTest, marker: string): string => {
-  const sample = field.samples[0] as string;
-  return `${marker}${sample}`.slice(0, sample.length);
-};
-
 /**
- * The REST behaviour every resource has (docs/errors.md, docs/lists.md and README: Add a resource), for the resource described:
- * create, get, list, sort, filters, search, partial update, If-Match, delete, the 404s, every
- * refused value, dangling references and still-referenced deletes.
+ * The REST behaviour every resource has (docs/errors.md, docs/lists.md, docs/http.md and README: Add a resource), for
+ * the resource described: create, get, request bodies, partial update, delete, the 404s, every
+ * refused value, dangling references and still-referenced deletes; lists and search (restLists.ts);
+ * ETag, If-Match and concurrent writes, on SQLite files and PostgreSQL too (restVersions.ts).
  */
 export function describeResourceRest(resource: ResourceUnderTest): void {
   const collection = resource.collection;
-  const notFound = `${resource.human} not found`;
   const refs = resource.fields.filter((f) => f.ref);
   const searchField = resource.fields.find((f) => f.name === resource.search);
+  const required = resource.fields.filter((f) => !f.optional);
+  const refusable = resource.fields.filter((f) => f.invalid.length > 0);
 
   describe(`${collection} (REST, end to end)`, function () {
     this.timeout(60_000);
     const world = useResourceWorld();
-    const api = () => world().api;
-    const token = () => world().token;
-    const get = (id: string) => api().get(itemPath(resource, id), { token: token() });
-    const put = (id: string, json: unknown, headers?: Record<string, string>) =>
-      api().put(itemPath(resource, id), { token: token(), json, ...(headers ? { headers } : {}) });
-    const create = (overrides: Record<string, Json> = {}) => createRow(world(), resource, overrides);
+    const kit = restKit(resource, world);
+    const { api, token, notFound, get, post, postRaw, put, putRaw, remove, create, list, total, otherValue, aChange } =
+      kit;
 
-    /** Every row of the list with these parameters, page by page, checking every page's meta. */
-    async function walk(params: Record<string, string>, perPage = 7): Promise<RowJson[]> {
-      const first = listOf(
-        resource,
-        await api().get(withQuery(collection, { ...params, per_page: String(perPage) }), { token: token() }),
-      ).meta;
-      expect(first.total_pages).to.equal(Math.ceil(first.total / perPage));
-      const rows: RowJson[] = [];
-      for (let page = 1; page <= first.total_pages; page += 1) {
-        const answer = await api().get(
-          withQuery(collection, { ...params, per_page: String(perPage), page: String(page) }),
-          { token: token() },
-        );
-        const { data, meta } = listOf(resource, answer);
-        expect(meta).to.deep.equal({ ...first, page });
-        rows.push(...data);
-      }
-      expect(rows.length).to.equal(first.total);
-      expect(new Set(rows.map((r) => r.id)).size, 'a row repeated across pages').to.equal(rows.length);
-      return rows;
-    }
+    // Runs first, on the freshly started service: no row of the resource exists yet.
+    describe('an empty store', () => {
+      it(`lists nothing: 200, data [], total 0 and total_pages 0, on any page${searchField ? ', and so does search' : ''}`, async () => {
+        const empty = (page: number, perPage: number) => ({ page, per_page: perPage, total: 0, total_pages: 0 });
+        expect(listOf(resource, await api().get(collection, { token: token() }))).to.deep.equal({
+          data: [],
+          meta: empty(1, 20),
+        });
+        expect(listOf(resource, await list({ page: '3', per_page: '5' }))).to.deep.equal({
+          data: [],
+          meta: empty(3, 5),
+        });
+        if (searchField) {
+          expect(listOf(resource, await list({ q: 'a' }, `${collection}/search`))).to.deep.equal({
+            data: [],
+            meta: empty(1, 20),
+          });
+        }
+      });
+    });
 
     describe('create and get', () => {
-      it('answers 201 with the row, ETag "1", and GET answers the same row and ETag', async () => {
+      it('answers 201 with the row in {success, data}, ETag "1", and GET answers the same row and ETag', async () => {
         const body = await validBody(world(), resource);
-        const response = await api().post(collection, { token: token(), json: body });
+        const before = Date.now();
+        const response = await post(body);
         const row = dataOf<RowJson>(response, 201);
+        expect(Object.keys(response.body as object).sort()).to.deep.equal(['data', 'success']);
         expectRowShape(resource, row);
         expect(row).to.deep.include(body);
         expect(row.created_at).to.equal(row.updated_at);
+        expect(Date.parse(row.created_at)).to.be.within(before - 5_000, Date.now() + 5_000);
         expect(etagOf(response)).to.equal('"1"');
         const fetched = await get(row.id);
+        expect(Object.keys(fetched.body as object).sort()).to.deep.equal(['data', 'success']);
         expect(dataOf<RowJson>(fetched)).to.deep.equal(row);
         expect(etagOf(fetched)).to.equal('"1"');
       });
 
-      it('stores null for every optional field left out, and needs every required one ("is required", in field order)', async () => {
-        const row = dataOf<RowJson>(
-          await api().post(collection, { token: token(), json: await requiredBody(world(), resource) }),
-          201,
-        );
-        for (const field of resource.fields.filter((f) => f.optional))
-          expect(row[field.name], field.name).to.equal(null);
-        const required = resource.fields.filter((f) => !f.optional);
-        expectValidation(
-          await api().post(collection, { token: token(), json: {} }),
-          required.map((f) => ({ field: f.name, message: 'is required' })),
-        );
+      it('gives each of 5 concurrent creates its own id', async () => {
+        const rows = await Promise.all([1, 2, 3, 4, 5].map(() => create()));
+        expect(new Set(rows.map((r) => r.id)).size).to.equal(5);
       });
 
-      it('refuses a body that is not a JSON object: 400 naming body', async () => {
-        for (const json of [[], 'text', 42, null]) {
-          expectValidation(await api().post(collection, { token: token(), json }), [
-            { field: 'body', message: 'must be a JSON object' },
-          ]);
+      it('stores null for every optional field left out, and needs every required one ("is required", in field order)', async () => {
+        const row = dataOf<RowJson>(await post(await requiredBody(world(), resource)), 201);
+        for (const field of resource.fields.filter((f) => f.optional))
+          expect(row[field.name], field.name).to.equal(null);
+        expectValidation(
+          await post({}),
+          required.map((f) => ({ field: f.name, message: 'is required' })),
+        );
+        const body = await validBody(world(), resource);
+        for (const field of required) {
+          const others = Object.fromEntries(Object.entries(body).filter(([name]) => name !== field.name));
+          expectValidation(await post(others), [{ field: field.name, message: 'is required' }]);
         }
       });
 
@@ -128,136 +100,200 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         for (const invalid of field.invalid) {
           it(`refuses ${field.name} ${JSON.stringify(invalid.value)?.slice(0, 40)}: 400 "${invalid.message}", nothing stored`, async () => {
             const body = { ...(await validBody(world(), resource)), [field.name]: invalid.value };
-            const before = (await walk({})).length;
-            expectValidation(await api().post(collection, { token: token(), json: body }), [
-              { field: field.name, message: invalid.message },
-            ]);
-            expect((await walk({})).length).to.equal(before);
+            const before = await total();
+            expectValidation(await post(body), [{ field: field.name, message: invalid.message }]);
+            expect(await total()).to.equal(before);
           });
         }
         if (!field.optional) {
-          it(`refuses null for the required ${field.name}`, async () => {
+          it(`refuses null for the required ${field.name}: 400 "${ruleOf(field)}"`, async () => {
             const body = { ...(await validBody(world(), resource)), [field.name]: null };
-            expectInvalidFields(await api().post(collection, { token: token(), json: body }), [field.name]);
+            expectValidation(await post(body), [{ field: field.name, message: ruleOf(field) }]);
           });
         }
+        // Objects and arrays, empty or holding a valid value, and booleans (unless it is one).
+        const wrong: Json[] = [
+          {},
+          { value: field.samples[0] },
+          [],
+          [field.samples[0]],
+          ...(field.kind === 'boolean' ? [] : [true, false]),
+        ];
+        it(`refuses ${field.name} of a JSON type it never takes (objects, arrays${field.kind === 'boolean' ? '' : ', booleans'}): 400 "${ruleOf(field)}", on create and update`, async () => {
+          const body = await validBody(world(), resource);
+          const row = await create();
+          const fields = [{ field: field.name, message: ruleOf(field) }];
+          for (const value of wrong) {
+            expectValidation(await post({ ...body, [field.name]: value }), fields);
+            expectValidation(await put(row.id, { [field.name]: value }), fields);
+          }
+          expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+        });
       }
 
-      it('answers 404 NOT_FOUND for an unknown id and for one that is not a UUID', async () => {
-        expectError(await get(UNKNOWN_ID), 404, 'NOT_FOUND', notFound, { detail: `id: ${UNKNOWN_ID}` });
-        expectError(await get('abc'), 404, 'NOT_FOUND', notFound, { detail: 'id: abc' });
-      });
-    });
-
-    describe('list', () => {
-      it('answers the default page: page 1, per_page 20, newest first', async () => {
-        for (let n = 0; n < 3; n += 1) await create();
-        const { data, meta } = listOf(resource, await api().get(collection, { token: token() }));
-        expect(meta.page).to.equal(1);
-        expect(meta.per_page).to.equal(20);
-        expect(meta.total_pages).to.equal(Math.ceil(meta.total / 20));
-        expect(data.length).to.equal(Math.min(20, meta.total));
-        expectSorted(data, (r) => sortKey('timestamp', r.created_at), 'desc', 'created_at desc');
-      });
-
-      it('pages without repeating or skipping a row, and answers an empty page past the end', async () => {
-        for (let n = 0; n < 4; n += 1) await create();
-        const rows = await walk({ sort: 'created_at', order: 'asc' }, 3);
-        expectSorted(rows, (r) => sortKey('timestamp', r.created_at), 'asc', 'created_at asc');
-        const past = listOf(
-          resource,
-          await api().get(withQuery(collection, { page: '999', per_page: '3' }), { token: token() }),
+      it('lists every failing field at once, in field order', async () => {
+        const body: Record<string, Json> = await validBody(world(), resource);
+        for (const field of refusable) body[field.name] = field.invalid[0]!.value;
+        expectValidation(
+          await post(body),
+          refusable.map((f) => ({ field: f.name, message: f.invalid[0]!.message })),
         );
-        expect(past.data).to.deep.equal([]);
+        // A refused value and missing fields together.
+        const [first, ...others] = required;
+        if (first) {
+          expectValidation(await post({ [first.name]: null }), [
+            { field: first.name, message: ruleOf(first) },
+            ...others.map((f) => ({ field: f.name, message: 'is required' })),
+          ]);
+        }
       });
 
-      for (const name of sortFieldsOf(resource)) {
-        const field = resource.fields.find((f) => f.name === name);
-        const kind = field?.kind ?? 'timestamp';
-        for (const order of ['asc', 'desc'] as const) {
-          it(`sorts by ${name} ${order.toUpperCase()}${field?.optional ? ', nulls last' : ''}, ties broken by id`, async () => {
-            if (field && !field.ref) {
-              // Ties on purpose: two rows of each sample, and nulls when the field is optional.
-              for (const value of [field.samples[0], field.samples[1], field.samples[0], field.samples[1]])
-                await create({ [name]: value });
-              if (field.optional) for (let n = 0; n < 2; n += 1) await create({ [name]: null });
-            } else {
-              for (let n = 0; n < 3; n += 1) await create();
+      it('ignores unknown fields, id, timestamps and version among them', async () => {
+        const body = await validBody(world(), resource);
+        const response = await post({
+          ...body,
+          id: 'mine',
+          created_at: '2000-01-01T00:00:00Z',
+          updated_at: '2000-01-01T00:00:00Z',
+          version: 99,
+          not_a_field: 'red',
+        });
+        const row = dataOf<RowJson>(response, 201);
+        expectRowShape(resource, row);
+        expect(row).to.deep.include(body);
+        expect(row.id).not.to.equal('mine');
+        expect(Date.parse(row.created_at)).to.be.greaterThan(Date.parse('2020-01-01T00:00:00Z'));
+        expect(row.updated_at).to.equal(row.created_at);
+        expect(etagOf(response)).to.equal('"1"');
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+      });
+
+      for (const field of resource.fields.filter(isText)) {
+        const sample = field.samples[0] as string;
+        const head = [...sample].slice(0, -1).join('');
+
+        it(`trims ${field.name} before checking and storing it, inner spaces kept, on create and update`, async () => {
+          const row = await create({ [field.name]: `  \t${sample} \n` });
+          expect(row[field.name]).to.equal(sample);
+          const other = field.samples[1] as string;
+          expect(dataOf<RowJson>(await put(row.id, { [field.name]: ` ${other}\t` }))[field.name]).to.equal(other);
+          expect(dataOf<RowJson>(await get(row.id))[field.name]).to.equal(other);
+        });
+
+        it(`refuses ${field.name} with a lone surrogate, on create and update, storing nothing; a surrogate pair is one character`, async () => {
+          const lone = [{ field: field.name, message: 'must not contain unpaired surrogates' }];
+          const before = await total();
+          // JSON.stringify writes a lone surrogate as the escape `\ud800`, the way a client sends it.
+          for (const value of [`${head}\ud800`, `\udc00${head}`, `${head.slice(0, 1)}\udbff${head.slice(1)}`])
+            expectValidation(await post({ ...(await validBody(world(), resource)), [field.name]: value }), lone);
+          expect(await total()).to.equal(before);
+          const row = await create();
+          expectValidation(await put(row.id, { [field.name]: `${head}\ud800` }), lone);
+          expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+          expect((await create({ [field.name]: `${head}\ud83d\udd8a` }))[field.name]).to.equal(`${head}🖊`);
+        });
+
+        if (field.kind === 'string') {
+          it(`refuses invisible characters in ${field.name} (zero-width, bidi controls, BOM, soft hyphen), even at its ends, on create and update`, async () => {
+            const invisible = [{ field: field.name, message: 'must not contain invisible characters' }];
+            const [a, b] = [sample.slice(0, 1), sample.slice(1)];
+            for (const value of [
+              `${a}\u200b${b}`,
+              `${sample}\u200d`,
+              `\u202e${sample}`,
+              `${a}\u2066${b}\u2069`,
+              `\ufeff${sample}`,
+              `${a}\u00ad${b}`,
+              `${sample}\u200e`,
+            ]) {
+              expectValidation(await post({ ...(await validBody(world(), resource)), [field.name]: value }), invisible);
             }
-            const rows = await walk({ sort: name, order: order === 'asc' ? 'ASC' : 'desc' });
-            expectSorted(rows, (r) => sortKey(kind, r[name] ?? null), order, `${name} ${order}`);
+            const row = await create();
+            expectValidation(await put(row.id, { [field.name]: `${a}\u2060${b}` }), invisible);
+            expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
           });
         }
       }
 
-      it('refuses an unknown sort field, order, page or per_page: 400 naming each', async () => {
-        const sorts = sortFieldsOf(resource).join(', ');
-        expectValidation(await api().get(`${collection}?sort=nope`, { token: token() }), [
-          { field: 'sort', message: `must be one of ${sorts}` },
-        ]);
-        expectValidation(await api().get(`${collection}?order=up`, { token: token() }), [
-          { field: 'order', message: 'must be asc or desc' },
-        ]);
-        expectInvalidFields(await api().get(`${collection}?page=0&per_page=101`, { token: token() }), [
-          'page',
-          'per_page',
-        ]);
+      it('answers 404 NOT_FOUND for an unknown id and for any id that is not a UUID, never 400 or 500', async () => {
+        expectError(await get(UNKNOWN_ID), 404, 'NOT_FOUND', notFound, { detail: `id: ${UNKNOWN_ID}` });
+        for (const id of [
+          'abc',
+          '1',
+          "' or 1=1",
+          "1' OR '1'='1",
+          '%',
+          '00000000-0000-0000-0000-00000000000g',
+          `${randomUUID()}x`,
+        ]) {
+          expectError(await get(id), 404, 'NOT_FOUND', notFound, { detail: `id: ${id}` });
+        }
       });
 
-      for (const field of refs) {
-        it(`filters by ${field.name}=<id>`, async () => {
-          const parent = field.ref!();
-          const first = (await createRow(world(), parent)).id;
-          const second = (await createRow(world(), parent)).id;
-          const mine = [await create({ [field.name]: first }), await create({ [field.name]: first })];
-          await create({ [field.name]: second });
-          const rows = await walk({ [field.name]: first, sort: 'created_at', order: 'asc' });
-          expect(rows.map((r) => r.id).sort()).to.deep.equal(mine.map((r) => r.id).sort());
-          for (const row of rows) expect(row[field.name]).to.equal(first);
-          expect((await walk({ [field.name]: UNKNOWN_ID })).length).to.equal(0);
-        });
-      }
+      it('answers an id holding invalid UTF-8 (a percent-encoded lone surrogate) like any other: 404 naming it as sent', async () => {
+        for (const raw of ['%ED%A0%80', 'a%ED%B0%80', '%FF']) {
+          expectError(await api().get(`${collection}/${raw}`, { token: token() }), 404, 'NOT_FOUND', notFound, {
+            detail: `id: ${raw}`,
+          });
+        }
+      });
     });
 
-    if (searchField) {
-      describe('search', () => {
-        const search = (params: Record<string, string>) =>
-          api().get(withQuery(`${collection}/search`, params), { token: token() });
+    describe('request bodies (create and update)', () => {
+      const notObject = [{ field: 'body', message: 'must be a JSON object' }];
 
-        it(`finds the rows whose ${searchField.name} contains q, whatever the case, paged like the list`, async () => {
-          const marker = `zq${randomUUID().replace(/-/g, '').slice(0, 8)}`;
-          const value = searchable(searchField, marker);
-          const found = [
-            await create({ [searchField.name]: value }),
-            await create({ [searchField.name]: value.toUpperCase() }),
-          ];
-          await create();
-          const { data, meta } = listOf(
-            resource,
-            await search({ q: value.toLowerCase(), sort: 'created_at', order: 'asc' }),
-          );
-          expect(data.map((r) => r.id).sort()).to.deep.equal(found.map((r) => r.id).sort());
-          expect(meta).to.deep.equal({ page: 1, per_page: 20, total: 2, total_pages: 1 });
-          expect(listOf(resource, await search({ q: `${value}!` })).meta.total).to.equal(0);
-        });
-
-        it('needs q (1 to 100 characters): 400 naming q', async () => {
-          expectInvalidFields(await search({}), ['q']);
-          expectInvalidFields(await search({ q: 'x'.repeat(101) }), ['q']);
-        });
+      it('refuses a body that is not a JSON object, or no body: 400 naming body, nothing stored or changed', async () => {
+        const row = await create();
+        const before = await total();
+        const inArray = JSON.stringify([await validBody(world(), resource)]);
+        for (const raw of ['[]', '"text"', '42', 'null', 'true', inArray]) {
+          expectValidation(await postRaw(raw), notObject);
+          expectValidation(await putRaw(row.id, raw), notObject);
+        }
+        expectValidation(await api().post(collection, { token: token() }), notObject);
+        expectValidation(await api().put(itemPath(resource, row.id), { token: token() }), notObject);
+        expect(await total()).to.equal(before);
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
       });
-    }
+
+      it('answers malformed JSON with 400 BAD_REQUEST "invalid request body", nothing stored or changed', async () => {
+        const name = resource.fields[0]!.name;
+        const row = await create();
+        const before = await total();
+        for (const raw of [`{"${name}": `, `{${name}: "x"}`, `{'${name}': 'x'}`, `{"${name}": NaN}`]) {
+          expectError(await postRaw(raw), 400, 'BAD_REQUEST', 'invalid request body');
+          expectError(await putRaw(row.id, raw), 400, 'BAD_REQUEST', 'invalid request body');
+        }
+        expect(await total()).to.equal(before);
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+      });
+
+      it('answers a non-JSON content type with 415 UNSUPPORTED_MEDIA_TYPE; JSON with a charset is JSON', async () => {
+        const row = await create();
+        for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+          const headers = { 'Content-Type': type };
+          for (const response of [await postRaw('a=1', headers), await putRaw(row.id, 'a=1', headers)])
+            expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
+        }
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+        const body = JSON.stringify(await validBody(world(), resource));
+        dataOf<RowJson>(await postRaw(body, { 'Content-Type': 'application/json; charset=utf-8' }), 201);
+      });
+    });
+
+    describeResourceLists(kit);
 
     describe('partial update', () => {
       for (const field of resource.fields) {
         it(`sets only ${field.name} when only it is sent, bumps the version (ETag "2") and updated_at`, async () => {
           const row = await create();
-          const value = field.ref ? (await createRow(world(), field.ref())).id : field.samples[1];
+          const value = await otherValue(field);
+          await sleep(5);
           const response = await put(row.id, { [field.name]: value });
           const updated = dataOf<RowJson>(response);
           expect(etagOf(response)).to.equal('"2"');
           expect(updated).to.deep.equal({ ...row, [field.name]: value, updated_at: updated.updated_at });
-          expect(Date.parse(updated.updated_at)).to.be.at.least(Date.parse(row.updated_at));
+          expect(Date.parse(updated.updated_at)).to.be.greaterThan(Date.parse(row.updated_at));
           expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(updated);
         });
 
@@ -271,7 +307,9 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         } else {
           it(`refuses null for ${field.name}, changing nothing`, async () => {
             const row = await create();
-            expectInvalidFields(await put(row.id, { [field.name]: null }), [field.name]);
+            expectValidation(await put(row.id, { [field.name]: null }), [
+              { field: field.name, message: ruleOf(field) },
+            ]);
             expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
           });
         }
@@ -287,71 +325,88 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         }
       }
 
-      it('answers an empty change with the row untouched', async () => {
+      it('sets every field sent at once, ignoring unknown ones; each change moves updated_at, never created_at', async () => {
         const row = await create();
-        const response = await put(row.id, {});
-        expect(dataOf<RowJson>(response)).to.deep.equal(row);
-        expect(etagOf(response)).to.equal('"1"');
+        await sleep(5);
+        const body = await validBody(world(), resource, 1);
+        const first = dataOf<RowJson>(
+          await put(row.id, { ...body, not_a_field: 'ignored', created_at: '2000-01-01T00:00:00Z' }),
+        );
+        expect(first).to.deep.equal({ ...row, ...body, updated_at: first.updated_at });
+        expect(Date.parse(first.updated_at)).to.be.greaterThan(Date.parse(row.updated_at));
+        await sleep(5);
+        const second = dataOf<RowJson>(await put(row.id, await aChange()));
+        expect(second.created_at).to.equal(row.created_at);
+        expect(Date.parse(second.updated_at)).to.be.greaterThan(Date.parse(first.updated_at));
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(second);
       });
 
-      it('answers 404 for an unknown or non-UUID id', async () => {
+      it('answers an empty change, or one of unknown fields only, with the row untouched (updated_at and ETag included)', async () => {
+        const row = await create();
+        await sleep(5);
+        for (const change of [{}, { not_a_field: 'blue', id: randomUUID(), version: 7 }]) {
+          const response = await put(row.id, change);
+          expect(dataOf<RowJson>(response)).to.deep.equal(row);
+          expect(etagOf(response)).to.equal('"1"');
+        }
+        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+      });
+
+      const [a, b] = refusable;
+      if (a && b) {
+        it(`lists every failing field at once; a valid ${a.name} beside a refused ${b.name} is not written either`, async () => {
+          const row = await create();
+          expectValidation(await put(row.id, { [a.name]: a.invalid[0]!.value, [b.name]: b.invalid[0]!.value }), [
+            { field: a.name, message: a.invalid[0]!.message },
+            { field: b.name, message: b.invalid[0]!.message },
+          ]);
+          expectValidation(await put(row.id, { [a.name]: await otherValue(a), [b.name]: b.invalid[0]!.value }), [
+            { field: b.name, message: b.invalid[0]!.message },
+          ]);
+          expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+        });
+      }
+
+      it('answers 404 for an unknown or non-UUID id, an empty change included', async () => {
         const body = await validBody(world(), resource, 1);
         expectError(await put(UNKNOWN_ID, body), 404, 'NOT_FOUND', notFound, { detail: `id: ${UNKNOWN_ID}` });
+        expectError(await put(UNKNOWN_ID, {}), 404, 'NOT_FOUND', notFound, { detail: `id: ${UNKNOWN_ID}` });
         expectError(await put('abc', body), 404, 'NOT_FOUND', notFound, { detail: 'id: abc' });
       });
     });
 
-    describe('versions: ETag and If-Match', () => {
-      it('updates at the named version, and answers 412 PRECONDITION_FAILED for a stale one, writing nothing', async () => {
-        const row = await create();
-        const body = await validBody(world(), resource, 1);
-        const updated = await put(row.id, body, { 'If-Match': '"1"' });
-        expect(etagOf(updated)).to.equal('"2"');
-        const stale = await put(row.id, await validBody(world(), resource), { 'If-Match': '"1"' });
-        expect(stale.status, stale.text).to.equal(412);
-        expect((stale.body as { error: { code: string } }).error.code).to.equal('PRECONDITION_FAILED');
-        expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(dataOf<RowJson>(updated));
-      });
-
-      it('deletes only at the named version: 412 for a stale one, 204 for the current one', async () => {
-        const row = await create();
-        await put(row.id, await validBody(world(), resource, 1));
-        const stale = await api().delete(itemPath(resource, row.id), {
-          token: token(),
-          headers: { 'If-Match': '"1"' },
-        });
-        expect(stale.status, stale.text).to.equal(412);
-        expect((await get(row.id)).status).to.equal(200);
-        const current = await api().delete(itemPath(resource, row.id), {
-          token: token(),
-          headers: { 'If-Match': '"2"' },
-        });
-        expect(current.status, current.text).to.equal(204);
-      });
-    });
+    describeResourceVersions(kit);
 
     describe('delete', () => {
-      it('answers 204 with no body; then GET, PUT and DELETE answer 404', async () => {
-        const row = await create();
-        const response = await api().delete(itemPath(resource, row.id), { token: token() });
+      it(`answers 204 with no body; then GET, PUT and DELETE answer 404, and no list${searchField ? ' or search' : ''} shows it`, async () => {
+        const marker = `zq${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+        const value = searchField ? searchable(searchField, marker) : undefined;
+        const row = await create(searchField ? { [searchField.name]: value! } : {});
+        const response = await remove(row.id);
         expect(response.status, response.text).to.equal(204);
         expect(response.text).to.equal('');
         const gone = { detail: `id: ${row.id}` };
         expectError(await get(row.id), 404, 'NOT_FOUND', notFound, gone);
         expectError(await put(row.id, await validBody(world(), resource, 1)), 404, 'NOT_FOUND', notFound, gone);
-        expectError(
-          await api().delete(itemPath(resource, row.id), { token: token() }),
-          404,
-          'NOT_FOUND',
-          notFound,
-          gone,
-        );
+        expectError(await remove(row.id), 404, 'NOT_FOUND', notFound, gone);
+        // The newest rows come first: it would be on this page.
+        expect(listOf(resource, await list({ per_page: '100' })).data.map((r) => r.id)).not.to.include(row.id);
+        if (value !== undefined) {
+          const found = await api().get(withQuery(`${collection}/search`, { q: value }), { token: token() });
+          expect(listOf(resource, found).meta.total).to.equal(0);
+        }
+      });
+
+      it('deletes only the row named', async () => {
+        const keep = await create();
+        const drop = await create();
+        expect((await remove(drop.id)).status).to.equal(204);
+        expect(dataOf<RowJson>(await get(keep.id))).to.deep.equal(keep);
       });
 
       it('answers 404 for a non-UUID id', async () => {
-        expectError(await api().delete(itemPath(resource, 'abc'), { token: token() }), 404, 'NOT_FOUND', notFound, {
-          detail: 'id: abc',
-        });
+        for (const id of ['abc', '1'])
+          expectError(await remove(id), 404, 'NOT_FOUND', notFound, { detail: `id: ${id}` });
       });
     });
 
@@ -362,9 +417,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         it(`refuses ${withArticle(field.name)} naming no row: 400 on ${field.name}, on create and on update`, async () => {
           const message = `must name an existing ${target().human.toLowerCase()}`;
           const body = { ...(await validBody(world(), resource)), [field.name]: UNKNOWN_ID };
-          expectValidation(await api().post(collection, { token: token(), json: body }), [
-            { field: field.name, message },
-          ]);
+          expectValidation(await post(body), [{ field: field.name, message }]);
           const row = await create();
           expectValidation(await put(row.id, { [field.name]: UNKNOWN_ID }), [{ field: field.name, message }]);
           expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
@@ -379,11 +432,13 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
             detail: `id: ${parent.id}`,
           });
           expect((await api().get(parentPath, { token: token() })).status).to.equal(200);
-          expect((await api().delete(itemPath(resource, row.id), { token: token() })).status).to.equal(204);
+          expect((await remove(row.id)).status).to.equal(204);
           expect((await api().delete(parentPath, { token: token() })).status).to.equal(204);
         });
       });
     }
+
+    describeConcurrentUpdatesOnEngines(resource);
   });
 }
 

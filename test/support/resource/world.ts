@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startService, type RunningService } from '../../../src/main/service.js';
 import { accountWithRole, Api, dataOf, type Account, type ApiResponse } from '../api.js';
+import { emptyTables } from '../../adapters/outbound/contracts/databases.js';
 import { testConfig } from '../config.js';
 import { silentLogger } from '../logger.js';
 import { camelOf, type FieldUnderTest, type Json, type ResourceUnderTest, type Role } from './descriptor.js';
@@ -12,7 +13,7 @@ export type RowJson = Readonly<Record<string, Json>> & {
   readonly updated_at: string;
 };
 
-/** A running service (in-memory SQLite, both APIs) with one account per role. */
+/** A running service (in-memory SQLite unless told, both APIs) with one account per role. */
 export interface ResourceWorld {
   readonly service: RunningService;
   readonly api: Api;
@@ -21,19 +22,38 @@ export interface ResourceWorld {
   readonly token: string;
 }
 
+export interface WorldOptions {
+  /**
+   * The database the service runs on (`SVC_DATABASE_URL`), read when the suite starts; `undefined`
+   * skips the suite, saying why (`skipReason`). PostgreSQL's test database is shared by every
+   * suite: its tables are emptied first, so the service seeds the shipped access rules.
+   */
+  readonly database?: () => string | undefined;
+  readonly skipReason?: string;
+}
+
 /**
  * Starts the service before the suite's tests and stops it after them; the world is read through
  * the returned function once `before` has run.
  */
-export function useResourceWorld(): () => ResourceWorld {
+export function useResourceWorld(options: WorldOptions = {}): () => ResourceWorld {
   let world: ResourceWorld | undefined;
   before(async function () {
     this.timeout(60_000);
+    const database = options.database ? options.database() : 'sqlite::memory:';
+    if (database === undefined) {
+      console.log(`      (skipped: ${options.skipReason ?? 'no database'})`);
+      this.skip();
+    }
+    if (database.startsWith('postgres')) await emptyTables(database);
     const service = await startService(
-      testConfig({ SVC_AUTH_BCRYPT_COST: '4', SVC_RATE_LIMIT_ENABLED: 'false', SVC_API_MODE: 'both' }),
-      {
-        logger: silentLogger(),
-      },
+      testConfig({
+        SVC_DATABASE_URL: database,
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+        SVC_API_MODE: 'both',
+      }),
+      { logger: silentLogger() },
     );
     const api = new Api(service.url);
     const accounts = {

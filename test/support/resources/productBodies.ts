@@ -39,11 +39,6 @@ export const PRODUCT_BODY = Object.fromEntries(
 /** The same body as a GraphQL `CreateProductInput` (camel-case names, GraphQL forms of the samples). */
 export const PRODUCT_INPUT: Readonly<Record<string, Json>> = graphqlInput(productResource, PRODUCT_BODY);
 
-/** `body` without `names`: for a test about fields left out (`without({ ...PRODUCT_BODY, price: 10 }, 'name')`). */
-export function without(body: Readonly<Record<string, unknown>>, ...names: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([name]) => !names.includes(name)));
-}
-
 /** A GraphQL input in literal form (`{ name: "", price: 0 }`): enum values bare, other values as JSON writes them. */
 export function graphqlLiteral(input: Readonly<Record<string, Json>>): string {
   const enums = new Set(productResource.fields.filter((f) => f.kind === 'enum').map((f) => f.graphql));
