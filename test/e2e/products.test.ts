@@ -11,7 +11,7 @@ import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../support/resources/productBodi
  * What only products have, end to end, through HTTP: the answers the contract fixes for them byte
  * for byte (CONTRACT §6, §10, §14), the price as a finite JSON number above 0, the name's 1 to 200
  * characters, and the search on name. What every resource does — products included — is held by
- * the shared suites (test/support/resource/*.ts), which test/e2e/resources/products.test.ts runs
+ * the shared suites (test/support/resource/*.ts), which test/resources/products.test.ts runs
  * for products.
  */
 
