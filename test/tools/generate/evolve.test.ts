@@ -108,22 +108,35 @@ export class Invoice extends entityOf(INVOICE) {
       expect(editDeclaration(entity, ['missing'], [])).to.equal(undefined);
     });
 
-    it('lists a new migration in a module: its import beside the others, its entry last', () => {
-      const module = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
-import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
+    it("lists a new migration in the resource's resourceModule(…) entry of the module list, imported beside the others", () => {
+      const list = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
+import { Migration0003Customers } from '../../adapters/outbound/mikroorm/migrations/Migration0003Customers.js';
+import { Customer } from '../../domain/customer/Customer.js';
+import { Product } from '../../domain/product/Product.js';
+import { resourceModule } from './resource.js';
 
-export const products = {
-  migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
-};
+export const MODULES: readonly FeatureModule[] = [
+  resourceModule(Product, Migration0002Products),
+  resourceModule(Customer, Migration0003Customers),
+];
 `;
-      const edited = registerMigration(module, 'Migration0005ProductsFields');
+      const edited = registerMigration(list, 'Product', 'Migration0005ProductsFields');
       expect(edited).to.include(
-        "Migration0002Products.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { SqlProductRepository }",
+        "Migration0003Customers.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { Customer }",
       );
       expect(edited).to.include(
-        "migrations: [{ name: 'Migration0002Products', class: Migration0002Products }, { name: 'Migration0005ProductsFields', class: Migration0005ProductsFields }]",
+        '  resourceModule(Product, Migration0002Products, Migration0005ProductsFields),\n  resourceModule(Customer, Migration0003Customers),\n',
       );
-      expect(registerMigration('export const x = {};', 'Migration0005ProductsFields')).to.equal(undefined);
+      expect(registerMigration(edited!, 'Product', 'Migration0005ProductsFields')).to.equal(edited);
+      const laidOut = list.replace(
+        'resourceModule(Customer, Migration0003Customers)',
+        'resourceModule(\n    Customer,\n    Migration0003Customers,\n  )',
+      );
+      expect(registerMigration(laidOut, 'Customer', 'Migration0006CustomersFields')).to.include(
+        'resourceModule(\n    Customer,\n    Migration0003Customers, Migration0006CustomersFields)',
+      );
+      expect(registerMigration(list, 'Invoice', 'Migration0005InvoicesFields')).to.equal(undefined);
+      expect(registerMigration('export const x = {};', 'Product', 'Migration0005ProductsFields')).to.equal(undefined);
     });
 
     it('merges three ways: a change lands beside a hand edit elsewhere, and refuses one in the same place', () => {
@@ -205,7 +218,7 @@ export const products = {
       await refused(['field', 'gadget', 'a:string?'], 'there is no gadget resource');
     });
 
-    it('lists what adding a field would write: the declaration, the samples, the repository test, a migration and the module', async function () {
+    it('lists what adding a field would write: the declaration, a migration and the module list that lists it', async function () {
       if (PRODUCTS_CHANGED) this.skip();
       const result = await generate([
         'field',
@@ -220,9 +233,7 @@ export const products = {
       const next = String(readProjectState(ROOT).nextMigrationNumber).padStart(4, '0');
       expect(result.out.split('\n').filter(Boolean).sort()).to.deep.equal([
         `would change src/domain/product/Product.ts`,
-        `would change src/main/modules/products.ts`,
-        `would change test/adapters/outbound/resources/productRepository.test.ts`,
-        `would change test/support/resources/product.ts`,
+        `would change src/main/modules/index.ts`,
         `would create src/adapters/outbound/mikroorm/migrations/Migration${next}ProductsFields.ts`,
       ]);
     });

@@ -3,7 +3,46 @@ import { nestedListPaths, type ResourceModel } from '../../model.js';
 /** An edit of an existing file: its current text in, its new text out. */
 export type Edit = (m: ResourceModel, current: string) => string;
 
-const IMPORT = /^import .* from '(\.\/[^']+)';$/;
+const IMPORT = /^import [^;]*? from '([^']+)';$/gm;
+
+/**
+ * `text` with `import { name } from 'path';` among its imports, which are sorted by path (case
+ * aside) as the module list's are; unchanged when `path` is imported already.
+ */
+export function withImport(text: string, name: string, path: string): string {
+  const imports = [...text.matchAll(IMPORT)].map((match) => ({
+    start: match.index ?? 0,
+    end: (match.index ?? 0) + match[0].length,
+    path: match[1] ?? '',
+  }));
+  if (imports.some((i) => i.path === path)) return text;
+  const line = `import { ${name} } from '${path}';`;
+  const next = imports.find((i) => i.path.toLowerCase() > path.toLowerCase());
+  if (next) return `${text.slice(0, next.start)}${line}\n${text.slice(next.start)}`;
+  const last = imports.at(-1);
+  return last ? `${text.slice(0, last.end)}\n${line}${text.slice(last.end)}` : `${line}\n${text}`;
+}
+
+/** Where the bracket closes whose body starts at `open` (just past its `[`, `(` or `{`), strings skipped; `undefined` if none does. */
+export function bodyEnd(text: string, open: number): number | undefined {
+  let depth = 1;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c) && --depth === 0) return i;
+  }
+  return undefined;
+}
+
+/** `resourceModule(Invoice, …)`: the resource's entry in MODULES, found by its entity class. */
+export const moduleEntry = (pascal: string): RegExp => new RegExp(`\\bresourceModule\\(\\s*${pascal}\\s*[,)]`);
+
+const MODULE_IMPORT = /^import .* from '(\.\/[^']+)';$/;
 const MODULE_LIST = /(export const MODULES: readonly FeatureModule\[\] = \[)([^\]]*)(\];)/;
 
 /**
@@ -21,7 +60,7 @@ export const moduleListEdit: Edit = (m, current) => {
     .filter((entry) => entry !== '');
   const lines = current.split('\n');
   const imports = lines.flatMap((line, index) => {
-    const match = IMPORT.exec(line);
+    const match = MODULE_IMPORT.exec(line);
     return match ? [{ index, path: match[1] ?? '' }] : [];
   });
   if (!imports.some((i) => i.path === path)) {
