@@ -25,19 +25,15 @@ import {
   modelOfDeclaration,
   tablesAfter,
 } from './declarations.js';
-import { camelOf, namesOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
+import { camelOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
 import { parseField } from './parse.js';
 import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
 import { domainFiles } from './templates/domain/index.js';
 import { declarationLine } from './templates/domain/entity.js';
-import { inboundFiles } from './templates/inbound/index.js';
-import { policyEdit } from './templates/main/edits.js';
-import { mainFiles } from './templates/main/index.js';
+import { bodyEnd, moduleEntry, policyEdit, withImport } from './templates/main/edits.js';
 import { accessGrants } from './templates/outbound/migrationFile.js';
-import { outboundFiles } from './templates/outbound/index.js';
 import { tableChangeMigrationFile, tableChangeMigrationName } from './templates/outbound/tableChangeMigrationFile.js';
-import { testFiles } from './templates/tests/index.js';
 import type { ChangeSet, FileContents } from './writer.js';
 import type { AccessChange } from '../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 
@@ -111,9 +107,13 @@ function declarationOfModel(m: ResourceModel): ResourceDeclaration {
   });
 }
 
-/** The files of a resource's slice that its fields shape: all but its migrations (its module lists them, and its parents). */
+/**
+ * The files of a resource that its fields shape: its entity, which holds the declaration. (Its
+ * migrations are written once; its test file, its module-list entry and everything the shared
+ * cores serve read the declaration.)
+ */
 function fieldShapedFiles(m: ResourceModel): FileContents[] {
-  return [...domainFiles(m), ...inboundFiles(m), ...outboundFiles(m).slice(0, 2), ...mainFiles(m), ...testFiles(m)];
+  return domainFiles(m);
 }
 
 /**
@@ -197,51 +197,57 @@ export function editDeclaration(
   return text;
 }
 
-/** The module file's text with the migration imported and appended to its `migrations` list; `undefined` if it has none. */
-export function registerMigration(source: string, name: string): string | undefined {
-  const list = /migrations:\s*\[([\s\S]*?)\]/.exec(source);
-  if (!list) return undefined;
-  const entries = (list[1] ?? '').trim().replace(/,$/, '');
-  const entry = `{ name: '${name}', class: ${name} }`;
-  const replaced = `migrations: [${entries === '' ? entry : `${entries}, ${entry}`}]`;
-  let text = source.slice(0, list.index) + replaced + source.slice(list.index + list[0].length);
-  const importLine = `import { ${name} } from '../../adapters/outbound/mikroorm/migrations/${name}.js';`;
-  const imports = [...text.matchAll(/^import [^;]*migrations\/Migration\d{4}\w*\.js';$/gm)];
-  const last = imports.at(-1) ?? [...text.matchAll(/^import [^;]*;$/gm)].at(-1);
-  if (!last) return `${importLine}\n${text}`;
-  const at = (last.index ?? 0) + last[0].length;
-  text = `${text.slice(0, at)}\n${importLine}${text.slice(at)}`;
-  return text;
+/** The module list, where each declared resource's migrations are listed: `resourceModule(<Pascal>, ...migrations)`. */
+export const MODULE_LIST = 'src/main/modules/index.ts';
+
+/**
+ * The module list's text with the migration `name` imported (among the imports, by path) and
+ * appended to the resource's `resourceModule(<Pascal>, …)` call; `undefined` when there is no such call.
+ */
+export function registerMigration(source: string, pascal: string, name: string): string | undefined {
+  const call = moduleEntry(pascal).exec(source);
+  if (!call) return undefined;
+  const open = source.indexOf('(', call.index) + 1;
+  const close = bodyEnd(source, open);
+  if (close === undefined) return undefined;
+  const args = source.slice(open, close);
+  const listed = new RegExp(`\\b${name}\\b`).test(args)
+    ? source
+    : `${source.slice(0, open)}${args.replace(/[\s,]*$/, '')}, ${name}${source.slice(close)}`;
+  return withImport(listed, name, `../../adapters/outbound/mikroorm/migrations/${name}.js`);
 }
+
+/** The text of a project file as the plan so far leaves it: what an earlier step changed, else what is on disk. */
+type Reader = (path: string) => string | undefined;
 
 const readText = (root: string, path: string): string | undefined =>
   existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
 
-/** The feature module of a resource (its migrations are listed there). */
-const modulePath = (snake: string): string => `src/main/modules/${namesOf(snake).pluralCamel}.ts`;
-
-/**
- * The migration file and the module edit that apply `change` as migration number `number`; the
- * module's text is `module` when given (already changed), else the file's.
- */
+/** The migration file that applies `change` as migration number `number`, and the module list listing it. */
 function migrationChanges(
-  root: string,
-  snake: string,
+  read: Reader,
+  pascal: string,
   number: number,
   change: TableChange,
   access: AccessChange = {},
-  module = readText(root, modulePath(snake)),
 ): Plan {
   const file = tableChangeMigrationFile(number, change, access);
-  const path = modulePath(snake);
-  const registered =
-    module === undefined ? undefined : registerMigration(module, tableChangeMigrationName(number, change.after.table));
+  const name = tableChangeMigrationName(number, change.after.table);
+  const current = read(MODULE_LIST);
+  const registered = current === undefined ? undefined : registerMigration(current, pascal, name);
   if (registered === undefined)
     return {
       ok: false,
-      problems: [`${path}: no \`migrations: [...]\` list to add ${file.path} to (nothing was written)`],
+      problems: [
+        `${MODULE_LIST}: no \`resourceModule(${pascal}, …)\` call to list ${name} in (nothing was written); a declared resource's migrations are listed in its entry of MODULES`,
+      ],
     };
-  return { ok: true, changes: { create: [file], modify: [{ path, contents: registered }] }, notes: [], dryRun: false };
+  return {
+    ok: true,
+    changes: { create: [file], modify: [{ path: MODULE_LIST, contents: registered }] },
+    notes: [],
+    dryRun: false,
+  };
 }
 
 /** Why a table cannot be changed: no migration creates it. */
@@ -256,7 +262,7 @@ const POLICY = 'policy/policy.csv';
  * back on a database seeded before.
  */
 function policyChanges(
-  root: string,
+  read: Reader,
   before: ResourceModel,
   after: ResourceModel,
 ): { files: FileContents[]; access: AccessChange } {
@@ -265,7 +271,7 @@ function policyChanges(
   const nested = (m: ResourceModel, paths: Set<string>) => accessGrants(m).filter((g) => paths.has(g.path));
   const grant = nested(after, new Set([...now].filter((p) => !was.has(p))));
   const revoke = nested(before, new Set([...was].filter((p) => !now.has(p))));
-  const current = readText(root, POLICY);
+  const current = read(POLICY);
   if (current === undefined || grant.length + revoke.length === 0) return { files: [], access: {} };
   const gone = new Set(revoke.map((g) => g.path));
   const kept = current
@@ -377,9 +383,9 @@ async function declaredResource(
 
 /**
  * `field <resource> <field>... [--default <field>=<value>]... [--remove <field>]... [--dry-run]`:
- * the declaration edited, the files its fields shape (test samples, repository test) brought up to
- * date — merged three ways, so hand edits stay — and a migration that changes the table with its
- * rows kept, registered in the resource's module.
+ * the declaration edited (merged three ways, so hand edits of the entity stay) and a migration that
+ * changes the table with its rows kept, listed in the resource's `resourceModule(…)` entry of the
+ * module list.
  */
 export async function planField(argv: readonly string[], context: EvolveContext): Promise<Plan> {
   const { root, project } = context;
@@ -442,11 +448,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
   if (problems.length > 0) return { ok: false, problems };
 
   const migrations = await loadMigrations(root);
-  // The number its module was generated with (the migration that created its table), so that the
-  // module rendered for its fields before the change is the one in the project.
-  const created = migrations.find((m) => m.creates.some((spec) => spec.table === declaration.plural));
-  const was: ResourceModel = { ...before, migrationNumber: created?.number ?? 0 };
-  const after: ResourceModel = { ...was, fields: [...before.fields.filter((f) => !removed.has(f.name)), ...added] };
+  const after: ResourceModel = { ...before, fields: [...before.fields.filter((f) => !removed.has(f.name)), ...added] };
   const clashes = relationClashes(after, await declaredModels(root, project.resources));
   if (clashes.length > 0) return { ok: false, problems: clashes };
   const table = tablesAfter(migrations).get(declaration.plural);
@@ -463,7 +465,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       problems: refused.map((p) => `${p} — the declaration was edited by hand since the last migration`),
     };
 
-  const evolved = await evolution(context, was, after, change, project.nextMigrationNumber, {
+  const evolved = await evolution(context, before, after, change, project.nextMigrationNumber, {
     removed: [...removed].map(camelOf),
     added,
   });
@@ -471,12 +473,13 @@ export async function planField(argv: readonly string[], context: EvolveContext)
 }
 
 /**
- * Everything a change of a resource's fields writes besides its declaration: the files its fields
- * shape brought from what `was` rendered to what `now` renders (merged three ways), the nested
- * routes' rules in policy.csv for references that come or go, and the migration (listed in the
- * module) that changes the table as `change` says. `declarationEdit` is the line edit of the entity
- * when a merge cannot place the change (`generate field`); without it the entity is already as it
- * should be (edited by hand: `generate migration`).
+ * Everything a change of a resource's fields writes besides its declaration: the entity brought
+ * from what `was` rendered to what `now` renders (merged three ways), the nested routes' rules in
+ * policy.csv for references that come or go, and the migration that changes the table as `change`
+ * says, listed in the resource's `resourceModule(…)` entry of the module list. `declarationEdit` is
+ * the line edit of the entity when a merge cannot place the change (`generate field`); without it
+ * the entity is already as it should be (edited by hand: `generate migration`). `read` gives the
+ * project's files as earlier steps of the same command left them (the disk's by default).
  */
 async function evolution(
   context: EvolveContext,
@@ -485,30 +488,18 @@ async function evolution(
   change: TableChange,
   number: number,
   declarationEdit?: { removed: readonly string[]; added: readonly FieldModel[] },
+  read: Reader = (path) => readText(context.root, path),
 ): Promise<Plan> {
-  const { root } = context;
-  const snake = now.names.snake;
   const files = await reshapedFiles(context, was, now, declarationEdit);
   if (!files.ok) return files;
-  const policy = policyChanges(root, was, now);
-  const module = files.changes.modify.find((f) => f.path === modulePath(snake));
-  const migration = migrationChanges(
-    root,
-    snake,
-    number,
-    change,
-    policy.access,
-    module?.contents ?? readText(root, modulePath(snake)),
-  );
+  const policy = policyChanges(read, was, now);
+  const migration = migrationChanges(read, now.names.pascal, number, change, policy.access);
   if (!migration.ok) return migration;
   const format = context.format ?? (async (changes: ChangeSet) => changes);
   const changes = await format({ create: migration.changes.create, modify: migration.changes.modify });
   return {
     ok: true,
-    changes: {
-      create: changes.create,
-      modify: [...files.changes.modify.filter((f) => f !== module), ...changes.modify, ...policy.files],
-    },
+    changes: { create: changes.create, modify: [...files.changes.modify, ...changes.modify, ...policy.files] },
     notes: [],
     dryRun: false,
   };
@@ -588,7 +579,9 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
     };
   }
   const create: FileContents[] = [];
-  const modify: FileContents[] = [];
+  // By path: the module list and policy.csv change once per resource, each step on the text the one before left.
+  const modify = new Map<string, FileContents>();
+  const read: Reader = (path) => modify.get(path)?.contents ?? readText(root, path);
   const usedDefaults = new Set<string>();
   for (const [i, { snake, declaration, before }] of pending.entries()) {
     const mine = args.defaults.flatMap((pair) => {
@@ -608,13 +601,13 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
     const refused = tableChangeProblems(change).map((p) => `${snake}: ${p}`);
     problems.push(...refused);
     if (refused.length > 0) continue;
-    const created = migrations.find((m) => m.creates.some((spec) => spec.table === declaration.plural));
-    const now: ResourceModel = { ...modelOfDeclaration(declaration), migrationNumber: created?.number ?? 0 };
-    const planned = await evolution(context, modelBefore(now, change), now, change, project.nextMigrationNumber + i);
+    const now = modelOfDeclaration(declaration);
+    const number = project.nextMigrationNumber + i;
+    const planned = await evolution(context, modelBefore(now, change), now, change, number, undefined, read);
     if (!planned.ok) problems.push(...planned.problems);
     else {
       create.push(...planned.changes.create);
-      modify.push(...planned.changes.modify);
+      for (const file of planned.changes.modify) modify.set(file.path, file);
     }
   }
   for (const pair of args.defaults)
@@ -623,7 +616,7 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
         `--default ${pair}: ${pending.length > 1 ? `name the resource (<resource>.<field>=<value>): ${pending.map((p) => p.snake).join(', ')} change` : 'no such resource changes'}`,
       );
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, changes: { create, modify }, notes: [], dryRun: args.dryRun };
+  return { ok: true, changes: { create, modify: [...modify.values()] }, notes: [], dryRun: args.dryRun };
 }
 
 /**

@@ -8,10 +8,11 @@ export const HELP = `usage: npm run generate -- resource <name> <field>... [--se
        npm run generate -- migration [--default [<resource>.]<field>=<value>]... [--dry-run]
 
 Writes a new resource: list, create, get, update and delete over REST (/api/v1/<plural>) and
-GraphQL. Its fields are declared once, in the domain entity; the REST bodies, the GraphQL types,
-the API document and the table derive from that declaration. Besides it: use cases, SQL and
-in-memory repositories, a migration, a feature module, policy rules and tests — code that reads
-like the hand-written product.
+GraphQL. Its fields are declared once, in its entity file; the shared cores serve it from that
+declaration — use cases, REST routes and bodies, GraphQL types and resolvers, the API document, the
+SQL and in-memory repositories, its errors. What is particular to it is all it writes: the
+declaration, the migration that creates its table, its line in the module list, its access rules and
+one test file.
 
 <name>    the resource, singular, lower snake case (invoice, purchase_order), at most ${MAX_NAME_LENGTH} characters.
           Plural by English rules (category -> categories, purchase_order -> purchase_orders); a
@@ -61,32 +62,41 @@ duplicate field; a field named id, created_at, updated_at or version; a ref fiel
 not end in _id, or that refers to a resource that does not exist, to itself or to user (the
 service's accounts are not a generated resource); --search on a field that is not a string.
 
-It writes the files of the resource (src/domain/<name>/, src/application/<name>/, its REST, GraphQL,
-MikroORM and in-memory adapters, src/main/modules/<plural>.ts, its tests) and changes only the
-module list (src/main/modules/index.ts) and policy/policy.csv (moderator: every action, user: GET).
-Writing is all or nothing: if it fails half-way, the tree is left as it was.
+It writes three files, for invoice:
+  src/domain/invoice/Invoice.ts    INVOICE, the declaration, and class Invoice, where the resource's
+                                   own behaviour goes (its errors: Invoice.errors)
+  src/adapters/outbound/mikroorm/migrations/Migration<NNNN>Invoices.ts
+                                   creates the table (and grants its rules to a database seeded before)
+  test/resources/invoices.test.ts  describeResource(Invoice): the shared suites over the declaration
+                                   (domain, use cases, repository on memory, SQLite and PostgreSQL,
+                                   REST, GraphQL, access control)
+and changes two: src/main/modules/index.ts (two imports, and resourceModule(Invoice,
+Migration<NNNN>Invoices) appended to MODULES, after the resources it refers to) and
+policy/policy.csv (moderator: every action, user: GET). Writing is all or nothing: if it fails
+half-way, the tree is left as it was.
 
 field <resource> adds fields to a resource (same name:type syntax) or removes one (--remove), on
 products too and on resources edited by hand since they were generated. It edits the declaration
-(src/domain/<name>/<Class>.ts), brings the files the fields shape up to date (the test samples in
-test/support/resources/<name>.ts, the repository test, the module for a ref) — merged three ways,
-so hand edits there stay — refreshes the typed client's types, and writes a migration that changes the table of databases that already exist, rows kept (SQLite
-rebuilds the table where ALTER cannot), listed in src/main/modules/<plural>.ts.
+(src/domain/<name>/<Class>.ts; merged three ways, so hand edits there stay) and writes a migration
+that changes the table of databases that already exist, rows kept (SQLite rebuilds the table where
+ALTER cannot), appended to the resource's resourceModule(<Class>, ...) in src/main/modules/index.ts.
+The tests need no edit: their samples are derived from the declaration.
   --default f=v   the value rows stored before get for a new required field (read with the field's
                   rule: --default status=draft, --default total=0.00); a new required field without
                   one is refused. A new optional field is null on them.
   --remove f      drops the field, its column and its sort index. Refused for id, created_at,
                   updated_at, version and the --search field.
-  A ref field brings its relation with it: the module's wiring, the nested list route and its
-  rules in policy.csv (and, through the migration, on databases seeded before); removing the
-  last reference to a resource takes them away. A new required ref needs --default <id> of an
-  existing row (the migration checks it).
+  A ref field brings its relation with it: the nested list route, Class.parent and Parent.children
+  in GraphQL (from the declaration) and the route's rules in policy.csv (and, through the migration,
+  on databases seeded before); removing the last reference to a resource takes the rules away. A
+  new required ref needs --default <id> of an existing row (the migration checks it).
 
 migration compares each resource's declaration with the table its migrations make, and writes a
-migration for each declaration edited by hand since (one per resource), bringing the files its
-fields shape along as field does; with nothing to do it says so and writes nothing. A required field added by hand needs --default (<resource>.<field>=<value>
-when several resources changed). A field whose type or optionality changed is refused: remove it
-and add one under a new name.
+migration for each declaration edited by hand since (one per resource), listed and with its rules
+as field does; with nothing to do it says so and writes nothing. A required field added by hand
+needs --default (<resource>.<field>=<value> when several resources changed). A field whose type or
+optionality changed is refused: remove it and add one under a new name. Both refuse, writing
+nothing, when the module list has no resourceModule(<Class>, ...) entry to list the migration in.
 
 Quote a field that has ( ) | < > or ? in it: the shell reads those characters itself.
 

@@ -39,13 +39,23 @@ const files = (path: string): string[] =>
     : [];
 
 /**
- * Reads the project at `root`: a resource `<x>` exists when `src/domain/<x>/` holds
- * `<Pascal>Repository.ts` (today `product` and `user`).
+ * Whether `src/domain/<name>/` holds a resource: its entity declares one (`<Pascal>.ts` calls
+ * `declareResource`, today `product`), or it is written by hand with a repository port of its own
+ * (`<Pascal>Repository.ts`, today `user`).
  */
+function isResource(root: string, name: string): boolean {
+  const dir = join(root, DOMAIN_DIR, name);
+  const { pascal } = namesOf(name);
+  if (existsSync(join(dir, `${pascal}Repository.ts`))) return true;
+  const entity = join(dir, `${pascal}.ts`);
+  return existsSync(entity) && /\bdeclareResource\(/.test(readFileSync(entity, 'utf8'));
+}
+
+/** Reads the project at `root`: its resources, the next migration's number, the files a resource changes. */
 export function readProjectState(root: string): ProjectState {
   const resources = directories(join(root, DOMAIN_DIR))
     .filter((name) => SNAKE_CASE.test(name))
-    .filter((name) => existsSync(join(root, DOMAIN_DIR, name, `${namesOf(name).pascal}Repository.ts`)))
+    .filter((name) => isResource(root, name))
     .sort();
   const numbers = files(join(root, MIGRATIONS_DIR)).flatMap((name) => {
     const match = MIGRATION_FILE.exec(name);

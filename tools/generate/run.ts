@@ -3,6 +3,7 @@ import { HELP } from './help.js';
 import type { ResourceModel } from './model.js';
 import { parseCommand } from './parse.js';
 import { readProjectState, type ProjectState } from './project.js';
+import { resourceTestPath } from './templates/tests/index.js';
 import { checkChangeSet, realFs, writeChangeSet, type ChangeSet, type WriterFs } from './writer.js';
 
 /** What a generation needs from outside: where the project is, the templates, and where to write. */
@@ -33,7 +34,16 @@ async function planOf(argv: string[], project: ProjectState, deps: RunDependenci
   if (clashes.length > 0) return { ok: false, problems: clashes };
   const rendered = deps.render(parsed.model, project);
   const changes = deps.format ? await deps.format(rendered) : rendered;
-  return { ok: true, changes, notes: [], dryRun: parsed.dryRun };
+  return { ok: true, changes, notes: parsed.dryRun ? [] : nextSteps(parsed.model), dryRun: parsed.dryRun };
+}
+
+/** What to do after `generate resource`, and where the resource's own code goes. */
+function nextSteps(m: ResourceModel): string[] {
+  const { snake, pascal } = m.names;
+  return [
+    `next: npm test runs its tests (${resourceTestPath(m)}); npm start applies its migration`,
+    `behaviour of its own (a state rule, a command) goes in class ${pascal}, src/domain/${snake}/${pascal}.ts`,
+  ];
 }
 
 /**
@@ -54,7 +64,6 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       return 2;
     }
     const { changes } = plan;
-    for (const note of plan.notes) deps.out(`${note}\n`);
     if (plan.dryRun) {
       const problems = await checkChangeSet(deps.root, changes, fs);
       if (problems.length > 0) {
@@ -64,6 +73,7 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
       const lines = [
         ...changes.create.map((f) => `would create ${f.path}`),
         ...changes.modify.map((f) => `would change ${f.path}`),
+        ...plan.notes,
       ];
       deps.out(lines.map((line) => `${line}\n`).join(''));
       return 0;
@@ -76,6 +86,7 @@ export async function run(argv: string[], deps: RunDependencies): Promise<number
     const lines = [
       ...changes.create.map((f) => `created ${f.path}`),
       ...changes.modify.map((f) => `changed ${f.path}`),
+      ...plan.notes,
     ];
     deps.out(lines.map((line) => `${line}\n`).join(''));
     return 0;

@@ -1,4 +1,16 @@
 import { expect } from 'chai';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sameTable, type TableChange } from '../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import { tableSpecOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
@@ -13,10 +25,12 @@ import {
 import { editDeclaration, mergeThreeWay, registerMigration, relationClashes } from '../../../tools/generate/evolve.js';
 import { formatChangeSet } from '../../../tools/generate/format.js';
 import { readProjectState } from '../../../tools/generate/project.js';
+import { parseCommand } from '../../../tools/generate/parse.js';
+import { render } from '../../../tools/generate/render.js';
 import { run } from '../../../tools/generate/run.js';
 import { camelOf } from '../../../tools/generate/model.js';
 import { tableChangeMigrationFile } from '../../../tools/generate/templates/outbound/tableChangeMigrationFile.js';
-import { PRODUCTS_CHANGED, customerModel, invoiceModel, modelOf, productModel } from './models.js';
+import { CUSTOMER_ARGS, PRODUCTS_CHANGED, customerModel, invoiceModel, modelOf, productModel } from './models.js';
 
 /** A field products do not have (`zzstock`, unless a project added it: then another). */
 const NEW_FIELD =
@@ -108,22 +122,35 @@ export class Invoice extends entityOf(INVOICE) {
       expect(editDeclaration(entity, ['missing'], [])).to.equal(undefined);
     });
 
-    it('lists a new migration in a module: its import beside the others, its entry last', () => {
-      const module = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
-import { SqlProductRepository } from '../../adapters/outbound/mikroorm/SqlProductRepository.js';
+    it("lists a new migration in the resource's resourceModule(…) entry of the module list, imported beside the others", () => {
+      const list = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
+import { Migration0003Customers } from '../../adapters/outbound/mikroorm/migrations/Migration0003Customers.js';
+import { Customer } from '../../domain/customer/Customer.js';
+import { Product } from '../../domain/product/Product.js';
+import { resourceModule } from './resource.js';
 
-export const products = {
-  migrations: [{ name: 'Migration0002Products', class: Migration0002Products }],
-};
+export const MODULES: readonly FeatureModule[] = [
+  resourceModule(Product, Migration0002Products),
+  resourceModule(Customer, Migration0003Customers),
+];
 `;
-      const edited = registerMigration(module, 'Migration0005ProductsFields');
+      const edited = registerMigration(list, 'Product', 'Migration0005ProductsFields');
       expect(edited).to.include(
-        "Migration0002Products.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { SqlProductRepository }",
+        "Migration0003Customers.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { Customer }",
       );
       expect(edited).to.include(
-        "migrations: [{ name: 'Migration0002Products', class: Migration0002Products }, { name: 'Migration0005ProductsFields', class: Migration0005ProductsFields }]",
+        '  resourceModule(Product, Migration0002Products, Migration0005ProductsFields),\n  resourceModule(Customer, Migration0003Customers),\n',
       );
-      expect(registerMigration('export const x = {};', 'Migration0005ProductsFields')).to.equal(undefined);
+      expect(registerMigration(edited!, 'Product', 'Migration0005ProductsFields')).to.equal(edited);
+      const laidOut = list.replace(
+        'resourceModule(Customer, Migration0003Customers)',
+        'resourceModule(\n    Customer,\n    Migration0003Customers,\n  )',
+      );
+      expect(registerMigration(laidOut, 'Customer', 'Migration0006CustomersFields')).to.include(
+        'resourceModule(\n    Customer,\n    Migration0003Customers, Migration0006CustomersFields)',
+      );
+      expect(registerMigration(list, 'Invoice', 'Migration0005InvoicesFields')).to.equal(undefined);
+      expect(registerMigration('export const x = {};', 'Product', 'Migration0005ProductsFields')).to.equal(undefined);
     });
 
     it('merges three ways: a change lands beside a hand edit elsewhere, and refuses one in the same place', () => {
@@ -205,7 +232,7 @@ export const products = {
       await refused(['field', 'gadget', 'a:string?'], 'there is no gadget resource');
     });
 
-    it('lists what adding a field would write: the declaration, the samples, the repository test, a migration and the module', async function () {
+    it('lists what adding a field would write: the declaration, a migration and the module list that lists it', async function () {
       if (PRODUCTS_CHANGED) this.skip();
       const result = await generate([
         'field',
@@ -220,9 +247,7 @@ export const products = {
       const next = String(readProjectState(ROOT).nextMigrationNumber).padStart(4, '0');
       expect(result.out.split('\n').filter(Boolean).sort()).to.deep.equal([
         `would change src/domain/product/Product.ts`,
-        `would change src/main/modules/products.ts`,
-        `would change test/adapters/outbound/resources/productRepository.test.ts`,
-        `would change test/support/resources/product.ts`,
+        `would change src/main/modules/index.ts`,
         `would create src/adapters/outbound/mikroorm/migrations/Migration${next}ProductsFields.ts`,
       ]);
     });
@@ -232,6 +257,98 @@ export const products = {
       expect(result.code, result.err).to.equal(0);
       expect(result.out).to.equal('nothing to do: every table is as its declaration says (no migration written)\n');
       await refused(['migration', '--default', `${NEW_FIELD}=1`], 'no table changes, so no default is needed');
+    });
+  });
+  describe('in a copy of the sources (writing)', () => {
+    let root: string;
+    let out: string;
+    let err: string;
+    const generateIn = (argv: string[]) => {
+      out = '';
+      err = '';
+      return run(argv, {
+        root,
+        render,
+        format: (changes) => formatChangeSet(root, changes),
+        out: (text) => (out += text),
+        err: (text) => (err += text),
+      });
+    };
+    const read = (path: string) => readFileSync(join(root, path), 'utf8');
+    const edit = (path: string, from: string, to: string) => {
+      const text = read(path);
+      expect(text, path).to.include(from);
+      writeFileSync(join(root, path), text.replace(from, to));
+    };
+
+    before(async () => {
+      root = mkdtempSync(join(tmpdir(), 'portico-evolve-'));
+      for (const path of ['src', 'policy', 'package.json', '.prettierrc.json'])
+        cpSync(join(ROOT, path), join(root, path), { recursive: true });
+      symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(root, 'node_modules'));
+      // Written from the templates, not by `generate resource`, which would import the declarations
+      // (a module is read once a process: the hand edits below would then go unseen).
+      for (const args of [CUSTOMER_ARGS, ['invoice', 'customer_id:ref(customer)', 'number:string']]) {
+        const project = readProjectState(root);
+        const parsed = parseCommand(['resource', ...args], project);
+        if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+        const changes = await formatChangeSet(root, render(parsed.model, project));
+        for (const file of [...changes.create, ...changes.modify]) {
+          mkdirSync(dirname(join(root, file.path)), { recursive: true });
+          writeFileSync(join(root, file.path), file.contents);
+        }
+      }
+    });
+    after(() => rmSync(root, { recursive: true, force: true }));
+
+    it('lists the migrations of two declarations edited by hand in their two entries, the module list changed once', async () => {
+      const { nextMigrationNumber: next } = readProjectState(root);
+      const [customers, invoices] = [next, next + 1].map((n) => String(n).padStart(4, '0'));
+      edit(
+        'src/domain/customer/Customer.ts',
+        "tier: field.enum(['free', 'pro']),",
+        "tier: field.enum(['free', 'pro']),\n    phone: field.string(1, 30).optional(),",
+      );
+      edit(
+        'src/domain/invoice/Invoice.ts',
+        'number: field.string(1, 200),',
+        'number: field.string(1, 200),\n    memo: field.text(0, 100).optional(),',
+      );
+      expect(await generateIn(['migration']), err).to.equal(0);
+      // The entities' comments follow their first optional field; the module list is changed once, for both.
+      expect(
+        out
+          .split('\n')
+          .filter((line) => line.startsWith('changed '))
+          .sort(),
+      ).to.deep.equal([
+        'changed src/domain/customer/Customer.ts',
+        'changed src/domain/invoice/Invoice.ts',
+        'changed src/main/modules/index.ts',
+      ]);
+      const list = read('src/main/modules/index.ts');
+      expect(list).to.match(
+        new RegExp(`resourceModule\\(Customer, Migration\\d{4}Customers, Migration${customers}CustomersFields\\)`),
+      );
+      expect(list).to.match(
+        new RegExp(`resourceModule\\(Invoice, Migration\\d{4}Invoices, Migration${invoices}InvoicesFields\\)`),
+      );
+      for (const name of [`Migration${customers}CustomersFields`, `Migration${invoices}InvoicesFields`])
+        expect(list).to.include(`import { ${name} } from '../../adapters/outbound/mikroorm/migrations/${name}.js';`);
+    });
+
+    it("refuses, writing nothing, when the resource's resourceModule(…) entry is not in the module list", async () => {
+      const list = read('src/main/modules/index.ts');
+      const entry = /\n {2}resourceModule\(Invoice, [^)]*\),/.exec(list)?.[0];
+      expect(entry, list).to.not.equal(undefined);
+      writeFileSync(join(root, 'src/main/modules/index.ts'), list.replace(entry!, ''));
+      const entity = read('src/domain/invoice/Invoice.ts');
+      expect(await generateIn(['field', 'invoice', 'note:text?'])).to.equal(2);
+      expect(err).to.match(
+        /^generate: src\/main\/modules\/index\.ts: no `resourceModule\(Invoice, …\)` call to list Migration\d{4}InvoicesFields in \(nothing was written\)/,
+      );
+      expect(read('src/domain/invoice/Invoice.ts')).to.equal(entity);
+      writeFileSync(join(root, 'src/main/modules/index.ts'), list);
     });
   });
 });

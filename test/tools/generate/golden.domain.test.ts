@@ -2,28 +2,20 @@ import { expect } from 'chai';
 import { domainFiles } from '../../../tools/generate/templates/domain/index.js';
 import { itRendersAsCommitted, modelOf, productModel } from './models.js';
 
-describe('generate: the domain templates reproduce the committed product (the golden rule)', () => {
+describe('generate: the domain template reproduces the committed product (the golden rule)', () => {
   const files = domainFiles(productModel());
 
-  it('writes the entity, its errors, its port and the six use cases', () => {
-    expect(files.map((f) => f.path)).to.deep.equal([
-      'src/domain/product/Product.ts',
-      'src/domain/product/ProductErrors.ts',
-      'src/domain/product/ProductRepository.ts',
-      'src/application/product/CreateProduct.ts',
-      'src/application/product/GetProduct.ts',
-      'src/application/product/ListProducts.ts',
-      'src/application/product/SearchProducts.ts',
-      'src/application/product/UpdateProduct.ts',
-      'src/application/product/DeleteProduct.ts',
-    ]);
+  it('writes the entity only: its declaration and class (errors, port and use cases are the shared cores)', () => {
+    expect(files.map((f) => f.path)).to.deep.equal(['src/domain/product/Product.ts']);
   });
 
   itRendersAsCommitted(files);
 
-  it('writes no search use case for a resource without --search', () => {
-    expect(domainFiles(modelOf(['gadget', 'name:string'], ['product', 'user'], 3)).map((f) => f.path)).to.not.include(
-      'src/application/gadget/SearchGadgets.ts',
-    );
+  it('declares the search field only for a resource with --search, and imports no errors of its own', () => {
+    const [gadget] = domainFiles(modelOf(['gadget', 'name:string', 'notes:text?'], ['product', 'user'], 3));
+    expect(gadget?.contents).not.to.include('search:');
+    expect(gadget?.contents).not.to.include('Errors');
+    expect(gadget?.contents).to.include('export class Gadget extends entityOf(GADGET) {}');
+    expect(gadget?.contents).to.include('`null` clears an optional one');
   });
 });

@@ -1,11 +1,17 @@
 import { expect } from 'chai';
 import { moduleListEdit, policyEdit } from '../../../tools/generate/templates/main/edits.js';
-import { mainFiles } from '../../../tools/generate/templates/main/index.js';
-import { committed, customerModel, invoiceModel, itRendersAsCommitted, productModel } from './models.js';
+import { committed, customerModel, invoiceModel, productModel } from './models.js';
 
+/** Today's module list and policy without products: their two imports and their entry; their four rules. */
 const withoutProducts = {
   moduleList: (text: string) =>
-    text.replace("import { products } from './products.js';\n", '').replace(', products]', ']'),
+    text
+      .replace(
+        "import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';\n",
+        '',
+      )
+      .replace("import { Product } from '../../domain/product/Product.js';\n", '')
+      .replace('  resourceModule(Product, Migration0002Products),\n', ''),
   policy: (text: string) =>
     text
       .split('\n')
@@ -13,17 +19,14 @@ const withoutProducts = {
       .join('\n'),
 };
 
+const MIGRATIONS = '../../adapters/outbound/mikroorm/migrations';
+
 describe('generate: main templates', () => {
   describe('the golden rule', () => {
-    it('the product model renders one module file, the products module', () => {
-      expect(mainFiles(productModel()).map((file) => file.path)).to.deep.equal(['src/main/modules/products.ts']);
-    });
-    itRendersAsCommitted(mainFiles(productModel()));
-
     it("adding products to today's module list without them gives today's module list", () => {
       const today = committed('src/main/modules/index.ts');
       const without = withoutProducts.moduleList(today);
-      expect(without).not.to.include('products');
+      expect(without).not.to.match(/\bProduct\b|Migration0002Products/);
       expect(moduleListEdit(productModel(), without)).to.equal(today);
     });
 
@@ -36,24 +39,60 @@ describe('generate: main templates', () => {
   });
 
   describe('the module list edit', () => {
-    it('imports the module in path order and appends it to MODULES; a second run changes nothing', () => {
+    it('imports the entity and its migration in path order and appends resourceModule(…) to MODULES; a second run changes nothing', () => {
       const once = moduleListEdit(invoiceModel(), committed('src/main/modules/index.ts'));
       expect(once).to.include(
-        "import { health } from './health.js';\nimport { invoices } from './invoices.js';\nimport { jobs } from './jobs.js';\nimport { products } from './products.js';",
+        [
+          `import { Migration0002Products } from '${MIGRATIONS}/Migration0002Products.js';`,
+          `import { Migration0004Invoices } from '${MIGRATIONS}/Migration0004Invoices.js';`,
+          "import { Invoice } from '../../domain/invoice/Invoice.js';",
+          "import { Product } from '../../domain/product/Product.js';",
+          "import { access } from './access.js';",
+        ].join('\n'),
       );
-      expect(once).to.include(
-        'export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, jobs, products, invoices];',
+      expect(once).to.match(
+        /resourceModule\(Product, Migration0002Products\),\n {2}resourceModule\(Invoice, Migration0004Invoices\),\n\];\n$/,
       );
       expect(moduleListEdit(invoiceModel(), once)).to.equal(once);
     });
 
-    it('two resources are appended in the order they were generated', () => {
+    it('two resources are appended in the order they were generated: the referenced one first', () => {
       const both = moduleListEdit(
         invoiceModel(),
         moduleListEdit(customerModel(), committed('src/main/modules/index.ts')),
       );
-      expect(both).to.include('[health, auth, users, access, account, jobs, products, customers, invoices]');
-      expect(both.indexOf("from './customers.js'")).to.be.lessThan(both.indexOf("from './FeatureModule.js'"));
+      expect(both).to.include(
+        '  resourceModule(Product, Migration0002Products),\n  resourceModule(Customer, Migration0003Customers),\n  resourceModule(Invoice, Migration0004Invoices),\n];',
+      );
+      expect(both.indexOf('Migration0003Customers.js')).to.be.lessThan(both.indexOf('Migration0004Invoices.js'));
+      expect(both.indexOf("from '../../domain/customer/Customer.js'")).to.be.lessThan(
+        both.indexOf("from '../../domain/invoice/Invoice.js'"),
+      );
+    });
+
+    it('keeps a list on one line while it fits, lays it out one entry a line when not, and imports resourceModule when missing', () => {
+      const short =
+        "import { health } from './health.js';\n\nexport const MODULES: readonly FeatureModule[] = [health];\n";
+      const one = moduleListEdit(customerModel(), short);
+      expect(one).to.include(
+        'export const MODULES: readonly FeatureModule[] = [health, resourceModule(Customer, Migration0003Customers)];',
+      );
+      expect(one.split('\n').slice(0, 4)).to.deep.equal([
+        `import { Migration0003Customers } from '${MIGRATIONS}/Migration0003Customers.js';`,
+        "import { Customer } from '../../domain/customer/Customer.js';",
+        "import { health } from './health.js';",
+        "import { resourceModule } from './resource.js';",
+      ]);
+      const two = moduleListEdit(invoiceModel(), one);
+      expect(two).to.include(
+        [
+          'export const MODULES: readonly FeatureModule[] = [',
+          '  health,',
+          '  resourceModule(Customer, Migration0003Customers),',
+          '  resourceModule(Invoice, Migration0004Invoices),',
+          '];',
+        ].join('\n'),
+      );
     });
 
     it('refuses a module list it cannot find', () => {

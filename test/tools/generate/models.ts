@@ -57,6 +57,23 @@ export const INVOICE_ARGS = [
 ];
 export const customerModel = (): ResourceModel => modelOf(CUSTOMER_ARGS, ['product', 'user'], 3);
 
+/** Issue 34's plain resource: what a generated resource costs at its simplest. */
+export const WIDGET_ARGS = ['widget', 'name:string', 'price:decimal(12,2)'];
+/**
+ * A chain of three (author ← book ← book order), its middle one with --search, a ref and an enum:
+ * the derived suites of the last make rows of both resources above it.
+ */
+export const AUTHOR_ARGS = ['author', 'name:string'];
+export const BOOK_ARGS = [
+  'book',
+  'author_id:ref(author)',
+  'title:string',
+  'format:enum(paper|ebook)',
+  '--search',
+  'title',
+];
+export const BOOK_ORDER_ARGS = ['book_order', 'book_id:ref(book)', 'quantity:integer(1..)'];
+
 /** An invoice with every field type, optional or not, with bounds, and a ref to `customer`. */
 export const invoiceModel = (): ResourceModel =>
   modelOf([...INVOICE_ARGS, 'tier:enum(free|pro)', 'contact:email?', 'ext:uuid?'], ['customer', 'product', 'user'], 4);

@@ -1,7 +1,16 @@
 import { domainFiles } from '../../../tools/generate/templates/domain/index.js';
 import { customerModel, invoiceModel } from './models.js';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +22,10 @@ import type { Database } from '../../../src/adapters/outbound/mikroorm/database.
 import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import type * as MainDatabase from '../../../src/main/database.js';
+import type * as MemoryCore from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
+import type * as SqlCore from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
+import type * as TableCore from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { moduleListEdit } from '../../../tools/generate/templates/main/edits.js';
 import { accessGrants, migrationName, outboundFiles } from '../../../tools/generate/templates/outbound/index.js';
 import type * as Databases from '../../adapters/outbound/contracts/databases.js';
 import type { SqlTarget } from '../../adapters/outbound/contracts/databases.js';
@@ -26,10 +39,11 @@ import type * as SupportRepository from '../../support/resource/repository.js';
 import type { TableSpec } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 
 /**
- * The outbound templates for two related resources with every field type — `customer` (searched)
- * and `invoice` referencing it — rendered into a scratch tree beside the real sources, then type
- * checked, migrated on SQLite and PostgreSQL, and run through the resource repository contract.
- * The domain files they import are rendered by the domain templates.
+ * The migrations and entities the templates write for two related resources with every field type
+ * — `customer` (searched) and `invoice` referencing it — rendered into a scratch tree beside the
+ * real sources, then type checked, migrated on SQLite and PostgreSQL, and run through the resource
+ * repository contract on the shared cores (SqlResourceRepository, memoryRepositoryOf) over the
+ * rendered declarations: the table the migration creates is the one the repository reads.
  * Everything the test runs is loaded from the scratch tree (a copy of src and test), so the
  * rendered files and the contract share one DomainError class.
  */
@@ -43,7 +57,18 @@ for (const folder of ['src', 'test']) cpSync(join(repositoryRoot, folder), join(
 symlinkSync(realpathSync(join(repositoryRoot, 'node_modules')), join(scratch, 'node_modules'));
 cpSync(join(repositoryRoot, 'package.json'), join(scratch, 'package.json'));
 const rendered = [...outboundFiles(CUSTOMER), ...outboundFiles(INVOICE)];
-const written = [...rendered, ...domainFiles(CUSTOMER), ...domainFiles(INVOICE)];
+/**
+ * The module list with both resources' lines, beside the real one (which the database of this test
+ * keeps reading: the rendered migrations are added to it below), so the type check sees them wired.
+ */
+const moduleList = {
+  path: 'src/main/modules/generatedIndex.ts',
+  contents: [CUSTOMER, INVOICE].reduce(
+    (text, model) => moduleListEdit(model, text),
+    readFileSync(join(repositoryRoot, 'src/main/modules/index.ts'), 'utf8'),
+  ),
+};
+const written = [...rendered, ...domainFiles(CUSTOMER), ...domainFiles(INVOICE), moduleList];
 for (const file of written) {
   mkdirSync(dirname(join(scratch, file.path)), { recursive: true });
   writeFileSync(join(scratch, file.path), file.contents);
@@ -67,27 +92,26 @@ interface Repository {
     query: ListQuery<string>,
   ): Promise<ReadonlyMap<string, Page<Entity>>>;
 }
-type Constructor<A extends unknown[]> = new (...args: A) => Repository;
+/** A rendered entity class, as the shared cores take it. */
+type EntityClass = { restore(props: Props): Entity } & MemoryCore.MemoryEntityClass &
+  Parameters<typeof TableCore.tableOf>[0];
 
 const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(scratch, path)).href)) as T;
 const adapters = 'src/adapters/outbound';
-const { Customer } = await load<{ Customer: { restore(props: Props): Entity } }>('src/domain/customer/Customer.ts');
-const { Invoice } = await load<{ Invoice: { restore(props: Props): Entity } }>('src/domain/invoice/Invoice.ts');
-const { SqlCustomerRepository, CUSTOMER_TABLE } = await load<{
-  SqlCustomerRepository: Constructor<[Database]>;
-  CUSTOMER_TABLE: TableSpec;
-}>(`${adapters}/mikroorm/SqlCustomerRepository.ts`);
-const { SqlInvoiceRepository, INVOICE_TABLE } = await load<{
-  SqlInvoiceRepository: Constructor<[Database]>;
-  INVOICE_TABLE: TableSpec;
-}>(`${adapters}/mikroorm/SqlInvoiceRepository.ts`);
+const { Customer } = await load<{ Customer: EntityClass }>('src/domain/customer/Customer.ts');
+const { Invoice } = await load<{ Invoice: EntityClass }>('src/domain/invoice/Invoice.ts');
+const { SqlResourceRepository } = await load<typeof SqlCore>(`${adapters}/mikroorm/SqlResourceRepository.ts`);
+const { tableOf } = await load<typeof TableCore>(`${adapters}/mikroorm/resourceTable.ts`);
+const { memoryRepositoryOf } = await load<typeof MemoryCore>(`${adapters}/memory/InMemoryResourceRepository.ts`);
 const { insertRows } = await load<typeof SupportRepository>('test/support/resource/repository.ts');
-const { InMemoryCustomerRepository } = await load<{ InMemoryCustomerRepository: Constructor<[]> }>(
-  `${adapters}/memory/InMemoryCustomerRepository.ts`,
-);
-const { InMemoryInvoiceRepository } = await load<{ InMemoryInvoiceRepository: Constructor<[Repository]> }>(
-  `${adapters}/memory/InMemoryInvoiceRepository.ts`,
-);
+const CUSTOMER_TABLE = tableOf(Customer) as unknown as TableSpec;
+const INVOICE_TABLE = tableOf(Invoice) as unknown as TableSpec;
+/** The shared SQL core over a rendered entity's table. */
+const sqlRepository = (db: Database, Entity: EntityClass): Repository =>
+  new SqlResourceRepository(db, tableOf(Entity)) as unknown as Repository;
+/** The shared memory core over a rendered entity, beside the repositories of what it refers to. */
+const memoryRepository = (Entity: EntityClass, parents: Record<string, Repository> = {}): Repository =>
+  memoryRepositoryOf(Entity, parents as never) as unknown as Repository;
 const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof PolicyRuleStoreClass }>(
   `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
 );
@@ -225,10 +249,10 @@ async function schemaOf(db: Database, table: string, postgres: boolean): Promise
   return JSON.stringify({ indexes: indexes.rows, keys: keys.rows, columns: columns.rows });
 }
 
-describe('generate: the outbound templates for every field type and a reference (customer, invoice)', function () {
+describe('generate: the rendered migrations and declarations for every field type and a reference (customer, invoice)', function () {
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('type checks (tsc --noEmit, strict, the project options) with the real sources', function () {
+  it('type checks (tsc --noEmit, strict, the project options) with the real sources, both wired by resourceModule(…)', function () {
     this.timeout(240_000);
     writeFileSync(
       join(scratch, 'tsconfig.json'),
@@ -248,7 +272,7 @@ describe('generate: the outbound templates for every field type and a reference 
   resourceRepositoryContract('rendered customers in memory', CUSTOMERS, {
     setUp: async () => undefined,
     fresh: async (): Promise<ResourceStorage<Entity, string>> => {
-      const repository = new InMemoryCustomerRepository();
+      const repository = memoryRepository(Customer);
       return { repository, addMany: async (rows) => void (await Promise.all(rows.map((row) => repository.add(row)))) };
     },
     tearDown: async () => undefined,
@@ -257,8 +281,8 @@ describe('generate: the outbound templates for every field type and a reference 
   resourceRepositoryContract('rendered invoices in memory (a reference to rendered customers)', INVOICES, {
     setUp: async () => undefined,
     fresh: async (): Promise<ResourceStorage<Entity, string>> => {
-      const customers = new InMemoryCustomerRepository();
-      const repository = new InMemoryInvoiceRepository(customers);
+      const customers = memoryRepository(Customer);
+      const repository = memoryRepository(Invoice, { customers });
       return {
         repository,
         referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },
@@ -344,8 +368,8 @@ function describeOn(target: SqlTarget): void {
 
     it('round-trips a row with every field type through the repository, nulls included', async () => {
       await clear();
-      await new SqlCustomerRepository(database()).add(aCustomer(uuid(0xfff0)));
-      const repository = new SqlInvoiceRepository(database());
+      await sqlRepository(database(), Customer).add(aCustomer(uuid(0xfff0)));
+      const repository = sqlRepository(database(), Invoice);
       const full = INVOICES.make(uuid(1), {
         score: 7,
         contact: 'x@example.com',
@@ -403,7 +427,7 @@ function describeOn(target: SqlTarget): void {
     setUp,
     fresh: async () => {
       await clear();
-      const repository = new SqlCustomerRepository(database());
+      const repository = sqlRepository(database(), Customer);
       return { repository, addMany: (rows) => insertMany(database(), CUSTOMER_TABLE, rows, !postgres) };
     },
     tearDown: async () => undefined,
@@ -413,8 +437,8 @@ function describeOn(target: SqlTarget): void {
     setUp,
     fresh: async () => {
       await clear();
-      const customers = new SqlCustomerRepository(database());
-      const repository = new SqlInvoiceRepository(database());
+      const customers = sqlRepository(database(), Customer);
+      const repository = sqlRepository(database(), Invoice);
       return {
         repository,
         referenced: { add: (id) => customers.add(aCustomer(id)), delete: (id) => customers.delete(id) },

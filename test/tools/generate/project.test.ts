@@ -11,9 +11,9 @@ describe('generate: the project state', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  const touch = (path: string) => {
+  const touch = (path: string, contents = '') => {
     mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), '');
+    writeFileSync(join(root, path), contents);
   };
 
   it('finds the resources of this repository (user and product) and the next migration number', () => {
@@ -22,16 +22,17 @@ describe('generate: the project state', () => {
     expect(state.nextMigrationNumber).to.be.greaterThan(2);
   });
 
-  it('counts a domain folder as a resource only when it holds <Pascal>Repository.ts', () => {
-    touch('src/domain/purchase_order/PurchaseOrderRepository.ts');
+  it('counts a domain folder as a resource when its <Pascal>.ts declares one, or it holds <Pascal>Repository.ts', () => {
+    touch('src/domain/purchase_order/PurchaseOrder.ts', 'export const PURCHASE_ORDER = declareResource({});\n');
     touch('src/domain/user/UserRepository.ts');
     touch('src/domain/shared/Text.ts');
-    touch('src/domain/health/Health.ts');
+    touch('src/domain/health/Health.ts', 'export interface Health {}\n');
+    touch('src/domain/invoice/Invoices.ts', 'export const INVOICE = declareResource({});\n');
     expect(readProjectState(root).resources).to.deep.equal(['purchase_order', 'user']);
   });
 
   it('takes the route words, their plurals, and every resource with its plural', () => {
-    touch('src/domain/purchase_order/PurchaseOrderRepository.ts');
+    touch('src/domain/purchase_order/PurchaseOrder.ts', 'declareResource({})');
     const words = readProjectState(root).routeWords;
     for (const word of [
       'user',

@@ -47,7 +47,15 @@ describe('generate: the command', () => {
     expect(await generate(['resource', 'purchase_order', 'title:string', 'total:number(>0)'])).to.equal(0);
     expect(readFileSync(join(root, 'src/domain/purchase_order/PurchaseOrder.ts'), 'utf8')).to.equal('// title total\n');
     expect(readFileSync(join(root, 'policy/policy.csv'), 'utf8')).to.equal('p, user, /api/v1/purchase-orders, GET\n');
-    expect(out).to.equal('created src/domain/purchase_order/PurchaseOrder.ts\nchanged policy/policy.csv\n');
+    expect(out).to.equal(
+      [
+        'created src/domain/purchase_order/PurchaseOrder.ts',
+        'changed policy/policy.csv',
+        'next: npm test runs its tests (test/resources/purchaseOrders.test.ts); npm start applies its migration',
+        'behaviour of its own (a state rule, a command) goes in class PurchaseOrder, src/domain/purchase_order/PurchaseOrder.ts',
+        '',
+      ].join('\n'),
+    );
     expect(err).to.equal('');
   });
 

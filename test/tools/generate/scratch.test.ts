@@ -4,9 +4,19 @@ import { Api, dataOf, expectError, type ApiResponse } from '../../support/api.js
 import { servedContract } from '../../support/contract.js';
 import { externalService } from '../../support/env.js';
 import { gqlData, graphql } from '../../support/graphql.js';
-import { CUSTOMER_ARGS, INVOICE_ARGS, PRODUCT_ARGS, productModel, squeezed } from './models.js';
+import {
+  AUTHOR_ARGS,
+  BOOK_ARGS,
+  BOOK_ORDER_ARGS,
+  CUSTOMER_ARGS,
+  INVOICE_ARGS,
+  PRODUCT_ARGS,
+  productModel,
+  squeezed,
+  WIDGET_ARGS,
+} from './models.js';
 import { MIGRATIONS_DIR, projectState } from '../../../tools/generate/project.js';
-import { camelOf } from '../../../tools/generate/model.js';
+import { camelOf, namesOf } from '../../../tools/generate/model.js';
 import { PRODUCT } from '../../../src/domain/product/Product.js';
 import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../../support/resources/productBodies.js';
 import {
@@ -70,15 +80,21 @@ async function tokenOf(api: Api, email: string): Promise<string> {
 
 /**
  * Issue 10's proof that the generator works end to end, in one scratch copy of the repository:
- * products removed and regenerated give back the committed files (the golden rule); two related
- * resources generated there pass lint, the type check, the layer rule and their own tests; the
- * service serves them over REST and GraphQL with their references and access rules.
+ * products removed and regenerated give back the committed files (the golden rule); resources
+ * generated there — a plain widget, customer and invoice, and the chain author ← book ← book order —
+ * each write at most 4 source files and 150 lines and one test file (issue 34), and right after,
+ * untouched, pass lint, the type check, the layer rule and their own tests; the service serves them
+ * over REST and GraphQL with their references and access rules.
  */
 describe('generate: in a scratch copy of the repository', function () {
   this.timeout(1_200_000);
   const source = process.cwd();
   let copy: ScratchCopy;
-  const slice = () => productSlice(productModel(), projectState(['user'], 2));
+  const slice = () =>
+    productSlice(productModel(), {
+      ...projectState(['user'], 2),
+      files: { [MODULE_LIST]: copy.readSource(MODULE_LIST), [POLICY]: copy.readSource(POLICY) },
+    });
   /**
    * Migrations numbered after products' (2), set aside while products is regenerated: the generator
    * numbers a migration after the newest one, so products gets its number back only in the project
@@ -212,7 +228,7 @@ describe('generate: in a scratch copy of the repository', function () {
   });
 
   goldenStep('removes the product resource: its files, its module entry, its four policy rules', async () => {
-    const { paths } = slice();
+    const paths = slice();
     for (const path of paths) {
       expect(copy.exists(path), `${path} is not in the repository`).to.equal(true);
       copy.remove(path);
@@ -232,40 +248,66 @@ describe('generate: in a scratch copy of the repository', function () {
       const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS, '--dry-run']);
       expectExit(result, 0, 'generate --dry-run');
       expect(pathsIn(result.stdout, 'would change')).to.deep.equal([MODULE_LIST, POLICY].sort());
-      expect(pathsIn(result.stdout, 'would create')).to.deep.equal(slice().paths);
-      for (const path of slice().paths) expect(copy.exists(path), `--dry-run wrote ${path}`).to.equal(false);
+      expect(pathsIn(result.stdout, 'would create')).to.deep.equal(slice());
+      for (const path of slice()) expect(copy.exists(path), `--dry-run wrote ${path}`).to.equal(false);
     },
   );
 
   goldenStep('regenerates products exactly as committed, whitespace aside (the golden rule)', async () => {
     const result = await copy.npm('generate', ['resource', ...PRODUCT_ARGS]).finally(putBack);
     expectExit(result, 0, 'generate product');
-    expect(pathsIn(result.stdout, 'created')).to.deep.equal(slice().paths);
+    expect(pathsIn(result.stdout, 'created')).to.deep.equal(slice());
     expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
-    const differing = slice().paths.filter((path) => squeezed(copy.read(path)) !== squeezed(copy.readSource(path)));
+    const differing = slice().filter((path) => squeezed(copy.read(path)) !== squeezed(copy.readSource(path)));
     expect(differing, 'regenerated files that differ from the committed ones').to.deep.equal([]);
     expect(squeezed(copy.read(MODULE_LIST))).to.equal(squeezed(copy.readSource(MODULE_LIST)));
     expect(rulesOf(copy.read(POLICY))).to.deep.equal(rulesOf(copy.readSource(POLICY)));
   });
 
   const created: string[] = [];
+  /** What one `generate resource` wrote: the files it created and changed, and the lines it added to src/. */
+  const written: { name: string; created: string[]; changed: string[]; sourceLines: number }[] = [];
+  const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   step(
-    'generates customer (with search) and invoice (a reference to customer, every other type, an optional text and integer)',
+    'generates widget (plain), customer (with search), invoice (a reference to customer, every other type, an optional text and integer), and author ← book (--search, a ref, an enum) ← book order',
     async () => {
-      for (const args of [CUSTOMER_ARGS, INVOICE_ARGS]) {
+      for (const args of [WIDGET_ARGS, CUSTOMER_ARGS, INVOICE_ARGS, AUTHOR_ARGS, BOOK_ARGS, BOOK_ORDER_ARGS]) {
+        const before = lineCount(copy.read(MODULE_LIST));
         const result = await copy.npm('generate', ['resource', ...args]);
         expectExit(result, 0, `generate ${args[0]}`);
         // The typed client's types are built from the document before the type check, not written here.
-        expect(pathsIn(result.stdout, 'changed')).to.deep.equal([MODULE_LIST, POLICY].sort());
-        created.push(...pathsIn(result.stdout, 'created'));
+        const changed = pathsIn(result.stdout, 'changed');
+        expect(changed).to.deep.equal([MODULE_LIST, POLICY].sort());
+        const files = pathsIn(result.stdout, 'created');
+        const sourceLines =
+          files.filter((path) => path.startsWith('src/')).reduce((sum, path) => sum + lineCount(copy.read(path)), 0) +
+          lineCount(copy.read(MODULE_LIST)) -
+          before;
+        written.push({ name: args[0]!, created: files, changed, sourceLines });
+        created.push(...files);
       }
-      expect(created).to.include.members([
-        'src/domain/customer/Customer.ts',
-        'src/domain/invoice/Invoice.ts',
-        'src/main/modules/customers.ts',
-        'src/main/modules/invoices.ts',
-      ]);
-      expect(copy.read(MODULE_LIST)).to.match(/customers,\s*invoices,?\s*\]/);
+      // Issue 34: a resource is its declaration, its migration, its line in the module list (and its rules), and one test file.
+      for (const { name, created: files, changed, sourceLines } of written) {
+        const { pascal, pluralCamel } = namesOf(name);
+        const sources = [...files, ...changed].filter((path) => path.startsWith('src/'));
+        expect(files, name).to.include.members([
+          `src/domain/${name}/${pascal}.ts`,
+          `test/resources/${pluralCamel}.test.ts`,
+        ]);
+        expect(sources.length, `${name}: ${sources.join(', ')}`).to.be.at.most(4);
+        expect(sourceLines, `${name}: lines written to src/`).to.be.at.most(150);
+        expect(
+          files.filter((path) => path.startsWith('test/')),
+          name,
+        ).to.have.length(1);
+      }
+      const widget = written.find((w) => w.name === 'widget')!;
+      expect(widget.created).to.have.length(3);
+      expect(widget.created).to.include.members(['src/domain/widget/Widget.ts', 'test/resources/widgets.test.ts']);
+      expect(widget.created.filter((path) => /^src\/.*\/Migration\d{4}Widgets\.ts$/.test(path))).to.have.length(1);
+      expect(copy.read(MODULE_LIST)).to.match(
+        /resourceModule\(Widget, Migration\d{4}Widgets\),\s*resourceModule\(Customer, Migration\d{4}Customers\),\s*resourceModule\(Invoice, Migration\d{4}Invoices\),\s*resourceModule\(Author, Migration\d{4}Authors\),\s*resourceModule\(Book, Migration\d{4}Books\),\s*resourceModule\(BookOrder, Migration\d{4}BookOrders\),?\s*\]/,
+      );
       expect(rulesOf(copy.read(POLICY))).to.include.members([
         'p, user, /api/v1/customers, GET',
         'p, user, /api/v1/customers/{id}, GET',
@@ -377,6 +419,13 @@ describe('generate: in a scratch copy of the repository', function () {
         'updated_at',
       ]);
       expect(parameter('/api/v1/customers/search', 'q')).to.include({ in: 'query', required: true });
+      // The chain: a book is searched and belongs to an author; a book order belongs to a book.
+      expect(methods('/api/v1/books/search')).to.deep.equal(['get']);
+      expect(methods('/api/v1/authors/{id}/books')).to.deep.equal(['get']);
+      expect(methods('/api/v1/books/{id}/book-orders')).to.deep.equal(['get']);
+      expect(fields('Book').format).to.include({ type: 'string' });
+      expect(fields('Book').format?.enum).to.deep.equal(['paper', 'ebook']);
+      expect(fields('Widget').price).to.deep.include({ type: ['string', 'number'] });
       expect(parameter('/api/v1/customers/search', 'sort')?.schema.enum).to.deep.equal([
         'name',
         'email',
@@ -389,7 +438,7 @@ describe('generate: in a scratch copy of the repository', function () {
 
   step("passes the new resources' own tests, the repository contract on PostgreSQL included", async () => {
     const tests = created.filter((path) => path.endsWith('.test.ts'));
-    expect(tests.length, 'the generator wrote no tests').to.be.at.least(2);
+    expect(tests.length, 'one test file per generated resource').to.equal(written.length);
     const postgres = externalService('SVC_TEST_POSTGRES_URL');
     const database = postgres === undefined ? undefined : await ScratchPostgres.create(postgres);
     try {
@@ -615,6 +664,40 @@ describe('generate: in a scratch copy of the repository', function () {
         // Once nothing names it, the first customer can go.
         expectStatus(await api.delete(`/api/v1/invoices/${invoice.id}`, { token: admin }), 204);
         expectStatus(await api.delete(`/api/v1/customers/${customer.id}`, { token: admin }), 204);
+        // The chain of three: a book order names a book, which names an author; each is served both ways.
+        const author = dataOf<{ id: string }>(
+          await api.post('/api/v1/authors', { token: admin, json: { name: 'Ursula' } }),
+          201,
+        );
+        const book = dataOf<{ id: string }>(
+          await api.post('/api/v1/books', {
+            token: admin,
+            json: { author_id: author.id, title: 'The Dispossessed', format: 'paper' },
+          }),
+          201,
+        );
+        const order = dataOf<{ id: string }>(
+          await api.post('/api/v1/book-orders', { token: admin, json: { book_id: book.id, quantity: 2 } }),
+          201,
+        );
+        const ids = (response: ApiResponse) => dataOf<{ id: string }[]>(response).map((row) => row.id);
+        expect(ids(await api.get(`/api/v1/books/${book.id}/book-orders`, { token: user }))).to.deep.equal([order.id]);
+        expect(ids(await api.get('/api/v1/books/search?q=DISPOSSESSED', { token: user }))).to.deep.equal([book.id]);
+        const chain = await gql<{
+          bookOrders: {
+            data: { quantity: number; book: { title: string; format: string; author: { name: string } } }[];
+          };
+        }>(service, user, '{ bookOrders { data { quantity book { title format author { name } } } } }');
+        expect(chain.bookOrders.data).to.deep.equal([
+          { quantity: 2, book: { title: 'The Dispossessed', format: 'PAPER', author: { name: 'Ursula' } } },
+        ]);
+        expectError(
+          await api.delete(`/api/v1/authors/${author.id}`, { token: admin }),
+          409,
+          'CONFLICT',
+          'Author is still referenced',
+          { detail: `id: ${author.id}` },
+        );
         // Products are still served, regenerated.
         expectStatus(
           await api.post('/api/v1/products', {
@@ -693,18 +776,19 @@ describe('generate: in a scratch copy of the repository', function () {
       expectExit(added, 0, 'generate field invoice status paid_at');
       expect(pathsIn(added.stdout, 'created')).to.have.length(1);
       expect(pathsIn(added.stdout, 'created')[0]).to.match(/migrations\/Migration\d{4}InvoicesFields\.ts$/);
-      expect(pathsIn(added.stdout, 'changed')).to.include.members([
-        INVOICE_ENTITY,
-        'src/main/modules/invoices.ts',
-        'test/support/resources/invoice.ts',
-      ]);
+      // The declaration, and the module list that lists the migration; the tests read the declaration.
+      expect(pathsIn(added.stdout, 'changed')).to.deep.equal([MODULE_LIST, INVOICE_ENTITY].sort());
+      const addedMigration = /Migration\d{4}InvoicesFields/.exec(pathsIn(added.stdout, 'created')[0]!)![0];
+      expect(copy.read(MODULE_LIST)).to.match(
+        new RegExp(`resourceModule\\(Invoice, Migration\\d{4}Invoices, ${addedMigration}\\)`),
+      );
       expect(copy.read(INVOICE_ENTITY)).to.include("status: field.enum(['draft', 'sent', 'paid']),");
       expect(copy.read(INVOICE_ENTITY)).to.include('paidAt: field.datetime().optional(),');
 
-      // A reference: its relation comes with it (the module's wiring; the nested route is customer_id's).
+      // A reference: its relation comes with it from the declaration (the nested route stays customer_id's).
       const payer = await copy.npm('generate', ['field', 'invoice', 'payer_id:ref(customer)?']);
       expectExit(payer, 0, 'generate field invoice payer_id');
-      expect(copy.read('src/main/modules/invoices.ts')).to.include('payerId: { resource: CUSTOMER_INBOUND');
+      expect(pathsIn(payer.stdout, 'changed')).to.deep.equal([MODULE_LIST, INVOICE_ENTITY].sort());
 
       const removed = await copy.npm('generate', ['field', 'invoice', '--remove', 'total']);
       expectExit(removed, 0, 'generate field invoice --remove total');
@@ -737,11 +821,13 @@ describe('generate: in a scratch copy of the repository', function () {
     expectExit(migrated, 0, 'generate migration');
     expect(pathsIn(migrated.stdout, 'created')).to.have.length(1);
     expect(pathsIn(migrated.stdout, 'created')[0]).to.match(/Migration\d{4}CustomersFields\.ts$/);
-    // The module lists it; the tests' samples take the field.
-    expect(pathsIn(migrated.stdout, 'changed')).to.include.members([
-      'src/main/modules/customers.ts',
-      'test/support/resources/customer.ts',
-    ]);
+    // The module list lists it in the customer's entry; the tests' samples come from the declaration.
+    expect(pathsIn(migrated.stdout, 'changed')).to.include(MODULE_LIST);
+    expect(pathsIn(migrated.stdout, 'changed').filter((path) => path.startsWith('test/'))).to.deep.equal([]);
+    const migration = /Migration\d{4}CustomersFields/.exec(pathsIn(migrated.stdout, 'created')[0]!)![0];
+    expect(copy.read(MODULE_LIST)).to.match(
+      new RegExp(`resourceModule\\(Customer, Migration\\d{4}Customers, ${migration}\\)`),
+    );
     const again = await copy.npm('generate', ['migration']);
     expect(again.stdout).to.include('nothing to do');
   });
@@ -750,10 +836,11 @@ describe('generate: in a scratch copy of the repository', function () {
     expectExit(await copy.npm('lint', [], {}, 900_000), 0, 'npm run lint');
     expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');
     const tests = [
-      ...created.filter((path) => path.endsWith('.test.ts')),
+      // The changed resources' suites, read from their declarations as they now are.
+      'test/resources/customers.test.ts',
+      'test/resources/invoices.test.ts',
+      'test/resources/products.test.ts',
       'test/domain/product',
-      'test/application/product',
-      'test/adapters/outbound/resources/productRepository.test.ts',
       'test/tools/generate/golden.domain.test.ts',
       'test/tools/generate/golden.tests.test.ts',
       // The typed client's types, built from the document as it now is, type every route of it.

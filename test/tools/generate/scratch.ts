@@ -16,7 +16,6 @@ import { dirname, join } from 'node:path';
 import type { ResourceModel } from '../../../tools/generate/model.js';
 import type { ProjectState } from '../../../tools/generate/project.js';
 import { render } from '../../../tools/generate/render.js';
-import { testFiles } from '../../../tools/generate/templates/tests/index.js';
 import { connectDatabase } from '../../support/database.js';
 import { childEnv, runCommand, type Finished } from '../../support/process.js';
 
@@ -110,50 +109,26 @@ export function pathsIn(output: string, verb: string): string[] {
 
 /**
  * The files the product model renders into a project without products: what removing products
- * deletes and regenerating them must give back. From `render` once it is written; until then the
- * slice ISSUE10.md lists, and the test templates' files.
+ * deletes and regenerating them must give back (their entity, their migration, their test file).
+ * `project` holds the texts of the files it edits (render reads them; only the new files count here).
  */
-export function productSlice(
-  model: ResourceModel,
-  project: ProjectState,
-): { paths: string[]; from: 'render' | 'the issue' } {
-  try {
-    return {
-      paths: render(model, project)
-        .create.map((f) => f.path)
-        .sort(),
-      from: 'render',
-    };
-  } catch {
-    const sources = [
-      'src/domain/product/Product.ts',
-      'src/domain/product/ProductErrors.ts',
-      'src/domain/product/ProductRepository.ts',
-      ...['CreateProduct', 'GetProduct', 'ListProducts', 'SearchProducts', 'UpdateProduct', 'DeleteProduct'].map(
-        (n) => `src/application/product/${n}.ts`,
-      ),
-      'src/adapters/inbound/productUseCases.ts',
-      'src/adapters/outbound/mikroorm/SqlProductRepository.ts',
-      'src/adapters/outbound/mikroorm/migrations/Migration0002Products.ts',
-      'src/adapters/outbound/memory/InMemoryProductRepository.ts',
-      'src/main/modules/products.ts',
-    ];
-    return { paths: [...sources, ...testFiles(model).map((f) => f.path)].sort(), from: 'the issue' };
-  }
+export function productSlice(model: ResourceModel, project: ProjectState): string[] {
+  return render(model, project)
+    .create.map((f) => f.path)
+    .sort();
 }
 
 export const MODULE_LIST = 'src/main/modules/index.ts';
 export const POLICY = 'policy/policy.csv';
 
-/** The module list without products: its import and its entry. */
+/** The module list without products: the imports of their entity and migration, and their `resourceModule(…)` entry. */
 export function withoutProductsModule(text: string): string {
   const out = text
     .split('\n')
-    .filter((line) => !/^import \{ products \} from '\.\/products\.js';$/.test(line))
+    .filter((line) => !/^import \{ (Product|Migration0002Products) \} from '[^']+';$/.test(line))
     .join('\n')
-    .replace(/,\s*products(?=\s*[,\]])/, '')
-    .replace(/\[\s*products,\s*/, '[');
-  if (out === text || /\bproducts\b/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, '')))
+    .replace(/\n\s*resourceModule\(Product, Migration0002Products\),?(?=\n)/, '');
+  if (out === text || /\bProduct\b|Migration0002Products/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, '')))
     throw new Error(`cannot take products out of the module list:\n${text}`);
   return out;
 }

@@ -32,21 +32,37 @@ const INVOICE = modelOf(
   4,
 );
 
-/** Exercises the generated types the way the other layers use them; a type error here fails the check. */
+/**
+ * Exercises the generated types the way the other layers use them (the shared cores' use cases and
+ * repository port over the declared entity); a type error here fails the check.
+ */
 const USAGE = `import { Invoice, INVOICE, type InvoiceFields } from './domain/invoice/Invoice.js';
-import { INVOICE_SORT_FIELDS, type InvoiceListQuery } from './domain/invoice/InvoiceRepository.js';
-import { ListInvoices } from './application/invoice/ListInvoices.js';
-import { SearchCustomers } from './application/customer/SearchCustomers.js';
+import { Customer } from './domain/customer/Customer.js';
+import type { ListQuery } from './domain/shared/Page.js';
+import type { SortFieldOf } from './domain/shared/resource.js';
+import type { ResourceRepository } from './domain/shared/ResourceRepository.js';
+import { GetResource } from './application/resources/GetResource.js';
+import { ListResources } from './application/resources/ListResources.js';
+import { SearchResources } from './application/resources/SearchResources.js';
 
+type InvoiceSort = SortFieldOf<typeof INVOICE.fields>;
 const tier: InvoiceFields['tier'] = 'pro';
 const invoice = Invoice.create(
   { id: 'i', customerId: 'c', number: 'A-1', total: 1, dueAt: new Date(), paid: false, tier },
   new Date(),
 );
 const cleared: string | null = invoice.update({ notes: null, score: null }, new Date()).notes;
-const query: InvoiceListQuery = { page: 1, perPage: 20, sort: 'customer_id', order: 'asc', filters: { customer_id: 'c' } };
+const sort: InvoiceSort = 'customer_id';
+const query: ListQuery<InvoiceSort> = { page: 1, perPage: 20, sort, order: 'asc', filters: { customer_id: 'c' } };
 const ratio: number | null = invoice.ratio;
-export const used = [cleared, query, ratio, INVOICE.rules.tier?.message, INVOICE_SORT_FIELDS, ListInvoices, SearchCustomers];
+export function useCases(invoices: ResourceRepository<Invoice, InvoiceSort>, customers: ResourceRepository<Customer, string>) {
+  return {
+    get: new GetResource({ rows: invoices, errors: Invoice.errors }),
+    list: new ListResources(invoices).execute(query),
+    search: new SearchResources(customers),
+  };
+}
+export const used = [cleared, ratio, INVOICE.rules.tier?.message, Customer.declaration.search, Invoice.errors.notFound('i').message];
 `;
 
 describe('generate: the domain templates for every field type', function () {

@@ -9,7 +9,8 @@ export const declarationLine = (f: FieldModel): string => `    ${f.camel}: ${fie
 
 /**
  * `src/domain/<snake>/<Pascal>.ts`: the resource's one declaration (its fields, one a line) and
- * its entity, whose rules, types and getters come from the declaration.
+ * its entity, whose rules, types, getters and errors (`<Pascal>.errors`) come from the declaration;
+ * the class is where the resource's own behaviour goes.
  */
 export function entityFile(m: ResourceModel): FileContents {
   const { pascal, snake, pluralSnake, human } = m.names;
@@ -17,7 +18,6 @@ export function entityFile(m: ResourceModel): FileContents {
   const a = human.toLowerCase();
   const optional = m.fields.some((f) => f.optional);
   const contents = `import { declareResource, entityOf, field, type Changes, type CreateInput, type PropsOf } from '../shared/resource.js';
-import { ${pascal}VersionMismatchError } from './${pascal}Errors.js';
 
 /** The ${a} resource, declared once: everything else about its fields is derived from this. */
 export const ${upper} = declareResource({
@@ -36,7 +36,7 @@ export type ${pascal}Changes = Changes<Fields>;
 export type ${pascal}Props = PropsOf<Fields>;
 
 /** ${capitalized(withArticle(a))}. Immutable; every change bumps the version. */
-export class ${pascal} extends entityOf(${upper}, (id) => new ${pascal}VersionMismatchError(id)) {}
+export class ${pascal} extends entityOf(${upper}) {}
 `;
   return { path: `src/domain/${snake}/${pascal}.ts`, contents };
 }

@@ -1,36 +1,100 @@
 import { nestedListPaths, type ResourceModel } from '../../model.js';
+import { migrationName } from '../outbound/source.js';
 
 /** An edit of an existing file: its current text in, its new text out. */
 export type Edit = (m: ResourceModel, current: string) => string;
 
-const IMPORT = /^import .* from '(\.\/[^']+)';$/;
-const MODULE_LIST = /(export const MODULES: readonly FeatureModule\[\] = \[)([^\]]*)(\];)/;
+const IMPORT = /^import [^;]*? from '([^']+)';$/gm;
 
 /**
- * `src/main/modules/index.ts`: imports the resource's module (among the imports, sorted by path as
- * they are) and appends it to MODULES. Already listed: the text is left as it is.
+ * `text` with `import { name } from 'path';` among its imports, which are sorted by path (case
+ * aside) as the module list's are; unchanged when `path` is imported already.
+ */
+export function withImport(text: string, name: string, path: string): string {
+  const imports = [...text.matchAll(IMPORT)].map((match) => ({
+    start: match.index ?? 0,
+    end: (match.index ?? 0) + match[0].length,
+    path: match[1] ?? '',
+  }));
+  if (imports.some((i) => i.path === path)) return text;
+  const line = `import { ${name} } from '${path}';`;
+  const next = imports.find((i) => i.path.toLowerCase() > path.toLowerCase());
+  if (next) return `${text.slice(0, next.start)}${line}\n${text.slice(next.start)}`;
+  const last = imports.at(-1);
+  return last ? `${text.slice(0, last.end)}\n${line}${text.slice(last.end)}` : `${line}\n${text}`;
+}
+
+/** Where the bracket closes whose body starts at `open` (just past its `[`, `(` or `{`), strings skipped; `undefined` if none does. */
+export function bodyEnd(text: string, open: number): number | undefined {
+  let depth = 1;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c) && --depth === 0) return i;
+  }
+  return undefined;
+}
+
+/** The items of a list's body at its top level (commas inside calls and brackets do not split). */
+function topLevelItems(body: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i] as string;
+    if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c)) depth -= 1;
+    else if (c === ',' && depth === 0) {
+      items.push(body.slice(from, i));
+      from = i + 1;
+    }
+  }
+  items.push(body.slice(from));
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** `body` with `entry` appended as its last item, in the layout the formatter gives the list. */
+function appended(prefix: string, body: string, entry: string): string {
+  if (body.includes('\n')) return `${body.replace(/\s*$/, '').replace(/,?$/, ',')}\n  ${entry},\n`;
+  const items = [...topLevelItems(body), entry];
+  const oneLine = `${prefix}${items.join(', ')}];`;
+  return oneLine.length <= 120 ? items.join(', ') : `\n${items.map((item) => `  ${item},`).join('\n')}\n`;
+}
+
+const MODULES = /export const MODULES\b[^=]*=\s*\[/;
+
+/** `resourceModule(Invoice, …)`: the resource's entry in MODULES, found by its entity class. */
+export const moduleEntry = (pascal: string): RegExp => new RegExp(`\\bresourceModule\\(\\s*${pascal}\\s*[,)]`);
+
+/**
+ * `src/main/modules/index.ts`: imports the resource's entity and its migration (among the imports,
+ * sorted by path as they are) and appends `resourceModule(<Pascal>, <its migration>)` to MODULES —
+ * after every resource generated before it, so a referenced resource comes first. Already listed:
+ * the list is left as it is.
  */
 export const moduleListEdit: Edit = (m, current) => {
-  const name = m.names.pluralCamel;
-  const path = `./${name}.js`;
-  const list = MODULE_LIST.exec(current);
-  if (!list) throw new Error('src/main/modules/index.ts: the MODULES list was not found');
-  const entries = (list[2] ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  const lines = current.split('\n');
-  const imports = lines.flatMap((line, index) => {
-    const match = IMPORT.exec(line);
-    return match ? [{ index, path: match[1] ?? '' }] : [];
-  });
-  if (!imports.some((i) => i.path === path)) {
-    const next = imports.find((i) => i.path.toLowerCase() > path.toLowerCase());
-    const at = next?.index ?? (imports.at(-1)?.index ?? -1) + 1;
-    lines.splice(at, 0, `import { ${name} } from '${path}';`);
-  }
-  const updated = lines.join('\n');
-  return entries.includes(name) ? updated : updated.replace(MODULE_LIST, `$1${[...entries, name].join(', ')}$3`);
+  const { snake, pascal } = m.names;
+  const migration = migrationName(m);
+  const list = MODULES.exec(current);
+  const open = list ? list.index + list[0].length : undefined;
+  const close = open === undefined ? undefined : bodyEnd(current, open);
+  if (!list || open === undefined || close === undefined)
+    throw new Error('src/main/modules/index.ts: the MODULES list was not found');
+  const body = current.slice(open, close);
+  const entry = `resourceModule(${pascal}, ${migration})`;
+  const listed = moduleEntry(pascal).test(body)
+    ? current
+    : `${current.slice(0, open)}${appended(list[0], body, entry)}${current.slice(close)}`;
+  return [
+    [migration, `../../adapters/outbound/mikroorm/migrations/${migration}.js`],
+    [pascal, `../../domain/${snake}/${pascal}.js`],
+    ['resourceModule', './resource.js'],
+  ].reduce((text, [name, path]) => withImport(text, name!, path!), listed);
 };
 
 /**

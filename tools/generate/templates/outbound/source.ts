@@ -1,8 +1,5 @@
 import type { FieldModel, ResourceModel, ResourceNames } from '../../model.js';
 
-/** `purchase_order` → `PURCHASE_ORDER` (the prefix of a resource's constants). */
-export const upperOf = (names: ResourceNames): string => names.snake.toUpperCase();
-
 /** "purchase order": the resource's name inside a sentence. */
 export const lowerHuman = (names: ResourceNames): string => names.human.toLowerCase();
 
@@ -12,22 +9,6 @@ export const migrationName = (m: ResourceModel): string =>
 
 /** A string as a single-quoted TypeScript literal. */
 export const quoted = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-
-/** The import lines of a file: packages first, then relative paths, each group sorted as an editor sorts them. */
-export function importLines(imports: readonly (readonly [what: string, from: string])[]): string {
-  const key = ([, from]: readonly [string, string]) => `${from.startsWith('.') ? 1 : 0}${from.toLowerCase()}`;
-  return [...imports]
-    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
-    .map(([what, from]) => `import ${what} from '${from}';`)
-    .join('\n');
-}
-
-/** The referenced resources of the `ref` fields, each once, in field order. */
-export function referencedResources(m: ResourceModel): ResourceNames[] {
-  const seen = new Map<string, ResourceNames>();
-  for (const field of m.fields) if (field.ref && !seen.has(field.ref.snake)) seen.set(field.ref.snake, field.ref);
-  return [...seen.values()];
-}
 
 /** A `string` field's column width: its longest allowed value. */
 const stringLength = (field: FieldModel): number => field.bounds.max ?? 200;
