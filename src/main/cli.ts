@@ -10,19 +10,20 @@ import { CreateUser } from '../application/admin/CreateUser.js';
 import { ValidationError } from '../domain/shared/DomainError.js';
 import { EmailAlreadyRegisteredError } from '../domain/user/UserErrors.js';
 import type { StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
-import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy, StartupError } from './accessPolicy.js';
-import { apiDocument } from './apiDocument.js';
+import { announceAccessPolicyChange, loadAccessPolicy, resetAccessPolicy } from './infrastructure/accessPolicy.js';
+import { StartupError } from './infrastructure/StartupError.js';
+import { apiDocument } from './wiring/apiDocument.js';
 import { configurationReference } from './config/reference.js';
-import { databaseSteps, Steps } from './steps.js';
+import { databaseSteps, Steps } from './wiring/steps.js';
 import { JOB_OPERATIONS } from '../adapters/inbound/http/routes/jobs.js';
 import { listQueryDecoder } from '../adapters/inbound/codecs/listCodecs.js';
 import { uuidOf } from '../adapters/inbound/ids.js';
 import { ListJobs, type ListJobsQuery } from '../application/jobs/ListJobs.js';
 import { JOB_STATES, type JobAdmin, type JobState, type JobView } from '../application/ports/Jobs.js';
-import { openJobs } from './jobs.js';
-import { createLogger } from './logger.js';
+import { openJobs } from './infrastructure/jobs.js';
+import { createLogger } from './infrastructure/logger.js';
 import { MODULES } from './modules/index.js';
-import { readConfig } from './readConfig.js';
+import { readConfig } from './config/readConfig.js';
 
 /** One CLI command: what it does and how it runs. Exit codes: 0 done, 1 failed, 2 bad usage. */
 interface Command {

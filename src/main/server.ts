@@ -1,8 +1,8 @@
 import { MetricsListenError } from '../adapters/inbound/metrics/metricsServer.js';
 import { DatabaseConnectionError, databaseTarget } from '../adapters/outbound/mikroorm/database.js';
-import { StartupError } from './accessPolicy.js';
-import { readConfig } from './readConfig.js';
-import { startService } from './service.js';
+import { StartupError } from './infrastructure/StartupError.js';
+import { readConfig } from './config/readConfig.js';
+import { startService } from './wiring/service.js';
 
 /** `npm start`: validate configuration, start, and stop gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {

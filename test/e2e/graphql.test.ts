@@ -14,9 +14,9 @@ import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
 import { ProductNotFoundError, ProductVersionMismatchError } from '../../src/domain/product/ProductErrors.js';
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { ProductTokens } from '../../src/main/modules/products.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import { contractFor } from '../support/contract.js';
 import {
   accountWithRole,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import {
   accountWithRole,
   Api,

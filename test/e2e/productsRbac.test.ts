@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { PRODUCT_PATHS } from '../../src/adapters/inbound/productUseCases.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import {
   accountWithRole,
   Api,

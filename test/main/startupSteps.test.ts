@@ -1,8 +1,8 @@
 import { AsyncResource, createHook, executionAsyncId } from 'node:async_hooks';
 import { expect } from 'chai';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { startService } from '../../src/main/service.js';
-import { Steps } from '../../src/main/steps.js';
+import { startService } from '../../src/main/wiring/service.js';
+import { Steps } from '../../src/main/wiring/steps.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';

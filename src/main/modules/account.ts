@@ -19,7 +19,7 @@ import { RequestPasswordReset } from '../../application/account/RequestPasswordR
 import { ResetPassword } from '../../application/account/ResetPassword.js';
 import { PurgeExpiredTokens, TOKENS_PURGE_JOB } from '../../application/account/PurgeExpiredTokens.js';
 import { secretsKey } from '../config/secretsKey.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 

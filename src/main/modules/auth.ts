@@ -25,7 +25,7 @@ import { SessionIssuer } from '../../application/auth/SessionIssuer.js';
 import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
 import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { Config } from '../config/schema.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 

@@ -9,7 +9,7 @@ import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
 import type { SessionStore } from '../../application/ports/SessionStore.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
-import { token } from '../tokens.js';
+import { token } from '../wiring/tokens.js';
 
 /*
  * The tokens of the three features around a user — users (and the admin API), auth (sessions) and

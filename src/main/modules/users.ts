@@ -20,7 +20,7 @@ import { ListUsers } from '../../application/admin/ListUsers.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import { GetProfile } from '../../application/profile/GetProfile.js';
 import { UpdateProfile } from '../../application/profile/UpdateProfile.js';
-import { TOKENS } from '../tokens.js';
+import { TOKENS } from '../wiring/tokens.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 

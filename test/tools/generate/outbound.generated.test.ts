@@ -12,7 +12,7 @@ import type { StoredRule } from '../../../src/adapters/outbound/access/PolicyRul
 import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
 import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
-import type * as MainDatabase from '../../../src/main/database.js';
+import type * as MainDatabase from '../../../src/main/infrastructure/database.js';
 import { accessGrants, migrationName, outboundFiles } from '../../../tools/generate/templates/outbound/index.js';
 import type * as Databases from '../../adapters/outbound/contracts/databases.js';
 import type { SqlTarget } from '../../adapters/outbound/contracts/databases.js';
@@ -91,7 +91,7 @@ const { InMemoryInvoiceRepository } = await load<{ InMemoryInvoiceRepository: Co
 const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof PolicyRuleStoreClass }>(
   `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
 );
-const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/database.ts');
+const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/infrastructure/database.ts');
 const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
 const { resourceRepositoryContract } = await load<typeof Contract>(
   'test/adapters/outbound/contracts/resourceRepository.contract.ts',

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import type { Config } from './config/schema.js';
-import { openDatabase } from './database.js';
+import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import type { Config } from '../config/schema.js';
+import { openDatabase } from '../infrastructure/database.js';
 
 /**
  * The start of a process as one ordered list of steps, each with its stop. A step that fails
