@@ -169,13 +169,13 @@ const commands: Record<string, Command> = {
       try {
         const database = await databaseSteps(steps, config, { migrate: config.database.migrateOnStart });
         const policy = await steps.run('access policy', () => loadAccessPolicy(config, database));
-        const create = new CreateUser(
-          new MikroOrmUserRepository(database),
-          new BcryptPasswordHasher(config.auth.bcryptCost),
+        const create = new CreateUser({
+          users: new MikroOrmUserRepository(database),
+          hasher: new BcryptPasswordHasher(config.auth.bcryptCost),
           policy,
-          new UuidGenerator(),
-          new SystemClock(),
-        );
+          ids: new UuidGenerator(),
+          clock: new SystemClock(),
+        });
         const user = await create.execute({
           email: input.email,
           password: input.password,

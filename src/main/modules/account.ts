@@ -51,14 +51,14 @@ export const account: FeatureModule = {
           config: TOKENS.Config,
         },
         ({ tokens, jobs, transactions, clock, config }) =>
-          new AccountLinks(
+          new AccountLinks({
             tokens,
-            new KeyedOneTimeSecrets(secretsKey(config)),
+            secrets: new KeyedOneTimeSecrets(secretsKey(config)),
             jobs,
             transactions,
             clock,
-            config.account.mailsPerIpPerHour,
-          ),
+            mailsPerIpPerHour: config.account.mailsPerIpPerHour,
+          }),
       ),
     );
     bindBuilt(
@@ -76,7 +76,7 @@ export const account: FeatureModule = {
         ({ authenticate, users, hasher, sessions, ender, links, clock }): AccountUseCases => ({
           authenticate,
           requestPasswordReset: new RequestPasswordReset(links),
-          resetPassword: new ResetPassword(users, hasher, links, ender, clock),
+          resetPassword: new ResetPassword({ users, hasher, links, ender, clock }),
           requestEmailVerification: new RequestEmailVerification(users, links),
           confirmEmail: new ConfirmEmail(users, links, clock),
           listSessions: new ListSessions(sessions, clock),
