@@ -10,6 +10,8 @@ import type { Config } from '../config/schema.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 import { StartupError } from './StartupError.js';
 
+export type { Replacement, StoredRule } from '../../adapters/outbound/access/PolicyRuleStore.js';
+
 function readText(key: string, path: string): string {
   try {
     return readFileSync(path, 'utf8');
