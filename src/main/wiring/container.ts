@@ -32,25 +32,28 @@ import type { JobQueue } from '../../application/ports/Jobs.js';
 import { CountedJobs } from '../../adapters/outbound/jobs/CountedJobs.js';
 import { TraceStampingJobQueue } from '../../adapters/outbound/jobs/jobTracing.js';
 
-/** What exists before the container: configuration and what was opened or loaded at start. */
+/**
+ * What exists before the container: configuration and what the start-up steps before it opened or
+ * loaded (wiring/processSteps.ts), each closed by its own step when the process stops.
+ */
 export interface Infrastructure {
   config: Config;
   logger: Logger;
   database: Database;
+  /** `null` unless `redis.url` is set and the process serves (a command has none). */
   redis: Redis | null;
   lifecycle: Lifecycle;
   startedAt: Date;
   accessPolicy: AccessPolicy;
-  /** Account e-mails (built by `buildMailer`, which also closes it at shutdown). */
+  /** Account e-mails: SMTP, or the development log mailer (`buildMailer`). */
   mailer: Mailer;
-  /** Background jobs on the database's engine (opened by `openJobs`, which also closes it). */
+  /** Background jobs on the database's engine (`openJobs`). */
   jobs: Pick<JobsEngine, 'queue' | 'admin' | 'transactions'>;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
-  /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
-  /** Present while tracing is on (`tracing.otlp_endpoint` set). */
+  /** Present while tracing is on (`tracing.otlp_endpoint` set, in a serving process). */
   tracing?: Tracing | null;
-  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false). */
+  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false, or a command). */
   metrics?: ServiceMetrics | null;
 }
 
