@@ -55,10 +55,20 @@ export async function startProcess(
   config: Config,
   options: ProcessOptions,
 ): Promise<OpenedProcess | ComposedProcess | ServingProcess> {
-  const startedAt = new Date();
-  const start = startOf(config, options);
-  const { logger } = start;
   const steps = new Steps(options.onStep);
+  try {
+    return await startSteps(steps, startOf(config, options));
+  } catch (error) {
+    // A step that fails has stopped the others already; this stops them when the failure came between two.
+    await steps.stopAll();
+    throw error;
+  }
+}
+
+/** The ordered list of steps (see `startProcess`), each started through `steps`. */
+async function startSteps(steps: Steps, start: STEP.Start): Promise<OpenedProcess | ComposedProcess | ServingProcess> {
+  const { config, logger, options } = start;
+  const startedAt = new Date();
   const mail = options.databaseOnly ? null : await steps.start(STEP.MAILER, start);
   const database = await steps.start(STEP.DATABASE, start);
   const migrate = options.migrate ?? config.database.migrateOnStart;
@@ -83,9 +93,9 @@ export async function startProcess(
   const changes = container.get(UserTokens.Changes);
   const userSync = await steps.start(STEP.USER_CACHE_SYNC, { changes, redis, logger });
   await inStepWithTheOthers(policySync, userSync, logger);
-  const serving = servingOf(container, start.config);
-  const metricsListener = await steps.start(STEP.METRICS_LISTENER, { metrics, serving, config: start.config });
-  const api = await steps.start(STEP.API_LISTENER, { serving, config: start.config });
+  const serving = servingOf(container, config);
+  const metricsListener = await steps.start(STEP.METRICS_LISTENER, { metrics, serving, config });
+  const api = await steps.start(STEP.API_LISTENER, { serving, config });
   return { ...composed, api, metricsUrl: metricsListener?.url };
 }
 
