@@ -33,7 +33,7 @@ export interface Start {
   readonly options: ProcessOptions;
 }
 
-type WithDatabase = Pick<Start, 'config' | 'logger' | 'options'> & { readonly database: Database };
+type WithDatabase = Start & { readonly database: Database };
 
 /** The account mailer; its templates are read and checked here, before anything opens. */
 export const MAILER = step(
@@ -105,7 +105,7 @@ export const TRACING = step(
     tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not flushed')),
 );
 
-/** The jobs engine of the database; a command's only reads and steers jobs (no background work). */
+/** The jobs engine of the database; a command's runs none of its background parts (pg-boss's scheduler and supervisor). */
 export const JOBS = step(
   'jobs',
   ({ config, database, logger, options }: WithDatabase) =>
