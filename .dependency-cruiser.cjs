@@ -45,6 +45,24 @@ module.exports = {
       to: { path: 'node_modules/(inversify|@inversifyjs)/' },
     },
     {
+      name: 'cli-and-entry-points-new-no-adapter',
+      comment:
+        'The entry points and the CLI start through src/main/wiring and take their use cases from the modules: ' +
+        'they import no outbound adapter (ARCHITECTURE rule 19).',
+      severity: 'error',
+      from: { path: '^src/main/(cli/|(server|worker|cli)[.]ts$)' },
+      to: { path: '^src/adapters/outbound/' },
+    },
+    {
+      name: 'main-infrastructure-is-no-wiring',
+      comment:
+        'src/main/infrastructure opens what the service runs on; the wiring composes it (and the CLI uses both): ' +
+        'never the other way round.',
+      severity: 'error',
+      from: { path: '^src/main/(infrastructure|config)/' },
+      to: { path: '^src/main/(wiring|cli)/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

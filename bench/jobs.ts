@@ -11,7 +11,7 @@
  *    runner taking them), then `--runners` runners start and the clock runs from their start to
  *    the last job's recorded completion (the runner's observer, told after the engine stored the
  *    job completed). A runner is what one instance of the service runs: the engine opened by
- *    `openJobs` (src/main/jobs.ts) on a database connection of its own — SqlJobs on its own
+ *    `openJobs` (src/main/infrastructure/jobs.ts) on a database connection of its own — SqlJobs on its own
  *    connection to the file; PgBossJobs with its own pg-boss pool of 4 — and its `runner()` with
  *    the `jobs.*` defaults (concurrency 4; idle poll 250 ms on SQLite, 500 ms on pg-boss). All of
  *    them run in this one process (one event loop), so "4 runners × concurrency 4" is 4 engine
@@ -49,10 +49,10 @@ import { CreateResource } from '../src/application/resources/CreateResource.js';
 import type { JobHandler, JobOutcome, Transaction } from '../src/application/ports/Jobs.js';
 import { Product } from '../src/domain/product/Product.js';
 import type { Config } from '../src/main/config/schema.js';
-import { openDatabase } from '../src/main/database.js';
-import { openJobs, type JobsEngine } from '../src/main/jobs.js';
-import { createLogger } from '../src/main/logger.js';
-import { readConfig } from '../src/main/readConfig.js';
+import { openDatabase } from '../src/main/infrastructure/database.js';
+import { openJobs, type JobsEngine } from '../src/main/infrastructure/jobs.js';
+import { createLogger } from '../src/main/infrastructure/logger.js';
+import { readConfig } from '../src/main/config/readConfig.js';
 // Every required field at a valid value, a field added to products later included (as bench/seed.ts).
 import { productInput } from '../test/support/resources/product.js';
 

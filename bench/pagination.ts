@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../src/main/config/loadConfig.js';
-import { startService, type RunningService } from '../src/main/service.js';
+import { startService, type RunningService } from '../src/main/wiring/service.js';
 import { productInput } from '../test/support/resources/product.js';
 import { reseedProducts } from './fixtures.js';
 

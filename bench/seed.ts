@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { BcryptPasswordHasher } from '../src/adapters/outbound/crypto/BcryptPasswordHasher.js';
 import { UserSchema } from '../src/adapters/outbound/mikroorm/schemas/UserSchema.js';
-import { openDatabase } from '../src/main/database.js';
-import { readConfig } from '../src/main/readConfig.js';
+import { openDatabase } from '../src/main/infrastructure/database.js';
+import { readConfig } from '../src/main/config/readConfig.js';
 import { productInput } from '../test/support/resources/product.js';
 
 import { BENCH_ADMIN, reseedProducts, type SeedProduct } from './fixtures.js';

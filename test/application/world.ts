@@ -64,7 +64,14 @@ export function newWorld(): World {
   const mailer = new RecordingMailer();
   const jobs = new InMemoryJobs(() => clock.now());
   const jobFailures: { what: string; error: unknown }[] = [];
-  const links = new AccountLinks(emailTokens, testOneTimeSecrets(), jobs, jobs, clock);
+  const links = new AccountLinks({
+    tokens: emailTokens,
+    secrets: testOneTimeSecrets(),
+    jobs,
+    transactions: jobs,
+    clock,
+    mailsPerIpPerHour: 20,
+  });
   const handlers = accountMailJobs(links, users, mailer);
   return {
     clock,
@@ -74,7 +81,7 @@ export function newWorld(): World {
     hasher: new CountingPasswordHasher(),
     tokens,
     throttle: new FakeLoginThrottle(clock),
-    sessions: new SessionIssuer(tokens, refreshTokens, sessionStore, ids, clock),
+    sessions: new SessionIssuer({ tokens, refreshTokens, sessions: sessionStore, ids, clock }),
     sessionStore,
     callers: new InMemoryCallerLookup(users, sessionStore),
     ender: new SessionEnder(sessionStore, refreshTokens, clock),

@@ -1,6 +1,6 @@
 import { envName } from '../../src/main/config/loadConfig.js';
 import { KEYS } from '../../src/main/config/schema.js';
-import { readConfig } from '../../src/main/readConfig.js';
+import { readConfig } from '../../src/main/config/readConfig.js';
 
 /** `health.http` is a configuration key outside KEYS (it is a list of checks); SVC_ENV/SVC_CONFIG pick the file. */
 const CONFIG_VARIABLES = new Set([...Object.keys(KEYS), 'health.http'].map(envName).concat(['SVC_ENV', 'SVC_CONFIG']));

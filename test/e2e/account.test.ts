@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import {
   Api,
   accountWithRole,

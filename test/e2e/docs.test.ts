@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { PAGE_CSP } from '../../src/adapters/inbound/http/pagePolicy.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { Api, expectError } from '../support/api.js';
 import { launchChromium, references, requireChromium, watchedPage } from '../support/browser.js';
 import { contractFor } from '../support/contract.js';

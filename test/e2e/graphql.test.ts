@@ -14,9 +14,9 @@ import { toGraphQLError } from '../../src/adapters/inbound/graphql/errors.js';
 import { createSchema } from '../../src/adapters/inbound/graphql/schema.js';
 import { Product } from '../../src/domain/product/Product.js';
 import { ValidationError } from '../../src/domain/shared/DomainError.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { resourceTokens } from '../../src/main/modules/resource.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import { contractFor } from '../support/contract.js';
 import {
   accountWithRole,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { auditServer, type AuditResult } from 'graphql-http';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { capturingLogger } from '../support/logger.js';

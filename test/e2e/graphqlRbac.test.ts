@@ -4,7 +4,7 @@ import { pathsOf } from '../../src/adapters/inbound/resources.js';
 import { PRODUCT } from '../../src/domain/product/Product.js';
 
 const PRODUCT_PATHS = pathsOf(PRODUCT);
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, register, type Account, type ApiResponse } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createNetServer, connect } from 'node:net';
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import { accountWithRole, Api, dataOf, refresh, register, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { jobsSettled } from '../support/jobs.js';

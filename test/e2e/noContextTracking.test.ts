@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, dataOf, register } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';

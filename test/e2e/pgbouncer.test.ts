@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, dataOf, login, register } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { connectDatabase } from '../support/database.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, dataOf, expectValidation, type ApiResponse } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { graphql } from '../support/graphql.js';

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import { securityHeaderList } from '../../src/adapters/inbound/http/spine/securityHeaders.js';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { launchChromium, requireChromium } from '../support/browser.js';
 import { testConfig } from '../support/config.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';

@@ -3,7 +3,7 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startService } from '../../src/main/service.js';
+import { startService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';

@@ -8,13 +8,13 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
 import { accountWithRole, Api, dataOf } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { jobsSettled } from '../support/jobs.js';
 import { externalService } from '../support/env.js';
-import { TOKENS } from '../../src/main/tokens.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import { capturingLogger } from '../support/logger.js';
 import { PRODUCT_BODY } from '../support/resources/productBodies.js';
 

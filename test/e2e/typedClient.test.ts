@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import createClient, { type Client } from 'openapi-fetch';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { setRole } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { silentLogger } from '../support/logger.js';

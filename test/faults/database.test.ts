@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, type Account } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { PgCluster, postgresBin, waitFor } from '../support/faults.js';

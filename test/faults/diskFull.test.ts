@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../src/main/service.js';
+import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, type Account, type ApiResponse } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { SmallFileSystem, waitFor } from '../support/faults.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { safeError } from '../../src/main/logger.js';
+import { safeError } from '../../src/main/infrastructure/logger.js';
 
 describe('logger error serializer', () => {
   it('replaces the values of an SQL statement quoted in an error message and stack', () => {

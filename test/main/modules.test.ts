@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
+import { moduleEntities, moduleMigrations } from '../../src/main/infrastructure/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {

@@ -1,8 +1,9 @@
 import { AsyncResource, createHook, executionAsyncId } from 'node:async_hooks';
 import { expect } from 'chai';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { startService } from '../../src/main/service.js';
-import { Steps } from '../../src/main/steps.js';
+import { startService } from '../../src/main/wiring/service.js';
+import { startProcess } from '../../src/main/wiring/startup.js';
+import { step, Steps } from '../../src/main/wiring/steps.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
@@ -65,6 +66,38 @@ describe('Steps: start-up as one ordered list, each step with its stop', () => {
     await steps.stopAll((name, error) => failed.push(`${name}: ${(error as Error).message}`));
     expect(log).to.deep.equal(['stop c', 'stop a']);
     expect(failed).to.deep.equal(['b: b would not close']);
+  });
+});
+
+describe('declared steps: each started from what it is given, stopped with it, in reverse whatever failed', () => {
+  it('stops the declared steps started before the one that fails, last first, each given what it started from', async () => {
+    const log: string[] = [];
+    const opened = (name: string) =>
+      step(
+        name,
+        (input: { port: number }) => `${name}@${input.port}`,
+        (value, input) => void log.push(`stop ${value} (given ${input.port})`),
+      );
+    const broken = step('broken', (): string => {
+      throw new Error('broken would not start');
+    });
+    const steps = new Steps((name) => log.push(`start ${name}`));
+    expect(await steps.start(opened('database'), { port: 1 })).to.equal('database@1');
+    await steps.start(
+      step('migrations', () => ['0001']),
+      undefined,
+    );
+    expect(await steps.start(opened('listener'), { port: 2 })).to.equal('listener@2');
+    const error = await rejection(steps.start(broken, undefined));
+    expect((error as Error).message).to.equal('broken would not start');
+    expect(log).to.deep.equal([
+      'start database',
+      'start migrations',
+      'start listener',
+      'start broken',
+      'stop listener@2 (given 2)',
+      'stop database@1 (given 1)',
+    ]);
   });
 });
 
@@ -169,6 +202,27 @@ describe('startService: whichever start-up step fails, nothing is left running',
       const left = await leftBehind(async () => {
         error = await rejection(
           start((name) => {
+            if (name === failing) throw failure;
+          }),
+        );
+      });
+      expect(error, failing).to.equal(failure);
+      expect(left, `left running after "${failing}" failed`).to.deep.equal([]);
+    }
+  });
+
+  it('a command (the CLI’s start: nothing listens) started and stopped, or failing at any of its steps, leaves nothing running', async () => {
+    const command = (onStep: (name: string) => void) =>
+      startProcess(config(), { listen: false, logger: silentLogger(), onStep });
+    const steps: string[] = [];
+    expect(await leftBehind(async () => (await command((name) => steps.push(name))).stop())).to.deep.equal([]);
+    expect(steps.at(-1)).to.equal('container');
+    for (const failing of steps) {
+      const failure = new Error(`step ${failing} failed`);
+      let error: unknown;
+      const left = await leftBehind(async () => {
+        error = await rejection(
+          command((name) => {
             if (name === failing) throw failure;
           }),
         );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
-import type { RunningService } from '../../src/main/service.js';
+import type { RunningService } from '../../src/main/wiring/service.js';
 import { UserTokens } from '../../src/main/modules/identityTokens.js';
 import { fullContract, type ResponseContract } from './contract.js';
 

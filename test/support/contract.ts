@@ -2,7 +2,7 @@ import { AssertionError } from 'node:assert';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { errorSchema, type OpenApiDocument } from '../../src/adapters/inbound/http/openapi.js';
-import { apiDocument } from '../../src/main/apiDocument.js';
+import { apiDocument } from '../../src/main/wiring/apiDocument.js';
 import type { Config } from '../../src/main/config/schema.js';
 import { MODULES } from '../../src/main/modules/index.js';
 import { testConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { Database, type DatabaseOptions } from '../../src/adapters/outbound/mikroorm/database.js';
-import { moduleEntities, moduleMigrations } from '../../src/main/database.js';
+import { moduleEntities, moduleMigrations } from '../../src/main/infrastructure/database.js';
 import { pooledPostgres } from './env.js';
 
 /**

@@ -42,6 +42,17 @@ export const isLinkKind = (kind: string | undefined): kind is AccountMailKind =>
 export const payloadText = (payload: JobPayload, key: string): string | undefined =>
   typeof payload[key] === 'string' ? (payload[key] as string) : undefined;
 
+/** What AccountLinks is given, by name. */
+export interface AccountLinksDependencies {
+  readonly tokens: EmailTokenStore;
+  readonly secrets: OneTimeSecrets;
+  readonly jobs: JobQueue;
+  readonly transactions: Transactions;
+  readonly clock: Clock;
+  /** `account.mails_per_ip_per_hour`: link mails one client IP may ask for in an hour. */
+  readonly mailsPerIpPerHour: number;
+}
+
 /**
  * The e-mailed links of account recovery and verification: asked for as a job, made by it (a
  * single-use token, only its hash stored, and the mail queued in the same transaction), and a
@@ -51,14 +62,7 @@ export const payloadText = (payload: JobPayload, key: string): string | undefine
  * spent, expired, another purpose, another address) is the same InvalidAccountTokenError.
  */
 export class AccountLinks {
-  constructor(
-    private readonly tokens: EmailTokenStore,
-    private readonly secrets: OneTimeSecrets,
-    private readonly jobs: JobQueue,
-    private readonly transactions: Transactions,
-    private readonly clock: Clock,
-    private readonly mailsPerIpPerHour = 20,
-  ) {}
+  constructor(private readonly deps: AccountLinksDependencies) {}
 
   /**
    * Asks for a link mail of `kind` to `target`: one job (`account.link`) stored before the caller
@@ -72,7 +76,7 @@ export class AccountLinks {
     requester?: MailRequester,
     within?: Transaction,
   ): Promise<void> {
-    await this.jobs.enqueue(
+    await this.deps.jobs.enqueue(
       { name: ACCOUNT_LINK_JOB, payload: { kind, ...target, ...(requester ? { ip: requester.ip } : {}) } },
       within,
     );
@@ -83,7 +87,7 @@ export class AccountLinks {
    * notice with no link, as a `mail.send` job (within `within`, the change's transaction, when given).
    */
   async notice(user: User, within?: Transaction): Promise<void> {
-    await this.jobs.enqueue(
+    await this.deps.jobs.enqueue(
       { name: MAIL_SEND_JOB, payload: { kind: 'email-changed', to: user.email, ...greetingName(user) } },
       within,
     );
@@ -95,11 +99,11 @@ export class AccountLinks {
    * the requester's IP asked for `mailsPerIpPerHour` within the hour; answers whether one was queued.
    */
   async send(user: User, kind: AccountMailKind, requester?: MailRequester): Promise<boolean> {
-    const now = this.clock.now();
-    const secret = this.secrets.create();
+    const now = this.deps.clock.now();
+    const secret = this.deps.secrets.create();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS[kind]);
-    return this.transactions.run(async (tx) => {
-      const stored = await this.tokens.addWithinLimit(
+    return this.deps.transactions.run(async (tx) => {
+      const stored = await this.deps.tokens.addWithinLimit(
         {
           selector: secret.selector,
           verifierHash: secret.verifierHash,
@@ -110,11 +114,11 @@ export class AccountLinks {
           expiresAt,
           ...(requester ? { requestedIp: requester.ip } : {}),
         },
-        { since: new Date(now.getTime() - HOUR_MS), perAddress: MAILS_PER_HOUR, perIp: this.mailsPerIpPerHour },
+        { since: new Date(now.getTime() - HOUR_MS), perAddress: MAILS_PER_HOUR, perIp: this.deps.mailsPerIpPerHour },
         tx,
       );
       if (!stored) return false;
-      await this.jobs.enqueue(
+      await this.deps.jobs.enqueue(
         {
           name: MAIL_SEND_JOB,
           payload: {
@@ -148,13 +152,13 @@ export class AccountLinks {
     if (kind === 'email-changed') return { kind, to, ...greeting };
     if (!isLinkKind(kind)) throw new Error(`mail.send: not an account mail (${kind ?? 'no kind'})`);
     const selector = text('selector');
-    const token = selector === undefined ? text('token') : this.secrets.tokenOf(selector);
+    const token = selector === undefined ? text('token') : this.deps.secrets.tokenOf(selector);
     const expiresAt = new Date(text('expiresAt') ?? '');
     if (token === undefined || Number.isNaN(expiresAt.getTime()))
       throw new Error(`mail.send: a ${kind} mail without a link`);
-    const parts = this.secrets.parse(token);
-    const record = parts && (await this.tokens.find(parts.selector));
-    if (!parts || !record || !this.secrets.matches(parts.verifier, record.verifierHash))
+    const parts = this.deps.secrets.parse(token);
+    const record = parts && (await this.deps.tokens.find(parts.selector));
+    if (!parts || !record || !this.deps.secrets.matches(parts.verifier, record.verifierHash))
       throw new Error(
         `mail.send: the ${kind} link does not match its stored token (purged, or made under another key)`,
       );
@@ -166,16 +170,16 @@ export class AccountLinks {
    * concurrent redemptions of one token, one succeeds.
    */
   async redeem(token: string, kind: AccountMailKind): Promise<EmailTokenRecord> {
-    const parts = this.secrets.parse(token);
+    const parts = this.deps.secrets.parse(token);
     if (!parts) throw new InvalidAccountTokenError();
-    const record = await this.tokens.find(parts.selector);
-    const now = this.clock.now();
+    const record = await this.deps.tokens.find(parts.selector);
+    const now = this.deps.clock.now();
     const valid =
       record !== undefined &&
       record.purpose === kind &&
       record.expiresAt.getTime() > now.getTime() &&
-      this.secrets.matches(parts.verifier, record.verifierHash);
-    if (!valid || !(await this.tokens.spend(parts.selector, now))) throw new InvalidAccountTokenError();
+      this.deps.secrets.matches(parts.verifier, record.verifierHash);
+    if (!valid || !(await this.deps.tokens.spend(parts.selector, now))) throw new InvalidAccountTokenError();
     return record;
   }
 
@@ -184,6 +188,6 @@ export class AccountLinks {
    * of every kind when absent (the password changed: no older link may still act on the account).
    */
   spendAll(userId: string, kind?: AccountMailKind): Promise<void> {
-    return this.tokens.spendAll(userId, kind, this.clock.now());
+    return this.deps.tokens.spendAll(userId, kind, this.deps.clock.now());
   }
 }

@@ -15,6 +15,15 @@ export interface CreateUserInput {
   readonly role: string;
 }
 
+/** What CreateUser is given, by name. */
+export interface CreateUserDependencies {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+  readonly policy: AccessPolicy;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+}
+
 /**
  * Creates a user with any role the access policy knows — the operator's way to make the first
  * admin. Rejects an unknown role (validation error on `role`) and a taken e-mail (conflict). The
@@ -22,35 +31,30 @@ export interface CreateUserInput {
  * `auth.require_verified_email`, the first admin could not log in without a mail server).
  */
 export class CreateUser {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly policy: AccessPolicy,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: CreateUserDependencies) {}
 
   async execute(input: CreateUserInput): Promise<User> {
-    const roles = await this.policy.roles();
+    const { policy, users, ids, hasher, clock } = this.deps;
+    const roles = await policy.roles();
     if (!roles.includes(input.role)) {
       throw new ValidationError([
         { field: 'role', message: `is not a role the access policy knows (${roles.join(', ')})` },
       ]);
     }
-    if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
+    if (await users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
     const user = User.register(
       {
-        id: this.ids.newId(),
+        id: ids.newId(),
         email: input.email,
         firstName: input.firstName,
         lastName: input.lastName,
         role: input.role,
-        passwordHash: await this.hasher.hash(input.password),
+        passwordHash: await hasher.hash(input.password),
         emailVerified: true,
       },
-      this.clock.now(),
+      clock.now(),
     );
-    await this.users.add(user);
+    await users.add(user);
     return user;
   }
 }

@@ -24,6 +24,15 @@ export interface VerifiedEmailRequirement {
 /** A password no one has: unknown e-mails are compared against its hash to spend the same time. */
 const DECOY_PASSWORD = 'portico-decoy-password-never-valid';
 
+/** What LoginUser is given, by name. */
+export interface LoginUserDependencies {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+  readonly throttle: LoginThrottle;
+  readonly issuer: SessionIssuer;
+  readonly requirement?: VerifiedEmailRequirement;
+}
+
 /**
  * Logs a user in. Unknown e-mail and wrong password fail the same way (`invalid credentials`)
  * after the same work (one hash comparison). Failures count against the e-mail and address; once
@@ -39,35 +48,30 @@ export class LoginUser {
   /** Made once at construction, so no login request pays for an extra hash. */
   private readonly decoyHash: Promise<string>;
 
-  constructor(
-    private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly throttle: LoginThrottle,
-    private readonly sessions: SessionIssuer,
-    private readonly requirement?: VerifiedEmailRequirement,
-  ) {
-    this.decoyHash = hasher.hash(DECOY_PASSWORD);
+  constructor(private readonly deps: LoginUserDependencies) {
+    this.decoyHash = deps.hasher.hash(DECOY_PASSWORD);
     void this.decoyHash.catch(() => undefined); // a failure surfaces at the first unknown-e-mail login
   }
 
   async execute(input: LoginUserInput): Promise<{ user: User; tokens: TokenPair }> {
+    const { users, hasher, throttle, requirement, issuer } = this.deps;
     const key = `${input.email}|${input.clientIp}`;
     await this.admit(key);
     try {
-      const user = await this.users.findByEmail(input.email);
+      const user = await users.findByEmail(input.email);
       const matches = user
-        ? await this.hasher.verify(input.password, user.passwordHash)
-        : (await this.hasher.verify(input.password, await this.decoyHash), false);
+        ? await hasher.verify(input.password, user.passwordHash)
+        : (await hasher.verify(input.password, await this.decoyHash), false);
       if (!user || !matches) {
-        await this.throttle.recordFailure(key);
+        await throttle.recordFailure(key);
         throw new UnauthorizedError('invalid credentials');
       }
-      await this.throttle.reset(key);
-      if (this.requirement && !user.emailVerified) {
-        await this.requirement.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
+      await throttle.reset(key);
+      if (requirement && !user.emailVerified) {
+        await requirement.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
         throw new EmailNotVerifiedError('a verification link has been sent to the address (at most 3 an hour)');
       }
-      return { user, tokens: await this.sessions.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };
+      return { user, tokens: await issuer.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };
     } finally {
       this.release(key);
     }
@@ -80,7 +84,7 @@ export class LoginUser {
    */
   private async admit(key: string): Promise<void> {
     for (;;) {
-      const { blockedForSeconds, remaining } = await this.throttle.status(key);
+      const { blockedForSeconds, remaining } = await this.deps.throttle.status(key);
       if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed logins');
       const gate = this.running.get(key) ?? { count: 0, waiting: [] };
       if (gate.count < remaining) {

@@ -7,6 +7,17 @@ import type { SessionEnder } from '../account/SessionEnder.js';
 import type { TokenIssuer } from '../ports/TokenIssuer.js';
 import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
 
+/** What RefreshSession is given, by name. */
+export interface RefreshSessionDependencies {
+  readonly tokens: TokenIssuer;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly users: UserRepository;
+  readonly sessions: SessionStore;
+  readonly issuer: SessionIssuer;
+  readonly clock: Clock;
+  readonly ender: SessionEnder;
+}
+
 /**
  * Exchanges a refresh token for a new pair. Each refresh token works once: presenting a spent
  * one again ends its whole session (every token descended from the same login, access tokens
@@ -15,34 +26,26 @@ import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
  * the tokens of an ended session.
  */
 export class RefreshSession {
-  constructor(
-    private readonly tokens: TokenIssuer,
-    private readonly refreshTokens: RefreshTokenStore,
-    private readonly users: UserRepository,
-    private readonly sessions: SessionStore,
-    private readonly issuer: SessionIssuer,
-    private readonly clock: Clock,
-    private readonly ender: SessionEnder,
-  ) {}
+  constructor(private readonly deps: RefreshSessionDependencies) {}
 
   async execute(input: { readonly refreshToken: string }): Promise<TokenPair> {
-    const claims = await this.tokens.verifyRefreshToken(input.refreshToken);
+    const { tokens, clock, refreshTokens, ender, users, sessions, issuer } = this.deps;
+    const claims = await tokens.verifyRefreshToken(input.refreshToken);
     if (!claims) throw new UnauthorizedError('invalid token');
-    const now = this.clock.now();
-    const { outcome, record } = await this.refreshTokens.consume(claims.tokenId, now);
+    const now = clock.now();
+    const { outcome, record } = await refreshTokens.consume(claims.tokenId, now);
     if (outcome === 'reused' && record) {
       // A replayed token means it leaked: the whole session ends, its access tokens with it.
-      if (!(await this.ender.endOne(record.userId, record.familyId)))
-        await this.refreshTokens.revokeFamily(record.familyId, now);
+      if (!(await ender.endOne(record.userId, record.familyId))) await refreshTokens.revokeFamily(record.familyId, now);
       throw new UnauthorizedError('refresh token already used');
     }
     if (outcome !== 'consumed' || !record || record.userId !== claims.userId)
       throw new UnauthorizedError('invalid token');
     const [user, active] = await Promise.all([
-      this.users.findById(record.userId),
-      this.sessions.isActive(record.userId, record.familyId, now),
+      users.findById(record.userId),
+      sessions.isActive(record.userId, record.familyId, now),
     ]);
     if (!user || !active) throw new UnauthorizedError('invalid token');
-    return this.issuer.continue(user, record.familyId);
+    return issuer.continue(user, record.familyId);
   }
 }

@@ -18,50 +18,54 @@ export interface RegisterUserInput {
   readonly client: ClientInfo;
 }
 
+/** What RegisterUser is given, by name. */
+export interface RegisterUserDependencies {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly issuer: SessionIssuer;
+  readonly links: AccountLinks;
+  readonly transactions: Transactions;
+  /** Whether registering starts a session: false with `auth.require_verified_email` (the user logs in once verified). */
+  readonly sessionOnRegister: boolean;
+}
+
 /**
  * Registers a user with role `user` (never anything else, whatever the client sends), storing
  * only a hash of the password, starts a session and mails a verification link (in the background:
  * registration never fails because of the mail server). Rejects with EmailAlreadyRegisteredError.
- * With `sessionOnRegister` false (`auth.require_verified_email`), no session starts: the user logs
- * in once verified.
+ * With `sessionOnRegister` false, no session starts.
  */
 export class RegisterUser {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly sessions: SessionIssuer,
-    private readonly links: AccountLinks,
-    private readonly transactions: Transactions,
-    private readonly sessionOnRegister = true,
-  ) {}
+  constructor(private readonly deps: RegisterUserDependencies) {}
 
   async execute(input: RegisterUserInput): Promise<{ user: User; tokens: TokenPair | undefined }> {
-    if (await this.users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
-    const passwordHash = await this.hasher.hash(input.password);
+    const { users, hasher, ids, clock, transactions, links, issuer, sessionOnRegister } = this.deps;
+    if (await users.findByEmail(input.email)) throw new EmailAlreadyRegisteredError();
+    const passwordHash = await hasher.hash(input.password);
     const user = User.register(
       {
-        id: this.ids.newId(),
+        id: ids.newId(),
         email: input.email,
         firstName: input.firstName,
         lastName: input.lastName,
         role: DEFAULT_ROLE,
         passwordHash,
       },
-      this.clock.now(),
+      clock.now(),
     );
     // The user and its verification mail's job in one transaction: no user without its mail, no
     // mail for a user that was not stored (the repository still guards the race on the e-mail).
-    await this.transactions.run(async (tx) => {
-      await this.users.add(user, tx);
-      await this.links.request(
+    await transactions.run(async (tx) => {
+      await users.add(user, tx);
+      await links.request(
         { userId: user.id },
         'email-verification',
         input.client.ip === null ? undefined : { ip: input.client.ip },
         tx,
       );
     });
-    return { user, tokens: this.sessionOnRegister ? await this.sessions.start(user, input.client) : undefined };
+    return { user, tokens: sessionOnRegister ? await issuer.start(user, input.client) : undefined };
   }
 }

@@ -22,27 +22,30 @@ export interface ClientInfo {
 /** The longest `User-Agent` a session keeps. */
 export const USER_AGENT_MAX_LENGTH = 500;
 
+/** What SessionIssuer is given, by name. */
+export interface SessionIssuerDependencies {
+  readonly tokens: TokenIssuer;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly sessions: SessionStore;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+}
+
 /**
  * Issues token pairs. A new pair either starts a session (register, login: a new refresh family,
  * recorded with the client that started it) or continues one (refresh: the session's last use and
  * expiry move). Every access token carries its session's id, so ending the session refuses it.
  */
 export class SessionIssuer {
-  constructor(
-    private readonly tokens: TokenIssuer,
-    private readonly refreshTokens: RefreshTokenStore,
-    private readonly sessions: SessionStore,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: SessionIssuerDependencies) {}
 
   /** A pair for `user` in a new session started by `client`. */
   async start(user: User, client: ClientInfo): Promise<TokenPair> {
-    const sessionId = this.ids.newId();
+    const sessionId = this.deps.ids.newId();
     return this.pair(user, sessionId, async (expiresAt) => {
-      const now = this.clock.now();
+      const now = this.deps.clock.now();
       const userAgent = client.userAgent === null ? null : client.userAgent.slice(0, USER_AGENT_MAX_LENGTH);
-      await this.sessions.start({
+      await this.deps.sessions.start({
         id: sessionId,
         userId: user.id,
         createdAt: now,
@@ -56,21 +59,28 @@ export class SessionIssuer {
 
   /** A pair for `user` continuing session `sessionId` (a refresh). */
   continue(user: User, sessionId: string): Promise<TokenPair> {
-    return this.pair(user, sessionId, (expiresAt) => this.sessions.touch(sessionId, this.clock.now(), expiresAt));
+    return this.pair(user, sessionId, (expiresAt) =>
+      this.deps.sessions.touch(sessionId, this.deps.clock.now(), expiresAt),
+    );
   }
 
   /** Signs the pair, records the session (`record`, given the refresh token's expiry), then remembers the refresh token. */
   private async pair(user: User, sessionId: string, record: (expiresAt: Date) => Promise<void>): Promise<TokenPair> {
-    const tokenId = this.ids.newId();
+    const tokenId = this.deps.ids.newId();
     const [access, refresh] = await Promise.all([
-      this.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId }),
-      this.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
+      this.deps.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId }),
+      this.deps.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
     ]);
     await record(refresh.expiresAt);
-    await this.refreshTokens.add({ id: tokenId, familyId: sessionId, userId: user.id, expiresAt: refresh.expiresAt });
+    await this.deps.refreshTokens.add({
+      id: tokenId,
+      familyId: sessionId,
+      userId: user.id,
+      expiresAt: refresh.expiresAt,
+    });
     // The access token's lifetime (`exp - iat`), as the TokenIssuer port defines `expires_in`. Measuring
     // `exp - now` instead loses a second whenever `iat` was rounded down (86399 for a 24h token).
-    const expiresIn = this.tokens.accessTokenTtlSeconds;
+    const expiresIn = this.deps.tokens.accessTokenTtlSeconds;
     return { accessToken: access.token, refreshToken: refresh.token, expiresIn };
   }
 }

@@ -23,6 +23,17 @@ export interface UpdateProfileInput {
   readonly clientIp: string;
 }
 
+/** What UpdateProfile is given, by name. */
+export interface UpdateProfileDependencies {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+  readonly clock: Clock;
+  readonly ender: SessionEnder;
+  readonly links: AccountLinks;
+  readonly throttle: LoginThrottle;
+  readonly transactions: Transactions;
+}
+
 /**
  * Updates the caller's names, e-mail and password. A new password or a new e-mail needs the right
  * current password (else a validation error on `current_password`); wrong attempts count toward the
@@ -32,25 +43,17 @@ export interface UpdateProfileInput {
  * unverified and is mailed a verification link, and the old address gets a notice.
  */
 export class UpdateProfile {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly clock: Clock,
-    private readonly ender: SessionEnder,
-    private readonly links: AccountLinks,
-    private readonly throttle: LoginThrottle,
-    private readonly transactions: Transactions,
-  ) {}
+  constructor(private readonly deps: UpdateProfileDependencies) {}
 
   async execute(input: UpdateProfileInput): Promise<User> {
-    const user = await this.users.findById(input.userId);
+    const user = await this.deps.users.findById(input.userId);
     if (!user) throw new UserNotFoundError(input.userId);
     const changesEmail = input.email !== undefined && input.email !== user.email;
     if (input.password !== undefined) await this.checkCurrentPassword(user, input, 'password');
     else if (changesEmail) await this.checkCurrentPassword(user, input, 'e-mail');
-    const passwordHash = input.password !== undefined ? await this.hasher.hash(input.password) : undefined;
+    const passwordHash = input.password !== undefined ? await this.deps.hasher.hash(input.password) : undefined;
     if (changesEmail) {
-      const owner = await this.users.findByEmail(input.email!);
+      const owner = await this.deps.users.findByEmail(input.email!);
       if (owner && owner.id !== user.id) throw new EmailAlreadyRegisteredError();
     }
     const updated = user.with(
@@ -60,20 +63,20 @@ export class UpdateProfile {
         ...(input.email !== undefined ? { email: input.email } : {}),
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       },
-      this.clock.now(),
+      this.deps.clock.now(),
     );
     // The change and the mails it owes in one transaction: a notice to the old address and a link
     // to the new one exactly when the new address is stored.
-    await this.transactions.run(async (tx) => {
-      await this.users.update(updated, tx);
+    await this.deps.transactions.run(async (tx) => {
+      await this.deps.users.update(updated, tx);
       if (updated.email !== user.email) {
-        await this.links.notice(user, tx);
-        await this.links.request({ userId: updated.id }, 'email-verification', { ip: input.clientIp }, tx);
+        await this.deps.links.notice(user, tx);
+        await this.deps.links.request({ userId: updated.id }, 'email-verification', { ip: input.clientIp }, tx);
       }
     });
     if (passwordHash !== undefined) {
-      await this.links.spendAll(updated.id);
-      await this.ender.endAll(updated.id, input.sessionId);
+      await this.deps.links.spendAll(updated.id);
+      await this.deps.ender.endAll(updated.id, input.sessionId);
     }
     return updated;
   }
@@ -84,12 +87,12 @@ export class UpdateProfile {
       throw new ValidationError([{ field: 'current_password', message: `is required to change the ${what}` }]);
     }
     const key = `${user.email}|${input.clientIp}`;
-    const { blockedForSeconds } = await this.throttle.status(key);
+    const { blockedForSeconds } = await this.deps.throttle.status(key);
     if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed attempts');
-    if (!(await this.hasher.verify(input.currentPassword, user.passwordHash))) {
-      await this.throttle.recordFailure(key);
+    if (!(await this.deps.hasher.verify(input.currentPassword, user.passwordHash))) {
+      await this.deps.throttle.recordFailure(key);
       throw new ValidationError([{ field: 'current_password', message: 'is incorrect' }]);
     }
-    await this.throttle.reset(key);
+    await this.deps.throttle.reset(key);
   }
 }

@@ -1,8 +1,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { parse as parseYaml } from 'yaml';
-import type { Rate } from './codecs.js';
 import { cronProblem } from '../../adapters/outbound/schedules/cron.js';
 import { BUILT_IN_SCHEDULES, HttpCheckEntry, JOB_SCHEDULES, KEYS, PLACEHOLDER_SECRET, type Config } from './schema.js';
+import { configOf } from './sections.js';
 
 /** Where configuration comes from; injected so loading is testable without touching the disk. */
 export interface ConfigSources {
@@ -90,15 +90,42 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   const errors: string[] = [];
   const env = sources.env.SVC_ENV?.trim() || 'development';
   const production = env === 'production';
+  const fileValues = readFiles(env, sources, errors);
+  const values = decodeKeys(sources.env, fileValues, production, errors);
+  const httpChecks = decodeHttpChecks(sources.env[envName(HTTP_CHECKS)], fileValues.get(HTTP_CHECKS), errors);
+  if (sources.env[envName(JOB_SCHEDULES)] !== undefined)
+    errors.push(`${envName(JOB_SCHEDULES)}: ${JOB_SCHEDULES} is a map, set in a configuration file only`);
+  const schedules = decodeSchedules(fileValues.get(JOB_SCHEDULES), errors);
+  if (errors.length > 0) return { ok: false, errors };
+  const config = configOf(env, <A>(path: string) => values.get(path) as A, { httpChecks, schedules });
+  errors.push(...crossChecks(config, production));
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+}
+
+/** The files' values by key: `config/default.yaml`, then `SVC_CONFIG`'s file or `config/<env>.yaml` over it. */
+function readFiles(env: string, sources: ConfigSources, errors: string[]): Map<string, unknown> {
   const fileValues = new Map<string, unknown>();
   readYaml('config/default.yaml', false, sources, fileValues, errors);
   const explicit = sources.env.SVC_CONFIG?.trim();
   if (explicit) readYaml(explicit, true, sources, fileValues, errors);
   else readYaml(`config/${env}.yaml`, false, sources, fileValues, errors);
+  return fileValues;
+}
 
+/**
+ * Every key's value, decoded: from its `SVC_` variable, else the files, else its default (in
+ * production, off for the keys that must be asked for there). A value that does not decode is an
+ * error line naming the key, its value never shown when it is a secret.
+ */
+function decodeKeys(
+  env: ConfigSources['env'],
+  fileValues: ReadonlyMap<string, unknown>,
+  production: boolean,
+  errors: string[],
+): Map<string, unknown> {
   const values = new Map<string, unknown>();
   for (const [path, spec] of Object.entries(KEYS)) {
-    const fromEnv = sources.env[envName(path)];
+    const fromEnv = env[envName(path)];
     const raw =
       fromEnv !== undefined
         ? fromEnv
@@ -113,106 +140,7 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
     if (isLeft(decoded)) errors.push(`${path}: ${shown} is not ${spec.codec.name}`);
     else values.set(path, decoded.right);
   }
-
-  const httpChecks = decodeHttpChecks(sources.env[envName(HTTP_CHECKS)], fileValues.get(HTTP_CHECKS), errors);
-  if (sources.env[envName(JOB_SCHEDULES)] !== undefined)
-    errors.push(`${envName(JOB_SCHEDULES)}: ${JOB_SCHEDULES} is a map, set in a configuration file only`);
-  const schedules = decodeSchedules(fileValues.get(JOB_SCHEDULES), errors);
-  if (errors.length > 0) return { ok: false, errors };
-
-  const v = <A>(path: string): A => values.get(path) as A;
-  const config: Config = {
-    env,
-    server: {
-      host: v('server.host'),
-      port: v('server.port'),
-      trustProxy: v('server.trust_proxy'),
-      trustProxyHops: v('server.trust_proxy_hops'),
-      requestTimeoutMs: v('server.request_timeout'),
-      bodyLimitBytes: v('server.body_limit'),
-      shutdownTimeoutMs: v('server.shutdown_timeout'),
-      shutdownDelayMs: v('server.shutdown_delay'),
-      headersTimeoutMs: v('server.headers_timeout'),
-      maxConnectionsPerIp: v('server.max_connections_per_ip'),
-      maxInFlight: v('server.max_in_flight'),
-      maxEventLoopDelayMs: v('server.max_event_loop_delay'),
-      securityHeaders: v('server.security_headers'),
-      hsts: v('server.hsts'),
-    },
-    database: {
-      url: v('database.url'),
-      migrateOnStart: v('database.migrate_on_start'),
-      queryTimeoutMs: v('database.query_timeout'),
-      migrationUrl: v('database.migration_url'),
-      preparedStatements: v('database.prepared_statements'),
-    },
-    redis: { url: v('redis.url') },
-    api: { mode: v('api.mode') },
-    jwt: {
-      secret: v('jwt.secret'),
-      expirationMs: v('jwt.expiration'),
-      refreshExpirationMs: v('jwt.refresh_expiration'),
-      issuer: v('jwt.issuer'),
-    },
-    secrets: { encryptionKey: v('secrets.encryption_key') },
-    graphql: {
-      generalRoute: v('graphql.general_route'),
-      playgroundRoute: v('graphql.playground_route'),
-      playground: v('graphql.playground'),
-      introspection: v('graphql.introspection'),
-      maxDepth: v('graphql.max_depth'),
-      maxTokens: v('graphql.max_tokens'),
-      maxCost: v('graphql.max_cost'),
-    },
-    docs: { enabled: v('docs.enabled') },
-    metrics: { enabled: v('metrics.enabled'), host: v('metrics.host'), port: v('metrics.port') },
-    cors: {
-      allowedOrigins: v('cors.allowed_origins'),
-      allowedMethods: v<string[]>('cors.allowed_methods').map((m) => m.toUpperCase()),
-      allowedHeaders: v('cors.allowed_headers'),
-      exposedHeaders: v('cors.exposed_headers'),
-      allowCredentials: v('cors.allow_credentials'),
-      maxAgeMs: v('cors.max_age'),
-    },
-    rateLimit: { enabled: v('rate_limit.enabled'), rate: v<Rate>('rate_limit.rate'), store: v('rate_limit.store') },
-    auth: {
-      bcryptCost: v('auth.bcrypt_cost'),
-      loginMaxFailures: v('auth.login_max_failures'),
-      loginWindowMs: v('auth.login_window'),
-      requireVerifiedEmail: v('auth.require_verified_email'),
-    },
-    mail: {
-      smtpUrl: v('mail.smtp_url'),
-      from: v('mail.from'),
-      linkBaseUrl: v('mail.link_base_url'),
-      templates: v('mail.templates'),
-    },
-    account: { mailsPerIpPerHour: v('account.mails_per_ip_per_hour') },
-    jobs: {
-      mode: v('jobs.mode'),
-      concurrency: v('jobs.concurrency'),
-      timeoutMs: v('jobs.timeout'),
-      retryLimit: v('jobs.retry_limit'),
-      retryMaxDelayMs: v('jobs.retry_max_delay'),
-      retentionMs: v('jobs.retention'),
-      maxLagMs: v('jobs.max_lag'),
-      schedules,
-    },
-    access: { model: v('access.model'), policy: v('access.policy') },
-    log: { level: v('log.level'), format: v('log.format') },
-    tracing: {
-      otlpEndpoint: v('tracing.otlp_endpoint'),
-      serviceName: v('tracing.service_name'),
-      sampleRatio: v('tracing.sample_ratio'),
-    },
-    health: {
-      checkTimeoutMs: v('health.check_timeout'),
-      disk: { path: v('health.disk.path'), minFreeBytes: v('health.disk.min_free_bytes') },
-      http: httpChecks,
-    },
-  };
-  errors.push(...crossChecks(config, production));
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+  return values;
 }
 
 function decodeHttpChecks(fromEnv: string | undefined, fromFile: unknown, errors: string[]): Config['health']['http'] {

@@ -3,7 +3,7 @@ import { POLICY_OPERATIONS, policyRoutes, type PolicyUseCases } from '../../adap
 import { AddPolicy } from '../../application/admin/AddPolicy.js';
 import { ListPolicies } from '../../application/admin/ListPolicies.js';
 import { RemovePolicy } from '../../application/admin/RemovePolicy.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import { bindBuilt, built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
 
@@ -14,7 +14,7 @@ export const AccessTokens = {
 /**
  * Administration of the access rules (docs/access-rules.md), always served under the admin API:
  * list, add and remove rules. The rules themselves are loaded and kept in step at start-up
- * (src/main/accessPolicy.ts); the users module's migration creates their table.
+ * (src/main/infrastructure/accessPolicy.ts); the users module's migration creates their table.
  */
 export const access: FeatureModule = {
   name: 'access',

@@ -19,7 +19,7 @@ import { RequestPasswordReset } from '../../application/account/RequestPasswordR
 import { ResetPassword } from '../../application/account/ResetPassword.js';
 import { PurgeExpiredTokens, TOKENS_PURGE_JOB } from '../../application/account/PurgeExpiredTokens.js';
 import { secretsKey } from '../config/secretsKey.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 
@@ -51,14 +51,14 @@ export const account: FeatureModule = {
           config: TOKENS.Config,
         },
         ({ tokens, jobs, transactions, clock, config }) =>
-          new AccountLinks(
+          new AccountLinks({
             tokens,
-            new KeyedOneTimeSecrets(secretsKey(config)),
+            secrets: new KeyedOneTimeSecrets(secretsKey(config)),
             jobs,
             transactions,
             clock,
-            config.account.mailsPerIpPerHour,
-          ),
+            mailsPerIpPerHour: config.account.mailsPerIpPerHour,
+          }),
       ),
     );
     bindBuilt(
@@ -76,7 +76,7 @@ export const account: FeatureModule = {
         ({ authenticate, users, hasher, sessions, ender, links, clock }): AccountUseCases => ({
           authenticate,
           requestPasswordReset: new RequestPasswordReset(links),
-          resetPassword: new ResetPassword(users, hasher, links, ender, clock),
+          resetPassword: new ResetPassword({ users, hasher, links, ender, clock }),
           requestEmailVerification: new RequestEmailVerification(users, links),
           confirmEmail: new ConfirmEmail(users, links, clock),
           listSessions: new ListSessions(sessions, clock),

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type Bind } from 'inversify';
 import type { EntitySchema } from '@mikro-orm/core';
 import { AnnouncingSessionStore } from '../../adapters/outbound/cache/AnnouncingSessionStore.js';
 import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
@@ -25,7 +25,7 @@ import { SessionIssuer } from '../../application/auth/SessionIssuer.js';
 import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
 import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { Config } from '../config/schema.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 
@@ -46,123 +46,121 @@ function buildLoginLimiter(config: Config, redis: Redis | null): RateLimiterAbst
     : new RateLimiterMemory(options);
 }
 
+/** Sessions and their refresh-token families, and how one or all of a user's end (account and users end them too). */
+function bindSessions(bind: Bind): void {
+  bindBuilt(
+    bind(SessionTokens.Sessions),
+    built(
+      { database: TOKENS.Database, changes: UserTokens.Changes },
+      ({ database, changes }): SessionStore =>
+        new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
+    ),
+  );
+  bindBuilt(
+    bind(SessionTokens.RefreshTokenStore),
+    built({ database: TOKENS.Database, metrics: TOKENS.Metrics }, ({ database, metrics }): RefreshTokenStore => {
+      const store = new MikroOrmRefreshTokenStore(database);
+      return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
+    }),
+  );
+  bindBuilt(
+    bind(SessionTokens.SessionEnder),
+    built(
+      { sessions: SessionTokens.Sessions, refreshTokens: SessionTokens.RefreshTokenStore, clock: TOKENS.Clock },
+      ({ sessions, refreshTokens, clock }) => new SessionEnder(sessions, refreshTokens, clock),
+    ),
+  );
+}
+
+/** What a login spends and earns: signed tokens, the failed-password throttle, the sessions it starts, who a token names. */
+function bindCredentials(bind: Bind): void {
+  bindBuilt(
+    bind(AuthTokens.TokenIssuer),
+    built(
+      { config: TOKENS.Config },
+      ({ config }): TokenIssuer =>
+        new JwtTokenIssuer({
+          secret: config.jwt.secret,
+          issuer: config.jwt.issuer,
+          accessTtlMs: config.jwt.expirationMs,
+          refreshTtlMs: config.jwt.refreshExpirationMs,
+        }),
+    ),
+  );
+  bindBuilt(
+    bind(TOKENS.LoginThrottle),
+    built(
+      { config: TOKENS.Config, redis: TOKENS.Redis, metrics: TOKENS.Metrics },
+      ({ config, redis, metrics }): LoginThrottle => {
+        const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
+        return metrics
+          ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled })
+          : throttle;
+      },
+    ),
+  );
+  bindBuilt(
+    bind(AuthTokens.SessionIssuer),
+    built(
+      {
+        tokens: AuthTokens.TokenIssuer,
+        refreshTokens: SessionTokens.RefreshTokenStore,
+        sessions: SessionTokens.Sessions,
+        ids: TOKENS.IdGenerator,
+        clock: TOKENS.Clock,
+      },
+      (deps) => new SessionIssuer(deps),
+    ),
+  );
+  bindBuilt(
+    bind(TOKENS.Authenticate),
+    built(
+      { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock },
+      ({ tokens, callers, clock }) => new Authenticate(tokens, callers, clock),
+    ),
+  );
+}
+
+/**
+ * The use cases the auth routes serve, each given by name what it takes of these. With
+ * `auth.require_verified_email`, registering starts no session and a login waits for the e-mail.
+ */
+const useCases = built(
+  {
+    users: UserTokens.Repository,
+    hasher: UserTokens.PasswordHasher,
+    tokens: AuthTokens.TokenIssuer,
+    refreshTokens: SessionTokens.RefreshTokenStore,
+    sessions: SessionTokens.Sessions,
+    issuer: AuthTokens.SessionIssuer,
+    ender: SessionTokens.SessionEnder,
+    throttle: TOKENS.LoginThrottle,
+    links: MailTokens.AccountLinks,
+    transactions: TOKENS.Transactions,
+    ids: TOKENS.IdGenerator,
+    clock: TOKENS.Clock,
+    authenticate: TOKENS.Authenticate,
+    config: TOKENS.Config,
+  },
+  (deps): AuthUseCases => {
+    const requireVerified = deps.config.auth.requireVerifiedEmail;
+    return {
+      register: new RegisterUser({ ...deps, sessionOnRegister: !requireVerified }),
+      login: new LoginUser(requireVerified ? { ...deps, requirement: { links: deps.links } } : deps),
+      refresh: new RefreshSession(deps),
+      logout: new Logout(deps.tokens, deps.refreshTokens, deps.ender),
+      authenticate: deps.authenticate,
+    };
+  },
+);
+
 /** Register, login, refresh, logout (docs/authentication.md), always served; binds the shared `Authenticate`. */
 export const auth: FeatureModule = {
   name: 'auth',
   bindings: new ContainerModule(({ bind }) => {
-    bindBuilt(
-      bind(SessionTokens.Sessions),
-      built(
-        { database: TOKENS.Database, changes: UserTokens.Changes },
-        ({ database, changes }): SessionStore =>
-          new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
-      ),
-    );
-    bindBuilt(
-      bind(SessionTokens.RefreshTokenStore),
-      built({ database: TOKENS.Database, metrics: TOKENS.Metrics }, ({ database, metrics }): RefreshTokenStore => {
-        const store = new MikroOrmRefreshTokenStore(database);
-        return metrics ? new MeteredRefreshTokenStore(store, metrics.refreshTokenReuse) : store;
-      }),
-    );
-    bindBuilt(
-      bind(SessionTokens.SessionEnder),
-      built(
-        { sessions: SessionTokens.Sessions, refreshTokens: SessionTokens.RefreshTokenStore, clock: TOKENS.Clock },
-        ({ sessions, refreshTokens, clock }) => new SessionEnder(sessions, refreshTokens, clock),
-      ),
-    );
-    bindBuilt(
-      bind(AuthTokens.TokenIssuer),
-      built(
-        { config: TOKENS.Config },
-        ({ config }): TokenIssuer =>
-          new JwtTokenIssuer({
-            secret: config.jwt.secret,
-            issuer: config.jwt.issuer,
-            accessTtlMs: config.jwt.expirationMs,
-            refreshTtlMs: config.jwt.refreshExpirationMs,
-          }),
-      ),
-    );
-    bindBuilt(
-      bind(TOKENS.LoginThrottle),
-      built(
-        { config: TOKENS.Config, redis: TOKENS.Redis, metrics: TOKENS.Metrics },
-        ({ config, redis, metrics }): LoginThrottle => {
-          const throttle = new RateLimiterLoginThrottle(buildLoginLimiter(config, redis));
-          return metrics
-            ? new MeteredLoginThrottle(throttle, { failures: metrics.loginFailures, throttled: metrics.loginThrottled })
-            : throttle;
-        },
-      ),
-    );
-    bindBuilt(
-      bind(AuthTokens.SessionIssuer),
-      built(
-        {
-          tokens: AuthTokens.TokenIssuer,
-          store: SessionTokens.RefreshTokenStore,
-          sessions: SessionTokens.Sessions,
-          ids: TOKENS.IdGenerator,
-          clock: TOKENS.Clock,
-        },
-        ({ tokens, store, sessions, ids, clock }) => new SessionIssuer(tokens, store, sessions, ids, clock),
-      ),
-    );
-    bindBuilt(
-      bind(TOKENS.Authenticate),
-      built(
-        { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock },
-        ({ tokens, callers, clock }) => new Authenticate(tokens, callers, clock),
-      ),
-    );
-    bindBuilt(
-      bind(AuthTokens.UseCases),
-      built(
-        {
-          users: UserTokens.Repository,
-          hasher: UserTokens.PasswordHasher,
-          tokens: AuthTokens.TokenIssuer,
-          store: SessionTokens.RefreshTokenStore,
-          throttle: TOKENS.LoginThrottle,
-          sessions: AuthTokens.SessionIssuer,
-          ids: TOKENS.IdGenerator,
-          clock: TOKENS.Clock,
-          authenticate: TOKENS.Authenticate,
-          sessionStore: SessionTokens.Sessions,
-          ender: SessionTokens.SessionEnder,
-          links: MailTokens.AccountLinks,
-          transactions: TOKENS.Transactions,
-          config: TOKENS.Config,
-        },
-        ({
-          users,
-          hasher,
-          tokens,
-          store,
-          throttle,
-          sessions,
-          ids,
-          clock,
-          authenticate,
-          sessionStore,
-          ender,
-          links,
-          transactions,
-          config,
-        }): AuthUseCases => {
-          const requireVerified = config.auth.requireVerifiedEmail;
-          return {
-            register: new RegisterUser(users, hasher, ids, clock, sessions, links, transactions, !requireVerified),
-            login: new LoginUser(users, hasher, throttle, sessions, requireVerified ? { links } : undefined),
-            refresh: new RefreshSession(tokens, store, users, sessionStore, sessions, clock, ender),
-            logout: new Logout(tokens, store, ender),
-            authenticate,
-          };
-        },
-      ),
-    );
+    bindSessions(bind);
+    bindCredentials(bind);
+    bindBuilt(bind(AuthTokens.UseCases), useCases);
   }),
   entities: [RefreshTokenSchema, SessionSchema] as EntitySchema[],
   rest: {

@@ -18,7 +18,7 @@ import { JobsHealthCheck } from '../../application/health/JobsHealthCheck.js';
 import type { Clock } from '../../application/ports/Clock.js';
 import type { JobAdmin } from '../../application/ports/Jobs.js';
 import type { Config } from '../config/schema.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 
 export const HealthTokens = {

@@ -3,13 +3,14 @@ import type { CachingUserRepository } from '../../adapters/outbound/cache/Cachin
 import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { CreateUser } from '../../application/admin/CreateUser.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
 import type { RefreshTokenStore } from '../../application/ports/RefreshTokenStore.js';
 import type { SessionStore } from '../../application/ports/SessionStore.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
-import { token } from '../tokens.js';
+import { token } from '../wiring/tokens.js';
 
 /*
  * The tokens of the three features around a user — users (and the admin API), auth (sessions) and
@@ -29,6 +30,8 @@ export const UserTokens = {
   /** The one lookup of every authenticated request: the user, if its session is active (remembered for a second). */
   Callers: token<CallerLookup>('users.Callers'),
   UseCases: token<UserUseCases>('users.UseCases'),
+  /** Makes a user of any role the policy knows: the CLI's `users:create`, served by no route. */
+  CreateUser: token<CreateUser>('users.CreateUser'),
 } as const;
 
 /** Bound by the auth module: sessions and their refresh-token families. */

@@ -4,7 +4,7 @@ import { Migration0005Jobs } from '../../adapters/outbound/mikroorm/migrations/M
 import { ListJobs } from '../../application/jobs/ListJobs.js';
 import { RemoveJob } from '../../application/jobs/RemoveJob.js';
 import { RetryJob } from '../../application/jobs/RetryJob.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import { bindBuilt, built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
 
@@ -15,7 +15,7 @@ export const JobTokens = {
 /**
  * Background jobs (docs/jobs.md): the admin API over the stored jobs (`/api/v1/admin/jobs`, always
  * served), and the `jobs` table of the SQLite engine (on PostgreSQL its migration does nothing:
- * pg-boss owns its schema there). The engine itself is opened at start-up (src/main/jobs.ts).
+ * pg-boss owns its schema there). The engine itself is opened at start-up (src/main/infrastructure/jobs.ts).
  */
 export const jobs: FeatureModule = {
   name: 'jobs',

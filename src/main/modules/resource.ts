@@ -26,7 +26,7 @@ import type {
   ResourceEntityClass,
 } from '../../domain/shared/resource.js';
 import type { ResourceRepository } from '../../domain/shared/ResourceRepository.js';
-import { token, TOKENS } from '../tokens.js';
+import { token, TOKENS } from '../wiring/tokens.js';
 import { bindBuilt, built, type Built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
 

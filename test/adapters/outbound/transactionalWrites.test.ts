@@ -60,18 +60,36 @@ describe('writes and the jobs they owe commit together (SQL)', () => {
         queue = new ScriptedQueue();
         users = new MikroOrmUserRepository(db);
         const transactions = new SqlTransactions(db);
-        const links = new AccountLinks(
-          new MikroOrmEmailTokenStore(db),
-          testOneTimeSecrets(),
-          queue,
+        const links = new AccountLinks({
+          tokens: new MikroOrmEmailTokenStore(db),
+          secrets: testOneTimeSecrets(),
+          jobs: queue,
           transactions,
           clock,
-        );
+          mailsPerIpPerHour: 20,
+        });
         const noSessions = {} as SessionIssuer; // registration without a session (require_verified_email)
         const hasher = new CountingPasswordHasher();
-        register = new RegisterUser(users, hasher, new SequentialIds(), clock, noSessions, links, transactions, false);
+        register = new RegisterUser({
+          users,
+          hasher,
+          ids: new SequentialIds(),
+          clock,
+          issuer: noSessions,
+          links,
+          transactions,
+          sessionOnRegister: false,
+        });
         const ender = new SessionEnder(new MikroOrmSessionStore(db), new MikroOrmRefreshTokenStore(db), clock);
-        update = new UpdateProfile(users, hasher, clock, ender, links, new FakeLoginThrottle(clock), transactions);
+        update = new UpdateProfile({
+          users,
+          hasher,
+          clock,
+          ender,
+          links,
+          throttle: new FakeLoginThrottle(clock),
+          transactions,
+        });
       });
 
       const registration = (email: string) => ({

@@ -59,7 +59,14 @@ describe('AccountLinks', () => {
   beforeEach(async () => {
     world = newWorld();
     store = new WatchedEmailTokenStore();
-    links = new AccountLinks(store, testOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    links = new AccountLinks({
+      tokens: store,
+      secrets: testOneTimeSecrets(),
+      jobs: world.jobs,
+      transactions: world.jobs,
+      clock: world.clock,
+      mailsPerIpPerHour: 20,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace'));
   });
 
@@ -88,7 +95,14 @@ describe('AccountLinks', () => {
       const again = await world.given(aUser().withEmail('ada@example.com'));
       expect(await links.send(again, 'password-reset')).to.equal(false);
       // One IP asking for mails to many addresses stops at its own limit.
-      const limited = new AccountLinks(store, testOneTimeSecrets(), world.jobs, world.jobs, world.clock, 2);
+      const limited = new AccountLinks({
+        tokens: store,
+        secrets: testOneTimeSecrets(),
+        jobs: world.jobs,
+        transactions: world.jobs,
+        clock: world.clock,
+        mailsPerIpPerHour: 2,
+      });
       const requester = { ip: '198.51.100.23' };
       const others = await Promise.all(
         ['x@example.com', 'y@example.com', 'z@example.com'].map((email) => world.given(aUser().withEmail(email))),
@@ -129,7 +143,14 @@ describe('AccountLinks', () => {
           return world.jobs.enqueue(job, within);
         },
       };
-      links = new AccountLinks(store, testOneTimeSecrets(), recording, world.jobs, world.clock);
+      links = new AccountLinks({
+        tokens: store,
+        secrets: testOneTimeSecrets(),
+        jobs: recording,
+        transactions: world.jobs,
+        clock: world.clock,
+        mailsPerIpPerHour: 20,
+      });
       const token = await mailed('password-reset');
       const [selector, verifier] = token.split('.') as [string, string];
       expect(queued).to.have.length(1);
@@ -141,13 +162,14 @@ describe('AccountLinks', () => {
 
     it('sends no mail whose link would not work (made under another key): the job fails instead', async () => {
       expect(await links.send(ada, 'password-reset')).to.equal(true);
-      const otherKey = new AccountLinks(
-        store,
-        new KeyedOneTimeSecrets(Buffer.alloc(32, 7)),
-        world.jobs,
-        world.jobs,
-        world.clock,
-      );
+      const otherKey = new AccountLinks({
+        tokens: store,
+        secrets: new KeyedOneTimeSecrets(Buffer.alloc(32, 7)),
+        jobs: world.jobs,
+        transactions: world.jobs,
+        clock: world.clock,
+        mailsPerIpPerHour: 20,
+      });
       const runs = await world.jobs.runDue(accountMailJobs(otherKey, world.users, world.mailer));
       expect(runs.map((run) => [run.name, run.outcome])).to.deep.equal([['mail.send', 'retried']]);
       expect(String(runs[0]!.error)).to.match(/does not match its stored token/);

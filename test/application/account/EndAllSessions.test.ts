@@ -20,15 +20,15 @@ describe('EndAllSessions', () => {
     world = newWorld();
     endAll = new EndAllSessions(world.users, world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 
@@ -53,7 +53,12 @@ describe('EndAllSessions', () => {
   it('lets a session started right after (same instant) work: no whole-second cut-off', async () => {
     await world.sessions.start(ada, A_CLIENT);
     await endAll.execute({ userId: ada.id });
-    const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+    const login = new LoginUser({
+      users: world.users,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      issuer: world.sessions,
+    });
     const { tokens } = await login.execute({
       email: ada.email,
       password: DEFAULT_PASSWORD,

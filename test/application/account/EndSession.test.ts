@@ -37,15 +37,15 @@ describe('EndSession', () => {
     world = newWorld();
     end = new EndSession(world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com'));
     phone = await world.sessions.start(ada, A_CLIENT);
     laptop = await world.sessions.start(ada, A_CLIENT);

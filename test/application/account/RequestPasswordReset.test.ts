@@ -68,7 +68,14 @@ describe('RequestPasswordReset', () => {
   it('answers a known and an unknown e-mail alike, after the same work: one job naming the address, nobody looked up', async () => {
     const lookups: string[] = [];
     const users = recordingCalls(world.users, lookups);
-    const links = new AccountLinks(world.emailTokens, testOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    const links = new AccountLinks({
+      tokens: world.emailTokens,
+      secrets: testOneTimeSecrets(),
+      jobs: world.jobs,
+      transactions: world.jobs,
+      clock: world.clock,
+      mailsPerIpPerHour: 20,
+    });
     const reset = new RequestPasswordReset(links);
     expect(await reset.execute({ email: 'ada@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
     expect(await reset.execute({ email: 'nobody@example.com', clientIp: '203.0.113.7' })).to.equal(undefined);
@@ -98,7 +105,14 @@ describe('RequestPasswordReset', () => {
   it('does no token work before answering: for a known e-mail, nothing is stored until its job runs', async () => {
     const touched: string[] = [];
     const tokens = recordingCalls(world.emailTokens, touched);
-    const links = new AccountLinks(tokens, testOneTimeSecrets(), world.jobs, world.jobs, world.clock);
+    const links = new AccountLinks({
+      tokens,
+      secrets: testOneTimeSecrets(),
+      jobs: world.jobs,
+      transactions: world.jobs,
+      clock: world.clock,
+      mailsPerIpPerHour: 20,
+    });
     await new RequestPasswordReset(links).execute({ email: 'ada@example.com', clientIp: '203.0.113.7' });
     expect(touched).to.deep.equal([]);
     await world.jobs.runDue(accountMailJobs(links, world.users, world.mailer));

@@ -29,7 +29,12 @@ describe('ResetPassword', () => {
     expect(error).to.include({ code: 'INVALID_TOKEN', message: 'invalid or expired token' });
   };
   const login = (password: string) =>
-    new LoginUser(world.users, world.hasher, world.throttle, world.sessions).execute({
+    new LoginUser({
+      users: world.users,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      issuer: world.sessions,
+    }).execute({
       email: ada.email,
       password,
       clientIp: A_CLIENT.ip!,
@@ -38,7 +43,13 @@ describe('ResetPassword', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    reset = new ResetPassword(world.users, world.hasher, world.links, world.ender, world.clock);
+    reset = new ResetPassword({
+      users: world.users,
+      hasher: world.hasher,
+      links: world.links,
+      ender: world.ender,
+      clock: world.clock,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 
@@ -86,15 +97,15 @@ describe('ResetPassword', () => {
     const phone = await world.sessions.start(ada, A_CLIENT);
     const laptop = await world.sessions.start(ada, { userAgent: 'laptop', ip: '198.51.100.9' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    const refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    const refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
 
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
 

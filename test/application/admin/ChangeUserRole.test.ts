@@ -125,15 +125,15 @@ describe('ChangeUserRole', () => {
       userId: bob.id,
       role: 'moderator',
     });
-    const refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    const refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     const next = await refresh.execute({ refreshToken: session.refreshToken });
     expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.include({
       userId: bob.id,

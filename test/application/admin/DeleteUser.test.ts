@@ -19,15 +19,15 @@ describe('DeleteUser', () => {
   beforeEach(async () => {
     world = newWorld();
     deleteUser = new DeleteUser(world.users, world.refreshTokens);
-    refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
     bobsSession = await world.sessions.start(bob, A_CLIENT);

@@ -48,7 +48,12 @@ describe('LoginUser', () => {
     world = newWorld();
     const recorded = recordingLookups(world.users);
     lookups = recorded.lookups;
-    login = new LoginUser(recorded.repo, world.hasher, world.throttle, world.sessions);
+    login = new LoginUser({
+      users: recorded.repo,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      issuer: world.sessions,
+    });
     ada = await world.given(aUser().withEmail(EMAIL).withRole('moderator'));
   });
 
@@ -235,7 +240,13 @@ describe('LoginUser', () => {
       strict.execute({ email, password, clientIp: IP, userAgent: 'test-agent/1.0' });
 
     beforeEach(() => {
-      strict = new LoginUser(world.users, world.hasher, world.throttle, world.sessions, { links: world.links });
+      strict = new LoginUser({
+        users: world.users,
+        hasher: world.hasher,
+        throttle: world.throttle,
+        issuer: world.sessions,
+        requirement: { links: world.links },
+      });
     });
 
     it('answers a wrong password with 401 invalid credentials, and mails nothing', async () => {

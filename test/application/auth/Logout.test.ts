@@ -17,7 +17,12 @@ describe('Logout', () => {
   let bob: User;
 
   const loginAs = async (user: User): Promise<TokenPair> => {
-    const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+    const login = new LoginUser({
+      users: world.users,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      issuer: world.sessions,
+    });
     return (
       await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
     ).tokens;
@@ -31,15 +36,15 @@ describe('Logout', () => {
   beforeEach(async () => {
     world = newWorld();
     logout = new Logout(world.tokens, world.refreshTokens, world.ender);
-    refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
   });

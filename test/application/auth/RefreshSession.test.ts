@@ -15,7 +15,12 @@ describe('RefreshSession', () => {
   let session: TokenPair;
 
   const loginAda = async (): Promise<TokenPair> => {
-    const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+    const login = new LoginUser({
+      users: world.users,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      issuer: world.sessions,
+    });
     return (
       await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
     ).tokens;
@@ -29,15 +34,15 @@ describe('RefreshSession', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    refresh = new RefreshSession(
-      world.tokens,
-      world.refreshTokens,
-      world.users,
-      world.sessionStore,
-      world.sessions,
-      world.clock,
-      world.ender,
-    );
+    refresh = new RefreshSession({
+      tokens: world.tokens,
+      refreshTokens: world.refreshTokens,
+      users: world.users,
+      sessions: world.sessionStore,
+      issuer: world.sessions,
+      clock: world.clock,
+      ender: world.ender,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com'));
     session = await loginAda();
   });

@@ -19,16 +19,16 @@ describe('RegisterUser', () => {
 
   /** The use case on the world's adapters, starting a session on registration unless told not to. */
   const registerUser = (sessionOnRegister = true) =>
-    new RegisterUser(
-      world.users,
-      world.hasher,
-      world.ids,
-      world.clock,
-      world.sessions,
-      world.links,
-      world.jobs,
+    new RegisterUser({
+      users: world.users,
+      hasher: world.hasher,
+      ids: world.ids,
+      clock: world.clock,
+      issuer: world.sessions,
+      links: world.links,
+      transactions: world.jobs,
       sessionOnRegister,
-    );
+    });
 
   beforeEach(() => {
     world = newWorld();

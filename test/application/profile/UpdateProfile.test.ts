@@ -45,15 +45,15 @@ describe('UpdateProfile', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    update = new UpdateProfile(
-      world.users,
-      world.hasher,
-      world.clock,
-      world.ender,
-      world.links,
-      world.throttle,
-      world.jobs,
-    );
+    update = new UpdateProfile({
+      users: world.users,
+      hasher: world.hasher,
+      clock: world.clock,
+      ender: world.ender,
+      links: world.links,
+      throttle: world.throttle,
+      transactions: world.jobs,
+    });
     ada = await world.given(aUser().withEmail('ada@example.com').withName('Ada', 'Lovelace').withRole('moderator'));
     sessionId = sessionIdOf(world, await world.sessions.start(ada, A_CLIENT));
   });
@@ -169,7 +169,12 @@ describe('UpdateProfile', () => {
         password: 'a brand new one',
         currentPassword: DEFAULT_PASSWORD,
       });
-      const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+      const login = new LoginUser({
+        users: world.users,
+        hasher: world.hasher,
+        throttle: world.throttle,
+        issuer: world.sessions,
+      });
       const attempt = (password: string) =>
         login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7', userAgent: null });
       expect((await attempt('a brand new one')).user.id).to.equal(ada.id);
@@ -311,7 +316,12 @@ describe('UpdateProfile', () => {
       expect(error).to.include({ code: 'RATE_LIMITED' });
       expect(await world.hasher.verify(DEFAULT_PASSWORD, (await stored()).passwordHash)).to.equal(true);
       // The same budget as logins: a login of that e-mail from that IP is throttled too.
-      const login = new LoginUser(world.users, world.hasher, world.throttle, world.sessions);
+      const login = new LoginUser({
+        users: world.users,
+        hasher: world.hasher,
+        throttle: world.throttle,
+        issuer: world.sessions,
+      });
       expect(
         await rejectionOf(
           login.execute({ email: 'ada@example.com', password: DEFAULT_PASSWORD, clientIp: IP, userAgent: null }),
@@ -345,15 +355,15 @@ describe('UpdateProfile', () => {
 
     beforeEach(() => {
       authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-      refresh = new RefreshSession(
-        world.tokens,
-        world.refreshTokens,
-        world.users,
-        world.sessionStore,
-        world.sessions,
-        world.clock,
-        world.ender,
-      );
+      refresh = new RefreshSession({
+        tokens: world.tokens,
+        refreshTokens: world.refreshTokens,
+        users: world.users,
+        sessions: world.sessionStore,
+        issuer: world.sessions,
+        clock: world.clock,
+        ender: world.ender,
+      });
     });
 
     it('ends every other session on a password change, and keeps the current one', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startService, type RunningService } from '../../../src/main/service.js';
+import { startService, type RunningService } from '../../../src/main/wiring/service.js';
 import { accountWithRole, Api, dataOf, type Account, type ApiResponse } from '../api.js';
 import { emptyTables } from '../../adapters/outbound/contracts/databases.js';
 import { testConfig } from '../config.js';

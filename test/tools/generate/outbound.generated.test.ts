@@ -21,7 +21,7 @@ import type { StoredRule } from '../../../src/adapters/outbound/access/PolicyRul
 import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
 import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
-import type * as MainDatabase from '../../../src/main/database.js';
+import type * as MainDatabase from '../../../src/main/infrastructure/database.js';
 import type * as MemoryCore from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import type * as SqlCore from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import type * as TableCore from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
@@ -115,7 +115,7 @@ const memoryRepository = (Entity: EntityClass, parents: Record<string, Repositor
 const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof PolicyRuleStoreClass }>(
   `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
 );
-const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/database.ts');
+const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/infrastructure/database.ts');
 const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
 const { resourceRepositoryContract } = await load<typeof Contract>(
   'test/adapters/outbound/contracts/resourceRepository.contract.ts',

@@ -79,13 +79,13 @@ describe('generate: writing all or nothing', () => {
     const before = snapshot(root);
     const result = await writeChangeSet(root, {
       create: [...CHANGES.create, { path: 'src/domain/product/Product.ts', contents: 'x' }],
-      modify: [...CHANGES.modify, { path: 'src/main/container.ts', contents: 'x' }],
+      modify: [...CHANGES.modify, { path: 'src/main/wiring/container.ts', contents: 'x' }],
     });
     expect(result).to.deep.equal({
       ok: false,
       problems: [
         'src/domain/product/Product.ts: already exists (nothing was written)',
-        'src/main/container.ts: does not exist, so it cannot be changed (nothing was written)',
+        'src/main/wiring/container.ts: does not exist, so it cannot be changed (nothing was written)',
       ],
     });
     expect(snapshot(root)).to.deep.equal(before);

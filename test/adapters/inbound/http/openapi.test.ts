@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ERROR_STATUSES, type OpenApiDocument } from '../../../../src/adapters/inbound/http/openapi.js';
-import { apiDocument } from '../../../../src/main/apiDocument.js';
+import { apiDocument } from '../../../../src/main/wiring/apiDocument.js';
 import { MODULES } from '../../../../src/main/modules/index.js';
 import { testConfig } from '../../../support/config.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { apiDocument } from '../../../../src/main/apiDocument.js';
+import { apiDocument } from '../../../../src/main/wiring/apiDocument.js';
 import { MODULES } from '../../../../src/main/modules/index.js';
 import { testConfig } from '../../../support/config.js';
 import { runCommand } from '../../../support/process.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { LOG_MAIL_ADAPTER, LogMailer } from '../../../../src/adapters/outbound/mail/LogMailer.js';
 import { MailComposer } from '../../../../src/adapters/outbound/mail/MailComposer.js';
-import { createLogger } from '../../../../src/main/logger.js';
+import { createLogger } from '../../../../src/main/infrastructure/logger.js';
 import { accountMail, clock, HOUR_MS, TOKEN } from './accountMail.js';
 import { capturingLogger } from '../../../support/logger.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { moduleMigrations } from '../../../../src/main/database.js';
+import { moduleMigrations } from '../../../../src/main/infrastructure/database.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
 

@@ -19,7 +19,7 @@ import {
 import { SqlResourceRepository } from '../../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { ConflictError } from '../../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field } from '../../../../src/domain/shared/resource.js';
-import { moduleMigrations } from '../../../../src/main/database.js';
+import { moduleMigrations } from '../../../../src/main/infrastructure/database.js';
 import { connectDatabase } from '../../../support/database.js';
 import { insertRows } from '../../../support/resource/repository.js';
 import { sqlTargets } from '../contracts/databases.js';

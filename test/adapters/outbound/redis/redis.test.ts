@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { CacheHealthCheck } from '../../../../src/adapters/outbound/health/CacheHealthCheck.js';
-import { startService, type RunningService } from '../../../../src/main/service.js';
+import { startService, type RunningService } from '../../../../src/main/wiring/service.js';
 import { externalService } from '../../../support/env.js';
 import { startHttpApp, type RunningApp } from '../../../support/httpApp.js';
 import { silentLogger } from '../../../support/logger.js';

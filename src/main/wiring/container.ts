@@ -3,54 +3,57 @@ import { Container } from 'inversify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { graphqlRoutes } from '../adapters/inbound/graphql/routes.js';
-import { createHttpApp, type RouteModule } from '../adapters/inbound/http/app.js';
-import { securityHeaderList } from '../adapters/inbound/http/spine/securityHeaders.js';
-import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
-import { DOCS_PATHS, docsRoutes } from '../adapters/inbound/http/routes/docs.js';
-import { HEALTH_PATHS } from '../adapters/inbound/http/routes/health.js';
+import { graphqlRoutes } from '../../adapters/inbound/graphql/routes.js';
+import { createHttpApp, type RouteModule } from '../../adapters/inbound/http/app.js';
+import { securityHeaderList } from '../../adapters/inbound/http/spine/securityHeaders.js';
+import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
+import { DOCS_PATHS, docsRoutes } from '../../adapters/inbound/http/routes/docs.js';
+import { HEALTH_PATHS } from '../../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
-import { LoopPressure } from '../adapters/inbound/http/loopPressure.js';
-import { TurnBudget } from '../adapters/inbound/http/turnBudget.js';
-import type { EventLoopDelayMonitor } from '../adapters/outbound/health/EventLoopHealthCheck.js';
-import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
-import { UuidGenerator } from '../adapters/outbound/system/UuidGenerator.js';
-import type { Lifecycle } from '../application/health/CheckHealth.js';
-import type { AccessPolicy } from '../application/ports/AccessPolicy.js';
-import type { Clock } from '../application/ports/Clock.js';
-import type { IdGenerator } from '../application/ports/IdGenerator.js';
-import type { Mailer } from '../application/ports/Mailer.js';
-import type { Config } from './config/schema.js';
-import type { JobsEngine } from './jobs.js';
-import type { Tracing } from './tracing.js';
-import type { FeatureModule } from './modules/FeatureModule.js';
-import { bindBuilt, built, buildWith } from './modules/built.js';
-import { MODULES } from './modules/index.js';
+import { LoopPressure } from '../../adapters/inbound/http/loopPressure.js';
+import { TurnBudget } from '../../adapters/inbound/http/turnBudget.js';
+import type { EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
+import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import { SystemClock } from '../../adapters/outbound/system/SystemClock.js';
+import { UuidGenerator } from '../../adapters/outbound/system/UuidGenerator.js';
+import type { Lifecycle } from '../../application/health/CheckHealth.js';
+import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { IdGenerator } from '../../application/ports/IdGenerator.js';
+import type { Mailer } from '../../application/ports/Mailer.js';
+import type { Config } from '../config/schema.js';
+import type { JobsEngine } from '../infrastructure/jobs.js';
+import type { Tracing } from '../infrastructure/tracing.js';
+import type { FeatureModule } from '../modules/FeatureModule.js';
+import { bindBuilt, built, buildWith } from '../modules/built.js';
+import { MODULES } from '../modules/index.js';
 import { TOKENS } from './tokens.js';
-import type { JobQueue } from '../application/ports/Jobs.js';
-import { CountedJobs } from '../adapters/outbound/jobs/CountedJobs.js';
-import { TraceStampingJobQueue } from '../adapters/outbound/jobs/jobTracing.js';
+import type { JobQueue } from '../../application/ports/Jobs.js';
+import { CountedJobs } from '../../adapters/outbound/jobs/CountedJobs.js';
+import { TraceStampingJobQueue } from '../../adapters/outbound/jobs/jobTracing.js';
 
-/** What exists before the container: configuration and what was opened or loaded at start. */
+/**
+ * What exists before the container: configuration and what the start-up steps before it opened or
+ * loaded (wiring/processSteps.ts), each closed by its own step when the process stops.
+ */
 export interface Infrastructure {
   config: Config;
   logger: Logger;
   database: Database;
+  /** `null` unless `redis.url` is set and the process serves (a command has none). */
   redis: Redis | null;
   lifecycle: Lifecycle;
   startedAt: Date;
   accessPolicy: AccessPolicy;
-  /** Account e-mails (built by `buildMailer`, which also closes it at shutdown). */
+  /** Account e-mails: SMTP, or the development log mailer (`buildMailer`). */
   mailer: Mailer;
-  /** Background jobs on the database's engine (opened by `openJobs`, which also closes it). */
+  /** Background jobs on the database's engine (`openJobs`). */
   jobs: Pick<JobsEngine, 'queue' | 'admin' | 'transactions'>;
   /** The one event-loop delay monitor, shared by the `event_loop` check and load shedding. */
   eventLoop: EventLoopDelayMonitor;
-  /** The listening socket's accept queue, watched once the server listens; load shedding reads it. */
-  /** Present while tracing is on (`tracing.otlp_endpoint` set). */
+  /** Present while tracing is on (`tracing.otlp_endpoint` set, in a serving process). */
   tracing?: Tracing | null;
-  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false). */
+  /** The service's Prometheus series; absent or `null`: no metrics (`metrics.enabled` false, or a command). */
   metrics?: ServiceMetrics | null;
 }
 

@@ -1,12 +1,12 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { ServiceMetrics } from '../adapters/inbound/metrics/ServiceMetrics.js';
-import { tracedHandlers, untracedHandlers } from '../adapters/outbound/jobs/jobTracing.js';
-import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import { SqlJobs } from '../adapters/outbound/mikroorm/SqlJobs.js';
-import { SqlTransactions } from '../adapters/outbound/mikroorm/SqlTransactions.js';
-import { PgBossJobs } from '../adapters/outbound/pgboss/PgBossJobs.js';
-import type { JobRunnerOptions } from '../application/jobs/runnerOptions.js';
+import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
+import { tracedHandlers, untracedHandlers } from '../../adapters/outbound/jobs/jobTracing.js';
+import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import { SqlJobs } from '../../adapters/outbound/mikroorm/SqlJobs.js';
+import { SqlTransactions } from '../../adapters/outbound/mikroorm/SqlTransactions.js';
+import { PgBossJobs } from '../../adapters/outbound/pgboss/PgBossJobs.js';
+import type { JobRunnerOptions } from '../../application/jobs/runnerOptions.js';
 import type { Container } from 'inversify';
 import type {
   JobAdmin,
@@ -15,11 +15,11 @@ import type {
   JobRunner,
   JobScheduler,
   Transactions,
-} from '../application/ports/Jobs.js';
-import type { Config } from './config/schema.js';
-import { buildWith } from './modules/built.js';
-import type { FeatureModule } from './modules/FeatureModule.js';
-import { MODULES } from './modules/index.js';
+} from '../../application/ports/Jobs.js';
+import type { Config } from '../config/schema.js';
+import { buildWith } from '../modules/built.js';
+import type { FeatureModule } from '../modules/FeatureModule.js';
+import { MODULES } from '../modules/index.js';
 
 /** The service's jobs on its database's engine: SQLite's jobs table, or pg-boss on PostgreSQL (ADR 0029). */
 export interface JobsEngine {

@@ -1,6 +1,6 @@
 import type { TextMapPropagator, Tracer } from '@opentelemetry/api';
 import type { NodeTracerProvider, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { Config } from './config/schema.js';
+import type { Config } from '../config/schema.js';
 
 /** Tracing while on (README: Metrics and Tracing): the tracer the adapters make spans with, and how to stop it. */
 export interface Tracing {

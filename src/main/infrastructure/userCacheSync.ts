@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { UserChanges } from '../adapters/outbound/cache/UserChanges.js';
+import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 
 const CHANNEL = 'portico:users';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, type ConfigResult } from './config/loadConfig.js';
+import { loadConfig, type ConfigResult } from './loadConfig.js';
 
 /** Loads configuration from the process environment and files relative to the working directory. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ConfigResult {

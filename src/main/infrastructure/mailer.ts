@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import { LogMailer } from '../adapters/outbound/mail/LogMailer.js';
-import { MailComposer, MailTemplateError } from '../adapters/outbound/mail/MailComposer.js';
-import { SmtpMailer } from '../adapters/outbound/mail/SmtpMailer.js';
-import { SystemClock } from '../adapters/outbound/system/SystemClock.js';
-import type { Clock } from '../application/ports/Clock.js';
-import type { Mailer } from '../application/ports/Mailer.js';
-import { StartupError } from './accessPolicy.js';
-import type { Config } from './config/schema.js';
+import { LogMailer } from '../../adapters/outbound/mail/LogMailer.js';
+import { MailComposer, MailTemplateError } from '../../adapters/outbound/mail/MailComposer.js';
+import { SmtpMailer } from '../../adapters/outbound/mail/SmtpMailer.js';
+import { SystemClock } from '../../adapters/outbound/system/SystemClock.js';
+import type { Clock } from '../../application/ports/Clock.js';
+import type { Mailer } from '../../application/ports/Mailer.js';
+import { StartupError } from './StartupError.js';
+import type { Config } from '../config/schema.js';
 
 /** The service's mailer and how to let it go at shutdown. */
 export interface BuiltMailer {

@@ -1,13 +1,25 @@
-import type { Logger } from 'pino';
-import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import type { Config } from './config/schema.js';
-import { openDatabase } from './database.js';
+/**
+ * One step of start-up, declared once: its name, what it starts from what it is given, and how it
+ * stops what it started (given that and what it was given).
+ */
+export interface Step<I, T> {
+  readonly name: string;
+  readonly start: (input: I) => T | Promise<T>;
+  readonly stop?: (value: T, input: I) => unknown;
+}
+
+/** Declares a step (see `Step`). */
+export const step = <I, T>(
+  name: string,
+  start: (input: I) => T | Promise<T>,
+  stop?: (value: T, input: I) => unknown,
+): Step<I, T> => ({ name, start, ...(stop ? { stop } : {}) });
 
 /**
  * The start of a process as one ordered list of steps, each with its stop. A step that fails
  * stops every step started before it, last first, and its error is the one reported; `stopAll`
- * stops them the same way when the process ends. The server, the CLI and any other entry point
- * open what they need through it, so nothing is left running whichever step fails.
+ * stops them the same way when the process ends. The server, the worker and the CLI start through
+ * it (`startProcess`), so nothing is left running whichever step fails.
  */
 export class Steps {
   private readonly started: { readonly name: string; readonly stop: () => Promise<void> }[] = [];
@@ -29,6 +41,12 @@ export class Steps {
     return value;
   }
 
+  /** Starts a declared step with `input`. */
+  start<I, T>(declared: Step<I, T>, input: I): Promise<T> {
+    const { stop } = declared;
+    return this.run(declared.name, () => declared.start(input), stop && ((value: T) => stop(value, input)));
+  }
+
   /**
    * Stops every started step, last first. A stop that fails is told to `failed` (by default
    * nowhere) and the others still run: a failed close must not keep the rest open.
@@ -42,30 +60,4 @@ export class Steps {
       }
     }
   }
-}
-
-/** The database steps every entry point shares: open it (closed last), then the pending migrations when `migrate`. */
-export async function databaseSteps(
-  steps: Steps,
-  config: Config,
-  options: { readonly migrate: boolean; readonly logger?: Logger },
-): Promise<Database> {
-  const { logger } = options;
-  const database = await steps.run(
-    'database',
-    () =>
-      openDatabase(
-        config,
-        logger ? { warn: (message) => logger.warn({ database: message }, 'database driver warning') } : {},
-      ),
-    (opened) => opened.close(),
-  );
-  if (options.migrate) {
-    await steps.run('migrations', async () => {
-      const applied = await database.migrate();
-      if (applied.length > 0) logger?.info({ migrations: applied }, 'migrations applied');
-      return applied;
-    });
-  }
-  return database;
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, type OpenApiDocument } from '../adapters/inbound/http/openapi.js';
-import type { Operation } from '../adapters/inbound/http/operations.js';
-import { DOCS_OPERATIONS } from '../adapters/inbound/http/routes/docs.js';
-import type { Config } from './config/schema.js';
-import type { FeatureModule } from './modules/FeatureModule.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../adapters/inbound/http/openapi.js';
+import type { Operation } from '../../adapters/inbound/http/operations.js';
+import { DOCS_OPERATIONS } from '../../adapters/inbound/http/routes/docs.js';
+import type { Config } from '../config/schema.js';
+import type { FeatureModule } from '../modules/FeatureModule.js';
 
 /** The modules whose REST routes `api.mode` serves: the core features always, resources in `rest`/`both`. */
 export function restModules(modules: readonly FeatureModule[], config: Config): FeatureModule[] {

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { CasbinAccessPolicy } from '../adapters/outbound/access/CasbinAccessPolicy.js';
-import { parsePolicyCsv, type Replacement, type StoredRule } from '../adapters/outbound/access/PolicyRuleStore.js';
-import type { Database } from '../adapters/outbound/mikroorm/database.js';
-import { MikroOrmPolicyRuleStore } from '../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
-import type { Config } from './config/schema.js';
+import { CasbinAccessPolicy } from '../../adapters/outbound/access/CasbinAccessPolicy.js';
+import { parsePolicyCsv, type Replacement, type StoredRule } from '../../adapters/outbound/access/PolicyRuleStore.js';
+import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import { MikroOrmPolicyRuleStore } from '../../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
+import type { Config } from '../config/schema.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
+import { StartupError } from './StartupError.js';
 
-/** A start-up problem whose message is one clear line naming the key at fault. */
-export class StartupError extends Error {}
+export type { Replacement, StoredRule } from '../../adapters/outbound/access/PolicyRuleStore.js';
 
 function readText(key: string, path: string): string {
   try {

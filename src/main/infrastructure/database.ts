@@ -1,8 +1,8 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
-import { Database } from '../adapters/outbound/mikroorm/database.js';
-import type { Config } from './config/schema.js';
-import type { FeatureModule } from './modules/FeatureModule.js';
-import { MODULES } from './modules/index.js';
+import { Database } from '../../adapters/outbound/mikroorm/database.js';
+import type { Config } from '../config/schema.js';
+import type { FeatureModule } from '../modules/FeatureModule.js';
+import { MODULES } from '../modules/index.js';
 
 /** Every entity schema the feature modules map. */
 export function moduleEntities(modules: readonly FeatureModule[] = MODULES): EntitySchema[] {

@@ -1,4 +1,4 @@
-import type { Lifecycle } from '../application/health/CheckHealth.js';
+import type { Lifecycle } from '../../application/health/CheckHealth.js';
 
 /** The service's one shutdown flag, flipped when SIGTERM/SIGINT arrives. */
 export class ProcessLifecycle implements Lifecycle {
