@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'chai';
-import { securityHeaderList } from '../../src/adapters/inbound/http/spine/securityHeaders.js';
+import { securityHeaderList } from '../../src/adapters/inbound/http/runtime/index.js';
 import { startService, type RunningService } from '../../src/main/service.js';
 import { launchChromium, requireChromium } from '../support/browser.js';
 import { testConfig } from '../support/config.js';

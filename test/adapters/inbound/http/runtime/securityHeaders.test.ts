@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { securityHeaderList } from '../../../../src/adapters/inbound/http/spine/securityHeaders.js';
+import { securityHeaderList } from '../../../../../src/adapters/inbound/http/runtime/index.js';
 
 /** What helmet is configured to write (README: Metrics and Tracing): these headers, exactly, and no other. */
 describe('HTTP adapter: the security header list (helmet, worked out once)', () => {

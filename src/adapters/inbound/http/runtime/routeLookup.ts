@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { routesMatching } from './routePattern.js';
-import type { RequestState } from './state.js';
+import type { RequestState } from '../state.js';
 
 type Layer = Router<RequestState>['stack'][number];
 

@@ -9,8 +9,8 @@ import {
 } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { mapError } from './errorTable.js';
-import { HttpProblem } from './HttpProblem.js';
+import { mapError } from '../errorTable.js';
+import { HttpProblem } from '../HttpProblem.js';
 import type { Header } from './spine/securityHeaders.js';
 
 export interface HttpServerOptions {
