@@ -20,7 +20,8 @@
  * helmet, `@koa/cors`, `koa-body`, `rate-limiter-flexible`. Code outside this folder imports it
  * through this file only.
  */
-export { createHttpServer, type ConnectionDrain, type HttpServer, type HttpServerOptions } from './httpServer.js';
+export { type ConnectionDrain } from './connectionDrain.js';
+export { createHttpServer, type HttpServer, type HttpServerOptions } from './httpServer.js';
 export { LoopPressure } from './loopPressure.js';
 export { routeLookup } from './routeLookup.js';
 export { routePatterns } from './routePattern.js';
