@@ -86,6 +86,7 @@ async function buildApp(root: string): Promise<Handler> {
   };
   const app = createHttpApp({
     ...defaultHttpOptions(),
+    // `enabled` for a build from before the headers lost their switch; later builds ignore it.
     securityHeaders: securityHeaderList({ enabled: true, hsts: false }),
     // The rate limiter is off (`rateLimiter: null`), as in the bench (one client address).
     metrics: new ServiceMetrics(),

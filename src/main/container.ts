@@ -164,7 +164,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           requestTimeoutMs: config.server.requestTimeoutMs,
           bodyLimitBytes: config.server.bodyLimitBytes,
           cors: config.cors,
-          securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
+          securityHeaders: securityHeaderList({ hsts: config.server.hsts }),
           rateLimiter: limiter,
           newRequestId: randomUUID,
           routes,

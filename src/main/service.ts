@@ -161,7 +161,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
   if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
   const app = container.get(TOKENS.HttpApp);
-  const securityHeaders = securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts });
+  const securityHeaders = securityHeaderList({ hsts: config.server.hsts });
   const handle = app.callback();
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     void handle(req, res);
