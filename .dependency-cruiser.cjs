@@ -63,6 +63,13 @@ module.exports = {
       to: { path: '^src/main/(wiring|cli)/' },
     },
     {
+      name: 'http-runtime-through-its-entry-point',
+      comment: 'The HTTP runtime (src/adapters/inbound/http/runtime) is reached through its index.ts only.',
+      severity: 'error',
+      from: { pathNot: '^src/adapters/inbound/http/runtime/' },
+      to: { path: '^src/adapters/inbound/http/runtime/', pathNot: '^src/adapters/inbound/http/runtime/index\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

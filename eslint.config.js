@@ -29,10 +29,11 @@ export default tseslint.config(
     },
   },
   {
-    // The service reaches its drivers through their public APIs only (ADR 26): no
-    // deep imports into a package's files, and no underscore members — a library's private state,
-    // free to change in any release. knex's documented query-event field `__knexQueryUid`, which
-    // knex added for telling queries apart in its events (knex/knex#1510), is the one exception.
+    // The service reaches its drivers and Node through their public APIs only (ADR 26): no
+    // deep imports into a package's files, no underscore members — a library's private state,
+    // free to change in any release — no undocumented flag, and no stepping around an object's
+    // own methods. knex's documented query-event field `__knexQueryUid`, which knex added for
+    // telling queries apart in its events (knex/knex#1510), is the one exception.
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -70,6 +71,15 @@ export default tseslint.config(
         {
           selector: "TSPropertySignature[key.name=/^_/]:not([key.name='__knexQueryUid'])",
           message: 'A type naming an underscore member reaches into private state: use the public API.',
+        },
+        {
+          selector: "MemberExpression[property.name='shouldKeepAlive']",
+          message: "Node's undocumented keep-alive flag: set the `Connection: close` header on the answer instead.",
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(call|apply)$/][callee.object.object.property.name='prototype']",
+          message: "A class's method applied to an object to skip the object's own: use the object's public API.",
         },
       ],
     },

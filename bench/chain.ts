@@ -53,7 +53,7 @@ function serviceShapedRoutes(router: Router): void {
 const moduleOf = async (root: string, path: string): Promise<Record<string, unknown>> =>
   (await import(pathToFileURL(resolve(root, 'dist/src', path)).href)) as Record<string, unknown>;
 
-/** The first of `paths` the build has (the security header module moved in pass 3). */
+/** The first of `paths` the build has (the security header module moved in pass 3, the runtime in wave 4). */
 async function firstModule(root: string, paths: readonly string[]): Promise<Record<string, unknown>> {
   for (const path of paths) {
     try {
@@ -71,17 +71,22 @@ async function buildApp(root: string): Promise<Handler> {
     createHttpApp: (options: unknown) => Koa;
   };
   const { securityHeaderList } = (await firstModule(root, [
+    'adapters/inbound/http/runtime/index.js',
     'adapters/inbound/http/spine/securityHeaders.js',
     'adapters/inbound/http/middleware/securityHeaders.js',
   ])) as { securityHeaderList: (options: unknown) => unknown };
   const { ServiceMetrics } = (await moduleOf(root, 'adapters/inbound/metrics/ServiceMetrics.js')) as {
     ServiceMetrics: new () => unknown;
   };
-  const { TurnBudget } = (await moduleOf(root, 'adapters/inbound/http/turnBudget.js')) as {
+  const { TurnBudget } = (await firstModule(root, [
+    'adapters/inbound/http/runtime/index.js',
+    'adapters/inbound/http/turnBudget.js',
+  ])) as {
     TurnBudget: new () => unknown;
   };
   const app = createHttpApp({
     ...defaultHttpOptions(),
+    // `enabled` for a build from before the headers lost their switch; later builds ignore it.
     securityHeaders: securityHeaderList({ enabled: true, hsts: false }),
     // The rate limiter is off (`rateLimiter: null`), as in the bench (one client address).
     metrics: new ServiceMetrics(),

@@ -50,7 +50,6 @@ const DEFAULTS: Config = {
     maxConnectionsPerIp: 256,
     maxInFlight: 512,
     maxEventLoopDelayMs: 500,
-    securityHeaders: true,
     hsts: false,
   },
   database: {
@@ -592,11 +591,9 @@ describe('loadConfig', () => {
       expect([config.server.trustProxy, config.database.migrateOnStart]).to.deep.equal([true, false]);
     });
 
-    it('security headers off and HSTS on, from the environment and from YAML', () => {
-      const env = valid({ SVC_SERVER_SECURITY_HEADERS: 'false', SVC_SERVER_HSTS: 'true' });
-      expect([env.server.securityHeaders, env.server.hsts]).to.deep.equal([false, true]);
-      const yaml = valid({}, { 'config/default.yaml': 'server:\n  security_headers: false\n  hsts: true\n' });
-      expect([yaml.server.securityHeaders, yaml.server.hsts]).to.deep.equal([false, true]);
+    it('HSTS on, from the environment and from YAML', () => {
+      expect(valid({ SVC_SERVER_HSTS: 'true' }).server.hsts).to.equal(true);
+      expect(valid({}, { 'config/default.yaml': 'server:\n  hsts: true\n' }).server.hsts).to.equal(true);
       expect(problems({ SVC_SERVER_HSTS: 'yes' }).join('\n')).to.match(/server\.hsts/);
     });
 
@@ -658,6 +655,13 @@ describe('loadConfig', () => {
         'server.prot: unknown key (in config/default.yaml)',
         'logging: unknown key (in config/default.yaml)',
       ]);
+    });
+
+    it('has no switch for the security headers: server.security_headers is an unknown key like any other', () => {
+      expect(problems({}, { 'config/default.yaml': 'server:\n  security_headers: false\n' })).to.deep.equal([
+        'server.security_headers: unknown key (in config/default.yaml)',
+      ]);
+      expect(valid({ SVC_SERVER_SECURITY_HEADERS: 'false' })).to.deep.equal(DEFAULTS);
     });
 
     it('reports unknown keys in the SVC_ENV overlay', () => {

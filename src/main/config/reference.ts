@@ -26,9 +26,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
     'Past this many requests in progress, a new one answers 503 `OVERLOADED` (health paths exempt).',
   'server.max_event_loop_delay':
     'While the event loop stays this late (with hysteresis), new requests answer 503 `OVERLOADED` (health paths exempt).',
-  'server.security_headers':
-    '`X-Content-Type-Options`, `Referrer-Policy` and `X-Frame-Options` on every answer; `false` exists only for the benchmark — keep it on.',
-  'server.hsts': 'With `security_headers`: `Strict-Transport-Security` too (only when every client uses HTTPS).',
+  'server.hsts':
+    '`Strict-Transport-Security` on every answer too, beside `X-Content-Type-Options`, `Referrer-Policy` and `X-Frame-Options` (only when every client uses HTTPS).',
   'database.url': '`sqlite:<file>`, `sqlite::memory:`, or `postgres://user:pass@host:5432/db`.',
   'database.migrate_on_start': 'Apply pending migrations at start (they take a lock on PostgreSQL).',
   'database.query_timeout':

@@ -54,7 +54,6 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'server.max_connections_per_ip': key(intIn(1, 1_000_000), 256),
   'server.max_in_flight': key(intIn(1, 1_000_000), 512),
   'server.max_event_loop_delay': key(Duration, '500ms'),
-  'server.security_headers': key(Bool, true),
   'server.hsts': key(Bool, false),
   'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
   'database.migrate_on_start': key(Bool, true),
@@ -149,9 +148,7 @@ export interface Config {
     maxConnectionsPerIp: number;
     maxInFlight: number;
     maxEventLoopDelayMs: number;
-    /** `X-Content-Type-Options`, `Referrer-Policy`, `X-Frame-Options` on every answer (README: Metrics and Tracing). */
-    securityHeaders: boolean;
-    /** With `securityHeaders`: `Strict-Transport-Security` too (only behind HTTPS). */
+    /** `Strict-Transport-Security` too, beside the security headers every answer carries (only behind HTTPS). */
     hsts: boolean;
   };
   database: {

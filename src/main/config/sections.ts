@@ -37,7 +37,6 @@ function servingSections(
       maxConnectionsPerIp: v('server.max_connections_per_ip'),
       maxInFlight: v('server.max_in_flight'),
       maxEventLoopDelayMs: v('server.max_event_loop_delay'),
-      securityHeaders: v('server.security_headers'),
       hsts: v('server.hsts'),
     },
     api: { mode: v('api.mode') },

@@ -5,13 +5,11 @@ import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { graphqlRoutes } from '../../adapters/inbound/graphql/routes.js';
 import { createHttpApp, type RouteModule } from '../../adapters/inbound/http/app.js';
-import { securityHeaderList } from '../../adapters/inbound/http/spine/securityHeaders.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
-import { LoopPressure } from '../../adapters/inbound/http/loopPressure.js';
-import { TurnBudget } from '../../adapters/inbound/http/turnBudget.js';
+import { LoopPressure, securityHeaderList, TurnBudget } from '../../adapters/inbound/http/runtime/index.js';
 import type { EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { SystemClock } from '../../adapters/outbound/system/SystemClock.js';
@@ -169,7 +167,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
           requestTimeoutMs: config.server.requestTimeoutMs,
           bodyLimitBytes: config.server.bodyLimitBytes,
           cors: config.cors,
-          securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
+          securityHeaders: securityHeaderList({ hsts: config.server.hsts }),
           rateLimiter: limiter,
           newRequestId: randomUUID,
           routes,

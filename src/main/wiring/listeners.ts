@@ -1,9 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
-import { createHttpServer, type HttpServer } from '../../adapters/inbound/http/httpServer.js';
 import { HEALTH_PATHS } from '../../adapters/inbound/http/routes/health.js';
-import { securityHeaderList, type Header } from '../../adapters/inbound/http/spine/securityHeaders.js';
+import {
+  createHttpServer,
+  securityHeaderList,
+  type Header,
+  type HttpServer,
+} from '../../adapters/inbound/http/runtime/index.js';
 import { startMetricsServer, type MetricsServer } from '../../adapters/inbound/metrics/metricsServer.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import type { Config } from '../config/schema.js';
@@ -28,7 +32,7 @@ export function servingOf(container: Container, config: Config): Serving {
   const handle = container.get(TOKENS.HttpApp).callback();
   return {
     serve: (req, res) => void handle(req, res),
-    securityHeaders: securityHeaderList({ enabled: config.server.securityHeaders, hsts: config.server.hsts }),
+    securityHeaders: securityHeaderList({ hsts: config.server.hsts }),
   };
 }
 

@@ -51,7 +51,10 @@ export class DocumentCache {
   }
 }
 
-/** Heap bytes a parsed document holds per lexical token (with locations), measured on graphql 16. */
+/**
+ * Heap bytes a parsed document holds per lexical token (with locations): an estimate, from the
+ * measurement in docs/adr/0010-graphql-refusals-cost-little.md.
+ */
 const BYTES_PER_TOKEN = 300;
 
 /**

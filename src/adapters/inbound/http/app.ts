@@ -4,19 +4,24 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
 import { traceRequests, type RequestTracing } from './middleware/tracing.js';
-import { routeLookup } from './routeLookup.js';
 import { HEALTH_PATHS } from './routes/health.js';
-import { bodyParser } from './spine/bodyParser.js';
-import { cors, type CorsOptions } from './spine/cors.js';
-import { httpMetrics } from './spine/httpMetrics.js';
-import { LoadShedding, type LoadSheddingOptions } from './spine/loadShedding.js';
-import { rateLimit } from './spine/rateLimit.js';
-import { requestIds } from './spine/requestId.js';
-import { requestLog } from './spine/requestLogger.js';
-import { routeFallback } from './spine/routeFallback.js';
-import { keepOnKoaErrors, type Header } from './spine/securityHeaders.js';
-import { spine } from './spine/spine.js';
-import { timeout } from './spine/timeout.js';
+import {
+  bodyParser,
+  cors,
+  httpMetrics,
+  keepOnKoaErrors,
+  LoadShedding,
+  rateLimit,
+  requestIds,
+  requestLog,
+  routeFallback,
+  routeLookup,
+  spine,
+  timeout,
+  type CorsOptions,
+  type Header,
+  type LoadSheddingOptions,
+} from './runtime/index.js';
 import type { RequestState } from './state.js';
 
 /** Adds routes to the app's router (health, auth, resources...). */
@@ -57,10 +62,10 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
 }
 
 /**
- * Builds the Koa application: [tracing →] the spine → the router, reached through `routeLookup`.
- * The spine (`spine/spine.ts`, docs/adr/0031-one-spine.md) runs the outer layers in one frame, in this
- * order: security headers → request id → metrics → logger → recovery → CORS → load shedding →
- * rate limit → timeout → body parser → router → 404/405 fallback.
+ * Builds the Koa application: [tracing →] the spine → the router, reached through `routeLookup`
+ * (both from the HTTP runtime, `runtime/`). The spine (docs/adr/0031-one-spine.md) runs the outer
+ * layers in one frame, in this order: security headers → request id → metrics → logger → recovery →
+ * CORS → load shedding → rate limit → timeout → body parser → router → 404/405 fallback.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Header } from '../http/spine/securityHeaders.js';
+import type { Header } from '../http/runtime/index.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 
 /** The health probes the management listener also serves, answered by the public app's own handler. */

@@ -1,15 +1,12 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import type {
   EmailTokenLimits,
   EmailTokenRecord,
   EmailTokenStore,
 } from '../../../application/ports/EmailTokenStore.js';
 import type { AccountMailKind } from '../../../application/ports/Mailer.js';
-import type { Database } from './database.js';
+import { MikroOrmStore } from './MikroOrmStore.js';
 import type { Transaction } from '../../../application/ports/Jobs.js';
 import { sqlOf } from './SqlTransactions.js';
-import type { SqlExecutor } from './sqlExecutor.js';
 import { guarded } from './errors.js';
 import { EmailTokenSchema, type EmailTokenRow } from './schemas/EmailTokenSchema.js';
 
@@ -30,19 +27,7 @@ const toRecord = (row: EmailTokenRow): EmailTokenRecord => ({
  * WHERE counts the address's recent tokens of that purpose and the requesting IP's recent tokens.
  * Rows go with their user (foreign key).
  */
-export class MikroOrmEmailTokenStore implements EmailTokenStore {
-  private readonly orm: MikroORM;
-  private readonly sql: SqlExecutor;
-
-  constructor(database: Database) {
-    this.orm = database.orm;
-    this.sql = database.sql;
-  }
-
-  private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
-  }
-
+export class MikroOrmEmailTokenStore extends MikroOrmStore implements EmailTokenStore {
   /**
    * One statement. Two concurrent adds for one address may both count below the limit (on
    * PostgreSQL's READ COMMITTED; SQLite runs writes one at a time): the limit can be passed by the

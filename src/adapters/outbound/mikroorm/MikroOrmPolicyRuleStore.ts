@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import {
   sameRule,
@@ -7,8 +7,7 @@ import {
   type Replacement,
   type StoredRule,
 } from '../access/PolicyRuleStore.js';
-import type { Database } from './database.js';
-import type { SqlExecutor } from './sqlExecutor.js';
+import { MikroOrmStore } from './MikroOrmStore.js';
 import { guarded } from './errors.js';
 import { inTransaction } from './transaction.js';
 import { AccessRuleSchema, AppMetaSchema, POLICY_SEEDED_KEY } from './schemas/AccessRuleSchema.js';
@@ -29,19 +28,7 @@ const toRow = (rule: StoredRule) => ({
 });
 
 /** Access rules in the `access_rules` table; `app_meta` remembers that the file seeded them once. */
-export class MikroOrmPolicyRuleStore implements PolicyRuleStore {
-  private readonly orm: MikroORM;
-  private readonly sql: SqlExecutor;
-
-  constructor(database: Database) {
-    this.orm = database.orm;
-    this.sql = database.sql;
-  }
-
-  private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
-  }
-
+export class MikroOrmPolicyRuleStore extends MikroOrmStore implements PolicyRuleStore {
   load(): Promise<StoredRule[] | undefined> {
     return guarded(this.orm, async () => {
       const em = this.em();

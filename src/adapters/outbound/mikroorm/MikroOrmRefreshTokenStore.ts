@@ -1,13 +1,10 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import type {
   ConsumeOutcome,
   RefreshTokenRecord,
   RefreshTokenStore,
 } from '../../../application/ports/RefreshTokenStore.js';
-import type { Database } from './database.js';
+import { MikroOrmStore } from './MikroOrmStore.js';
 import { guarded } from './errors.js';
-import type { SqlExecutor } from './sqlExecutor.js';
 import { RefreshTokenSchema, type RefreshTokenRow } from './schemas/RefreshTokenSchema.js';
 
 const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
@@ -22,19 +19,7 @@ const toRecord = (row: RefreshTokenRow): RefreshTokenRecord => ({
  * concurrent uses exactly one wins; revoking a family marks every token of it, and a token
  * whose family has a revoked token is revoked too.
  */
-export class MikroOrmRefreshTokenStore implements RefreshTokenStore {
-  private readonly orm: MikroORM;
-  private readonly sql: SqlExecutor;
-
-  constructor(database: Database) {
-    this.orm = database.orm;
-    this.sql = database.sql;
-  }
-
-  private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
-  }
-
+export class MikroOrmRefreshTokenStore extends MikroOrmStore implements RefreshTokenStore {
   add(record: RefreshTokenRecord): Promise<void> {
     return guarded(this.orm, async () => {
       await this.em().insert(RefreshTokenSchema, { ...record, consumedAt: null, revokedAt: null });

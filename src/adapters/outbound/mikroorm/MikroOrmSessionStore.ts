@@ -1,8 +1,5 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import type { SessionRecord, SessionStore } from '../../../application/ports/SessionStore.js';
-import type { Database } from './database.js';
-import type { SqlExecutor } from './sqlExecutor.js';
+import { MikroOrmStore } from './MikroOrmStore.js';
 import { guarded } from './errors.js';
 import { SessionSchema, type SessionRow } from './schemas/SessionSchema.js';
 
@@ -21,19 +18,7 @@ const toRecord = (row: SessionRow): SessionRecord => ({
  * (`ended_at is null`, and for ending, not expired), so ending is final and each session is
  * reported ended by exactly one caller. Rows go with their user (foreign key, on delete cascade).
  */
-export class MikroOrmSessionStore implements SessionStore {
-  private readonly orm: MikroORM;
-  private readonly sql: SqlExecutor;
-
-  constructor(database: Database) {
-    this.orm = database.orm;
-    this.sql = database.sql;
-  }
-
-  private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
-  }
-
+export class MikroOrmSessionStore extends MikroOrmStore implements SessionStore {
   start(session: SessionRecord): Promise<void> {
     return guarded(this.orm, async () => {
       await this.em().insert(SessionSchema, { ...session, endedAt: null });

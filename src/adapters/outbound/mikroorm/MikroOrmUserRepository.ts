@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import { offsetOf, type Page } from '../../../domain/shared/Page.js';
 import { User } from '../../../domain/user/User.js';
@@ -10,8 +10,7 @@ import {
   type UserRepository,
   type UserSortField,
 } from '../../../domain/user/UserRepository.js';
-import type { Database } from './database.js';
-import type { SqlExecutor } from './sqlExecutor.js';
+import { MikroOrmStore } from './MikroOrmStore.js';
 import { guarded } from './errors.js';
 import { INSERT_USER, UPDATE_USER, userColumns, userFromRaw, userValues, type RawUserRow } from './userRows.js';
 import { sqlOf } from './SqlTransactions.js';
@@ -55,19 +54,7 @@ const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Tim
   });
 
 /** Users in SQLite or PostgreSQL through MikroORM; one EntityManager fork per operation. */
-export class MikroOrmUserRepository implements UserRepository {
-  private readonly orm: MikroORM;
-  private readonly sql: SqlExecutor;
-
-  constructor(database: Database) {
-    this.orm = database.orm;
-    this.sql = database.sql;
-  }
-
-  private em(): EntityManager {
-    return this.orm.em.fork() as EntityManager;
-  }
-
+export class MikroOrmUserRepository extends MikroOrmStore implements UserRepository {
   /** One statement, on `within` when given (committed with it: the user and the job that mails it). */
   add(user: User, within?: Transaction): Promise<void> {
     return guarded(this.orm, async () => {

@@ -56,8 +56,8 @@ const PURGE =
  * The id of the next due job of `count` names (its parameters: the names, now, the time before
  * which an active run has timed out). `+name` keeps SQLite off the `(name, key)` index, which it
  * picks for a single name and then reads every job of that name kept after completion, the event
- * loop blocked meanwhile (README: Benchmark has the figures): the due jobs are found through
- * `(state, run_at)` instead, however many finished jobs are kept.
+ * loop blocked meanwhile: the due jobs are found through `(state, run_at)` instead, however many
+ * finished jobs are kept (a test holds the query plan).
  */
 export const nextDue = (count: number): string =>
   `select id from jobs where +name in (${Array.from({ length: count }, () => '?').join(', ')}) and (` +

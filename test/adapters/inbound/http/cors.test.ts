@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { HttpAppOptions, RouteModule } from '../../../../src/adapters/inbound/http/app.js';
-import { cors } from '../../../../src/adapters/inbound/http/spine/cors.js';
+import { cors } from '../../../../src/adapters/inbound/http/runtime/index.js';
 import { defaultHttpOptions, startHttpApp, type RunningApp } from '../../../support/httpApp.js';
 
 const routes: RouteModule = (router) => {

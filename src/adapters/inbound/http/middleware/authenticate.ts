@@ -13,11 +13,6 @@ export function bearerToken(header: string): { token: string } | { problem: stri
   return match?.[1] ? { token: match[1] } : { problem: 'invalid authorization header' };
 }
 
-/**
- * The request's Authorization header, `''` when there is none. Two or more are a malformed request
- * (400 `BAD_REQUEST`, docs/errors.md): Node keeps only the first in `req.headers`, and a proxy in front
- * may have used another, so neither is trusted.
- */
 /** How many `Authorization` headers a request has (raw names and values alternate; nothing is copied). */
 function authorizationCount(rawHeaders: readonly string[]): number {
   let count = 0;
@@ -28,6 +23,11 @@ function authorizationCount(rawHeaders: readonly string[]): number {
   return count;
 }
 
+/**
+ * The request's Authorization header, `''` when there is none. Two or more are a malformed request
+ * (400 `BAD_REQUEST`, docs/errors.md): Node keeps only the first in `req.headers`, and a proxy in front
+ * may have used another, so neither is trusted.
+ */
 export function authorizationHeader(ctx: Pick<Context, 'req' | 'get'>): string {
   if (authorizationCount(ctx.req.rawHeaders) > 1) {
     throw new HttpProblem(400, 'BAD_REQUEST', 'more than one Authorization header');

@@ -10,7 +10,7 @@ import {
 } from '@opentelemetry/api';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { routePatterns } from '../routePattern.js';
+import { routePatterns } from '../runtime/index.js';
 import type { RequestState } from '../state.js';
 
 export interface RequestTracing {

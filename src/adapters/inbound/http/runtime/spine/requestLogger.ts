@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { RequestState } from '../state.js';
+import type { RequestState } from '../../state.js';
 
 /**
  * The request log step of the spine: one structured line per answer — method, path, status,

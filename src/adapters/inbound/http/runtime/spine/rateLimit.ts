@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '../../../../domain/shared/DomainError.js';
+import { RateLimitedError } from '../../../../../domain/shared/DomainError.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiterAbstract;

@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * How long a turn of the loop may spend on requests. Node accepts one new connection per turn, so
- * the turns' length sets how fast a crowd of new clients gets in: at 5 ms, 1,000 connections opened
- * at once are all accepted within about 5 s, however much work is waiting.
+ * the turns' length, not how much work is waiting, sets how fast a crowd of new clients gets in
+ * (docs/adr/0015-load-shedding.md).
  */
 export const TURN_BUDGET_MS = 5;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LoopPressure } from '../../../../src/adapters/inbound/http/loopPressure.js';
+import { LoopPressure } from '../../../../../src/adapters/inbound/http/runtime/index.js';
 
 const busy = (maxDelayMs: number) => ({ maxDelayMs, utilization: 1 });
 

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { RequestState } from './state.js';
+import type { RequestState } from '../state.js';
 
 /** The route of a request no route pattern matched: never the raw path, so metric series and span names stay few. */
 export const UNMATCHED = 'unmatched';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { badRequestBody, HttpProblem, payloadTooLarge, unsupportedMediaType } from '../HttpProblem.js';
+import { badRequestBody, HttpProblem, payloadTooLarge, unsupportedMediaType } from '../../HttpProblem.js';
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

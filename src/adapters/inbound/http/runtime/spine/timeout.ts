@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { requestTimedOut } from '../HttpProblem.js';
-import type { RequestState } from '../state.js';
+import { requestTimedOut } from '../../HttpProblem.js';
+import type { RequestState } from '../../state.js';
 
 /**
  * The timeout step of the spine: starts the clock, then `work`; settles as the work does, or fails

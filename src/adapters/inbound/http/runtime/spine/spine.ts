@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { RequestState } from '../state.js';
+import { RequestState } from '../../state.js';
 import type { BodyStep } from './bodyParser.js';
 import type { CorsStep } from './cors.js';
 import type { AnswerMeter } from './httpMetrics.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TurnBudget } from '../../../../src/adapters/inbound/http/turnBudget.js';
+import { TurnBudget } from '../../../../../src/adapters/inbound/http/runtime/index.js';
 
 /** The next turn's check phase: an immediate set from here runs after the one the budget set. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
-import { overloaded } from '../HttpProblem.js';
+import { overloaded } from '../../HttpProblem.js';
 
 export interface LoadSheddingOptions {
   /** Requests in progress past which a new one is refused (`server.max_in_flight`). */

@@ -6,8 +6,6 @@ import type Koa from 'koa';
 export type Header = readonly [name: string, value: string];
 
 export interface SecurityHeaderOptions {
-  /** `server.security_headers`: `false` gives none (only for the benchmark's comparison run). */
-  enabled: boolean;
   /** `server.hsts`: `Strict-Transport-Security` too, for a service reached over HTTPS only. */
   hsts: boolean;
 }
@@ -32,7 +30,6 @@ export interface SecurityHeaderOptions {
  * with a `next` callback each where a loop over the list does the same `setHeader` calls.
  */
 export function securityHeaderList(options: SecurityHeaderOptions): readonly Header[] {
-  if (!options.enabled) return [];
   return headersWrittenBy({
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,

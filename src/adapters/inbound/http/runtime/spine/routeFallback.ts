@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { methodNotAllowed, routeNotFound } from '../HttpProblem.js';
+import { methodNotAllowed, routeNotFound } from '../../HttpProblem.js';
 import { routesMatching } from '../routePattern.js';
-import type { RequestState } from '../state.js';
+import type { RequestState } from '../../state.js';
 
 /**
  * The fallback step of the spine, for a request the router left unanswered (no body, status 404):

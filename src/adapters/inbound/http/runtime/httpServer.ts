@@ -7,10 +7,11 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { Server as NetServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { mapError } from './errorTable.js';
-import { HttpProblem } from './HttpProblem.js';
+import { mapError } from '../errorTable.js';
+import { HttpProblem } from '../HttpProblem.js';
+import { ConnectionDrain } from './connectionDrain.js';
 import type { Header } from './spine/securityHeaders.js';
 
 export interface HttpServerOptions {
@@ -143,109 +144,4 @@ export function answerClientErrors(server: Server, headers: readonly Header[] = 
     socket.on('data', () => undefined);
     setTimeout(() => socket.destroy(), 1000).unref();
   });
-}
-
-interface SocketState {
-  /** Requests whose request or response is not finished yet. */
-  active: number;
-  /** `bytesRead` when the socket last became idle; more read since means a request under way. */
-  bytesAtIdle: number;
-  /** Whether a request ever came on it (a fresh socket's first request is surely on its way). */
-  used: boolean;
-}
-
-/** How long a socket accepted but not yet used may still send its first request once the listener is closed. */
-const FRESH_SOCKET_GRACE_MS = 1000;
-
-/**
- * The graceful close (docs/http.md, ADR 14). `closeEachConnection` makes every answer from then on (and
- * those in flight whose headers are not sent) say `Connection: close`, so keep-alive clients move
- * to other instances. `close` then stops accepting, lets the requests under way finish — a socket
- * is closed right after its last answer, never while a request is in progress or its bytes have
- * arrived — ends the idle sockets gracefully, and after `timeoutMs` destroys what is left.
- *
- * Node's own `server.close()` destroys the connections its parser sees as idle, including one
- * whose next request is already in the socket's buffer (that client gets ECONNRESET); so the
- * listener is closed with `net.Server#close` and idle sockets are judged here.
- */
-export class ConnectionDrain {
-  private readonly sockets = new Map<Socket, SocketState>();
-  private readonly responses = new Set<ServerResponse>();
-  private closingConnections = false;
-  private listenerClosed = false;
-
-  constructor(private readonly server: Server) {
-    server.on('connection', (socket: Socket) => {
-      if (socket.destroyed) return;
-      this.sockets.set(socket, { active: 0, bytesAtIdle: 0, used: false });
-      socket.once('close', () => this.sockets.delete(socket));
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.track(req, res));
-  }
-
-  /** From now on every answer says `Connection: close` and its socket closes after it. */
-  closeEachConnection(): void {
-    this.closingConnections = true;
-    for (const res of this.responses) if (!res.headersSent) res.shouldKeepAlive = false;
-  }
-
-  /** Stops accepting, lets requests under way finish (up to `timeoutMs`), closes every socket. */
-  async close(timeoutMs: number): Promise<void> {
-    this.closeEachConnection();
-    this.listenerClosed = true;
-    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()));
-    for (const [socket, state] of this.sockets) this.endIfIdle(socket, state);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), timeoutMs);
-    });
-    try {
-      if ((await Promise.race([closed, expired])) === 'expired') {
-        for (const socket of this.sockets.keys()) socket.destroy();
-        this.server.closeAllConnections();
-        await closed;
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    // Node's http.Server checks its connections' timeouts on an interval that only its own close()
-    // stops. Every connection is gone by now, so that close has nothing else left to end.
-    this.server.close(() => undefined);
-  }
-
-  private track(req: IncomingMessage, res: ServerResponse): void {
-    const socket = req.socket;
-    const state = this.sockets.get(socket);
-    if (this.closingConnections) res.shouldKeepAlive = false;
-    if (!state) return;
-    this.responses.add(res);
-    state.active += 1;
-    state.used = true;
-    // Idle again once both the answer is sent and the request fully read (Node reads and drops
-    // an unread body after the answer): only then is `bytesRead` the end of this request.
-    let pending = 2;
-    const done = (): void => {
-      pending -= 1;
-      if (pending > 0) return;
-      this.responses.delete(res);
-      state.active -= 1;
-      state.bytesAtIdle = socket.bytesRead;
-      // After the parser has had its turn with anything already received.
-      if (this.listenerClosed) setImmediate(() => this.endIfIdle(socket, state));
-    };
-    req.once('close', done);
-    res.once('close', done);
-  }
-
-  /** Ends a socket with no request in progress and no request bytes received since its last answer. */
-  private endIfIdle(socket: Socket, state: SocketState): void {
-    if (socket.destroyed || state.active > 0 || socket.bytesRead !== state.bytesAtIdle) return;
-    if (!state.used) {
-      // Accepted just before the listener closed: its request may still be on the wire.
-      state.used = true;
-      setTimeout(() => this.endIfIdle(socket, state), FRESH_SOCKET_GRACE_MS).unref();
-      return;
-    }
-    socket.end();
-  }
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { mapError } from '../errorTable.js';
-import type { RequestState } from '../state.js';
+import { mapError } from '../../errorTable.js';
+import type { RequestState } from '../../state.js';
 
 /**
  * The recovery step of the spine: turns anything thrown inside it — domain errors, HTTP problems,

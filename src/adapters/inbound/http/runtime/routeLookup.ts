@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { routesMatching } from './routePattern.js';
-import type { RequestState } from './state.js';
+import type { RequestState } from '../state.js';
 
 type Layer = Router<RequestState>['stack'][number];
 
@@ -67,11 +67,11 @@ const VERBS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS
 
 /**
  * Dispatch by path in front of the route table (docs/adr/0031-one-spine.md). `@koa/router` tests
- * every route's pattern against every request (40 in the full service) and stays the route table:
- * the API document, the 404/405 fallback and the metrics' route names read it. This builds, once,
- * a router per literal path and per bucket of paths ({@link bucketOf}), each holding only the
- * routes that can match such a path, in the table's order; a request then costs one `Map` lookup
- * and the patterns of its bucket (4 for `/api/v1/products/:id`). A path no route can match, or
+ * every route's pattern against every request, and stays the route table: the API document, the
+ * 404/405 fallback and the metrics' route names read it. This builds, once, a router per literal
+ * path and per bucket of paths ({@link bucketOf}), each holding only the routes that can match
+ * such a path, in the table's order; a request then costs one `Map` lookup and the patterns of its
+ * bucket (those of the same shape as `/api/v1/products/:id`). A path no route can match, or
  * one no bucket covers, goes to the whole table as before. Public API only: the table's `stack`,
  * `opts`, and each route's `path`, `methods`, `name`, `stack` and `regexp`, registered again
  * through `get`/`post`/….

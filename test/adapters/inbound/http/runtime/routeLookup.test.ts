@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import { expect } from 'chai';
 import Koa, { type Middleware } from 'koa';
-import { routeLookup } from '../../../../src/adapters/inbound/http/routeLookup.js';
-import type { RequestState } from '../../../../src/adapters/inbound/http/state.js';
+import { routeLookup } from '../../../../../src/adapters/inbound/http/runtime/index.js';
+import type { RequestState } from '../../../../../src/adapters/inbound/http/state.js';
 
 type Verb = 'get' | 'post' | 'put' | 'delete';
 

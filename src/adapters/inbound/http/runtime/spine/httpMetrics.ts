@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ServiceMetrics } from '../../metrics/ServiceMetrics.js';
+import type { ServiceMetrics } from '../../../metrics/ServiceMetrics.js';
 import { routePatterns } from '../routePattern.js';
-import type { RequestState } from '../state.js';
+import type { RequestState } from '../../state.js';
 
 /** The metrics step of the spine: told when a request starts and when its answer is final. */
 export interface AnswerMeter {

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { overloaded, routeNotFound } from '../../../../src/adapters/inbound/http/HttpProblem.js';
-import { spine, type SpineSteps } from '../../../../src/adapters/inbound/http/spine/spine.js';
-import type { RequestState } from '../../../../src/adapters/inbound/http/state.js';
-import { RateLimitedError } from '../../../../src/domain/shared/DomainError.js';
-import { silentLogger } from '../../../support/logger.js';
+import { overloaded, routeNotFound } from '../../../../../src/adapters/inbound/http/HttpProblem.js';
+import { spine, type SpineSteps } from '../../../../../src/adapters/inbound/http/runtime/index.js';
+import type { RequestState } from '../../../../../src/adapters/inbound/http/state.js';
+import { RateLimitedError } from '../../../../../src/domain/shared/DomainError.js';
+import { silentLogger } from '../../../../support/logger.js';
 
 /** What a request did, step by step, as the fake steps below note it. */
 type Trace = string[];
