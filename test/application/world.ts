@@ -12,6 +12,7 @@ import { AccountLinks } from '../../src/application/account/AccountLinks.js';
 import { accountMailJobs } from '../../src/application/account/AccountMailJobs.js';
 import { InMemoryJobs } from '../../src/adapters/outbound/memory/InMemoryJobs.js';
 import { SessionEnder } from '../../src/application/account/SessionEnder.js';
+import { RefreshSession } from '../../src/application/auth/RefreshSession.js';
 import { SessionIssuer, type ClientInfo, type TokenPair } from '../../src/application/auth/SessionIssuer.js';
 import { RecordingMailer } from '../support/RecordingMailer.js';
 import type { User } from '../../src/domain/user/User.js';
@@ -125,6 +126,18 @@ export async function newAccessPolicy(
   const store = new InMemoryPolicyRuleStore();
   return { policy: await CasbinAccessPolicy.create(files.model, store, files.rules), store };
 }
+
+/** The refresh use case over the world's stores, issuer and clock. */
+export const refreshSessionIn = (world: World): RefreshSession =>
+  new RefreshSession({
+    tokens: world.tokens,
+    refreshTokens: world.refreshTokens,
+    users: world.users,
+    sessions: world.sessionStore,
+    issuer: world.sessions,
+    clock: world.clock,
+    ender: world.ender,
+  });
 
 /** The session a token pair belongs to (the `sid` its access token carries). */
 export function sessionIdOf(world: World, pair: TokenPair): string {

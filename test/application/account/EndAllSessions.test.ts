@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { EndAllSessions } from '../../../src/application/account/EndAllSessions.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import { NotFoundError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { UserNotFoundError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, type World, refreshSessionIn } from '../world.js';
 
 describe('EndAllSessions', () => {
   let world: World;
@@ -20,15 +20,7 @@ describe('EndAllSessions', () => {
     world = newWorld();
     endAll = new EndAllSessions(world.users, world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    refresh = refreshSessionIn(world);
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { EndSession } from '../../../src/application/account/EndSession.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { NotFoundError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { SessionNotFoundError } from '../../../src/domain/user/UserErrors.js';
 import { aUser } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World, refreshSessionIn } from '../world.js';
 
 describe('EndSession', () => {
   let world: World;
@@ -37,15 +37,7 @@ describe('EndSession', () => {
     world = newWorld();
     end = new EndSession(world.ender);
     authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    refresh = refreshSessionIn(world);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     phone = await world.sessions.start(ada, A_CLIENT);
     laptop = await world.sessions.start(ada, A_CLIENT);

@@ -2,13 +2,12 @@ import { expect } from 'chai';
 import { ResetPassword } from '../../../src/application/account/ResetPassword.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World, refreshSessionIn } from '../world.js';
 
 const NEW_PASSWORD = 'a fresh new passphrase';
 
@@ -97,15 +96,7 @@ describe('ResetPassword', () => {
     const phone = await world.sessions.start(ada, A_CLIENT);
     const laptop = await world.sessions.start(ada, { userAgent: 'laptop', ip: '198.51.100.9' });
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-    const refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    const refresh = refreshSessionIn(world);
 
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
 

@@ -3,7 +3,6 @@ import type { CasbinAccessPolicy } from '../../../src/adapters/outbound/access/C
 import { AddPolicy } from '../../../src/application/admin/AddPolicy.js';
 import { ChangeUserRole } from '../../../src/application/admin/ChangeUserRole.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser } from '../../support/mothers.js';
@@ -16,6 +15,7 @@ import {
   START,
   type PolicyFiles,
   type World,
+  refreshSessionIn,
 } from '../world.js';
 
 describe('ChangeUserRole', () => {
@@ -125,15 +125,7 @@ describe('ChangeUserRole', () => {
       userId: bob.id,
       role: 'moderator',
     });
-    const refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    const refresh = refreshSessionIn(world);
     const next = await refresh.execute({ refreshToken: session.refreshToken });
     expect(await authenticate.execute({ accessToken: next.accessToken })).to.deep.include({
       userId: bob.id,

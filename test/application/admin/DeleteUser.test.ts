@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { DeleteUser } from '../../../src/application/admin/DeleteUser.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, type World, refreshSessionIn } from '../world.js';
 
 describe('DeleteUser', () => {
   let world: World;
@@ -19,15 +19,7 @@ describe('DeleteUser', () => {
   beforeEach(async () => {
     world = newWorld();
     deleteUser = new DeleteUser(world.users, world.refreshTokens);
-    refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    refresh = refreshSessionIn(world);
     admin = await world.given(aUser().withEmail('root@example.com').withRole('admin'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
     bobsSession = await world.sessions.start(bob, A_CLIENT);

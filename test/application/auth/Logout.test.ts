@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { Logout } from '../../../src/application/auth/Logout.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, type World } from '../world.js';
+import { newWorld, rejectionOf, type World, refreshSessionIn } from '../world.js';
 
 describe('Logout', () => {
   let world: World;
@@ -36,15 +36,7 @@ describe('Logout', () => {
   beforeEach(async () => {
     world = newWorld();
     logout = new Logout(world.tokens, world.refreshTokens, world.ender);
-    refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    refresh = refreshSessionIn(world);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     bob = await world.given(aUser().withEmail('bob@example.com'));
   });

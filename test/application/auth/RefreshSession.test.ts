@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
+import { newWorld, rejectionOf, sessionIdOf, START, type World, refreshSessionIn } from '../world.js';
 
 describe('RefreshSession', () => {
   let world: World;
@@ -34,15 +34,7 @@ describe('RefreshSession', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    refresh = new RefreshSession({
-      tokens: world.tokens,
-      refreshTokens: world.refreshTokens,
-      users: world.users,
-      sessions: world.sessionStore,
-      issuer: world.sessions,
-      clock: world.clock,
-      ender: world.ender,
-    });
+    refresh = refreshSessionIn(world);
     ada = await world.given(aUser().withEmail('ada@example.com'));
     session = await loginAda();
   });

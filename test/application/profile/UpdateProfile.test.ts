@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ConfirmEmail } from '../../../src/application/account/ConfirmEmail.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
-import { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
+import type { RefreshSession } from '../../../src/application/auth/RefreshSession.js';
 import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UpdateProfile } from '../../../src/application/profile/UpdateProfile.js';
 import {
@@ -14,7 +14,7 @@ import {
 import type { User } from '../../../src/domain/user/User.js';
 import { EmailAlreadyRegisteredError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, START, type World, refreshSessionIn } from '../world.js';
 
 const IP = '203.0.113.7';
 
@@ -355,15 +355,7 @@ describe('UpdateProfile', () => {
 
     beforeEach(() => {
       authenticate = new Authenticate(world.tokens, world.callers, world.clock);
-      refresh = new RefreshSession({
-        tokens: world.tokens,
-        refreshTokens: world.refreshTokens,
-        users: world.users,
-        sessions: world.sessionStore,
-        issuer: world.sessions,
-        clock: world.clock,
-        ender: world.ender,
-      });
+      refresh = refreshSessionIn(world);
     });
 
     it('ends every other session on a password change, and keeps the current one', async () => {

@@ -1,4 +1,0 @@
-import { describeResourceEntity } from '../../support/resource/useCases.js';
-import { productEntity } from '../../support/resources/product.js';
-
-describeResourceEntity(productEntity);
