@@ -12,13 +12,16 @@
  *   (`TurnBudget`), so new connections and the health probes still get in under load
  *   (docs/adr/0015-load-shedding.md);
  * - the Node server: slow-client bounds, the error envelope on the answers Node's parser refuses,
- *   and the graceful drain that resets no client (docs/adr/0014-shutdown-sequence.md).
+ *   and the graceful drain that tells clients to go and lets what is under way finish
+ *   (docs/adr/0014-shutdown-sequence.md).
  *
  * It is in-house because these pieces share one request's state and one order, and because no
  * Koa middleware or Node option does them: shedding by the loop's health, short turns, a close
  * that finishes what is under way. Where a library does a piece well it is used from here, once:
- * helmet, `@koa/cors`, `koa-body`, `rate-limiter-flexible`. Code outside this folder imports it
- * through this file only.
+ * helmet, `@koa/cors`, `koa-body`, `rate-limiter-flexible`. It answers in the HTTP adapter's error
+ * envelope (`../errorTable.ts`, `../HttpProblem.ts`) and keeps each request's state in
+ * `../state.ts`, which the routes read too. Code outside this folder imports it through this file
+ * only.
  */
 export { type ConnectionDrain } from './connectionDrain.js';
 export { createHttpServer, type HttpServer, type HttpServerOptions } from './httpServer.js';
