@@ -9,7 +9,7 @@ import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../support/resources/productBodi
 
 /**
  * What only products have, end to end, through HTTP: the answers the contract fixes for them byte
- * for byte (CONTRACT §6, §10, §14), the price as a finite JSON number above 0, the name's 1 to 200
+ * for byte (docs/errors.md, docs/lists.md, docs/api-document.md), the price as a finite JSON number above 0, the name's 1 to 200
  * characters, and the search on name. What every resource does — products included — is held by
  * the shared suites (test/support/resource/*.ts), which test/resources/products.test.ts runs
  * for products.
@@ -72,7 +72,7 @@ describe('products (end to end): what only products have', function () {
 
   // Runs first, on the freshly started service: the list holds only what this test makes. Products
   // changed on purpose (`generate field product …`) answer other bytes: the test is then skipped.
-  describe('the answers the contract fixes, byte for byte (CONTRACT §6, §10, §14)', () => {
+  describe('the answers the contract fixes, byte for byte (docs/errors.md, docs/lists.md, docs/api-document.md)', () => {
     const json = (response: ApiResponse, status: number, etag: string | null) => {
       expect(response.status, response.text).to.equal(status);
       expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
