@@ -12,13 +12,7 @@ import {
 } from '../../adapters/inbound/resources.js';
 import { tableOf } from '../../adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../adapters/outbound/mikroorm/SqlResourceRepository.js';
-import { CreateResource } from '../../application/resources/CreateResource.js';
-import { DeleteResource } from '../../application/resources/DeleteResource.js';
-import { GetResource } from '../../application/resources/GetResource.js';
-import { ListResources } from '../../application/resources/ListResources.js';
-import { GetMany, ListByReference } from '../../application/resources/related.js';
-import { SearchResources } from '../../application/resources/SearchResources.js';
-import { UpdateResource } from '../../application/resources/UpdateResource.js';
+import { resourceUseCases } from '../../application/resources/resourceUseCases.js';
 import type {
   FieldDeclarations,
   FieldValues,
@@ -44,29 +38,13 @@ export const resourceTokens = (plural: string) => ({
   Parents: token<ParentsOf<FieldDeclarations>>(`${plural}.Parents`),
 });
 
-/** The use cases both inbound adapters drive, built on the shared cores over one repository. */
+/** The use cases both inbound adapters drive: the caller checks, and the shared cores over one repository. */
 function useCasesOf(
   Entity: ResourceEntityClass<FieldDeclarations>,
-  deps: Pick<AnyUseCases, 'authenticate' | 'policy'> & { rows: ResourceRepository<AnyEntity> } & Pick<
-      ConstructorParameters<typeof CreateResource>[0],
-      'ids' | 'clock'
-    >,
+  deps: Pick<AnyUseCases, 'authenticate' | 'policy'> & Omit<Parameters<typeof resourceUseCases>[0], 'entity'>,
 ): AnyUseCases {
-  const { rows, ids, clock, authenticate, policy } = deps;
-  const kit = { rows, errors: Entity.errors };
-  const hasReference = Object.values(Entity.declaration.fields).some((field) => field.type === 'ref');
-  return {
-    authenticate,
-    policy,
-    create: new CreateResource({ entity: Entity as never, rows, ids, clock }),
-    get: new GetResource(kit),
-    list: new ListResources(rows),
-    ...(Entity.declaration.search ? { search: new SearchResources(rows) } : {}),
-    update: new UpdateResource({ ...kit, clock }),
-    remove: new DeleteResource(kit),
-    getMany: new GetMany(rows),
-    ...(hasReference ? { listByReference: new ListByReference(rows) } : {}),
-  } as AnyUseCases;
+  const { authenticate, policy, ...cores } = deps;
+  return { authenticate, policy, ...resourceUseCases({ entity: Entity, ...cores }) } as unknown as AnyUseCases;
 }
 
 /** The resources a declared resource's `ref` fields name, from their modules' tokens. */

@@ -7,12 +7,8 @@ import type { Database } from '../../../src/adapters/outbound/mikroorm/database.
 import { tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import type { Clock } from '../../../src/application/ports/Clock.js';
-import { CreateResource } from '../../../src/application/resources/CreateResource.js';
-import { DeleteResource } from '../../../src/application/resources/DeleteResource.js';
-import { GetResource } from '../../../src/application/resources/GetResource.js';
-import { ListResources } from '../../../src/application/resources/ListResources.js';
-import { SearchResources } from '../../../src/application/resources/SearchResources.js';
-import { UpdateResource } from '../../../src/application/resources/UpdateResource.js';
+import type { IdGenerator } from '../../../src/application/ports/IdGenerator.js';
+import { resourceUseCases } from '../../../src/application/resources/resourceUseCases.js';
 import { snakeCase, type FieldDeclaration } from '../../../src/domain/shared/resource.js';
 import type { ResourceRepository } from '../../../src/domain/shared/ResourceRepository.js';
 import { SqlDatabaseFixture, sqlTargets } from '../../adapters/outbound/contracts/databases.js';
@@ -34,7 +30,7 @@ import { describeResourceGraphQL } from './graphql.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
 import { describeResourceRest } from './rest.js';
-import { describeResourceEntity, describeResourceUseCases, type EntityLike } from './useCases.js';
+import { describeResourceEntity, describeResourceUseCases, type EntityLike, type UseCasesOf } from './useCases.js';
 
 type Entity = EntityLike & { update(changes: object, now: Date): Entity; requireVersion(v?: readonly number[]): void };
 type Rows = ResourceRepository<Entity>;
@@ -192,20 +188,11 @@ function describeResourceRepository(Entity: DeclaredEntity): void {
   });
 }
 
-/** The shared cores' use cases over one repository, as the use case suite drives them. */
-function useCasesOver(Entity: DeclaredEntity) {
-  return (rows: Rows, ids: ConstructorParameters<typeof CreateResource>[0]['ids'], clock: Clock) => {
-    const kit = { rows, errors: Entity.errors };
-    return {
-      create: new CreateResource({ entity: Entity as never, rows, ids, clock }) as never,
-      get: new GetResource(kit),
-      list: new ListResources(rows),
-      search: new SearchResources(rows),
-      update: new UpdateResource({ ...kit, clock }) as never,
-      remove: new DeleteResource(kit),
-    };
-  };
-}
+/** The shared cores' use cases over one repository, as the resource's module builds them. */
+const useCasesOver =
+  (Entity: DeclaredEntity) =>
+  (rows: Rows, ids: IdGenerator, clock: Clock): UseCasesOf<Entity, string> =>
+    resourceUseCases({ entity: Entity, rows: rows as never, ids, clock }) as unknown as UseCasesOf<Entity, string>;
 
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
