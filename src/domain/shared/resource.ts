@@ -1,4 +1,4 @@
-import type { DomainError } from './DomainError.js';
+import { ValidationError, type DomainError, type FieldViolation } from './DomainError.js';
 import {
   booleanRule,
   datetimeRule,
@@ -23,10 +23,11 @@ export type FieldType =
 
 /**
  * One field of a resource, as its declaration states it: its type, the rule a value keeps, whether
- * it may be null, and (for `ref`) the resource it names. Everything else about the field — its
- * TypeScript type, codec, wire and GraphQL form, column and sort index — is derived from this.
+ * it may be null, whether it is unique or read-only, its default for new rows, and (for `ref`) the
+ * resource it names. Everything else about the field — its TypeScript type, codec, wire and GraphQL
+ * form, column and indexes — is derived from this. `N`: may be null; `D`: has a default.
  */
-export interface FieldDeclaration<T = unknown, N extends boolean = boolean> {
+export interface FieldDeclaration<T = unknown, N extends boolean = boolean, D extends boolean = boolean> {
   readonly type: FieldType;
   /** The rule a (non-null) value keeps. */
   readonly rule: FieldRule<T>;
@@ -34,6 +35,12 @@ export interface FieldDeclaration<T = unknown, N extends boolean = boolean> {
   readonly nullable: N;
   /** Every field but `text` is a sort key (with an index). */
   readonly sortable: boolean;
+  /** No two rows hold equal values (nulls excepted): a second one is a conflict naming the field. */
+  readonly isUnique: boolean;
+  /** Set only by the server: its default on create, then only by the resource's commands. */
+  readonly isReadonly: boolean;
+  /** What a create that leaves the field out stores (and rows stored before the field existed hold). */
+  readonly defaultValue: D extends true ? T : undefined;
   /** `string`: its longest value, which is also its column's width. */
   readonly maxLength?: number;
   /** `decimal`: its digits in all, and after the point. */
@@ -44,22 +51,54 @@ export interface FieldDeclaration<T = unknown, N extends boolean = boolean> {
   /** `ref`: the resource it names (singular and plural, snake case). */
   readonly references?: { readonly singular: string; readonly plural: string };
   /** The same field, nullable. */
-  optional(): FieldDeclaration<T, true>;
+  optional(): FieldDeclaration<T, true, D>;
+  /** The same field, unique. */
+  unique(): FieldDeclaration<T, N, D>;
+  /** The same field, read-only. */
+  readonly(): FieldDeclaration<T, N, D>;
+  /** The same field with a default for new rows; refused (thrown) when the value breaks the field's rule. */
+  default(value: T): FieldDeclaration<T, N, true>;
 }
 
-type Facts = Omit<FieldDeclaration, 'rule' | 'nullable' | 'optional' | 'sortable'>;
+type Facts = Omit<
+  FieldDeclaration,
+  | 'rule'
+  | 'nullable'
+  | 'optional'
+  | 'sortable'
+  | 'isUnique'
+  | 'isReadonly'
+  | 'defaultValue'
+  | 'unique'
+  | 'readonly'
+  | 'default'
+>;
+type Flags = { readonly nullable: boolean; readonly isUnique: boolean; readonly isReadonly: boolean };
 
-function declared<T, N extends boolean = false>(
+function declared<T, N extends boolean = false, D extends boolean = false>(
   facts: Facts,
   rule: FieldRule<T>,
-  nullable = false as N,
-): FieldDeclaration<T, N> {
+  flags: Flags = { nullable: false, isUnique: false, isReadonly: false },
+  defaultValue?: T,
+): FieldDeclaration<T, N, D> {
+  const again = <N2 extends boolean, D2 extends boolean>(changed: Partial<Flags>, value = defaultValue) =>
+    declared<T, N2, D2>(facts, rule, { ...flags, ...changed }, value);
   return {
     ...facts,
     rule,
-    nullable,
+    nullable: flags.nullable as N,
     sortable: facts.type !== 'text',
-    optional: () => declared<T, true>(facts, rule, true),
+    isUnique: flags.isUnique,
+    isReadonly: flags.isReadonly,
+    defaultValue: defaultValue as D extends true ? T : undefined,
+    optional: () => again<true, D>({ nullable: true }),
+    unique: () => again<N, D>({ isUnique: true }),
+    readonly: () => again<N, D>({ isReadonly: true }),
+    default: (value: T) => {
+      const reading = rule.read(value);
+      if ('problem' in reading) throw new Error(`the default ${JSON.stringify(value)} ${reading.problem}`);
+      return again<N, true>({}, reading.value);
+    },
   };
 }
 
@@ -103,7 +142,10 @@ export type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
 export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 type ValueOfField<D> = D extends FieldDeclaration<infer T, infer N> ? (N extends true ? T | null : T) : never;
-type NullableKeys<F> = { [K in keyof F]: F[K] extends FieldDeclaration<unknown, true> ? K : never }[keyof F];
+/** The fields a create may leave out: nullable ones (then null) and those with a default (then it). */
+type NullableKeys<F> = {
+  [K in keyof F]: F[K] extends FieldDeclaration<unknown, true> | FieldDeclaration<unknown, boolean, true> ? K : never;
+}[keyof F];
 type RequiredKeys<F> = Exclude<keyof F, NullableKeys<F>>;
 
 /** Every field's value (`| null` where nullable). */
@@ -170,14 +212,56 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   };
 }
 
-/** Throws one ValidationError listing every present value that breaks its field's rule (by JSON name). */
+/**
+ * Throws one ValidationError listing every present value that breaks its field's rule (by JSON name),
+ * and, given the values a read-only field must keep, every read-only field set to anything else.
+ */
 function guard(
   declaration: { readonly fields: FieldDeclarations; readonly rules: ResourceDeclaration['rules'] },
   values: Readonly<Record<string, unknown>>,
+  kept?: Readonly<Record<string, unknown>>,
 ): void {
   const byJsonName: Record<string, unknown> = {};
   for (const key of Object.keys(declaration.fields)) byJsonName[snakeCase(key)] = values[key];
-  guardFields(declaration.rules, byJsonName);
+  try {
+    guardFields(declaration.rules, byJsonName);
+  } catch (error) {
+    if (!(error instanceof ValidationError) || kept === undefined) throw error;
+    throw new ValidationError([...error.fields, ...readonlyViolations(declaration.fields, values, kept)]);
+  }
+  if (kept === undefined) return;
+  const violations = readonlyViolations(declaration.fields, values, kept);
+  if (violations.length > 0) throw new ValidationError(violations);
+}
+
+/** The read-only fields `values` sets to anything but what they must keep. */
+function readonlyViolations(
+  fields: FieldDeclarations,
+  values: Readonly<Record<string, unknown>>,
+  kept: Readonly<Record<string, unknown>>,
+): FieldViolation[] {
+  return Object.entries(fields)
+    .filter(([key, f]) => f.isReadonly && values[key] !== undefined && !sameValue(values[key], kept[key] ?? null))
+    .map(([key]) => ({ field: snakeCase(key), message: READ_ONLY }));
+}
+
+/** The message of a client's value for a field only the server sets. */
+export const READ_ONLY = 'is read-only';
+
+/** Equal stored values: instants by their time, everything else as it is (text, numbers, decimals' text). */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+
+/** What a create stores for each field: the value given, else the field's default, else null. */
+function createdValues(fields: FieldDeclarations, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, f]) => [key, values[key] === undefined ? (f.defaultValue ?? null) : values[key]]),
+  );
+}
+
+/** What a read-only field must be on create: its default, else null. */
+function createdDefaults(fields: FieldDeclarations): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.defaultValue ?? null]));
 }
 
 /** The instance side every entity of a declared resource has. */
@@ -191,8 +275,16 @@ export interface ResourceEntity<F extends FieldDeclarations> {
    * expectation of a conditional write); `undefined` expects nothing, an empty list nothing matches.
    */
   requireVersion(versions: readonly number[] | undefined): void;
-  /** Applies a partial change: absent fields stay, present ones are checked and set; the version is bumped. */
+  /**
+   * A client's partial change: absent fields stay, present ones are checked and set; the version is
+   * bumped. A read-only field may only be sent back as it is.
+   */
   update(changes: Changes<F>, now: Date): this;
+  /**
+   * The resource's own change (a command such as `ship`): like `update`, read-only fields included.
+   * Call it from the entity's methods, never with a client's values.
+   */
+  apply(changes: Changes<F>, now: Date): this;
   toProps(): PropsOf<F>;
 }
 
@@ -220,6 +312,7 @@ export function entityOf<F extends FieldDeclarations>(
   errors: ResourceErrors = resourceErrors(declaration.name),
 ): ResourceEntityClass<F> {
   const keys = Object.keys(declaration.fields);
+  const defaults = createdDefaults(declaration.fields);
   const versionMismatch = (id: string): DomainError => errors.versionMismatch(id);
   class Entity {
     static readonly declaration = declaration;
@@ -233,8 +326,8 @@ export function entityOf<F extends FieldDeclarations>(
       now: Date,
     ): T {
       const values = input as unknown as Record<string, unknown>;
-      guard(declaration, values);
-      const fields = Object.fromEntries(keys.map((key) => [key, values[key] ?? null]));
+      guard(declaration, values, defaults);
+      const fields = createdValues(declaration.fields, values);
       return new this({ ...fields, id: input.id, version: 1, createdAt: now, updatedAt: now } as PropsOf<F>);
     }
 
@@ -260,8 +353,17 @@ export function entityOf<F extends FieldDeclarations>(
     }
 
     update(changes: Changes<F>, now: Date): this {
+      return this.changed(changes, now, this.props);
+    }
+
+    apply(changes: Changes<F>, now: Date): this {
+      return this.changed(changes, now, undefined);
+    }
+
+    /** The entity with `changes` set, checked (and read-only fields held to `kept`, when given). */
+    private changed(changes: Changes<F>, now: Date, kept: Readonly<Record<string, unknown>> | undefined): this {
       const values = changes as Readonly<Record<string, unknown>>;
-      guard(declaration, values);
+      guard(declaration, values, kept);
       const set = Object.fromEntries(keys.filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
       const Class = this.constructor as new (props: PropsOf<F>) => this;
       return new Class({ ...this.props, ...set, version: this.props.version + 1, updatedAt: now });
