@@ -1,4 +1,4 @@
-import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { EntitySchema } from '@mikro-orm/core';
 import type { ContainerModule } from 'inversify';
 import type { GraphQLFragment } from '../../adapters/inbound/graphql/resolverKit.js';
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
@@ -16,8 +16,6 @@ export interface FeatureModule {
   readonly bindings: ContainerModule;
   /** MikroORM entity schemas it maps. */
   readonly entities?: readonly EntitySchema[];
-  /** Its migrations, in order; all modules' lists are concatenated in module-list order. */
-  readonly migrations?: readonly MigrationObject[];
   /**
    * REST routes. Core features (health, auth, users) always; resources only when api.mode is
    * rest/both. `operations` are every route it registers, for the API document (README: API document).

@@ -1,8 +1,6 @@
 import { ContainerModule } from 'inversify';
 import type { EntitySchema } from '@mikro-orm/core';
 import { KeyedOneTimeSecrets } from '../../adapters/outbound/crypto/KeyedOneTimeSecrets.js';
-import { Migration0003AccountLifecycle } from '../../adapters/outbound/mikroorm/migrations/Migration0003AccountLifecycle.js';
-import { Migration0004AccountMailLimits } from '../../adapters/outbound/mikroorm/migrations/Migration0004AccountMailLimits.js';
 import { MikroOrmEmailTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmEmailTokenStore.js';
 import { EmailTokenSchema } from '../../adapters/outbound/mikroorm/schemas/EmailTokenSchema.js';
 import { AccountLinks } from '../../application/account/AccountLinks.js';
@@ -31,7 +29,7 @@ export const AccountTokens = {
  * The account lifecycle (docs/authentication.md), always served: password reset and e-mail
  * verification by e-mailed links, and the sessions a user can see and end. It binds the e-mailed
  * tokens and the links (which profile changes use too), runs the account mail jobs (`account.link`,
- * `mail.send`) and `tokens.purge` (scheduled hourly by default), and owns their migrations; the sessions it lists are the auth module's.
+ * `mail.send`) and `tokens.purge` (scheduled hourly by default); the sessions it lists are the auth module's.
  */
 export const account: FeatureModule = {
   name: 'account',
@@ -87,10 +85,6 @@ export const account: FeatureModule = {
     );
   }),
   entities: [EmailTokenSchema] as EntitySchema[],
-  migrations: [
-    { name: 'Migration0003AccountLifecycle', class: Migration0003AccountLifecycle },
-    { name: 'Migration0004AccountMailLimits', class: Migration0004AccountMailLimits },
-  ],
   jobs: built(
     {
       links: MailTokens.AccountLinks,

@@ -1,6 +1,5 @@
 import { ContainerModule } from 'inversify';
 import { JOB_OPERATIONS, jobRoutes, type JobUseCases } from '../../adapters/inbound/http/routes/jobs.js';
-import { Migration0005Jobs } from '../../adapters/outbound/mikroorm/migrations/Migration0005Jobs.js';
 import { ListJobs } from '../../application/jobs/ListJobs.js';
 import { RemoveJob } from '../../application/jobs/RemoveJob.js';
 import { RetryJob } from '../../application/jobs/RetryJob.js';
@@ -34,7 +33,6 @@ export const jobs: FeatureModule = {
       ),
     );
   }),
-  migrations: [{ name: 'Migration0005Jobs', class: Migration0005Jobs }],
   rest: {
     always: true,
     operations: Object.values(JOB_OPERATIONS),

@@ -1,4 +1,3 @@
-import type { MigrationObject } from '@mikro-orm/core';
 import { ContainerModule } from 'inversify';
 import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';
 import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';
@@ -23,9 +22,6 @@ import type { ResourceRepository } from '../../domain/shared/ResourceRepository.
 import { token, TOKENS } from '../wiring/tokens.js';
 import { bindBuilt, built, type Built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
-
-/** A migration class, as the migrator takes it. */
-type MigrationClass = MigrationObject['class'];
 
 type AnyEntity = ResourceEntity<FieldDeclarations> & FieldValues<FieldDeclarations>;
 type AnyUseCases = ResourceUseCases<AnyEntity, FieldDeclarations>;
@@ -72,13 +68,11 @@ function parentsOf(Entity: ResourceEntityClass<FieldDeclarations>): Built<Parent
 
 /**
  * The module of a declared resource, served by the shared cores: its SQL repository, the generic
- * use cases, its REST routes and GraphQL fragment, and its migrations (oldest first). A resource
- * with behaviour of its own (a command) adds it beside; a plain one is this line in the module list.
+ * use cases, its REST routes and GraphQL fragment (its migrations are files, found by the database).
+ * A resource with behaviour of its own (a command) adds it beside; a plain one is this line in the
+ * module list.
  */
-export function resourceModule<F extends FieldDeclarations>(
-  Entity: ResourceEntityClass<F>,
-  ...migrations: readonly MigrationClass[]
-): FeatureModule {
+export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEntityClass<F>): FeatureModule {
   const entity = Entity as unknown as ResourceEntityClass<FieldDeclarations>;
   const { plural } = entity.declaration;
   const tokens = resourceTokens(plural);
@@ -116,7 +110,6 @@ export function resourceModule<F extends FieldDeclarations>(
       );
       bindBuilt(bind(tokens.Parents), parents);
     }),
-    migrations: migrations.map((migration): MigrationObject => ({ name: migration.name, class: migration })),
     rest: {
       always: false,
       operations: Object.values(operationsOf(entity.declaration)),

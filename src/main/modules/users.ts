@@ -9,7 +9,6 @@ import { SqlCallerLookup } from '../../adapters/outbound/mikroorm/SqlCallerLooku
 import { EndAllSessions } from '../../application/account/EndAllSessions.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import { BcryptPasswordHasher } from '../../adapters/outbound/crypto/BcryptPasswordHasher.js';
-import { Migration0001Users } from '../../adapters/outbound/mikroorm/migrations/Migration0001Users.js';
 import { MikroOrmUserRepository } from '../../adapters/outbound/mikroorm/MikroOrmUserRepository.js';
 import { AccessRuleSchema, AppMetaSchema } from '../../adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { UserSchema } from '../../adapters/outbound/mikroorm/schemas/UserSchema.js';
@@ -98,7 +97,7 @@ const createUser = built(
 );
 
 /**
- * Users, profile and the admin API (docs/authentication.md and docs/access-rules.md), always served. Its migration creates the
+ * Users, profile and the admin API (docs/authentication.md and docs/access-rules.md), always served. Migration0001Users creates the
  * service's core tables (users, refresh tokens, access rules, app meta) as it always has.
  */
 export const users: FeatureModule = {
@@ -109,7 +108,6 @@ export const users: FeatureModule = {
     bindBuilt(bind(UserTokens.CreateUser), createUser);
   }),
   entities: [UserSchema, AccessRuleSchema, AppMetaSchema] as EntitySchema[],
-  migrations: [{ name: 'Migration0001Users', class: Migration0001Users }],
   rest: {
     always: true,
     operations: Object.values(USER_OPERATIONS),

@@ -115,7 +115,7 @@ const memoryRepository = (Entity: EntityClass, parents: Record<string, Repositor
 const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof PolicyRuleStoreClass }>(
   `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
 );
-const { moduleEntities, moduleMigrations } = await load<typeof MainDatabase>('src/main/infrastructure/database.ts');
+const { moduleEntities } = await load<typeof MainDatabase>('src/main/infrastructure/database.ts');
 const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
 const { resourceRepositoryContract } = await load<typeof Contract>(
   'test/adapters/outbound/contracts/resourceRepository.contract.ts',
@@ -222,12 +222,10 @@ async function removeResources(db: Database): Promise<void> {
     .delete();
 }
 
-/** A database mapping the modules plus the rendered resources, migrated up to the rendered migrations. */
+/** A database mapping the modules, migrated up to the rendered migrations. */
 async function openWithResources(url: string): Promise<Database> {
-  const db = await connectDatabase(url, {
-    entities: moduleEntities(),
-    migrations: [...moduleMigrations(), ...migrations],
-  });
+  // The rendered migrations are files of the scratch tree's migrations folder: found with the others.
+  const db = await connectDatabase(url, { entities: moduleEntities() });
   await db.migrate();
   return db;
 }

@@ -34,8 +34,8 @@ export interface DatabaseOptions {
   /** The entity schemas the ORM maps (every feature module's). */
   readonly entities: readonly EntitySchema[];
   /**
-   * Every migration, in order (the feature modules' lists, concatenated). Listed explicitly, not
-   * discovered from a folder, so the same list runs from TypeScript sources and from the build.
+   * Every migration, in the order they apply (`discoverMigrations`: every migration file, by name).
+   * Each not yet applied is applied, also one that sorts before migrations applied already.
    */
   readonly migrations: readonly MigrationObject[];
   /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { moduleMigrations } from '../../../../src/main/infrastructure/database.js';
+import { discoverMigrations } from '../../../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
 
@@ -32,7 +32,7 @@ describe('migrations on PostgreSQL take a lock: instances started together on a 
   });
 
   it('three at once, ten times: every one migrates without error, and each migration is applied once', async () => {
-    const all = moduleMigrations().map((m) => m.name);
+    const all = (await discoverMigrations()).map((m) => m.name);
     for (let trial = 0; trial < 10; trial += 1) {
       const name = `portico_lock_${process.pid}_${trial}`;
       const url = await freshDatabase(admin, name);
@@ -85,7 +85,7 @@ describe('migrations on PostgreSQL take a lock: instances started together on a 
             setTimeout(() => reject(new Error('waited on a lock never released')), 10_000),
           ),
         ]);
-        expect(applied).to.have.length(moduleMigrations().length);
+        expect(applied).to.have.length((await discoverMigrations()).length);
       } finally {
         await second.close();
       }

@@ -19,7 +19,7 @@ import {
 import { SqlResourceRepository } from '../../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { ConflictError } from '../../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field } from '../../../../src/domain/shared/resource.js';
-import { moduleMigrations } from '../../../../src/main/infrastructure/database.js';
+import { discoverMigrations } from '../../../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import { connectDatabase } from '../../../support/database.js';
 import { insertRows } from '../../../support/resource/repository.js';
 import { sqlTargets } from '../contracts/databases.js';
@@ -145,7 +145,7 @@ describe('migrations that change a resource table keep its rows (generate field,
       /** Connects with the service's migrations and the first `steps` of this suite's, and migrates. */
       const migrateTo = async (steps: MigrationObject[]) => {
         await db?.close();
-        db = await connectDatabase(url(), { migrations: [...moduleMigrations(), ...steps] });
+        db = await connectDatabase(url(), { migrations: [...(await discoverMigrations()), ...steps] });
         return db.migrate();
       };
       const create = { name: NAMES[0] as string, class: CreateTestTables };
