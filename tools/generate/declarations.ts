@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { TableChange } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
+import { migrationFileNames } from '../../src/adapters/outbound/mikroorm/migrationFiles.js';
+import { changedFields, type TableChange } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import type { Column, TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
 import type { Range } from '../../src/domain/shared/fieldRules.js';
 import {
@@ -93,13 +94,13 @@ export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
   };
 }
 
-/** A declared resource as the generator's model (its create migration's number is not known here: 0). */
+/** A declared resource as the generator's model (its create migration's stamp is not known here: empty). */
 export function modelOfDeclaration<F extends FieldDeclarations>(declaration: ResourceDeclaration<F>): ResourceModel {
   const fieldModels = Object.entries(declaration.fields as FieldDeclarations).map(([camel, f]) =>
     fieldModelOf(camel, f),
   );
   const search = fieldModels.find((f) => f.camel === declaration.search);
-  return { names: namesOf(declaration.name), fields: fieldModels, migrationNumber: 0, ...(search ? { search } : {}) };
+  return { names: namesOf(declaration.name), fields: fieldModels, migrationStamp: '', ...(search ? { search } : {}) };
 }
 
 /** A model's field as the domain declares it (what its declaration line says), to read values with its rule. */
@@ -132,30 +133,26 @@ interface TableMigration {
   readonly change?: TableChange;
 }
 
-const MIGRATION_FILE = /^Migration(\d{4})\w*\.ts$/;
-
-/** One migration file: its number, name and what it says it does to resource tables. */
+/** One migration file: its name and what it says it does to resource tables. */
 export interface MigrationRecord {
-  readonly number: number;
   readonly name: string;
   readonly creates: TableSpec[];
   readonly changes: TableChange[];
 }
 
-/** Every migration of the project, in number order, with the tables it creates and changes. */
+/**
+ * Every migration of the project, in the order the database applies them (legacy ones by their
+ * counter, then by time: src/adapters/outbound/mikroorm/migrationFiles.ts), with the tables each
+ * creates and changes.
+ */
 export async function loadMigrations(root: string): Promise<MigrationRecord[]> {
   const dir = join(root, MIGRATIONS_DIR);
-  if (!existsSync(dir)) return [];
-  const names = readdirSync(dir)
-    .filter((name) => MIGRATION_FILE.test(name))
-    .sort();
   const records: MigrationRecord[] = [];
-  for (const file of names) {
-    const module = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
+  for (const { name } of migrationFileNames(dir, 'ts')) {
+    const module = (await import(pathToFileURL(join(dir, `${name}.ts`)).href)) as Record<string, unknown>;
     const classes = Object.values(module).filter((value): value is TableMigration => typeof value === 'function');
     records.push({
-      number: Number(MIGRATION_FILE.exec(file)?.[1]),
-      name: file.replace(/\.ts$/, ''),
+      name,
       creates: classes.flatMap((c) => (c.creates ? [c.creates] : [])),
       changes: classes.flatMap((c) => (c.change ? [c.change] : [])),
     });
@@ -163,12 +160,39 @@ export async function loadMigrations(root: string): Promise<MigrationRecord[]> {
   return records;
 }
 
-/** Each resource table as the migrations so far leave it (by table name). */
+const TIMESTAMPS = ['created_at', 'updated_at'];
+
+/**
+ * `table` with what `change` does applied: the fields it adds added, the ones it removes removed,
+ * the ones it restates restated, the search moved if it moves it — and every other column kept. A
+ * change states the whole table before and after; applied as a difference, two changes made on two
+ * branches (each not knowing the other's field) both count after a merge, as they do on the database.
+ */
+export function applyChange(table: TableSpec, change: TableChange): TableSpec {
+  const { added, removed, kept } = changedFields(change);
+  const columns: Record<string, Column> = { ...table.columns };
+  for (const c of removed) delete columns[c.prop];
+  for (const c of [...kept, ...added])
+    if (c.spec && JSON.stringify(change.before.columns[c.prop]) !== JSON.stringify(c.spec)) columns[c.prop] = c.spec;
+  const gone = new Set(removed.map((c) => c.name));
+  const sortable = [
+    ...table.sortable.filter((name) => !gone.has(name) && !TIMESTAMPS.includes(name)),
+    ...added.filter((c) => change.after.sortable.includes(c.name)).map((c) => c.name),
+    ...TIMESTAMPS.filter((name) => table.sortable.includes(name)),
+  ];
+  const search = change.before.search !== change.after.search ? change.after.search : table.search;
+  return { table: table.table, columns, sortable, ...(search !== undefined ? { search } : {}) };
+}
+
+/** Each resource table as the migrations so far leave it (by table name), each change applied as a difference. */
 export function tablesAfter(migrations: readonly MigrationRecord[]): Map<string, TableSpec> {
   const tables = new Map<string, TableSpec>();
   for (const migration of migrations) {
     for (const spec of migration.creates) tables.set(spec.table, spec);
-    for (const change of migration.changes) tables.set(change.after.table, change.after);
+    for (const change of migration.changes) {
+      const current = tables.get(change.after.table);
+      tables.set(change.after.table, current ? applyChange(current, change) : change.after);
+    }
   }
   return tables;
 }

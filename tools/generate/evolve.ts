@@ -31,9 +31,9 @@ import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
 import { domainFiles } from './templates/domain/index.js';
 import { declarationLine } from './templates/domain/entity.js';
-import { bodyEnd, moduleEntry, policyEdit, withImport } from './templates/main/edits.js';
+import { policyEdit } from './templates/main/edits.js';
 import { accessGrants } from './templates/outbound/migrationFile.js';
-import { tableChangeMigrationFile, tableChangeMigrationName } from './templates/outbound/tableChangeMigrationFile.js';
+import { tableChangeMigrationFile } from './templates/outbound/tableChangeMigrationFile.js';
 import type { ChangeSet, FileContents } from './writer.js';
 import type { AccessChange } from '../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 
@@ -197,58 +197,11 @@ export function editDeclaration(
   return text;
 }
 
-/** The module list, where each declared resource's migrations are listed: `resourceModule(<Pascal>, ...migrations)`. */
-export const MODULE_LIST = 'src/main/modules/index.ts';
-
-/**
- * The module list's text with the migration `name` imported (among the imports, by path) and
- * appended to the resource's `resourceModule(<Pascal>, …)` call; `undefined` when there is no such call.
- */
-export function registerMigration(source: string, pascal: string, name: string): string | undefined {
-  const call = moduleEntry(pascal).exec(source);
-  if (!call) return undefined;
-  const open = source.indexOf('(', call.index) + 1;
-  const close = bodyEnd(source, open);
-  if (close === undefined) return undefined;
-  const args = source.slice(open, close);
-  const listed = new RegExp(`\\b${name}\\b`).test(args)
-    ? source
-    : `${source.slice(0, open)}${args.replace(/[\s,]*$/, '')}, ${name}${source.slice(close)}`;
-  return withImport(listed, name, `../../adapters/outbound/mikroorm/migrations/${name}.js`);
-}
-
 /** The text of a project file as the plan so far leaves it: what an earlier step changed, else what is on disk. */
 type Reader = (path: string) => string | undefined;
 
 const readText = (root: string, path: string): string | undefined =>
   existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
-
-/** The migration file that applies `change` as migration number `number`, and the module list listing it. */
-function migrationChanges(
-  read: Reader,
-  pascal: string,
-  number: number,
-  change: TableChange,
-  access: AccessChange = {},
-): Plan {
-  const file = tableChangeMigrationFile(number, change, access);
-  const name = tableChangeMigrationName(number, change.after.table);
-  const current = read(MODULE_LIST);
-  const registered = current === undefined ? undefined : registerMigration(current, pascal, name);
-  if (registered === undefined)
-    return {
-      ok: false,
-      problems: [
-        `${MODULE_LIST}: no \`resourceModule(${pascal}, …)\` call to list ${name} in (nothing was written); a declared resource's migrations are listed in its entry of MODULES`,
-      ],
-    };
-  return {
-    ok: true,
-    changes: { create: [file], modify: [{ path: MODULE_LIST, contents: registered }] },
-    notes: [],
-    dryRun: false,
-  };
-}
 
 /** Why a table cannot be changed: no migration creates it. */
 const noTable = (plural: string): string =>
@@ -384,8 +337,7 @@ async function declaredResource(
 /**
  * `field <resource> <field>... [--default <field>=<value>]... [--remove <field>]... [--dry-run]`:
  * the declaration edited (merged three ways, so hand edits of the entity stay) and a migration that
- * changes the table with its rows kept, listed in the resource's `resourceModule(…)` entry of the
- * module list.
+ * changes the table with its rows kept (a new file named by its time; nothing lists it).
  */
 export async function planField(argv: readonly string[], context: EvolveContext): Promise<Plan> {
   const { root, project } = context;
@@ -465,7 +417,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       problems: refused.map((p) => `${p} — the declaration was edited by hand since the last migration`),
     };
 
-  const evolved = await evolution(context, before, after, change, project.nextMigrationNumber, {
+  const evolved = await evolution(context, before, after, change, project.migrationStamp, {
     removed: [...removed].map(camelOf),
     added,
   });
@@ -476,7 +428,7 @@ export async function planField(argv: readonly string[], context: EvolveContext)
  * Everything a change of a resource's fields writes besides its declaration: the entity brought
  * from what `was` rendered to what `now` renders (merged three ways), the nested routes' rules in
  * policy.csv for references that come or go, and the migration that changes the table as `change`
- * says, listed in the resource's `resourceModule(…)` entry of the module list. `declarationEdit` is
+ * says (a file of its own, which the database finds: no list names it). `declarationEdit` is
  * the line edit of the entity when a merge cannot place the change (`generate field`); without it
  * the entity is already as it should be (edited by hand: `generate migration`). `read` gives the
  * project's files as earlier steps of the same command left them (the disk's by default).
@@ -486,20 +438,18 @@ async function evolution(
   was: ResourceModel,
   now: ResourceModel,
   change: TableChange,
-  number: number,
+  stamp: string,
   declarationEdit?: { removed: readonly string[]; added: readonly FieldModel[] },
   read: Reader = (path) => readText(context.root, path),
 ): Promise<Plan> {
   const files = await reshapedFiles(context, was, now, declarationEdit);
   if (!files.ok) return files;
   const policy = policyChanges(read, was, now);
-  const migration = migrationChanges(read, now.names.pascal, number, change, policy.access);
-  if (!migration.ok) return migration;
   const format = context.format ?? (async (changes: ChangeSet) => changes);
-  const changes = await format({ create: migration.changes.create, modify: migration.changes.modify });
+  const changes = await format({ create: [tableChangeMigrationFile(stamp, change, policy.access)], modify: [] });
   return {
     ok: true,
-    changes: { create: changes.create, modify: [...files.changes.modify, ...changes.modify, ...policy.files] },
+    changes: { create: changes.create, modify: [...files.changes.modify, ...policy.files] },
     notes: [],
     dryRun: false,
   };
@@ -579,11 +529,11 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
     };
   }
   const create: FileContents[] = [];
-  // By path: the module list and policy.csv change once per resource, each step on the text the one before left.
+  // By path: policy.csv changes once per resource, each step on the text the one before left.
   const modify = new Map<string, FileContents>();
   const read: Reader = (path) => modify.get(path)?.contents ?? readText(root, path);
   const usedDefaults = new Set<string>();
-  for (const [i, { snake, declaration, before }] of pending.entries()) {
+  for (const { snake, declaration, before } of pending) {
     const mine = args.defaults.flatMap((pair) => {
       const qualified = /^([a-z][a-z0-9_]*)\.(.+)$/s.exec(pair);
       if (qualified) return qualified[1] === snake ? [(usedDefaults.add(pair), qualified[2] as string)] : [];
@@ -602,8 +552,16 @@ export async function planMigration(argv: readonly string[], context: EvolveCont
     problems.push(...refused);
     if (refused.length > 0) continue;
     const now = modelOfDeclaration(declaration);
-    const number = project.nextMigrationNumber + i;
-    const planned = await evolution(context, modelBefore(now, change), now, change, number, undefined, read);
+    // One stamp for the command: the slugs (one table each) tell its migrations apart.
+    const planned = await evolution(
+      context,
+      modelBefore(now, change),
+      now,
+      change,
+      project.migrationStamp,
+      undefined,
+      read,
+    );
     if (!planned.ok) problems.push(...planned.problems);
     else {
       create.push(...planned.changes.create);

@@ -78,8 +78,11 @@ export interface ResourceModel {
   fields: FieldModel[];
   /** The `--search` field (a `string` field), if any. */
   search?: FieldModel;
-  /** The number of the migration this resource gets (`Migration<NNNN><PluralPascal>`). */
-  migrationNumber: number;
+  /**
+   * The stamp of the migration that creates its table: its UTC creation time (`20261127T0512`,
+   * file `20261127T0512_invoices.ts`), or a legacy counter (`0002`: `Migration0002Products.ts`).
+   */
+  migrationStamp: string;
 }
 
 export const INT32_MIN = -2147483648;

@@ -417,7 +417,7 @@ export function parseCommand(argv: string[], project: ProjectState): ParseResult
   }
   problems.push(...args.problems);
   if (problems.length > 0 || name === undefined) return { ok: false, problems };
-  const model: ResourceModel = { names: namesOf(name), fields, migrationNumber: project.nextMigrationNumber };
+  const model: ResourceModel = { names: namesOf(name), fields, migrationStamp: project.migrationStamp };
   if (search !== undefined) model.search = search;
   return { ok: true, model, dryRun: args.dryRun };
 }

@@ -17,12 +17,13 @@ import { tableSpecOf } from '../../../src/adapters/outbound/mikroorm/resourceTab
 import { declareResource } from '../../../src/domain/shared/resource.js';
 import { PRODUCT } from '../../../src/domain/product/Product.js';
 import {
+  applyChange,
   declarationOfField,
   loadMigrations,
   modelOfDeclaration,
   tablesAfter,
 } from '../../../tools/generate/declarations.js';
-import { editDeclaration, mergeThreeWay, registerMigration, relationClashes } from '../../../tools/generate/evolve.js';
+import { editDeclaration, mergeThreeWay, relationClashes } from '../../../tools/generate/evolve.js';
 import { formatChangeSet } from '../../../tools/generate/format.js';
 import { readProjectState } from '../../../tools/generate/project.js';
 import { parseCommand } from '../../../tools/generate/parse.js';
@@ -74,8 +75,8 @@ describe('generate field and generate migration', function () {
 
     it('reads products as `generate resource product …` declares them', function () {
       if (PRODUCTS_CHANGED) this.skip();
-      const { migrationNumber: _, ...expected } = productModel();
-      const { migrationNumber: __, ...read } = modelOfDeclaration(PRODUCT);
+      const { migrationStamp: _, ...expected } = productModel();
+      const { migrationStamp: __, ...read } = modelOfDeclaration(PRODUCT);
       expect(read).to.deep.equal(expected);
     });
 
@@ -122,35 +123,34 @@ export class Invoice extends entityOf(INVOICE) {
       expect(editDeclaration(entity, ['missing'], [])).to.equal(undefined);
     });
 
-    it("lists a new migration in the resource's resourceModule(…) entry of the module list, imported beside the others", () => {
-      const list = `import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';
-import { Migration0003Customers } from '../../adapters/outbound/mikroorm/migrations/Migration0003Customers.js';
-import { Customer } from '../../domain/customer/Customer.js';
-import { Product } from '../../domain/product/Product.js';
-import { resourceModule } from './resource.js';
-
-export const MODULES: readonly FeatureModule[] = [
-  resourceModule(Product, Migration0002Products),
-  resourceModule(Customer, Migration0003Customers),
-];
-`;
-      const edited = registerMigration(list, 'Product', 'Migration0005ProductsFields');
-      expect(edited).to.include(
-        "Migration0003Customers.js';\nimport { Migration0005ProductsFields } from '../../adapters/outbound/mikroorm/migrations/Migration0005ProductsFields.js';\nimport { Customer }",
-      );
-      expect(edited).to.include(
-        '  resourceModule(Product, Migration0002Products, Migration0005ProductsFields),\n  resourceModule(Customer, Migration0003Customers),\n',
-      );
-      expect(registerMigration(edited!, 'Product', 'Migration0005ProductsFields')).to.equal(edited);
-      const laidOut = list.replace(
-        'resourceModule(Customer, Migration0003Customers)',
-        'resourceModule(\n    Customer,\n    Migration0003Customers,\n  )',
-      );
-      expect(registerMigration(laidOut, 'Customer', 'Migration0006CustomersFields')).to.include(
-        'resourceModule(\n    Customer,\n    Migration0003Customers, Migration0006CustomersFields)',
-      );
-      expect(registerMigration(list, 'Invoice', 'Migration0005InvoicesFields')).to.equal(undefined);
-      expect(registerMigration('export const x = {};', 'Product', 'Migration0005ProductsFields')).to.equal(undefined);
+    it('counts two changes of one table made on two branches both, whatever order they apply in (a merge)', () => {
+      const base = tableSpecOf(PRODUCT);
+      const withColumn = (spec: typeof base, prop: string, sortable: string) => ({
+        ...spec,
+        columns: { ...spec.columns, [prop]: { kind: 'string' as const, length: 80, optional: true } },
+        sortable: [...spec.sortable, sortable],
+      });
+      // Each branch's change states the table as it knew it: without the other branch's field.
+      const a: TableChange = { before: base, after: withColumn(base, 'subtitle', 'subtitle') };
+      const b: TableChange = { before: base, after: withColumn(base, 'edition', 'edition') };
+      const both = withColumn(withColumn(base, 'subtitle', 'subtitle'), 'edition', 'edition');
+      for (const [first, second] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const merged = tablesAfter([
+          { name: 'create', creates: [base], changes: [] },
+          { name: 'first', creates: [], changes: [first] },
+          { name: 'second', creates: [], changes: [second] },
+        ]).get(base.table);
+        expect(sameTable(merged!, both), JSON.stringify(merged)).to.equal(true);
+      }
+      // Unmerged, a change gives its own table; a removal and a moved search count too.
+      expect(sameTable(applyChange(base, a), a.after)).to.equal(true);
+      const removed = applyChange(both, { before: a.after, after: { ...base, search: undefined } });
+      expect(Object.keys(removed.columns).sort()).to.deep.equal(['edition', 'name', 'price']);
+      expect(removed.sortable).to.not.include('subtitle');
+      expect(removed.search).to.equal(undefined);
     });
 
     it('merges three ways: a change lands beside a hand edit elsewhere, and refuses one in the same place', () => {
@@ -174,10 +174,11 @@ export const MODULES: readonly FeatureModule[] = [
         },
         defaults: { [camelOf(NEW_FIELD)]: 3 },
       };
-      const file = tableChangeMigrationFile(7, change);
-      expect(file.path).to.equal('src/adapters/outbound/mikroorm/migrations/Migration0007ProductsFields.ts');
+      const file = tableChangeMigrationFile('20261127T0512', change);
+      const slug = `products_add_${NEW_FIELD}`;
+      expect(file.path).to.equal(`src/adapters/outbound/mikroorm/migrations/20261127T0512_${slug}.ts`);
       expect(file.contents).to.include(
-        'export class Migration0007ProductsFields extends tableChangeMigration(CHANGE) {}',
+        `export class Migration20261127T0512Products${camelOf(`add_${NEW_FIELD}`).replace(/^a/, 'A')} extends tableChangeMigration(CHANGE) {}`,
       );
       expect(file.contents).to.include(`adds \`${NEW_FIELD}\` (the rows stored before get 3).`);
     });
@@ -196,7 +197,7 @@ export const MODULES: readonly FeatureModule[] = [
       expect(relationClashes(named, others(customer))).to.deep.equal([
         'field "customer": GraphQL serves the relation of customer_id as Invoice.customer; name the field otherwise',
       ]);
-      const listed = modelOf(['customer', 'name:string', 'invoices:integer?'], ['user'], 3);
+      const listed = modelOf(['customer', 'name:string', 'invoices:integer?'], ['user'], '20261127T0512');
       expect(relationClashes(invoice, others(listed))).to.deep.equal([
         'customer has a field invoices, the name GraphQL gives its list of invoices (Customer.invoices); name one of them otherwise',
       ]);
@@ -232,7 +233,7 @@ export const MODULES: readonly FeatureModule[] = [
       await refused(['field', 'gadget', 'a:string?'], 'there is no gadget resource');
     });
 
-    it('lists what adding a field would write: the declaration, a migration and the module list that lists it', async function () {
+    it('lists what adding a field would write: the declaration and a migration named by the time, no list', async function () {
       if (PRODUCTS_CHANGED) this.skip();
       const result = await generate([
         'field',
@@ -244,12 +245,14 @@ export const MODULES: readonly FeatureModule[] = [
         '--dry-run',
       ]);
       expect(result.code, result.err).to.equal(0);
-      const next = String(readProjectState(ROOT).nextMigrationNumber).padStart(4, '0');
-      expect(result.out.split('\n').filter(Boolean).sort()).to.deep.equal([
-        `would change src/domain/product/Product.ts`,
-        `would change src/main/modules/index.ts`,
-        `would create src/adapters/outbound/mikroorm/migrations/Migration${next}ProductsFields.ts`,
-      ]);
+      const lines = result.out.split('\n').filter(Boolean).sort();
+      expect(lines).to.have.length(2);
+      expect(lines[0]).to.equal('would change src/domain/product/Product.ts');
+      expect(lines[1]).to.match(
+        new RegExp(
+          `^would create src/adapters/outbound/mikroorm/migrations/\\d{8}T\\d{4}(\\d{2})?_products_add_${NEW_FIELD}_color\\.ts$`,
+        ),
+      );
     });
 
     it('says there is nothing to do when every declaration is what the migrations make, and writes nothing', async () => {
@@ -301,9 +304,7 @@ export const MODULES: readonly FeatureModule[] = [
     });
     after(() => rmSync(root, { recursive: true, force: true }));
 
-    it('lists the migrations of two declarations edited by hand in their two entries, the module list changed once', async () => {
-      const { nextMigrationNumber: next } = readProjectState(root);
-      const [customers, invoices] = [next, next + 1].map((n) => String(n).padStart(4, '0'));
+    it('writes a migration for each of two declarations edited by hand, named by the time and the change, no list changed', async () => {
       edit(
         'src/domain/customer/Customer.ts',
         "tier: field.enum(['free', 'pro']),",
@@ -314,41 +315,25 @@ export const MODULES: readonly FeatureModule[] = [
         'number: field.string(1, 200),',
         'number: field.string(1, 200),\n    memo: field.text(0, 100).optional(),',
       );
+      const list = read('src/main/modules/index.ts');
       expect(await generateIn(['migration']), err).to.equal(0);
-      // The entities' comments follow their first optional field; the module list is changed once, for both.
-      expect(
-        out
-          .split('\n')
-          .filter((line) => line.startsWith('changed '))
-          .sort(),
-      ).to.deep.equal([
+      const lines = out.split('\n').filter((line) => line !== '');
+      expect(lines.filter((line) => line.startsWith('changed ')).sort()).to.deep.equal([
         'changed src/domain/customer/Customer.ts',
         'changed src/domain/invoice/Invoice.ts',
-        'changed src/main/modules/index.ts',
       ]);
-      const list = read('src/main/modules/index.ts');
-      expect(list).to.match(
-        new RegExp(`resourceModule\\(Customer, Migration\\d{4}Customers, Migration${customers}CustomersFields\\)`),
+      const created = lines.filter((line) => line.startsWith('created ')).sort();
+      expect(created).to.have.length(2);
+      expect(created[0]).to.match(
+        /^created src\/adapters\/outbound\/mikroorm\/migrations\/\d{8}T\d{4}(\d{2})?_customers_add_phone\.ts$/,
       );
-      expect(list).to.match(
-        new RegExp(`resourceModule\\(Invoice, Migration\\d{4}Invoices, Migration${invoices}InvoicesFields\\)`),
-      );
-      for (const name of [`Migration${customers}CustomersFields`, `Migration${invoices}InvoicesFields`])
-        expect(list).to.include(`import { ${name} } from '../../adapters/outbound/mikroorm/migrations/${name}.js';`);
-    });
-
-    it("refuses, writing nothing, when the resource's resourceModule(…) entry is not in the module list", async () => {
-      const list = read('src/main/modules/index.ts');
-      const entry = /\n {2}resourceModule\(Invoice, [^)]*\),/.exec(list)?.[0];
-      expect(entry, list).to.not.equal(undefined);
-      writeFileSync(join(root, 'src/main/modules/index.ts'), list.replace(entry!, ''));
-      const entity = read('src/domain/invoice/Invoice.ts');
-      expect(await generateIn(['field', 'invoice', 'note:text?'])).to.equal(2);
-      expect(err).to.match(
-        /^generate: src\/main\/modules\/index\.ts: no `resourceModule\(Invoice, …\)` call to list Migration\d{4}InvoicesFields in \(nothing was written\)/,
-      );
-      expect(read('src/domain/invoice/Invoice.ts')).to.equal(entity);
-      writeFileSync(join(root, 'src/main/modules/index.ts'), list);
+      expect(created[1]).to.match(/_invoices_add_memo\.ts$/);
+      const stampOf = (line: string) => /(\d{8}T\d+)_/.exec(line)?.[1];
+      expect(stampOf(created[0]!), 'one stamp for the command').to.equal(stampOf(created[1]!));
+      expect(read('src/main/modules/index.ts')).to.equal(list);
+      const tables = tablesAfter(await loadMigrations(root));
+      expect(tables.get('customers')?.columns).to.have.property('phone');
+      expect(tables.get('invoices')?.columns).to.have.property('memo');
     });
   });
 });

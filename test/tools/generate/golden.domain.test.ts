@@ -12,7 +12,9 @@ describe('generate: the domain template reproduces the committed product (the go
   itRendersAsCommitted(files);
 
   it('declares the search field only for a resource with --search, and imports no errors of its own', () => {
-    const [gadget] = domainFiles(modelOf(['gadget', 'name:string', 'notes:text?'], ['product', 'user'], 3));
+    const [gadget] = domainFiles(
+      modelOf(['gadget', 'name:string', 'notes:text?'], ['product', 'user'], '20261127T0512'),
+    );
     expect(gadget?.contents).not.to.include('search:');
     expect(gadget?.contents).not.to.include('Errors');
     expect(gadget?.contents).to.include('export class Gadget extends entityOf(GADGET) {}');

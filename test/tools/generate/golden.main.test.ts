@@ -2,16 +2,12 @@ import { expect } from 'chai';
 import { moduleListEdit, policyEdit } from '../../../tools/generate/templates/main/edits.js';
 import { committed, customerModel, invoiceModel, productModel } from './models.js';
 
-/** Today's module list and policy without products: their two imports and their entry; their four rules. */
+/** Today's module list and policy without products: their import and their entry; their four rules. */
 const withoutProducts = {
   moduleList: (text: string) =>
     text
-      .replace(
-        "import { Migration0002Products } from '../../adapters/outbound/mikroorm/migrations/Migration0002Products.js';\n",
-        '',
-      )
       .replace("import { Product } from '../../domain/product/Product.js';\n", '')
-      .replace('  resourceModule(Product, Migration0002Products),\n', ''),
+      .replace(/,\s*resourceModule\(Product\)|\n\s*resourceModule\(Product\),/, ''),
   policy: (text: string) =>
     text
       .split('\n')
@@ -19,14 +15,12 @@ const withoutProducts = {
       .join('\n'),
 };
 
-const MIGRATIONS = '../../adapters/outbound/mikroorm/migrations';
-
 describe('generate: main templates', () => {
   describe('the golden rule', () => {
     it("adding products to today's module list without them gives today's module list", () => {
       const today = committed('src/main/modules/index.ts');
       const without = withoutProducts.moduleList(today);
-      expect(without).not.to.match(/\bProduct\b|Migration0002Products/);
+      expect(without).not.to.match(/\bProduct\b/);
       expect(moduleListEdit(productModel(), without)).to.equal(today);
     });
 
@@ -39,20 +33,17 @@ describe('generate: main templates', () => {
   });
 
   describe('the module list edit', () => {
-    it('imports the entity and its migration in path order and appends resourceModule(…) to MODULES; a second run changes nothing', () => {
+    it('imports the entity in path order and appends resourceModule(<Class>) to MODULES, naming no migration; a second run changes nothing', () => {
       const once = moduleListEdit(invoiceModel(), committed('src/main/modules/index.ts'));
       expect(once).to.include(
         [
-          `import { Migration0002Products } from '${MIGRATIONS}/Migration0002Products.js';`,
-          `import { Migration0004Invoices } from '${MIGRATIONS}/Migration0004Invoices.js';`,
           "import { Invoice } from '../../domain/invoice/Invoice.js';",
           "import { Product } from '../../domain/product/Product.js';",
           "import { access } from './access.js';",
         ].join('\n'),
       );
-      expect(once).to.match(
-        /resourceModule\(Product, Migration0002Products\),\n {2}resourceModule\(Invoice, Migration0004Invoices\),\n\];\n$/,
-      );
+      expect(once).to.match(/resourceModule\(Product\),\n {2}resourceModule\(Invoice\),\n\];\n$/);
+      expect(once.replace(/\/\*\*[\s\S]*?\*\//g, '')).not.to.match(/Migration|migrations/);
       expect(moduleListEdit(invoiceModel(), once)).to.equal(once);
     });
 
@@ -62,9 +53,8 @@ describe('generate: main templates', () => {
         moduleListEdit(customerModel(), committed('src/main/modules/index.ts')),
       );
       expect(both).to.include(
-        '  resourceModule(Product, Migration0002Products),\n  resourceModule(Customer, Migration0003Customers),\n  resourceModule(Invoice, Migration0004Invoices),\n];',
+        '  resourceModule(Product),\n  resourceModule(Customer),\n  resourceModule(Invoice),\n];',
       );
-      expect(both.indexOf('Migration0003Customers.js')).to.be.lessThan(both.indexOf('Migration0004Invoices.js'));
       expect(both.indexOf("from '../../domain/customer/Customer.js'")).to.be.lessThan(
         both.indexOf("from '../../domain/invoice/Invoice.js'"),
       );
@@ -74,25 +64,21 @@ describe('generate: main templates', () => {
       const short =
         "import { health } from './health.js';\n\nexport const MODULES: readonly FeatureModule[] = [health];\n";
       const one = moduleListEdit(customerModel(), short);
-      expect(one).to.include(
-        'export const MODULES: readonly FeatureModule[] = [health, resourceModule(Customer, Migration0003Customers)];',
-      );
-      expect(one.split('\n').slice(0, 4)).to.deep.equal([
-        `import { Migration0003Customers } from '${MIGRATIONS}/Migration0003Customers.js';`,
+      expect(one).to.include('export const MODULES: readonly FeatureModule[] = [health, resourceModule(Customer)];');
+      expect(one.split('\n').slice(0, 3)).to.deep.equal([
         "import { Customer } from '../../domain/customer/Customer.js';",
         "import { health } from './health.js';",
         "import { resourceModule } from './resource.js';",
       ]);
       const two = moduleListEdit(invoiceModel(), one);
       expect(two).to.include(
-        [
-          'export const MODULES: readonly FeatureModule[] = [',
-          '  health,',
-          '  resourceModule(Customer, Migration0003Customers),',
-          '  resourceModule(Invoice, Migration0004Invoices),',
-          '];',
-        ].join('\n'),
+        'export const MODULES: readonly FeatureModule[] = [health, resourceModule(Customer), resourceModule(Invoice)];',
       );
+      const long = moduleListEdit(customerModel(), committed('src/main/modules/index.ts'));
+      expect(long).to.include(
+        ['export const MODULES: readonly FeatureModule[] = [', '  health,', '  auth,'].join('\n'),
+      );
+      expect(long).to.include('  resourceModule(Product),\n  resourceModule(Customer),\n];');
     });
 
     it('refuses a module list it cannot find', () => {

@@ -24,7 +24,7 @@ describeResource(Invoice);
   });
 
   it('names a resource of several words by its camel-case plural', () => {
-    const [file] = testFiles(modelOf(['purchase_order', 'number:string'], ['product', 'user'], 3));
+    const [file] = testFiles(modelOf(['purchase_order', 'number:string'], ['product', 'user'], '20261127T0512'));
     expect(file?.path).to.equal('test/resources/purchaseOrders.test.ts');
     expect(file?.contents).to.include(
       "import { PurchaseOrder } from '../../src/domain/purchase_order/PurchaseOrder.js';",

@@ -32,15 +32,15 @@ export function itRendersAsCommitted(files: readonly FileContents[]): void {
 }
 
 /** The model of `generate resource …` in a project holding `resources`, or the refusals as an error. */
-export function modelOf(argv: readonly string[], resources: readonly string[], migrationNumber: number): ResourceModel {
-  const parsed = parseCommand(['resource', ...argv], projectState(resources, migrationNumber));
+export function modelOf(argv: readonly string[], resources: readonly string[], migrationStamp: string): ResourceModel {
+  const parsed = parseCommand(['resource', ...argv], projectState(resources, migrationStamp));
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   return parsed.model;
 }
 
-/** Products, as the golden rule renders them: a project without the product resource, migration 2. */
+/** Products, as the golden rule renders them: a project without the product resource, legacy migration 0002. */
 export const PRODUCT_ARGS = ['product', 'name:string(1..200)', 'price:number(>0)', '--search', 'name'];
-export const productModel = (): ResourceModel => modelOf(PRODUCT_ARGS, ['user'], 2);
+export const productModel = (): ResourceModel => modelOf(PRODUCT_ARGS, ['user'], '0002');
 
 /** The two related resources of issue 10, as the scratch test generates them. */
 export const CUSTOMER_ARGS = ['customer', 'name:string', 'email:email', 'tier:enum(free|pro)', '--search', 'name'];
@@ -55,7 +55,7 @@ export const INVOICE_ARGS = [
   'notes:text?',
   'score:integer(0..10)?',
 ];
-export const customerModel = (): ResourceModel => modelOf(CUSTOMER_ARGS, ['product', 'user'], 3);
+export const customerModel = (): ResourceModel => modelOf(CUSTOMER_ARGS, ['product', 'user'], '20261127T0512');
 
 /** Issue 34's plain resource: what a generated resource costs at its simplest. */
 export const WIDGET_ARGS = ['widget', 'name:string', 'price:decimal(12,2)'];
@@ -76,4 +76,8 @@ export const BOOK_ORDER_ARGS = ['book_order', 'book_id:ref(book)', 'quantity:int
 
 /** An invoice with every field type, optional or not, with bounds, and a ref to `customer`. */
 export const invoiceModel = (): ResourceModel =>
-  modelOf([...INVOICE_ARGS, 'tier:enum(free|pro)', 'contact:email?', 'ext:uuid?'], ['customer', 'product', 'user'], 4);
+  modelOf(
+    [...INVOICE_ARGS, 'tier:enum(free|pro)', 'contact:email?', 'ext:uuid?'],
+    ['customer', 'product', 'user'],
+    '20261127T0513',
+  );

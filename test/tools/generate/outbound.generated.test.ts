@@ -22,6 +22,7 @@ import type { Database } from '../../../src/adapters/outbound/mikroorm/database.
 import type { MikroOrmPolicyRuleStore as PolicyRuleStoreClass } from '../../../src/adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
 import type { ListQuery, Page } from '../../../src/domain/shared/Page.js';
 import type * as MainDatabase from '../../../src/main/infrastructure/database.js';
+import type * as MigrationFiles from '../../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import type * as MemoryCore from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import type * as SqlCore from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import type * as TableCore from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
@@ -58,8 +59,8 @@ symlinkSync(realpathSync(join(repositoryRoot, 'node_modules')), join(scratch, 'n
 cpSync(join(repositoryRoot, 'package.json'), join(scratch, 'package.json'));
 const rendered = [...outboundFiles(CUSTOMER), ...outboundFiles(INVOICE)];
 /**
- * The module list with both resources' lines, beside the real one (which the database of this test
- * keeps reading: the rendered migrations are added to it below), so the type check sees them wired.
+ * The module list with both resources' lines, beside the real one (the database of this test finds
+ * the rendered migrations as files all the same), so the type check sees them wired.
  */
 const moduleList = {
   path: 'src/main/modules/generatedIndex.ts',
@@ -116,6 +117,7 @@ const { MikroOrmPolicyRuleStore } = await load<{ MikroOrmPolicyRuleStore: typeof
   `${adapters}/mikroorm/MikroOrmPolicyRuleStore.ts`,
 );
 const { moduleEntities } = await load<typeof MainDatabase>('src/main/infrastructure/database.ts');
+const { discoverMigrations } = await load<typeof MigrationFiles>(`${adapters}/mikroorm/migrationFiles.ts`);
 const { sqlTargets } = await load<typeof Databases>('test/adapters/outbound/contracts/databases.ts');
 const { resourceRepositoryContract } = await load<typeof Contract>(
   'test/adapters/outbound/contracts/resourceRepository.contract.ts',
@@ -124,7 +126,8 @@ const { connectDatabase } = await load<typeof SupportDatabase>('test/support/dat
 const migrations: MigrationObject[] = [];
 for (const model of [CUSTOMER, INVOICE]) {
   const name = migrationName(model);
-  const module = await load<Record<string, MigrationObject['class']>>(`${adapters}/mikroorm/migrations/${name}.ts`);
+  const [file] = outboundFiles(model);
+  const module = await load<Record<string, MigrationObject['class']>>(file!.path);
   migrations.push({ name, class: module[name]! });
 }
 
@@ -390,7 +393,11 @@ function describeOn(target: SqlTarget): void {
       it('gives a database seeded before the rendered migrations the resources’ rules, once', async () => {
         const url = target.url()!;
         await tearDown();
-        const before = await connectDatabase(url);
+        // The service's migrations without the rendered ones: a database from before the resources.
+        const rendered = new Set(migrations.map((m) => m.name));
+        const before = await connectDatabase(url, {
+          migrations: (await discoverMigrations()).filter((m) => !rendered.has(m.name)),
+        });
         await before.migrate();
         const knex = knexOf(before);
         await knex('access_rules').delete();

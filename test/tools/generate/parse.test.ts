@@ -4,8 +4,8 @@ import { namesOf } from '../../../tools/generate/model.js';
 import { parseCommand } from '../../../tools/generate/parse.js';
 import { projectState } from '../../../tools/generate/project.js';
 
-const PROJECT = projectState(['product', 'user'], 3);
-const WITH_CUSTOMER = projectState(['customer', 'product', 'user'], 4);
+const PROJECT = projectState(['product', 'user'], '20261127T0512');
+const WITH_CUSTOMER = projectState(['customer', 'product', 'user'], '20261127T0513');
 
 function modelOf(args: string, project = PROJECT): { model: ResourceModel; dryRun: boolean } {
   const result = parseCommand(args.split(' '), project);
@@ -28,7 +28,7 @@ describe('generate: parsing the command', () => {
   it('reads the products command into the model products are', () => {
     const { model, dryRun } = modelOf(
       'resource product name:string(1..200) price:number(>0) --search name',
-      projectState(['user'], 2),
+      projectState(['user'], '0002'),
     );
     const name: FieldModel = {
       name: 'name',
@@ -52,7 +52,7 @@ describe('generate: parsing the command', () => {
         },
       ],
       search: name,
-      migrationNumber: 2,
+      migrationStamp: '0002',
     });
     expect(dryRun).to.equal(false);
   });
@@ -69,7 +69,7 @@ describe('generate: parsing the command', () => {
       WITH_CUSTOMER,
     );
     expect(model.names.pluralKebab).to.equal('invoices');
-    expect(model.migrationNumber).to.equal(4);
+    expect(model.migrationStamp).to.equal('20261127T0513');
     expect(model.fields.map((f) => [f.name, f.camel, f.type, f.optional, f.sortable])).to.deep.equal([
       ['customer_id', 'customerId', 'ref', false, true],
       ['number', 'number', 'string', false, true],

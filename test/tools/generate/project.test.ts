@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readProjectState } from '../../../tools/generate/project.js';
+import { migrationStampAt, readProjectState } from '../../../tools/generate/project.js';
 
 describe('generate: the project state', () => {
   let root: string;
@@ -16,10 +16,10 @@ describe('generate: the project state', () => {
     writeFileSync(join(root, path), contents);
   };
 
-  it('finds the resources of this repository (user and product) and the next migration number', () => {
-    const state = readProjectState(process.cwd());
+  it('finds the resources of this repository (user and product), and stamps new migrations with the time', () => {
+    const state = readProjectState(process.cwd(), new Date('2099-01-02T03:04:05Z'));
     expect(state.resources).to.include.members(['product', 'user']);
-    expect(state.nextMigrationNumber).to.be.greaterThan(2);
+    expect(state.migrationStamp).to.equal('20990102T0304');
   });
 
   it('counts a domain folder as a resource when its <Pascal>.ts declares one, or it holds <Pascal>Repository.ts', () => {
@@ -52,12 +52,22 @@ describe('generate: the project state', () => {
     expect(words, 'product is taken only while it exists').not.to.include('product');
   });
 
-  it('numbers the next migration one past the highest Migration<NNNN>, and 1 when there is none', () => {
-    expect(readProjectState(root).nextMigrationNumber).to.equal(1);
+  it('stamps new migrations with the UTC minute, never with a counter, whatever the legacy migrations are', () => {
+    const at = new Date('2026-11-27T05:12:33.500Z');
+    expect(readProjectState(root, at).migrationStamp).to.equal('20261127T0512');
     touch('src/adapters/outbound/mikroorm/migrations/Migration0001Users.ts');
     touch('src/adapters/outbound/mikroorm/migrations/Migration0007Invoices.ts');
-    touch('src/adapters/outbound/mikroorm/migrations/Migration0002Products.ts');
-    touch('src/adapters/outbound/mikroorm/migrations/index.ts');
-    expect(readProjectState(root).nextMigrationNumber).to.equal(8);
+    touch('src/adapters/outbound/mikroorm/migrations/20261126T2359_invoices_add_notes.ts');
+    touch('src/adapters/outbound/mikroorm/migrations/accessRules.ts');
+    expect(readProjectState(root, at).migrationStamp).to.equal('20261127T0512');
+  });
+
+  it('adds the seconds when a migration of that minute exists, and goes past the latest when the clock is behind it', () => {
+    const at = new Date('2026-11-27T05:12:33.500Z');
+    expect(migrationStampAt(at, ['0002', '20261127T0512'])).to.equal('20261127T051233');
+    expect(migrationStampAt(at, ['20261127T051233'])).to.equal('20261127T051234');
+    expect(migrationStampAt(at, ['20261127T0513'])).to.equal('20261127T051301');
+    expect(migrationStampAt(at, ['20261127T0511', '20261127T051159'])).to.equal('20261127T0512');
+    expect(migrationStampAt(new Date('2026-12-31T23:59:59Z'), ['20261231T235959'])).to.equal('20270101T000000');
   });
 });

@@ -29,7 +29,7 @@ describe('generate: the command', () => {
     run(argv, {
       root,
       render: testRender,
-      readProject: () => projectState(['product', 'user'], 3),
+      readProject: () => projectState(['product', 'user'], '20261127T0512'),
       out: (text) => (out += text),
       err: (text) => (err += text),
     });
@@ -105,7 +105,7 @@ describe('generate: the command', () => {
       render: () => {
         throw new Error('templates are not written yet');
       },
-      readProject: () => projectState(['product', 'user'], 3),
+      readProject: () => projectState(['product', 'user'], '20261127T0512'),
       out: (text) => (out += text),
       err: (text) => (err += text),
     });

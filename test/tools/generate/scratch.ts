@@ -121,14 +121,14 @@ export function productSlice(model: ResourceModel, project: ProjectState): strin
 export const MODULE_LIST = 'src/main/modules/index.ts';
 export const POLICY = 'policy/policy.csv';
 
-/** The module list without products: the imports of their entity and migration, and their `resourceModule(…)` entry. */
+/** The module list without products: the import of their entity, and their `resourceModule(Product)` entry. */
 export function withoutProductsModule(text: string): string {
   const out = text
     .split('\n')
-    .filter((line) => !/^import \{ (Product|Migration0002Products) \} from '[^']+';$/.test(line))
+    .filter((line) => !/^import \{ Product \} from '[^']+';$/.test(line))
     .join('\n')
-    .replace(/\n\s*resourceModule\(Product, Migration0002Products\),?(?=\n)/, '');
-  if (out === text || /\bProduct\b|Migration0002Products/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, '')))
+    .replace(/,\s*resourceModule\(Product\)|\n\s*resourceModule\(Product\),/, '');
+  if (out === text || /\bProduct\b/.test(out.replace(/\/\*\*[\s\S]*?\*\//g, '')))
     throw new Error(`cannot take products out of the module list:\n${text}`);
   return out;
 }

@@ -14,7 +14,7 @@ import type { ValidationError } from '../../../src/domain/shared/DomainError.js'
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 
-function modelOf(command: string, resources: string[], migration: number): ResourceModel {
+function modelOf(command: string, resources: string[], migration: string): ResourceModel {
   const parsed = parseCommand(command.split(' '), projectState(resources, migration));
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
   return parsed.model;
@@ -23,13 +23,13 @@ function modelOf(command: string, resources: string[], migration: number): Resou
 const CUSTOMER = modelOf(
   'resource customer name:string email:email tier:enum(free|pro) --search name',
   ['product', 'user'],
-  3,
+  '20261127T0512',
 );
 const INVOICE = modelOf(
   'resource invoice customer_id:ref(customer) number:string total:number due_at:datetime paid:boolean notes:text? ' +
     'tier:enum(free|pro) score:integer(0..10)? contact:email? ext:uuid? ratio:number(0..<1)?',
   ['customer', 'product', 'user'],
-  4,
+  '20261127T0513',
 );
 
 /**

@@ -1,5 +1,4 @@
 import { nestedListPaths, type ResourceModel } from '../../model.js';
-import { migrationName } from '../outbound/source.js';
 
 /** An edit of an existing file: its current text in, its new text out. */
 export type Edit = (m: ResourceModel, current: string) => string;
@@ -72,26 +71,24 @@ const MODULES = /export const MODULES\b[^=]*=\s*\[/;
 export const moduleEntry = (pascal: string): RegExp => new RegExp(`\\bresourceModule\\(\\s*${pascal}\\s*[,)]`);
 
 /**
- * `src/main/modules/index.ts`: imports the resource's entity and its migration (among the imports,
- * sorted by path as they are) and appends `resourceModule(<Pascal>, <its migration>)` to MODULES —
- * after every resource generated before it, so a referenced resource comes first. Already listed:
- * the list is left as it is.
+ * `src/main/modules/index.ts`: imports the resource's entity (among the imports, sorted by path as
+ * they are) and appends `resourceModule(<Pascal>)` to MODULES — after every resource generated
+ * before it, so a referenced resource comes first. Already listed: the list is left as it is. (Its
+ * migrations are files the database finds; no list names them.)
  */
 export const moduleListEdit: Edit = (m, current) => {
   const { snake, pascal } = m.names;
-  const migration = migrationName(m);
   const list = MODULES.exec(current);
   const open = list ? list.index + list[0].length : undefined;
   const close = open === undefined ? undefined : bodyEnd(current, open);
   if (!list || open === undefined || close === undefined)
     throw new Error('src/main/modules/index.ts: the MODULES list was not found');
   const body = current.slice(open, close);
-  const entry = `resourceModule(${pascal}, ${migration})`;
+  const entry = `resourceModule(${pascal})`;
   const listed = moduleEntry(pascal).test(body)
     ? current
     : `${current.slice(0, open)}${appended(list[0], body, entry)}${current.slice(close)}`;
   return [
-    [migration, `../../adapters/outbound/mikroorm/migrations/${migration}.js`],
     [pascal, `../../domain/${snake}/${pascal}.js`],
     ['resourceModule', './resource.js'],
   ].reduce((text, [name, path]) => withImport(text, name!, path!), listed);

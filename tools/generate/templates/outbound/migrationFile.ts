@@ -6,7 +6,7 @@ import {
   docList,
   indented,
   lowerHuman,
-  migrationName,
+  migrationNaming,
   quoted,
   sortFields,
   tableColumn,
@@ -27,14 +27,14 @@ export function accessGrants(m: ResourceModel): { role: string; path: string; ac
 }
 
 /**
- * `migrations/Migration<NNNN><PluralPascal>.ts`: creates the table from the migration's own literal
+ * `migrations/<stamp>_<plural>.ts` (class `Migration<stamp><PluralPascal>`): creates the table from the migration's own literal
  * copy of its spec (ADR 0016: a later change of the resource cannot change what it created) and
  * grants the resource's access rules to a database seeded before it (migrations/accessRules.ts).
  */
 export function migrationFile(m: ResourceModel): FileContents {
   const { pluralSnake, pluralHuman } = m.names;
   const spec = pluralSnake.toUpperCase();
-  const name = migrationName(m);
+  const { name, path } = migrationNaming(m.migrationStamp, pluralSnake);
   const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
   const references = m.fields.flatMap((field) => (field.ref ? [`${field.name} → ${field.ref.pluralSnake}`] : []));
   const doc = docList(`${pluralHuman}:`, [
@@ -82,5 +82,5 @@ export class ${name} extends Migration {
   }
 }
 `;
-  return { path: `src/adapters/outbound/mikroorm/migrations/${name}.ts`, contents };
+  return { path, contents };
 }

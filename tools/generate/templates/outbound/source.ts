@@ -1,11 +1,24 @@
+import { migrationClassName } from '../../../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import type { FieldModel, ResourceModel, ResourceNames } from '../../model.js';
 
 /** "purchase order": the resource's name inside a sentence. */
 export const lowerHuman = (names: ResourceNames): string => names.human.toLowerCase();
 
-/** `Migration0002Products`: the class, file and migration-list name of the resource's migration. */
-export const migrationName = (m: ResourceModel): string =>
-  `Migration${String(m.migrationNumber).padStart(4, '0')}${m.names.pluralPascal}`;
+/**
+ * A migration's class and file, from its stamp and slug: `Migration20261127T0512BooksAddSubtitle` in
+ * `migrations/20261127T0512_books_add_subtitle.ts`; a legacy counter's, `Migration0002Products` in
+ * `migrations/Migration0002Products.ts` (src/adapters/outbound/mikroorm/migrationFiles.ts).
+ */
+export function migrationNaming(stamp: string, slug: string): { name: string; path: string } {
+  const name = migrationClassName(stamp, slug);
+  return {
+    name,
+    path: `src/adapters/outbound/mikroorm/migrations/${stamp.includes('T') ? `${stamp}_${slug}` : name}.ts`,
+  };
+}
+
+/** `Migration20261127T0512Invoices`: the class (and recorded name) of the migration that creates the resource's table. */
+export const migrationName = (m: ResourceModel): string => migrationNaming(m.migrationStamp, m.names.pluralSnake).name;
 
 /** A string as a single-quoted TypeScript literal. */
 export const quoted = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

@@ -1,13 +1,27 @@
 import type { AccessChange } from '../../../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
 import { changedFields, type TableChange } from '../../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
-import { namesOf } from '../../model.js';
-import { MIGRATIONS_DIR } from '../../project.js';
 import type { FileContents } from '../../writer.js';
-import { docBlock, docList } from './source.js';
+import { docBlock, docList, migrationNaming } from './source.js';
 
-/** `Migration0007InvoicesFields`: a change of a resource's table, named after its table. */
-export const tableChangeMigrationName = (number: number, table: string): string =>
-  `Migration${String(number).padStart(4, '0')}${namesOf(table).pascal}Fields`;
+/**
+ * `invoices_add_due_at_notes`, `invoices_remove_notes`, `invoices_add_due_at_remove_notes`,
+ * `invoices_change` (a width or the search moved): what a change of a table does, as its
+ * migration's slug; `invoices_fields` when the fields would make it long.
+ */
+export function tableChangeSlug(change: TableChange): string {
+  const { added, removed } = changedFields(change);
+  const table = change.after.table;
+  const parts = [
+    ...(added.length > 0 ? ['add', ...added.map((c) => c.name)] : []),
+    ...(removed.length > 0 ? ['remove', ...removed.map((c) => c.name)] : []),
+  ];
+  const slug = `${table}_${parts.length > 0 ? parts.join('_') : 'change'}`;
+  return slug.length <= 60 ? slug : `${table}_fields`;
+}
+
+/** `Migration20261127T0512InvoicesAddDueAt`: the class of the migration that makes `change` at `stamp`. */
+export const tableChangeMigrationName = (stamp: string, change: TableChange): string =>
+  migrationNaming(stamp, tableChangeSlug(change)).name;
 
 /** A value as a TypeScript literal (the formatter lays it out). */
 const literal = (value: unknown): string => JSON.stringify(value);
@@ -41,12 +55,13 @@ function changeItems(change: TableChange): string[] {
 }
 
 /**
- * `migrations/Migration<NNNN><PluralPascal>Fields.ts`: changes a resource's table from what the
+ * `migrations/<stamp>_<slug>.ts` (`20261127T0512_invoices_add_due_at.ts`, see
+ * {@link tableChangeSlug}): changes a resource's table from what the
  * migrations so far made (`before`) to what its declaration says (`after`), with the rows kept —
  * its own literal copies of both (ADR 0016), read back by the generator as the table's new state.
  */
-export function tableChangeMigrationFile(number: number, change: TableChange, access: AccessChange = {}): FileContents {
-  const name = tableChangeMigrationName(number, change.after.table);
+export function tableChangeMigrationFile(stamp: string, change: TableChange, access: AccessChange = {}): FileContents {
+  const { name, path } = migrationNaming(stamp, tableChangeSlug(change));
   const plural = change.after.table.replace(/_/g, ' ');
   const grants = access.grant ?? [];
   const revokes = access.revoke ?? [];
@@ -74,5 +89,5 @@ ${hasAccess ? `\n/** The access rules it grants and takes back on a database see
 ${doc}
 export class ${name} extends tableChangeMigration(CHANGE${hasAccess ? ', ACCESS' : ''}) {}
 `;
-  return { path: `${MIGRATIONS_DIR}/${name}.ts`, contents };
+  return { path, contents };
 }
