@@ -102,7 +102,10 @@ const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> =>
 
 /** The repository half: a unique field's value held once, on each of `engines`. */
 export function describeUniqueRepository(Entity: DeclaredEntity, engines: readonly UniqueEngine<Row>[]): void {
-  const human = Entity.errors.notFound('').message.replace(/ not found$/, '').toLowerCase();
+  const human = Entity.errors
+    .notFound('')
+    .message.replace(/ not found$/, '')
+    .toLowerCase();
   const make = (n: number, values: Record<string, unknown> = {}): Row =>
     Entity.create({ ...distinctInputOf(Entity, n), ...values, id: idOf(n) } as never, T0) as Row;
   for (const engine of engines) {
@@ -143,9 +146,9 @@ export function describeUniqueRepository(Entity: DeclaredEntity, engines: readon
         if (field.nullable)
           it(`${name}: optional, so any number of rows may hold null`, async () => {
             for (const n of [1, 2, 3]) await rows.add(make(n, { [key]: null }));
-            expect(
-              (await rows.list({ page: 1, perPage: 10, sort: 'created_at', order: 'asc' })).items.length,
-            ).to.equal(3);
+            expect((await rows.list({ page: 1, perPage: 10, sort: 'created_at', order: 'asc' })).items.length).to.equal(
+              3,
+            );
           });
 
         it(`${name}: of 10 adds racing with one value, exactly one is stored; the others are refused (409)`, async () => {
@@ -238,15 +241,20 @@ export function describeUniqueHttp(
         it(`${field.name}: GraphQL create and update answer status 409 in the response object, naming ${field.graphql}`, async () => {
           const first = await createRow(world(), resource, await freshBody());
           const taken = { [field.name]: first[field.name]! };
-          const expected = { status: 409, message: 'not unique', errors: [{ fieldName: field.graphql, message }], data: null };
+          const expected = {
+            status: 409,
+            message: 'not unique',
+            errors: [{ fieldName: field.graphql, message }],
+            data: null,
+          };
           const created = gqlData(
             await gql(docs.create, { input: graphqlInput(resource, { ...(await freshBody()), ...taken }) }),
           )[mutations.create];
           expect(created).to.deep.equal(expected);
           const other = await createRow(world(), resource, await freshBody());
-          const updated = gqlData(
-            await gql(docs.update, { id: other.id, input: graphqlInput(resource, taken) }),
-          )[mutations.update];
+          const updated = gqlData(await gql(docs.update, { id: other.id, input: graphqlInput(resource, taken) }))[
+            mutations.update
+          ];
           expect(updated).to.deep.equal(expected);
         });
 
