@@ -1,4 +1,10 @@
-import { ConflictError, NotFoundError, NotUniqueError, PreconditionFailedError, type DomainError } from './DomainError.js';
+import {
+  ConflictError,
+  NotFoundError,
+  NotUniqueError,
+  PreconditionFailedError,
+  type DomainError,
+} from './DomainError.js';
 
 /** The expected failures every declared resource has, named after it (`Purchase order not found`). */
 export interface ResourceErrors {

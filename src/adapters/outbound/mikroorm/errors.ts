@@ -59,7 +59,11 @@ function failureOf(error: unknown): DatabaseFailure {
 }
 
 /** The drivers' codes for a write that would give two rows one value of a unique index (or primary key). */
-const UNIQUE_CODES: ReadonlySet<string> = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+const UNIQUE_CODES: ReadonlySet<string> = new Set([
+  '23505',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+]);
 
 /**
  * What a unique index's refusal says of the index, when the driver error is one (by its code, or

@@ -79,9 +79,7 @@ export function changedFields(change: TableChange): { added: ColumnOf[]; removed
  */
 export function madeUnique(change: TableChange): ColumnOf[] {
   const before = byName(change.before);
-  return fieldColumns(change.after).filter(
-    (c) => c.spec?.unique === true && before.get(c.name)?.spec?.unique !== true,
-  );
+  return fieldColumns(change.after).filter((c) => c.spec?.unique === true && before.get(c.name)?.spec?.unique !== true);
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MigrationObject } from '@mikro-orm/core';
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { Migration } from '@mikro-orm/migrations';
 import { expect } from 'chai';
 import { memoryRepositoryOf } from '../../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
@@ -44,6 +45,9 @@ const T0 = new Date('2026-01-01T00:00:00.000Z');
 const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const stored = { version: 1, createdAt: T0, updatedAt: T0 };
 
+/** The database's knex (its dialect writes the statements). */
+const knexOf = (db: Database) => (db.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+
 /** Runs `sql` on the database, answering its rows. */
 const executeOn = (db: Database, sql: string, params: unknown[] = []) =>
   db.orm.em.getConnection().execute(sql, params, 'all') as Promise<Record<string, unknown>[]>;
@@ -51,7 +55,7 @@ const executeOn = (db: Database, sql: string, params: unknown[] = []) =>
 /** Drops the test table and makes it again from the declaration (its unique indexes with it). */
 async function freshTable(db: Database, spec: TableSpec = tableSpecOf(CODE)): Promise<void> {
   await executeOn(db, `drop table if exists ${spec.table}`);
-  const knex = db.orm.em.getConnection().getKnex();
+  const knex = knexOf(db);
   for (const statement of createResourceTable(knex, spec)) await executeOn(db, statement);
 }
 
@@ -82,7 +86,7 @@ describe('unique indexes of resource tables', () => {
   it('a unique field is a unique index named <table>_<column>_unique, on both engines', async () => {
     for (const url of ['sqlite::memory:']) {
       const db = await connectDatabase(url);
-      const knex = db.orm.em.getConnection().getKnex();
+      const knex = knexOf(db);
       expect(createResourceTable(knex, tableSpecOf(CODE))).to.include.members([
         'create unique index "test_codes_code_unique" on "test_codes" ("code")',
         'create unique index "test_codes_contact_unique" on "test_codes" ("contact")',
@@ -96,7 +100,7 @@ describe('unique indexes of resource tables', () => {
     const plain: TableSpec = { ...spec, columns: { ...spec.columns, code: { kind: 'string', length: 40 } } };
     expect(sameTable(plain, spec)).to.equal(false);
     const db = await connectDatabase('sqlite::memory:');
-    const knex = db.orm.em.getConnection().getKnex();
+    const knex = knexOf(db);
     expect(changeResourceTable(knex, { before: plain, after: spec }).statements).to.deep.equal([
       'create unique index "test_codes_code_unique" on "test_codes" ("code")',
     ]);
@@ -130,7 +134,7 @@ describe('unique indexes of resource tables', () => {
         if (target.url()) await executeOn(fixture.db, 'drop table if exists test_codes').catch(() => undefined);
         await fixture.close();
       });
-      const make = (n: number, values: Partial<Record<'code' | 'label' | 'contact', string | null>> = {}) =>
+      const make = (n: number, values: { code?: string; label?: string; contact?: string | null } = {}) =>
         Code.create({ id: uuid(n), code: `c${n}`, contact: null, label: `l${n}`, ...values }, T0);
 
       it('an index added by hand answers 409 naming its column — on a column and on an expression of it', async () => {

@@ -38,9 +38,7 @@ function changeItems(change: TableChange): string[] {
       return [
         ...(shape(was) === shape(c.spec) ? [] : [`restates \`${c.name}\` (its width or values);`]),
         ...(isUnique && !wasUnique
-          ? [
-              `makes \`${c.name}\` unique: a unique index (it fails, changing nothing, while two rows hold one value);`,
-            ]
+          ? [`makes \`${c.name}\` unique: a unique index (it fails, changing nothing, while two rows hold one value);`]
           : []),
         ...(wasUnique && !isUnique ? [`drops the unique index of \`${c.name}\`;`] : []),
       ];
