@@ -71,6 +71,7 @@ export function fieldModelOf(camel: string, declaration: FieldDeclaration): Fiel
     ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references ? { ref: namesOf(declaration.references.singular) } : {}),
     sortable: declaration.sortable,
+    ...(declaration.isUnique ? { unique: true } : {}),
   };
 }
 
@@ -91,6 +92,7 @@ export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
     ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
     ...(column.references ? { ref: namesOf(column.references.target.replace(/ /g, '_')) } : {}),
     sortable: column.kind !== 'text',
+    ...(column.unique ? { unique: true } : {}),
   };
 }
 
@@ -124,7 +126,8 @@ export function declarationOfField(f: FieldModel): FieldDeclaration {
     enum: () => fields.enum(f.values ?? []),
     ref: () => fields.ref(f.ref?.snake ?? '', f.ref?.pluralSnake ?? ''),
   }[f.type]();
-  return f.optional ? declared.optional() : declared;
+  const unique = f.unique ? declared.unique() : declared;
+  return f.optional ? unique.optional() : unique;
 }
 
 /** What a migration class says it makes: a table it creates, or a change of one. */

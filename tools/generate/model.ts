@@ -71,6 +71,8 @@ export interface FieldModel {
   ref?: ResourceNames;
   /** Every type but `text` can be sorted on. */
   sortable: boolean;
+  /** `+unique`: no two rows hold one value (a unique index; nulls apart). */
+  unique?: boolean;
 }
 
 export interface ResourceModel {

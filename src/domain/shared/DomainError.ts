@@ -44,6 +44,16 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * A value that must be unique (a `unique` field, or any unique index of the store) is another
+ * row's already: a 409 `CONFLICT` naming each such field by its client-facing name.
+ */
+export class NotUniqueError extends ConflictError {
+  constructor(readonly fields: readonly FieldViolation[]) {
+    super('not unique');
+  }
+}
+
 /** A conditional request's expectation no longer holds (e.g. the version it names is not the current one). */
 export class PreconditionFailedError extends DomainError {
   readonly code = 'PRECONDITION_FAILED';

@@ -1,4 +1,10 @@
-import { ConflictError, NotFoundError, PreconditionFailedError, type DomainError } from './DomainError.js';
+import {
+  ConflictError,
+  NotFoundError,
+  NotUniqueError,
+  PreconditionFailedError,
+  type DomainError,
+} from './DomainError.js';
 
 /** The expected failures every declared resource has, named after it (`Purchase order not found`). */
 export interface ResourceErrors {
@@ -8,7 +14,12 @@ export interface ResourceErrors {
   versionMismatch(id: string): DomainError;
   /** Rows of another resource still name this row: it was not deleted (409). */
   stillReferenced(id: string): DomainError;
+  /** Another row holds these fields' values (JSON names), which must be unique: nothing was written (409). */
+  notUnique(fields: readonly string[]): DomainError;
 }
+
+/** The message of a field whose value another row of `human` (lower case, `book`) holds already. */
+export const notUniqueMessage = (human: string): string => `must be unique: another ${human} has this value`;
 
 /** `purchase_order` → `Purchase order`: the resource in messages. */
 export const humanName = (name: string): string => {
@@ -24,5 +35,7 @@ export function resourceErrors(name: string): ResourceErrors {
     versionMismatch: (id) =>
       new PreconditionFailedError(`${human.toLowerCase()} is not at the expected version; read it again`, `id: ${id}`),
     stillReferenced: (id) => new ConflictError(`${human} is still referenced`, `id: ${id}`),
+    notUnique: (fields) =>
+      new NotUniqueError(fields.map((field) => ({ field, message: notUniqueMessage(human.toLowerCase()) }))),
   };
 }

@@ -30,6 +30,7 @@ import { describeResourceGraphQL } from './graphql.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
 import { describeResourceRest } from './rest.js';
+import { describeUniqueHttp, describeUniqueRepository, uniqueFieldsOf, type UniqueEngine } from './unique.js';
 import { describeResourceEntity, describeResourceUseCases, type EntityLike, type UseCasesOf } from './useCases.js';
 
 type Entity = EntityLike & { update(changes: object, now: Date): Entity; requireVersion(v?: readonly number[]): void };
@@ -188,6 +189,39 @@ function describeResourceRepository(Entity: DeclaredEntity): void {
   });
 }
 
+/**
+ * The engines the unique-field suite runs `Entity`'s repository on: memory, SQLite (memory and
+ * file) and PostgreSQL, each fresh repository empty but for the rows its references name.
+ */
+function uniqueEngines(Entity: DeclaredEntity): UniqueEngine<never>[] {
+  const { plural } = Entity.declaration;
+  const dir = mkdtempSync(join(tmpdir(), `portico-${plural}-unique-`));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const memory: UniqueEngine<never> = {
+    name: 'memory',
+    setUp: async () => undefined,
+    fresh: async () => (await freshMemoryRows(Entity)).rows as never,
+    tearDown: async () => undefined,
+  };
+  return [
+    memory,
+    ...sqlTargets(dir, `${plural}.sqlite`).map((target): UniqueEngine<never> => {
+      const database = new SqlDatabaseFixture(target);
+      return {
+        name: target.name,
+        setUp: () => database.open(),
+        fresh: async () => {
+          await clearResourceTables(database.db.orm);
+          for (const [, field] of refsOf(Entity))
+            await addSqlRow(database.db, declaredEntity(field.references!.plural), REFERENCED_ID);
+          return sqlRows(database.db, Entity) as never;
+        },
+        tearDown: () => database.close(),
+      };
+    }),
+  ];
+}
+
 /** The shared cores' use cases over one repository, as the resource's module builds them. */
 const useCasesOver =
   (Entity: DeclaredEntity) =>
@@ -196,8 +230,9 @@ const useCasesOver =
 
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
- * use cases on memory, the repository contract on every engine, REST, GraphQL and access control.
- * A resource's own behaviour (a command) is tested beside, in its own tests.
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control,
+ * and for `unique` fields their promises on every engine and through both APIs. A resource's own
+ * behaviour (a command) is tested beside, in its own tests.
  */
 export function describeResource(Entity: DeclaredEntity): void {
   const entity = entityUnderTest(Entity);
@@ -213,4 +248,12 @@ export function describeResource(Entity: DeclaredEntity): void {
   describeResourceRest(resource);
   describeResourceGraphQL(resource);
   describeResourceRbac(resource);
+  const unique = new Set(uniqueFieldsOf(Entity).map(([key]) => snakeCase(key)));
+  if (unique.size > 0) {
+    describeUniqueRepository(Entity as never, uniqueEngines(Entity));
+    describeUniqueHttp(
+      resource,
+      resource.fields.filter((f) => unique.has(f.name)),
+    );
+  }
 }

@@ -1,15 +1,16 @@
 import { GraphQLError } from 'graphql';
-import { DomainError, ValidationError } from '../../../domain/shared/DomainError.js';
+import { DomainError, NotUniqueError, ValidationError } from '../../../domain/shared/DomainError.js';
 
 /** A field's GraphQL name: `created_at` → `createdAt`; a camel-case name stays as it is. */
 export const graphqlName = (field: string): string =>
   field.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 /**
- * `{fieldName, message}` entries, the GraphQL side's name for validation failures, each field by
- * its GraphQL name: the domain and the stores name fields by their JSON names (`customer_id`).
+ * `{fieldName, message}` entries, the GraphQL side's name for validation failures (and values that
+ * must be unique), each field by its GraphQL name: the domain and the stores name fields by their
+ * JSON names (`customer_id`).
  */
-export const apiErrors = (error: ValidationError): { fieldName: string; message: string }[] =>
+export const apiErrors = (error: ValidationError | NotUniqueError): { fieldName: string; message: string }[] =>
   error.fields.map((f) => ({ fieldName: graphqlName(f.field), message: f.message }));
 
 /**
@@ -19,7 +20,7 @@ export const apiErrors = (error: ValidationError): { fieldName: string; message:
  */
 export function toGraphQLError(error: unknown): { error: GraphQLError; internal: boolean } {
   if (error instanceof GraphQLError) return { error, internal: false };
-  if (error instanceof ValidationError) {
+  if (error instanceof ValidationError || error instanceof NotUniqueError) {
     return {
       error: new GraphQLError(error.message, { extensions: { code: error.code, fields: apiErrors(error) } }),
       internal: false,

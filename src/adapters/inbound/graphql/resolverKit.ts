@@ -4,6 +4,7 @@ import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
 import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
 import {
   ForbiddenError,
+  NotUniqueError,
   UnauthorizedError,
   ValidationError,
   type FieldViolation,
@@ -201,15 +202,28 @@ export function decodeMutationInput<S extends Shape>(
   }
 }
 
+/** A mutation's write refused because a value that must be unique is another row's (status 409). */
+export interface NotUnique {
+  status: 409;
+  message: 'not unique';
+  errors: { fieldName: string; message: string }[];
+  data: null;
+}
+
 /**
- * A mutation's write, or — when it finds a field failing that only it can check (a reference
- * naming no row: the store's foreign key) — the same 422 response object as a failing input field,
- * in `rejected`. Any other failure is thrown, to be answered as a GraphQL error.
+ * A mutation's write, or — when it finds a field failing that only it can check — its answer in
+ * the response object, in `rejected`: a reference naming no row (the store's foreign key), the same
+ * 422 as a failing input field; a value another row holds where it must be unique, a 409 naming
+ * the field. Any other failure is thrown, to be answered as a GraphQL error.
  */
-export async function mutationWrite<T>(write: () => Promise<T>): Promise<{ value: T } | { rejected: Unprocessable }> {
+export async function mutationWrite<T>(
+  write: () => Promise<T>,
+): Promise<{ value: T } | { rejected: Unprocessable | NotUnique }> {
   try {
     return { value: await write() };
   } catch (error) {
+    if (error instanceof NotUniqueError)
+      return { rejected: { status: 409, message: 'not unique', errors: apiErrors(error), data: null } };
     if (!(error instanceof ValidationError)) throw error;
     return { rejected: unprocessable(error) };
   }

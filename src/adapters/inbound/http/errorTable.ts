@@ -1,4 +1,4 @@
-import { DomainError, RateLimitedError, ValidationError } from '../../../domain/shared/DomainError.js';
+import { DomainError, NotUniqueError, RateLimitedError, ValidationError } from '../../../domain/shared/DomainError.js';
 import { HttpProblem } from './HttpProblem.js';
 
 /** The REST error body: the seed's form B plus `success`. */
@@ -85,7 +85,7 @@ export function mapError(error: unknown): MappedError {
     const status = STATUS_BY_CODE[error.code];
     if (status === undefined) return { status: 500, body: INTERNAL, headers: {}, internal: true };
     const mapped = body(error.code, error.message, error.detail);
-    if (error instanceof ValidationError)
+    if (error instanceof ValidationError || error instanceof NotUniqueError)
       mapped.error.fields = error.fields.map((f) => ({ field: f.field, message: f.message }));
     const headers: Record<string, string> = {};
     if (error instanceof RateLimitedError)

@@ -84,6 +84,7 @@ export function resourceOperations<
   const filters = spec.filters ? { filters: spec.filters } : {};
   const notFound = `No ${human.singular} has this id (an id that is not a UUID included)`;
   const referenced = `The ${human.singular} is still referenced by another resource`;
+  const notUnique = `Another ${human.singular} holds a value that must be unique (CONFLICT, each such field in \`fields\`)`;
   const common = { tag, access: 'policy' } as const;
   const ops = {
     list: {
@@ -104,6 +105,7 @@ export function resourceOperations<
       summary: `Create ${one}`,
       body: spec.create,
       answers: [ok(201, `The ${human.singular} created, with its version in ETag`, schema, { etag: true })],
+      failures: { 409: notUnique },
     },
     ...(spec.search
       ? {
@@ -139,7 +141,7 @@ export function resourceOperations<
       body: spec.update,
       ifMatch: true,
       answers: [ok(200, `The ${human.singular} updated, with its new version in ETag`, schema, { etag: true })],
-      failures: { 404: notFound },
+      failures: { 404: notFound, 409: notUnique },
     },
     remove: {
       ...common,

@@ -1,4 +1,10 @@
-import { ValidationError, type DomainError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import {
+  NotUniqueError,
+  ValidationError,
+  type DomainError,
+  type FieldViolation,
+} from '../../../domain/shared/DomainError.js';
+import { notUniqueMessage } from '../../../domain/shared/resourceErrors.js';
 import { unitsOf } from '../../../domain/shared/Decimal.js';
 import type { ListQuery, Page } from '../../../domain/shared/Page.js';
 import { snakeCase, type FieldDeclarations, type ResourceDeclaration } from '../../../domain/shared/resource.js';
@@ -29,6 +35,8 @@ export interface MemoryResource<E, P extends StoredProps> {
   readonly references?: { readonly [K in keyof P & string]?: MemoryReference };
   /** 409: the row cannot be deleted while other rows reference it. */
   stillReferenced(id: string): DomainError;
+  /** 409: another row holds these `unique` fields' values (snake case). */
+  notUnique?(fields: readonly string[]): DomainError;
 }
 
 /** `customer_id` → `customerId`. */
@@ -39,14 +47,20 @@ const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: 
  * is awaited between the read and the write), a conditional delete, lists searched, filtered and
  * sorted like SQL (nulls last, ties by id), and references kept as foreign keys keep them: a
  * write naming a row that does not exist is a ValidationError on that field, and a row still
- * referenced cannot be deleted.
+ * referenced cannot be deleted — and `unique` fields kept as unique indexes keep them: a write
+ * giving one another row's value (not null) is refused, 409 naming the field.
  */
 export class InMemoryResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly rows = new Map<string, P>();
   private readonly referrers: ((id: string) => boolean)[] = [];
   private readonly references: [string, MemoryReference][];
+  /** The declared `unique` fields (camel case). */
+  private readonly unique: string[];
 
   constructor(private readonly resource: MemoryResource<E, P>) {
+    this.unique = Object.entries(resource.declaration?.fields ?? {})
+      .filter(([, field]) => field.isUnique)
+      .map(([key]) => key);
     this.references = Object.entries(resource.references ?? {}).filter(
       (entry): entry is [string, MemoryReference] => entry[1] !== undefined,
     );
@@ -84,9 +98,28 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     if (violations.length > 0) throw new ValidationError(violations);
   }
 
+  /** Throws the 409 a unique index would cause, naming every `unique` field whose value another row holds. */
+  private checkUnique(row: P): void {
+    const key = (value: unknown): unknown => (value instanceof Date ? value.getTime() : value);
+    const taken = this.unique.filter((prop) => {
+      const value = key(this.valueOf(row, prop));
+      if (value === null || value === undefined) return false;
+      for (const other of this.rows.values())
+        if (other.id !== row.id && key(this.valueOf(other, prop)) === value) return true;
+      return false;
+    });
+    if (taken.length === 0) return;
+    const fields = taken.map(snakeCase);
+    throw (
+      this.resource.notUnique?.(fields) ??
+      new NotUniqueError(fields.map((field) => ({ field, message: notUniqueMessage('row') })))
+    );
+  }
+
   async add(entity: E): Promise<void> {
     const row = this.resource.toRow(entity);
     this.checkReferences(row);
+    this.checkUnique(row);
     this.rows.set(row.id, row);
   }
 
@@ -104,6 +137,7 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     if (next !== current) {
       const row = this.resource.toRow(next);
       this.checkReferences(row);
+      this.checkUnique(row);
       this.rows.set(id, row);
     }
     return next;
@@ -164,7 +198,7 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
 /** A declared resource's entity class, as the memory core reads and writes its rows. */
 export interface MemoryEntityClass {
   readonly declaration: Pick<ResourceDeclaration, 'plural' | 'fields' | 'search'>;
-  readonly errors: { stillReferenced(id: string): DomainError };
+  readonly errors: { stillReferenced(id: string): DomainError; notUnique?(fields: readonly string[]): DomainError };
   restore(props: never): unknown;
 }
 
@@ -190,5 +224,8 @@ export function memoryRepositoryOf<E extends { toProps(): P }, P extends StoredP
     declaration: Entity.declaration,
     references: references as MemoryResource<E, P>['references'],
     stillReferenced: (id) => Entity.errors.stillReferenced(id),
+    notUnique: (fields) =>
+      Entity.errors.notUnique?.(fields) ??
+      new NotUniqueError(fields.map((field) => ({ field, message: notUniqueMessage('row') }))),
   });
 }

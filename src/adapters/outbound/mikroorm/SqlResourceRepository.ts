@@ -1,9 +1,15 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { formatUnits, unitsOf } from '../../../domain/shared/Decimal.js';
-import { ValidationError, type FieldViolation } from '../../../domain/shared/DomainError.js';
+import {
+  NotUniqueError,
+  ValidationError,
+  type DomainError,
+  type FieldViolation,
+} from '../../../domain/shared/DomainError.js';
+import { notUniqueMessage } from '../../../domain/shared/resourceErrors.js';
 import { offsetOf, type ListQuery, type Page } from '../../../domain/shared/Page.js';
 import type { Database } from './database.js';
-import { guarded } from './errors.js';
+import { guarded, uniqueViolationOf } from './errors.js';
 import type { SqlExecutor, SqlParam, SqlStatements } from './sqlExecutor.js';
 import { globContainsAnyCase, likeContains } from './like.js';
 import {
@@ -98,8 +104,10 @@ function toParam(column: ColumnOf, value: unknown, sqlite: boolean): SqlParam {
  * `ResourceTable`: prepared fast reads by id, a row-locked read-modify-write update (ADR 0013),
  * a conditional delete, and lists paged as a count plus a deferred join over the sort index.
  * Every call maps "unreachable"/"storage full" to 503 (`guarded`), a foreign key that does not
- * hold on write to a ValidationError on the reference field, and a delete of a row still
- * referenced to the table's "still referenced" error.
+ * hold on write to a ValidationError on the reference field, a unique index's refusal of a write
+ * (a `unique` field's, or any index added by hand) to the table's "not unique" error (409) naming
+ * the fields its columns are, and a delete of a row still referenced to the table's "still
+ * referenced" error.
  */
 export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly columns: ColumnOf[];
@@ -291,10 +299,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   }
 
   /**
-   * What to throw for a failed write: for a foreign key that does not hold, a ValidationError
-   * naming each reference field whose row does not exist; anything else as it is.
+   * What to throw for a failed write: for a unique index's refusal, the 409 naming its fields; for
+   * a foreign key that does not hold, a ValidationError naming each reference field whose row does
+   * not exist; anything else as it is.
    */
   private async refused(error: unknown, entity: E | undefined): Promise<unknown> {
+    const unique = uniqueViolationOf(error);
+    if (unique) return this.notUnique(unique);
     if (!isForeignKeyViolation(error) || entity === undefined || this.references.length === 0) return error;
     const props = this.table.toRow(entity) as unknown as Record<string, unknown>;
     const violations: FieldViolation[] = [];
@@ -306,6 +317,35 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       if (!found) violations.push({ field: column.name, message: `must name an existing ${target.target}` });
     }
     return violations.length > 0 ? new ValidationError(violations) : error;
+  }
+
+  /**
+   * The 409 of a unique index's refusal, naming the fields (snake case) whose columns the driver's
+   * report names — or, where it names only the index (one on an expression), the columns its
+   * definition names. With none found it names no field, and is still a 409.
+   */
+  private async notUnique(violation: { readonly names: string; readonly index?: string }): Promise<DomainError> {
+    let fields = this.columnsNamedIn(violation.names);
+    if (fields.length === 0 && violation.index !== undefined) {
+      const definition = await this.sql.one<{ definition: string | null }>(
+        this.sql.dialect === 'postgresql'
+          ? 'select indexdef as definition from pg_indexes where indexname = ?'
+          : "select sql as definition from sqlite_master where type = 'index' and name = ?",
+        [violation.index],
+      );
+      fields = this.columnsNamedIn(definition?.definition ?? '');
+    }
+    return (
+      this.table.notUnique?.(fields) ??
+      new NotUniqueError(fields.map((field) => ({ field, message: notUniqueMessage('row') })))
+    );
+  }
+
+  /** The field columns `text` names as identifiers (`books.isbn`, `(isbn)`, `lower((isbn)::text)`), in table order. */
+  private columnsNamedIn(text: string): string[] {
+    return this.columns
+      .filter((c) => c.spec !== undefined && new RegExp(`(^|[^A-Za-z0-9_])${c.name}([^A-Za-z0-9_]|$)`).test(text))
+      .map((c) => c.name);
   }
 
   /** The `where` of a list and its parameters; filters only on reference columns. */

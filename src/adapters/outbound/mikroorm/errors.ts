@@ -1,4 +1,4 @@
-import { ConnectionException, type MikroORM } from '@mikro-orm/core';
+import { ConnectionException, UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
 import { DomainError, ServiceUnavailableError, StorageFullError } from '../../../domain/shared/DomainError.js';
 
 /** What kind of failure a database operation met (the database errors metric). */
@@ -56,6 +56,37 @@ function failureOf(error: unknown): DatabaseFailure {
   const message = error instanceof Error ? error.message : '';
   for (const [text, kind] of UNCODED) if (message.startsWith(text) || message.includes(` - ${text}`)) return kind;
   return 'other';
+}
+
+/** The drivers' codes for a write that would give two rows one value of a unique index (or primary key). */
+const UNIQUE_CODES: ReadonlySet<string> = new Set([
+  '23505',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+]);
+
+/**
+ * What a unique index's refusal says of the index, when the driver error is one (by its code, or
+ * the ORM's class): the text naming its columns — PostgreSQL's `detail` (`Key (isbn)=(…) already
+ * exists.`) up to the value, SQLite's message (`UNIQUE constraint failed: books.isbn`, or `index
+ * 'books_lower_isbn'` for an index on an expression) — and its name where the driver gives one
+ * (PostgreSQL's `constraint`); `undefined` for any other error. The columns are read from these
+ * texts only because no driver gives them apart.
+ */
+export function uniqueViolationOf(error: unknown): { readonly names: string; readonly index?: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if (!UNIQUE_CODES.has(codeOf(error)) && !(error instanceof UniqueConstraintViolationException)) return undefined;
+  const { detail, constraint, message } = error as { detail?: unknown; constraint?: unknown; message?: unknown };
+  const index = typeof constraint === 'string' ? constraint : undefined;
+  if (typeof detail === 'string' && detail.startsWith('Key (')) {
+    const end = detail.indexOf(')=(');
+    return { names: detail.slice('Key ('.length, end < 0 ? undefined : end), ...(index ? { index } : {}) };
+  }
+  const text = typeof message === 'string' ? message : '';
+  const failed = text.indexOf('constraint failed: ');
+  const names = failed < 0 ? '' : text.slice(failed + 'constraint failed: '.length);
+  const named = /^index '([^']+)'/.exec(names);
+  return { names, ...(index ? { index } : named?.[1] ? { index: named[1] } : {}) };
 }
 
 /** Whether a driver error means the database's storage has no room left for a write. */

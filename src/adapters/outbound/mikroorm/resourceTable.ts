@@ -32,6 +32,11 @@ export interface Column {
   readonly scale?: number;
   /** `ref`: the referenced table (its `id`) and the resource's name in messages (`must name an existing product`). */
   readonly references?: { readonly table: string; readonly target: string };
+  /**
+   * No two rows hold one value: a unique index, `uniqueIndexName`. An optional column may be null
+   * in any number of rows (both engines count nulls as distinct).
+   */
+  readonly unique?: boolean;
 }
 
 /** The props every stored resource has besides its own fields. */
@@ -71,6 +76,8 @@ export interface ResourceTable<E, P extends StoredProps, F extends string> exten
   toRow(entity: E): P;
   /** 409: the row cannot be deleted while other rows reference it. */
   stillReferenced(id: string): DomainError;
+  /** 409: another row holds these fields' values (snake case), where a unique index forbids it. */
+  notUnique?(fields: readonly string[]): DomainError;
 }
 
 /** `dueAt` → `due_at`: a field's column, spelled as the domain spells its JSON name. */
@@ -164,6 +171,7 @@ export function addColumn(
  * `id`, the fields, `version`, the timestamps; a foreign key (`on delete restrict`) and an index
  * per reference; the sort indexes of `sortIndexes`; and, on PostgreSQL, a trigram index for the
  * search column when the `pg_trgm` extension can be had (else search scans, as on SQLite).
+ * A unique index per `unique` column (`uniqueIndexStatement`).
  * For products this is exactly what Migration0002Products creates.
  */
 export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
@@ -198,9 +206,17 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
       statements.push(`create index ${quoted(index.name)} on ${quoted(spec.table)} (${index.columns})`);
     }
   }
+  for (const column of columns) if (column.spec?.unique) statements.push(uniqueIndexStatement(spec.table, column.name));
   if (postgres) statements.push(...searchIndexStatements(spec));
   return statements;
 }
+
+/** The unique index of a `unique` column: `<table>_<column>_unique`. */
+export const uniqueIndexName = (table: string, column: string): string => `${table}_${column}_unique`;
+
+/** The statement that makes a column's values unique (nulls apart), the same on both engines. */
+export const uniqueIndexStatement = (table: string, column: string): string =>
+  `create unique index "${uniqueIndexName(table, column)}" on "${table}" ("${column}")`;
 
 /**
  * PostgreSQL's trigram index for the search column, when the `pg_trgm` extension can be had (else
@@ -227,7 +243,7 @@ end $$;`,
 export const searchIndexName = (spec: TableSpec): string =>
   spec.search ? `${spec.table}_${snakeCase(spec.search)}_trgm_index` : '';
 
-/** A declared field's column: its kind, nullability, width, values or referenced table. */
+/** A declared field's column: its kind, nullability, width, values or referenced table, and whether it is unique. */
 export function columnOf(declaration: FieldDeclaration): Column {
   return {
     kind: declaration.type,
@@ -243,6 +259,7 @@ export function columnOf(declaration: FieldDeclaration): Column {
           },
         }
       : {}),
+    ...(declaration.isUnique ? { unique: true } : {}),
   };
 }
 
@@ -271,5 +288,6 @@ export function tableOf<F extends FieldDeclarations, E extends { toProps(): Prop
     fromRow: (props) => new Entity(props),
     toRow: (entity) => entity.toProps(),
     stillReferenced,
+    notUnique: (fields) => Entity.errors.notUnique(fields),
   };
 }

@@ -7,6 +7,8 @@ import {
   searchIndexName,
   searchIndexStatements,
   sortIndexes,
+  uniqueIndexName,
+  uniqueIndexStatement,
   type Column,
   type ColumnOf,
   type TableSpec,
@@ -40,6 +42,8 @@ export interface TableChangeStatements {
   readonly rebuild: boolean;
 }
 
+const quoted = (name: string): string => `"${name}"`;
+
 const fieldColumns = (spec: TableSpec): ColumnOf[] => columnsOf(spec).filter((c) => c.spec !== undefined);
 
 const byName = (spec: TableSpec): Map<string, ColumnOf> => new Map(fieldColumns(spec).map((c) => [c.name, c]));
@@ -68,6 +72,22 @@ export function changedFields(change: TableChange): { added: ColumnOf[]; removed
     kept: fieldColumns(change.after).filter((c) => before.has(c.name)),
   };
 }
+
+/**
+ * The columns `after` makes unique that were not: kept ones that become `unique`, and added ones
+ * (which a required field's default would give every stored row alike).
+ */
+export function madeUnique(change: TableChange): ColumnOf[] {
+  const before = byName(change.before);
+  return fieldColumns(change.after).filter((c) => c.spec?.unique === true && before.get(c.name)?.spec?.unique !== true);
+}
+
+/**
+ * The query answering one value (`value`) that more than one stored row holds in `column`, with
+ * how many hold it (`rows`); no row when the values are unique (nulls apart).
+ */
+export const duplicateQuery = (table: string, column: string): string =>
+  `select ${quoted(column)} as value, count(*) as ${quoted('rows')} from ${quoted(table)} where ${quoted(column)} is not null group by ${quoted(column)} having count(*) > 1 limit 1`;
 
 /**
  * Why no migration can turn `before` into `after` keeping the rows, one line per problem (empty when
@@ -102,8 +122,6 @@ export function tableChangeProblems(change: TableChange): string[] {
   }
   return problems;
 }
-
-const quoted = (name: string): string => `"${name}"`;
 
 /** A default as a SQL literal in the column's stored form on this engine. */
 export function storedLiteral(column: ColumnOf, value: StoredDefault, postgres: boolean): string {
@@ -208,7 +226,9 @@ function rebuild(knex: Knex, change: TableChange): string[] {
  * The statements that change a resource's table from `before` to `after` with its rows kept, on the
  * engine of `knex`: removed fields dropped (with their indexes), widened columns widened
  * (PostgreSQL; SQLite does not bound a varchar), added fields added — a required one given its
- * default on the rows there — with their foreign keys and sort indexes, and the search index moved.
+ * default on the rows there — with their foreign keys and sort indexes, the unique indexes of
+ * fields made unique created and those of fields no longer unique dropped, and the search index
+ * moved. (A SQLite rebuild makes every index of `after`, the unique ones too.)
  * Throws what {@link tableChangeProblems} finds.
  */
 export function changeResourceTable(knex: Knex, change: TableChange): TableChangeStatements {
@@ -226,9 +246,11 @@ export function changeResourceTable(knex: Knex, change: TableChange): TableChang
     statements.push(`drop index if exists ${quoted(searchIndexName(before))}`);
   for (const column of removed) {
     // PostgreSQL drops a column's indexes and foreign key with it; SQLite refuses while an index names it.
-    if (!postgres)
+    if (!postgres) {
       for (const index of before.sortable.includes(column.name) ? sortIndexes(before, column.name) : [])
         statements.push(`drop index if exists ${quoted(index.name)}`);
+      if (column.spec?.unique) statements.push(`drop index if exists ${quoted(uniqueIndexName(table, column.name))}`);
+    }
     statements.push(`alter table ${quoted(table)} drop column ${quoted(column.name)}`);
   }
   const old = byName(before);
@@ -237,18 +259,21 @@ export function changeResourceTable(knex: Knex, change: TableChange): TableChang
     const wide = column.spec ? width(column.spec) : undefined;
     if (postgres && was && wide !== undefined && width(was) !== wide)
       statements.push(`alter table ${quoted(table)} alter column ${quoted(column.name)} type varchar(${wide})`);
+    if (was?.unique === true && column.spec?.unique !== true)
+      statements.push(`drop index if exists ${quoted(uniqueIndexName(table, column.name))}`);
   }
   for (const column of added) {
     statements.push(...addInPlace(knex, table, column, change.defaults?.[column.prop], postgres));
     statements.push(...sortIndexStatements(after, column));
   }
+  for (const column of madeUnique(change)) statements.push(uniqueIndexStatement(table, column.name));
   if (postgres && searchMoved) statements.push(...searchIndexStatements(after));
   return { statements, rebuild: false };
 }
 
 /**
  * Whether two specs make the same table: the same columns by name (in any order) with the same
- * storage, optionality and width, the same sort keys and the same search column. Facts that make
+ * storage, optionality, width and uniqueness, the same sort keys and the same search column. Facts that make
  * no difference to the table (enum values within the width, bounds) do not count.
  */
 export function sameTable(a: TableSpec, b: TableSpec): boolean {
@@ -256,7 +281,9 @@ export function sameTable(a: TableSpec, b: TableSpec): boolean {
     JSON.stringify({
       table: spec.table,
       columns: fieldColumns(spec)
-        .map((c) => (c.spec ? [c.name, storage(c.spec), c.optional, width(c.spec) ?? null] : [c.name]))
+        .map((c) =>
+          c.spec ? [c.name, storage(c.spec), c.optional, width(c.spec) ?? null, c.spec.unique === true] : [c.name],
+        )
         .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
       sortable: [...spec.sortable].sort(),
       search: spec.search ?? null,

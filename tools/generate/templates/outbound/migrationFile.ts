@@ -37,10 +37,14 @@ export function migrationFile(m: ResourceModel): FileContents {
   const { name, path } = migrationNaming(m.migrationStamp, pluralSnake);
   const search = m.search ? `\n  search: ${quoted(m.search.camel)},` : '';
   const references = m.fields.flatMap((field) => (field.ref ? [`${field.name} → ${field.ref.pluralSnake}`] : []));
+  const unique = m.fields.filter((field) => field.unique).map((field) => field.name);
   const doc = docList(`${pluralHuman}:`, [
     `the \`${pluralSnake}\` table, with an index per allowed sort (each ending in \`id\`, the tie-breaker, so every page is one index range);`,
     ...(references.length > 0
       ? [`a foreign key (\`on delete restrict\`) and an index for each reference (${references.join(', ')});`]
+      : []),
+    ...(unique.length > 0
+      ? [`a unique index for each unique field (${unique.join(', ')}), nulls apart: one row per value;`]
       : []),
     ...(m.search
       ? [

@@ -42,7 +42,7 @@ export function tableColumn(field: FieldModel): string {
           : field.ref
             ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
             : '';
-  return `${field.camel}: { ${kind}${detail}${optionally(field)} },`;
+  return `${field.camel}: { ${kind}${detail}${optionally(field)}${field.unique ? ', unique: true' : ''} },`;
 }
 
 /** The sortable fields in snake case, as the list's `sort` names them: every field but `text`, then the timestamps. */

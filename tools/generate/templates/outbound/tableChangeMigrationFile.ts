@@ -1,4 +1,5 @@
 import type { AccessChange } from '../../../../src/adapters/outbound/mikroorm/migrations/tableChangeMigration.js';
+import type { Column } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { changedFields, type TableChange } from '../../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import type { FileContents } from '../../writer.js';
 import { docBlock, docList, migrationNaming } from './source.js';
@@ -39,16 +40,23 @@ function changeItems(change: TableChange): string[] {
           : c.optional
             ? 'null on the rows stored before'
             : '';
-      return `adds \`${c.name}\`${rows ? ` (${rows})` : ''};`;
+      return `adds \`${c.name}\`${c.spec?.unique ? ', unique' : ''}${rows ? ` (${rows})` : ''};`;
     }),
     ...removed.map(
       (c) => `removes \`${c.name}\`${c.spec?.kind === 'ref' ? ' and its foreign key' : ''} (its values are dropped);`,
     ),
-    ...kept.flatMap((c) =>
-      JSON.stringify(before.get(c.prop)) === JSON.stringify(c.spec)
-        ? []
-        : [`restates \`${c.name}\` (its width or values);`],
-    ),
+    ...kept.flatMap((c) => {
+      const was = before.get(c.prop);
+      const [wasUnique, isUnique] = [was?.unique === true, c.spec?.unique === true];
+      const shape = (column: Column | undefined) => JSON.stringify({ ...column, unique: undefined });
+      return [
+        ...(shape(was) === shape(c.spec) ? [] : [`restates \`${c.name}\` (its width or values);`]),
+        ...(isUnique && !wasUnique
+          ? [`makes \`${c.name}\` unique: a unique index (it fails, changing nothing, while two rows hold one value);`]
+          : []),
+        ...(wasUnique && !isUnique ? [`drops the unique index of \`${c.name}\`;`] : []),
+      ];
+    }),
   ];
   if (change.before.search !== change.after.search) items.push('moves the search index;');
   return items;
