@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
  * The parent's environment without its SVC_ settings (SVC_TEST_* kept), so a child sees only
- * the configuration the test gives it.
+ * the configuration the test gives it — and ephemeral ports for the API and the metrics unless the
+ * test names others: a child never listens on the service's fixed ports (8080, 9464), which a
+ * running `npm start` or a second checkout's tests may hold (docs/testing.md).
  */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+  const env: NodeJS.ProcessEnv = { SVC_SERVER_PORT: '0', SVC_METRICS_PORT: '0' };
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('SVC_') || name.startsWith('SVC_TEST_')) env[name] = value;
   return { ...env, ...extra };

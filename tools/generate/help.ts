@@ -65,22 +65,23 @@ service's accounts are not a generated resource); --search on a field that is no
 It writes three files, for invoice:
   src/domain/invoice/Invoice.ts    INVOICE, the declaration, and class Invoice, where the resource's
                                    own behaviour goes (its errors: Invoice.errors)
-  src/adapters/outbound/mikroorm/migrations/Migration<NNNN>Invoices.ts
+  src/adapters/outbound/mikroorm/migrations/<YYYYMMDDTHHMM>_invoices.ts
                                    creates the table (and grants its rules to a database seeded before)
   test/resources/invoices.test.ts  describeResource(Invoice): the shared suites over the declaration
                                    (domain, use cases, repository on memory, SQLite and PostgreSQL,
                                    REST, GraphQL, access control)
-and changes two: src/main/modules/index.ts (two imports, and resourceModule(Invoice,
-Migration<NNNN>Invoices) appended to MODULES, after the resources it refers to) and
-policy/policy.csv (moderator: every action, user: GET). Writing is all or nothing: if it fails
+and changes two: src/main/modules/index.ts (an import, and resourceModule(Invoice) appended to
+MODULES, after the resources it refers to) and policy/policy.csv (moderator: every action, user: GET). Writing is all or nothing: if it fails
 half-way, the tree is left as it was.
 
 field <resource> adds fields to a resource (same name:type syntax) or removes one (--remove), on
 products too and on resources edited by hand since they were generated. It edits the declaration
 (src/domain/<name>/<Class>.ts; merged three ways, so hand edits there stay) and writes a migration
 that changes the table of databases that already exist, rows kept (SQLite rebuilds the table where
-ALTER cannot), appended to the resource's resourceModule(<Class>, ...) in src/main/modules/index.ts.
-The tests need no edit: their samples are derived from the declaration.
+ALTER cannot). A migration is named by its UTC creation time and what it does
+(20261127T0512_invoices_add_status.ts) and listed nowhere: the service applies every migration file
+it has not applied, in name order, so two branches that each add a field merge without a conflict
+in any migration. The tests need no edit: their samples are derived from the declaration.
   --default f=v   the value rows stored before get for a new required field (read with the field's
                   rule: --default status=draft, --default total=0.00); a new required field without
                   one is refused. A new optional field is null on them.
@@ -92,8 +93,8 @@ The tests need no edit: their samples are derived from the declaration.
   new required ref needs --default <id> of an existing row (the migration checks it).
 
 migration compares each resource's declaration with the table its migrations make, and writes a
-migration for each declaration edited by hand since (one per resource), listed and with its rules
-as field does; with nothing to do it says so and writes nothing. A required field added by hand
+migration for each declaration edited by hand since (one per resource), with its rules as field
+does; with nothing to do it says so and writes nothing. A required field added by hand
 needs --default (<resource>.<field>=<value> when several resources changed). A field whose type or
 optionality changed is refused: remove it and add one under a new name. Both refuse, writing
 nothing, when the module list has no resourceModule(<Class>, ...) entry to list the migration in.

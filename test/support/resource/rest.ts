@@ -59,7 +59,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
     });
 
     describe('create and get', () => {
-      it('answers 201 with the row in {success, data}, ETag "1", and GET answers the same row and ETag', async () => {
+      it('answers 201 with the row in {success, data}, ETag "1" and the item path in Location, and GET there answers the same row and ETag', async () => {
         const body = await validBody(world(), resource);
         const before = Date.now();
         const response = await post(body);
@@ -70,6 +70,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         expect(row.created_at).to.equal(row.updated_at);
         expect(Date.parse(row.created_at)).to.be.within(before - 5_000, Date.now() + 5_000);
         expect(etagOf(response)).to.equal('"1"');
+        expect(response.headers.get('location')).to.equal(`${collection}/${row.id}`);
         const fetched = await get(row.id);
         expect(Object.keys(fetched.body as object).sort()).to.deep.equal(['data', 'success']);
         expect(dataOf<RowJson>(fetched)).to.deep.equal(row);

@@ -91,6 +91,7 @@ const HEADERS = {
     { type: 'string' },
     true,
   ),
+  Location: header('The path of the item created (`/api/v1/products/{id}`)', { type: 'string' }, true),
   'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }, true),
   /** `Retry-After` on 429, which always has it (503 has it only when it is OVERLOADED). */
   'Retry-After-429': header('Seconds to wait before trying again', { type: 'integer', minimum: 1 }, true),
@@ -277,6 +278,7 @@ function answerHeaders(op: Operation, registry: SchemaRegistry): Record<string, 
 function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): Record<string, unknown> {
   const headers = answerHeaders(op, registry);
   if (answer.etag) headers.ETag = registry.header('ETag');
+  if (answer.location) headers.Location = registry.header('Location');
   if (!answer.body) return { description: answer.description, headers };
   const schema = registry.use(answer.body);
   return {

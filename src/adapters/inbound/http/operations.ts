@@ -62,6 +62,8 @@ export interface Answer {
   readonly body?: JsonSchema;
   /** `ETag`: the answer carries one resource's version. */
   readonly etag?: boolean;
+  /** `Location`: the answer names the path of the item it created. */
+  readonly location?: boolean;
 }
 
 /** Keeps an operation's literal types (its body shape, its sort fields) for the handler's input. */
@@ -94,7 +96,7 @@ export const ok = (
   status: number,
   description: string,
   schema: JsonSchema,
-  options: { etag?: boolean } = {},
+  options: { etag?: boolean; location?: boolean } = {},
 ): Answer => ({
   status,
   description,

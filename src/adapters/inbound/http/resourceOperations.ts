@@ -104,7 +104,12 @@ export function resourceOperations<
       path: paths.collection,
       summary: `Create ${one}`,
       body: spec.create,
-      answers: [ok(201, `The ${human.singular} created, with its version in ETag`, schema, { etag: true })],
+      answers: [
+        ok(201, `The ${human.singular} created, with its version in ETag and its path in Location`, schema, {
+          etag: true,
+          location: true,
+        }),
+      ],
       failures: { 409: notUnique },
     },
     ...(spec.search

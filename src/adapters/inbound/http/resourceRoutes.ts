@@ -22,7 +22,7 @@ type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
  * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
  * it has a search field, `/:id` (get, update, delete), and for each `ref` field the nested list
  * under the referenced row (`/customers/:id/invoices`: 404 for an unknown one, given `parents`);
- * token and policy on all. An answer carrying one row carries its version (`ETag`); update and
+ * token and policy on all. An answer carrying one row carries its version (`ETag`), a create its path (`Location`); update and
  * delete take `If-Match`.
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
@@ -60,8 +60,10 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
     }
 
     api.on(ops.create, async (ctx, { body }) => {
+      const created = await useCases.create.execute(body as never);
       ctx.status = 201;
-      ctx.body = success(withETag(ctx, await useCases.create.execute(body as never), present));
+      ctx.set('Location', `${ops.create.path}/${created.id}`);
+      ctx.body = success(withETag(ctx, created, present));
     });
 
     // Registered before `/:id`.

@@ -136,4 +136,16 @@ describe('the API document (README: API document)', () => {
       }
     }
   });
+
+  it('lists Location as a required header of every 201 that creates a resource item, and of no other answer', () => {
+    const headers = document.components.headers as Record<string, { required?: boolean }>;
+    expect(headers.Location?.required).to.equal(true);
+    const withLocation: string[] = [];
+    for (const { where, op } of operations)
+      for (const [status, answer] of Object.entries(op.responses))
+        if ((answer as { headers?: Record<string, unknown> }).headers?.Location)
+          withLocation.push(`${where} ${status}`);
+    expect(withLocation).to.include('POST /api/v1/products 201');
+    for (const entry of withLocation) expect(entry).to.match(/^POST \/api\/v1\/[a-z-]+ 201$/);
+  });
 });
