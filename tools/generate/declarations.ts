@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TableChange } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
-import type { Column, TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { storedDefaultOf, type Column, type TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
 import type { Range } from '../../src/domain/shared/fieldRules.js';
 import {
   field as fields,
@@ -70,6 +70,17 @@ export function fieldModelOf(camel: string, declaration: FieldDeclaration): Fiel
     ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references ? { ref: namesOf(declaration.references.singular) } : {}),
     sortable: declaration.sortable,
+    ...flagsOf(declaration),
+  };
+}
+
+/** A declared field's flags and default as the model keeps them (each only when set). */
+function flagsOf(declaration: FieldDeclaration): Pick<FieldModel, 'unique' | 'readonly' | 'defaultValue'> {
+  const value = declaration.defaultValue as unknown;
+  return {
+    ...(declaration.isUnique ? { unique: true } : {}),
+    ...(declaration.isReadonly ? { readonly: true } : {}),
+    ...(value !== undefined && value !== null ? { defaultValue: storedDefaultOf(value) } : {}),
   };
 }
 
@@ -90,6 +101,7 @@ export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
     ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
     ...(column.references ? { ref: namesOf(column.references.target.replace(/ /g, '_')) } : {}),
     sortable: column.kind !== 'text',
+    ...(column.default !== undefined ? { defaultValue: column.default } : {}),
   };
 }
 
@@ -118,12 +130,18 @@ export function declarationOfField(f: FieldModel): FieldDeclaration {
     decimal: () => fields.decimal(f.precision ?? 15, f.scale ?? 0, range),
     boolean: () => fields.boolean(),
     datetime: () => fields.datetime(),
+    date: () => fields.date(),
     email: () => fields.email(),
     uuid: () => fields.uuid(),
     enum: () => fields.enum(f.values ?? []),
     ref: () => fields.ref(f.ref?.snake ?? '', f.ref?.pluralSnake ?? ''),
   }[f.type]();
-  return f.optional ? declared.optional() : declared;
+  let flagged = f.optional ? declared.optional() : declared;
+  if (f.unique) flagged = flagged.unique();
+  if (f.readonly) flagged = flagged.readonly();
+  if (f.defaultValue !== undefined)
+    flagged = flagged.default(f.type === 'datetime' ? new Date(String(f.defaultValue)) : f.defaultValue);
+  return flagged;
 }
 
 /** What a migration class says it makes: a table it creates, or a change of one. */

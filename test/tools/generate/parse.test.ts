@@ -276,7 +276,7 @@ describe('generate: parsing the command', () => {
       [
         'an unknown type',
         'resource invoice total:float',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
       ],
       [
         'a malformed type',
@@ -575,7 +575,7 @@ describe('generate: parsing the command', () => {
         'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
         'field "id": every resource has it already (id, created_at, updated_at and version are generated)',
         'field "type": "type" is a reserved word (TypeScript, GraphQL)',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
         'field "customer": a ref field\'s name ends in _id (e.g. customer_id)',
         'field "customer": ref(customer): there is no customer resource (the resources are product, user)',
         'field "n": integer(5..1): min 5 is greater than max 1',
