@@ -15,7 +15,7 @@ import { createResourceTable, tableOf, tableSpecOf } from '../../src/adapters/ou
 import { changeResourceTable } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
 import { SqlResourceRepository } from '../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { resourceUseCases } from '../../src/application/resources/resourceUseCases.js';
-import { ValidationError } from '../../src/domain/shared/DomainError.js';
+import type { ValidationError } from '../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field, READ_ONLY } from '../../src/domain/shared/resource.js';
 import { connectDatabase } from '../support/database.js';
 import { externalService } from '../support/env.js';
@@ -60,7 +60,8 @@ describe('date fields, defaults and read-only fields (a declared resource on the
     describeResourceEntity(entity);
     describeResourceUseCases({
       ...entity,
-      useCases: (rows, ids, clock) => resourceUseCases({ entity: Edition as never, rows: rows as never, ids, clock }) as never,
+      useCases: (rows, ids, clock) =>
+        resourceUseCases({ entity: Edition as never, rows: rows as never, ids, clock }) as never,
       fresh: async () => memoryRepositoryOf(Edition as never) as never,
     });
   });
