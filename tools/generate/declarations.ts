@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { migrationFileNames } from '../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import { changedFields, type TableChange } from '../../src/adapters/outbound/mikroorm/resourceTableChange.js';
-import type { Column, TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { storedDefaultOf, type Column, type TableSpec } from '../../src/adapters/outbound/mikroorm/resourceTable.js';
 import type { Range } from '../../src/domain/shared/fieldRules.js';
 import {
   field as fields,
@@ -71,7 +71,17 @@ export function fieldModelOf(camel: string, declaration: FieldDeclaration): Fiel
     ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references ? { ref: namesOf(declaration.references.singular) } : {}),
     sortable: declaration.sortable,
+    ...flagsOf(declaration),
+  };
+}
+
+/** A declared field's flags and default as the model keeps them (each only when set). */
+function flagsOf(declaration: FieldDeclaration): Pick<FieldModel, 'unique' | 'readonly' | 'defaultValue'> {
+  const value = declaration.defaultValue as unknown;
+  return {
     ...(declaration.isUnique ? { unique: true } : {}),
+    ...(declaration.isReadonly ? { readonly: true } : {}),
+    ...(value !== undefined && value !== null ? { defaultValue: storedDefaultOf(value) } : {}),
   };
 }
 
@@ -93,6 +103,7 @@ export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
     ...(column.references ? { ref: namesOf(column.references.target.replace(/ /g, '_')) } : {}),
     sortable: column.kind !== 'text',
     ...(column.unique ? { unique: true } : {}),
+    ...(column.default !== undefined ? { defaultValue: column.default } : {}),
   };
 }
 
@@ -121,13 +132,18 @@ export function declarationOfField(f: FieldModel): FieldDeclaration {
     decimal: () => fields.decimal(f.precision ?? 15, f.scale ?? 0, range),
     boolean: () => fields.boolean(),
     datetime: () => fields.datetime(),
+    date: () => fields.date(),
     email: () => fields.email(),
     uuid: () => fields.uuid(),
     enum: () => fields.enum(f.values ?? []),
     ref: () => fields.ref(f.ref?.snake ?? '', f.ref?.pluralSnake ?? ''),
   }[f.type]();
-  const unique = f.unique ? declared.unique() : declared;
-  return f.optional ? unique.optional() : unique;
+  let flagged = f.optional ? declared.optional() : declared;
+  if (f.unique) flagged = flagged.unique();
+  if (f.readonly) flagged = flagged.readonly();
+  if (f.defaultValue !== undefined)
+    flagged = flagged.default(f.type === 'datetime' ? new Date(String(f.defaultValue)) : f.defaultValue);
+  return flagged;
 }
 
 /** What a migration class says it makes: a table it creates, or a change of one. */

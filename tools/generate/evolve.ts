@@ -26,7 +26,7 @@ import {
   tablesAfter,
 } from './declarations.js';
 import { camelOf, nestedListPaths, type FieldModel, type ResourceModel } from './model.js';
-import { parseField } from './parse.js';
+import { parseField, rawValue } from './parse.js';
 import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
 import { domainFiles } from './templates/domain/index.js';
@@ -79,13 +79,6 @@ function splitArguments(argv: readonly string[], allowRemove: boolean): EvolveAr
     else result.positionals.push(arg);
   }
   return result;
-}
-
-/** A command-line value as a client would send it for the field (numbers and booleans as JSON would carry them). */
-function rawValue(f: { type: string }, text: string): unknown {
-  if ((f.type === 'integer' || f.type === 'number') && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return Number(text);
-  if (f.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
 }
 
 /** `--default f=v` read with the field's own rule, in the stored form a migration gives the rows; or why not. */
@@ -268,6 +261,16 @@ function readDefaults(
   return { values, problems };
 }
 
+/** The `--default f=v` pairs by field name (the first for each; a malformed one is reported by `readDefaults`). */
+function defaultsByField(pairs: readonly string[]): Map<string, string> {
+  const byField = new Map<string, string>();
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && !byField.has(pair.slice(0, eq))) byField.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return byField;
+}
+
 /** The `name:type` argument that declared `name`, made optional (`notes:text?`). */
 const optionalForm = (fieldArgs: readonly string[], name: string): string =>
   `${fieldArgs.find((arg) => arg.startsWith(`${name}:`)) ?? name}?`;
@@ -363,8 +366,17 @@ export async function planField(argv: readonly string[], context: EvolveContext)
     else removed.add(field);
   }
   const added: FieldModel[] = [];
-  for (const arg of fieldArgs) {
-    const fieldName = arg.includes(':') ? arg.slice(0, arg.indexOf(':')) : arg;
+  const given = defaultsByField(args.defaults);
+  for (const written of fieldArgs) {
+    const fieldName = written.includes(':') ? written.slice(0, written.indexOf(':')) : written;
+    // `--default f=v` is `=v` written in the field: the field's default for new rows and the rows there alike.
+    const synonym = given.get(fieldName);
+    const own = written.includes('=') ? written.slice(written.indexOf('=') + 1) : undefined;
+    if (synonym !== undefined && own !== undefined && synonym !== own) {
+      problems.push(`field "${fieldName}": two defaults (=${own} and --default ${fieldName}=${synonym}); give one`);
+      continue;
+    }
+    const arg = synonym !== undefined && own === undefined ? `${written}=${synonym}` : written;
     if (added.some((f) => f.name === fieldName)) {
       problems.push(`field "${fieldName}": declared twice`);
       continue;
@@ -376,23 +388,40 @@ export async function planField(argv: readonly string[], context: EvolveContext)
       continue;
     }
     const parsed = parseField(arg, snake, project);
-    if (parsed.value === undefined) problems.push(...parsed.problems);
+    // A default given as --default is refused as that option.
+    const asOption = (p: string) =>
+      arg === written
+        ? p
+        : p.replace(
+            `field "${fieldName}": the default ${JSON.stringify(synonym)} `,
+            `--default ${fieldName}=${synonym}: ${fieldName} `,
+          );
+    if (parsed.value === undefined) problems.push(...parsed.problems.map(asOption));
     else added.push(parsed.value);
   }
   if (removed.size > 0 && removed.size === before.fields.length && added.length === 0)
     problems.push(`--remove: ${snake} would have no field left`);
 
   const defaults = readDefaults(
-    args.defaults,
+    args.defaults.filter(
+      (pair) =>
+        !fieldArgs.some(
+          (arg) =>
+            given.has(pair.slice(0, pair.indexOf('='))) && arg.startsWith(`${pair.slice(0, pair.indexOf('='))}:`),
+        ),
+    ),
     new Map(added.map((f) => [f.name, declarationOfField(f)])),
     (field) => `${field} is not a field this command adds`,
   );
   problems.push(...defaults.problems);
+  // The rows stored before a field with a default get it (its column's default fills them).
   for (const f of added)
     if (
       !f.optional &&
+      f.defaultValue === undefined &&
       defaults.values[f.camel] === undefined &&
-      !defaults.problems.some((p) => p.includes(` ${f.name}=`))
+      !defaults.problems.some((p) => p.includes(` ${f.name}=`)) &&
+      !problems.some((p) => p.startsWith(`field "${f.name}"`))
     )
       problems.push(
         `field "${f.name}": a new required field needs a value for the rows stored before it: --default ${f.name}=<value> (or make it optional: ${optionalForm(fieldArgs, f.name)})`,

@@ -34,6 +34,8 @@ one test file.
                      unit)                exactly s fraction digits ("12.50"); GraphQL Decimal
   boolean            boolean             true or false
   datetime           timestamp with zone RFC 3339 with a zone; answered in UTC with Z
+  date               date (SQLite: text) a calendar day YYYY-MM-DD, a real one (2026-02-30 is refused);
+                                         answered as written, sorted by day; GraphQL Date
   email              varchar(254)        trimmed, lower-cased, an e-mail address
   uuid               varchar(36)         a UUID (lower-cased), stored as the ids are
   enum(a|b|c)        varchar             one of the values (lower snake case; GraphQL: A, B, C)
@@ -48,6 +50,12 @@ one test file.
   optional  ? after the type and its bounds: notes:text?  score:integer(0..10)?
             An optional field is null when absent on create; null in an update clears it.
   sorting   every field but text can be sorted on (sort=<field>), besides created_at and updated_at.
+  flags     after the type and its ?: +unique (no two rows hold equal values) and +readonly (set only
+            by the server: a client may send it back as it is, else 400 "is read-only"; a required
+            one needs a default). isbn:string(10..17)+unique  nickname:string?+unique
+  default   =value last: a create that leaves the field out stores it (the field is optional in
+            the create body, the API document shows it), and so do the rows stored before; read
+            with the field's rule. stock:integer(0..)=0  status:enum(draft|sent|paid)+readonly=draft
 
 --search <field>   a string field to search: GET /api/v1/<plural>/search?q=... and the GraphQL
                    search argument, case-insensitive.
@@ -60,7 +68,9 @@ a JavaScript, TypeScript, GraphQL or SQL reserved word as a name
 or field (in any form it takes: type, class, order, value...); an unknown type; malformed bounds; a
 duplicate field; a field named id, created_at, updated_at or version; a ref field whose name does
 not end in _id, or that refers to a resource that does not exist, to itself or to user (the
-service's accounts are not a generated resource); --search on a field that is not a string.
+service's accounts are not a generated resource); --search on a field that is not a string; an
+unknown +flag or one given twice; a default outside the field's bounds or type; a required
++readonly field without a default.
 
 It writes three files, for invoice:
   src/domain/invoice/Invoice.ts    INVOICE, the declaration, and class Invoice, where the resource's
@@ -82,9 +92,10 @@ ALTER cannot). A migration is named by its UTC creation time and what it does
 (20261127T0512_invoices_add_status.ts) and listed nowhere: the service applies every migration file
 it has not applied, in name order, so two branches that each add a field merge without a conflict
 in any migration. The tests need no edit: their samples are derived from the declaration.
-  --default f=v   the value rows stored before get for a new required field (read with the field's
-                  rule: --default status=draft, --default total=0.00); a new required field without
-                  one is refused. A new optional field is null on them.
+  --default f=v   the same as =v written in the field: its default for new rows and the value the
+                  rows stored before get (read with the field's rule: --default status=draft,
+                  --default total=0.00); a new required field without a default is refused. A new
+                  optional field without one is null on them.
   --remove f      drops the field, its column and its sort index. Refused for id, created_at,
                   updated_at, version and the --search field.
   A ref field brings its relation with it: the nested list route, Class.parent and Parent.children
@@ -95,11 +106,13 @@ in any migration. The tests need no edit: their samples are derived from the dec
 migration compares each resource's declaration with the table its migrations make, and writes a
 migration for each declaration edited by hand since (one per resource), with its rules as field
 does; with nothing to do it says so and writes nothing. A required field added by hand
-needs --default (<resource>.<field>=<value> when several resources changed). A field whose type or
-optionality changed is refused: remove it and add one under a new name. Both refuse, writing
-nothing, when the module list has no resourceModule(<Class>, ...) entry to list the migration in.
+needs a default (.default(v) in the declaration, or --default <resource>.<field>=<value> for the
+rows there alone; the resource may be left out when one changed); a changed .default(v) changes the
+column's default, the rows kept; .unique() makes a unique index (refused, nothing changed, while
+the table holds duplicates). A field whose type or
+optionality changed is refused: remove it and add one under a new name.
 
-Quote a field that has ( ) | < > or ? in it: the shell reads those characters itself.
+Quote a field that has ( ) | < > ? or spaces in it: the shell reads those characters itself.
 
 Example, two related resources (an invoice belongs to a customer):
   npm run generate -- resource customer name:string email:email 'tier:enum(free|pro)' --search name

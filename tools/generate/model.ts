@@ -9,6 +9,7 @@ export const FIELD_TYPES = [
   'decimal',
   'boolean',
   'datetime',
+  'date',
   'email',
   'uuid',
   'enum',
@@ -71,9 +72,19 @@ export interface FieldModel {
   ref?: ResourceNames;
   /** Every type but `text` can be sorted on. */
   sortable: boolean;
-  /** `+unique`: no two rows hold one value (a unique index; nulls apart). */
+  /** `+unique`: no two rows hold equal values (nulls excepted). */
   unique?: boolean;
+  /** `+readonly`: set only by the server (its default on create, then by the resource's commands). */
+  readonly?: boolean;
+  /**
+   * `=value`: what a create that leaves the field out stores, and the rows stored before the field
+   * get — read with the field's rule, in the domain's form (an instant as RFC 3339 text).
+   */
+  defaultValue?: string | number | boolean;
 }
+
+/** The flags a field may carry after its type: `+unique`, `+readonly`. */
+export const FIELD_FLAGS = ['unique', 'readonly'] as const;
 
 export interface ResourceModel {
   names: ResourceNames;

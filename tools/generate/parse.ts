@@ -1,5 +1,7 @@
+import { declarationOfField } from './declarations.js';
 import {
   DEFAULT_BOUNDS,
+  FIELD_FLAGS,
   FIELD_TYPES,
   graphqlRootFieldsOf,
   graphqlTypesOf,
@@ -286,8 +288,98 @@ function parseRef(
   return problems.length > 0 ? { problems } : { value: namesOf(raw), problems: [] };
 }
 
-/** One `name:type` argument, checked on its own (duplicates are found by the caller). */
+/**
+ * `name:type(bounds)?+flag+flag=default` split into its typed part, its flags and its default's
+ * text: the first `+` and the first `=` outside the parentheses start them (`number(>=0)` is bounds).
+ */
+function splitField(arg: string): { typed: string; flags: string[]; defaultText?: string } {
+  let depth = 0;
+  let plus: number | undefined;
+  for (let i = 0; i < arg.length; i += 1) {
+    const c = arg[i];
+    if (c === '(') depth += 1;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === '+' && plus === undefined) plus = i;
+    else if (depth === 0 && c === '=') {
+      const head = arg.slice(0, i);
+      return { ...splitFlags(head, plus), defaultText: arg.slice(i + 1) };
+    }
+  }
+  return splitFlags(arg, plus);
+}
+
+const splitFlags = (head: string, plus: number | undefined): { typed: string; flags: string[] } =>
+  plus === undefined
+    ? { typed: head, flags: [] }
+    : { typed: head.slice(0, plus), flags: head.slice(plus + 1).split('+') };
+
+/** A command-line value as a client would send it for the field (numbers and booleans as JSON would carry them). */
+export function rawValue(f: { type: string }, text: string): unknown {
+  if ((f.type === 'integer' || f.type === 'number') && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return Number(text);
+  if (f.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/** A default's text read with the field's own rule, in the domain's form (an instant as RFC 3339); or why not. */
+export function readDefaultText(
+  f: FieldModel,
+  text: string,
+): { value: string | number | boolean } | { problem: string } {
+  const { defaultValue: _ignored, ...plain } = f;
+  const reading = declarationOfField(plain).rule.read(rawValue(f, text));
+  if ('problem' in reading) return reading;
+  const value = reading.value;
+  return { value: value instanceof Date ? value.toISOString() : (value as string | number | boolean) };
+}
+
+const FLAG_NAMES = FIELD_FLAGS.map((flag) => `+${flag}`).join(', ');
+
+/**
+ * One field argument, `name:type(bounds)?+flag+flag=default`, checked on its own (duplicates are
+ * found by the caller): the type with its bounds, `?` for optional, then any of the flags
+ * `+unique` and `+readonly`, then `=value` a default, read with the field's own rule.
+ */
 export function parseField(arg: string, resource: string, project: ProjectState): Parsed<FieldModel> {
+  const { typed, flags, defaultText } = splitField(arg);
+  const parsed = parseTyped(typed, resource, project);
+  const name = typed.includes(':') ? typed.slice(0, typed.indexOf(':')) : typed;
+  const subject = `field "${name}"`;
+  const problems = [...parsed.problems];
+  const seen = new Set<string>();
+  for (const flag of flags) {
+    if (!(FIELD_FLAGS as readonly string[]).includes(flag))
+      problems.push(
+        `${subject}: unknown flag "+${flag}" (the flags are ${FLAG_NAMES}, after the type and its ?: name:type?+unique)`,
+      );
+    else if (seen.has(flag)) problems.push(`${subject}: +${flag} given twice`);
+    seen.add(flag);
+  }
+  if (problems.length > 0 || parsed.value === undefined) return { problems };
+  const f: FieldModel = {
+    ...parsed.value,
+    ...(seen.has('unique') ? { unique: true } : {}),
+    ...(seen.has('readonly') ? { readonly: true } : {}),
+  };
+  if (defaultText !== undefined) {
+    const read = readDefaultText(f, defaultText);
+    if ('problem' in read) return fail(`${subject}: the default ${JSON.stringify(defaultText)} ${read.problem}`);
+    f.defaultValue = read.value;
+  }
+  const refused = readonlyProblem(f, typed);
+  return refused === undefined ? { value: f, problems: [] } : fail(refused);
+}
+
+/**
+ * Why a `+readonly` field could never be created: required, with no default, no client may set it
+ * and nothing else would (its commands change it later); `undefined` when it can be.
+ */
+export function readonlyProblem(f: FieldModel, written = `${f.name}:${f.type}`): string | undefined {
+  if (!f.readonly || f.optional || f.defaultValue !== undefined) return undefined;
+  return `field "${f.name}": a required +readonly field needs a default (${written}+readonly=<value>), or ? to start as null: no create could set it`;
+}
+
+/** The `name:type(bounds)?` part of a field argument, checked on its own. */
+function parseTyped(arg: string, resource: string, project: ProjectState): Parsed<FieldModel> {
   const colon = arg.indexOf(':');
   if (colon < 0) return fail(`field "${arg}": expected name:type (e.g. title:string)`);
   const name = arg.slice(0, colon);

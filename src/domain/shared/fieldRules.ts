@@ -51,6 +51,7 @@ export type FieldFacts =
     }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'datetime' }
+  | { readonly kind: 'date' }
   | { readonly kind: 'choice'; readonly values: readonly string[] };
 
 /** A value range: inclusive unless marked exclusive; either end may be open. */
@@ -266,6 +267,33 @@ const DATETIME = ruleOf<Date>(
 
 /** `datetime`: a valid Date; read from RFC 3339 with a zone. */
 export const datetimeRule = (): FieldRule<Date> => DATETIME;
+
+/** A calendar date, `YYYY-MM-DD` (years 0001 to 9999). */
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether a text is a calendar date naming a real day (`2026-02-30` is not one). */
+export function isCalendarDate(text: string): boolean {
+  const match = CALENDAR_DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  return year >= 1 && day >= 1 && day <= days;
+}
+
+const DATE_MESSAGE = 'must be a date (YYYY-MM-DD)';
+const DATE = ruleOf<string>(
+  DATE_MESSAGE,
+  { kind: 'date' },
+  (value) => (typeof value === 'string' && isCalendarDate(value) ? undefined : DATE_MESSAGE),
+  (raw) => (typeof raw === 'string' ? { value: raw.trim() } : { problem: DATE_MESSAGE }),
+);
+
+/**
+ * `date`: a calendar date with no time and no zone, `YYYY-MM-DD`, a real day; its value is that
+ * text, which sorts chronologically as it is.
+ */
+export const dateRule = (): FieldRule<string> => DATE;
 
 const EMAIL_MESSAGE = 'must be a valid e-mail address';
 const EMAIL = ruleOf<string>(

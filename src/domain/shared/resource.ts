@@ -1,6 +1,7 @@
 import { ValidationError, type DomainError, type FieldViolation } from './DomainError.js';
 import {
   booleanRule,
+  dateRule,
   datetimeRule,
   decimalRule,
   emailRule,
@@ -19,7 +20,18 @@ import { resourceErrors, type ResourceErrors } from './resourceErrors.js';
 
 /** The field types of a resource (README: Add a resource). */
 export type FieldType =
-  'string' | 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'decimal'
+  | 'boolean'
+  | 'datetime'
+  | 'date'
+  | 'email'
+  | 'uuid'
+  | 'enum'
+  | 'ref';
 
 /**
  * One field of a resource, as its declaration states it: its type, the rule a value keeps, whether
@@ -121,6 +133,8 @@ export const field = {
   boolean: () => declared({ type: 'boolean' }, booleanRule()),
   /** An instant; read from RFC 3339 with a zone, answered in UTC. */
   datetime: () => declared({ type: 'datetime' }, datetimeRule()),
+  /** A calendar date, `YYYY-MM-DD` (a real day); its value is that text, sorted chronologically. */
+  date: () => declared({ type: 'date' }, dateRule()),
   /** An e-mail address, normalized as users' e-mails are. */
   email: () => declared({ type: 'email' }, emailRule()),
   uuid: () => declared({ type: 'uuid' }, uuidRule()),
@@ -227,7 +241,10 @@ function guard(
     guardFields(declaration.rules, byJsonName);
   } catch (error) {
     if (!(error instanceof ValidationError) || kept === undefined) throw error;
-    throw new ValidationError([...error.fields, ...readonlyViolations(declaration.fields, values, kept)]);
+    // One entry per failing field: a value that breaks its rule is not reported read-only as well.
+    const failing = new Set(error.fields.map((f) => f.field));
+    const readonly = readonlyViolations(declaration.fields, values, kept).filter((v) => !failing.has(v.field));
+    throw new ValidationError([...error.fields, ...readonly]);
   }
   if (kept === undefined) return;
   const violations = readonlyViolations(declaration.fields, values, kept);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   booleanRule,
+  dateRule,
   datetimeRule,
   emailRule,
   enumRule,
@@ -133,6 +134,32 @@ describe('field rules (one rule, one message, for every field type)', () => {
         [0, 'must be true or false'],
       ],
     );
+  });
+
+  it('date: a calendar day YYYY-MM-DD that exists (leap years counted), its value the text; read trimmed', () => {
+    const rule = dateRule();
+    const message = 'must be a date (YYYY-MM-DD)';
+    expectRule(
+      rule,
+      ['2026-01-31', '2024-02-29', '2000-02-29', '0001-01-01', '9999-12-31'],
+      [
+        ['2026-02-30', message],
+        ['2025-02-29', message],
+        ['1900-02-29', message],
+        ['2026-04-31', message],
+        ['2026-13-01', message],
+        ['2026-00-01', message],
+        ['0000-01-01', message],
+        ['2026-1-31', message],
+        ['2026-01-31T00:00:00Z', message],
+        [' 2026-01-31', message],
+        [new Date('2026-01-31'), message],
+        [20260131, message],
+      ],
+    );
+    expect(rule.read(' 2026-01-31 ')).to.deep.equal({ value: '2026-01-31' });
+    expect(rule.read('2026-02-30')).to.deep.equal({ problem: message });
+    expect(rule.facts).to.deep.equal({ kind: 'date' });
   });
 
   it('datetime: a valid Date; read from RFC 3339 with a zone only, refusing impossible days', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConflictError, PreconditionFailedError, ValidationError } from '../../../src/domain/shared/DomainError.js';
-import { declareResource, entityOf, field } from '../../../src/domain/shared/resource.js';
+import { declareResource, entityOf, field, READ_ONLY } from '../../../src/domain/shared/resource.js';
 
 /** An invoice declared by hand, with one rule of its own beside the declaration. */
 const INVOICE = declareResource({
@@ -112,5 +112,88 @@ describe('a declared resource', () => {
     const restored = Invoice.restore(invoice.toProps());
     expect(restored.toProps()).to.deep.equal(invoice.toProps());
     expect(restored).to.be.instanceOf(Invoice);
+  });
+
+  describe('defaults and read-only fields', () => {
+    const ORDER = declareResource({
+      name: 'order',
+      plural: 'orders',
+      fields: {
+        number: field.string(1, 20),
+        shipBy: field.date().optional().default('2026-03-01'),
+        quantity: field.integer(1, 99).default(1),
+        status: field.enum(['placed', 'shipped']).readonly().default('placed'),
+        trackedAt: field.datetime().optional().readonly(),
+      },
+    });
+    class Order extends entityOf(ORDER) {
+      ship(now: Date): Order {
+        return this.apply({ status: 'shipped', trackedAt: now }, now);
+      }
+    }
+    const ID = 'a1b2c3d4-0000-4000-8000-000000000009';
+    const refusal = (act: () => unknown): unknown => {
+      try {
+        act();
+      } catch (error) {
+        return error;
+      }
+      return expect.fail('expected a refusal');
+    };
+    const readOnly = (field: string) => [{ field, message: READ_ONLY }];
+
+    it('a create that leaves a defaulted field out stores its default; a value given is kept; a read-only one without a default is null', () => {
+      const order = Order.create({ id: ID, number: 'A-1' }, T0);
+      expect(order.toProps()).to.deep.include({
+        shipBy: '2026-03-01',
+        quantity: 1,
+        status: 'placed',
+        trackedAt: null,
+      });
+      expect(Order.create({ id: ID, number: 'A-1', quantity: 3, shipBy: null }, T0).toProps()).to.deep.include({
+        quantity: 3,
+        shipBy: null,
+      });
+    });
+
+    it('a create may send a read-only field only as a create stores it: its default, else null', () => {
+      expect(Order.create({ id: ID, number: 'A-1', status: 'placed', trackedAt: null }, T0).status).to.equal('placed');
+      const error = refusal(() => Order.create({ id: ID, number: 'A-1', status: 'shipped', trackedAt: T0 }, T0));
+      expect(error).to.be.instanceOf(ValidationError);
+      expect((error as ValidationError).fields).to.deep.equal([...readOnly('status'), ...readOnly('tracked_at')]);
+    });
+
+    it('an update may send a read-only field back as it is (an instant by its time), never change it; the entity itself may', () => {
+      const order = Order.create({ id: ID, number: 'A-1' }, T0);
+      const kept = order.update({ status: 'placed', trackedAt: null, quantity: 2 }, T1);
+      expect(kept.toProps()).to.deep.include({ status: 'placed', quantity: 2, version: 2 });
+      expect((refusal(() => order.update({ status: 'shipped' }, T1)) as ValidationError).fields).to.deep.equal(
+        readOnly('status'),
+      );
+      const shipped = order.ship(T1);
+      expect(shipped.toProps()).to.deep.include({ status: 'shipped', trackedAt: T1, version: 2 });
+      expect(shipped.update({ trackedAt: new Date(T1.getTime()), status: 'shipped' }, T1).version).to.equal(3);
+      expect((refusal(() => shipped.update({ trackedAt: null }, T1)) as ValidationError).fields).to.deep.equal(
+        readOnly('tracked_at'),
+      );
+    });
+
+    it('every failing field once: a value breaking its rule is reported for the rule, beside the other failures', () => {
+      const error = refusal(() =>
+        Order.create({ id: ID, number: '', status: 'lost' as never, quantity: 0, trackedAt: T0 }, T0),
+      );
+      expect((error as ValidationError).fields).to.deep.equal([
+        { field: 'number', message: 'must be 1 to 20 characters' },
+        { field: 'quantity', message: 'must be an integer from 1 to 99' },
+        { field: 'status', message: 'must be one of placed, shipped' },
+        ...readOnly('tracked_at'),
+      ]);
+    });
+
+    it('a default is read with the field rule when declared: one that breaks it is refused', () => {
+      expect(() => field.integer(1, 99).default(0)).to.throw('the default 0 must be an integer from 1 to 99');
+      expect(() => field.date().default('2026-02-30')).to.throw('must be a date (YYYY-MM-DD)');
+      expect(field.date().default(' 2026-01-01 ').defaultValue).to.equal('2026-01-01');
+    });
   });
 });

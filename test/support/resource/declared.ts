@@ -84,6 +84,7 @@ function decimalsWithin(precision: number, scale: number, range: Range): [string
 }
 
 const ISO = ['2026-03-04T05:06:07.000Z', '2027-11-12T13:14:15.500Z'] as const;
+const DAYS = ['2026-03-04', '2027-11-12'] as const;
 const EMAILS = ['ada@example.com', 'grace@example.org'] as const;
 const UUIDS = ['6f1c2a1e-3b7d-4c2e-9a55-0c8f1d2e3a4b', 'b2e4f6a8-1c3d-4e5f-8a9b-0c1d2e3f4a5b'] as const;
 
@@ -177,6 +178,19 @@ export function samplesOf(field: FieldDeclaration): FieldSamples {
         ascending: ISO.map((iso) => new Date(iso)),
         invalid: ['2026-03-04T05:06:07', 'soon'].map((value) => ({ value, message, restOnly: true })),
       };
+    case 'date':
+      return {
+        rest: [...DAYS],
+        ascending: [...DAYS],
+        invalid: [
+          ...['2026-02-30', '2026-13-01', '2026-3-4', '2026-03-04T00:00:00Z'].map((value) => ({
+            value,
+            message,
+            domain: true,
+          })),
+          { value: 20260304, message, restOnly: true },
+        ],
+      };
     case 'email':
       return { rest: [...EMAILS], ascending: [...EMAILS], invalid: [{ value: 'not-an-email', message, domain: true }] };
     case 'uuid':
@@ -193,6 +207,44 @@ export function samplesOf(field: FieldDeclaration): FieldSamples {
       };
     }
   }
+}
+
+/**
+ * What a create stores for a read-only field, which a client may only send back as it is: its
+ * default, else null (a required read-only field with no default cannot be created at all).
+ */
+function createdValue(field: FieldDeclaration): { readonly value: unknown } | undefined {
+  if (field.defaultValue !== undefined) return { value: field.defaultValue };
+  return field.nullable ? { value: null } : undefined;
+}
+
+/** A domain value in its REST JSON form (an instant in RFC 3339, UTC). */
+const wireOf = (value: unknown): Json => (value instanceof Date ? value.toISOString() : (value as Json));
+
+/**
+ * A field's samples as a client's bodies may carry them: a read-only field's both its created value
+ * (the suites' creates and updates send it back as it is), and a valid value other than it, which
+ * a client is refused (`is read-only`); the rule's samples otherwise.
+ */
+export function clientSamples(field: FieldDeclaration): {
+  readonly rest: readonly [Json, Json];
+  readonly graphql?: readonly [Json, Json];
+  readonly other?: Json;
+  readonly otherGraphql?: Json;
+} {
+  const samples = samplesOf(field);
+  const created = field.isReadonly ? createdValue(field) : undefined;
+  if (!created) return samples;
+  const wire = wireOf(created.value);
+  const index = samples.rest.findIndex((sample) => sample !== wire && sample !== null);
+  const upper = (value: Json) => (field.type === 'enum' && typeof value === 'string' ? value.toUpperCase() : value);
+  return {
+    rest: [wire, wire],
+    ...(samples.graphql ? { graphql: [upper(wire), upper(wire)] } : {}),
+    ...(index >= 0 && field.type !== 'ref'
+      ? { other: samples.rest[index]!, otherGraphql: (samples.graphql ?? samples.rest)[index]! }
+      : {}),
+  };
 }
 
 /** A sample as the entity holds it (a Date for a datetime; the referenced row's id for a ref). */
@@ -212,6 +264,7 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
     graphql: { type: pascal, one: camel(declaration.name), list: camel(declaration.plural) },
     fields: fieldsOf(Entity).map(([key, field]) => {
       const samples = samplesOf(field);
+      const client = clientSamples(field);
       const references = field.references;
       return {
         name: snakeCase(key),
@@ -219,8 +272,12 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
         kind: field.type,
         optional: field.nullable,
         sortable: field.sortable,
-        samples: samples.rest as [Json, Json],
-        ...(samples.graphql ? { graphqlSamples: samples.graphql as [Json, Json] } : {}),
+        samples: client.rest as [Json, Json],
+        ...(client.graphql ? { graphqlSamples: client.graphql as [Json, Json] } : {}),
+        ...(field.defaultValue !== undefined ? { default: wireOf(field.defaultValue) } : {}),
+        ...(field.isReadonly
+          ? { readOnly: client.other === undefined ? {} : { other: client.other, otherGraphql: client.otherGraphql! } }
+          : {}),
         invalid: samples.invalid.map(({ value, message, restOnly }) => ({
           value,
           message,
@@ -234,10 +291,10 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
   };
 }
 
-/** A valid create input of the entity (camel case), its references naming REFERENCED_ID. */
+/** A valid create input of the entity (camel case), its references naming REFERENCED_ID, a read-only field as created. */
 export function inputOf(Entity: DeclaredEntity): Record<string, unknown> {
   return Object.fromEntries(
-    fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, samplesOf(field).rest[0])]),
+    fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, clientSamples(field).rest[0])]),
   );
 }
 
@@ -256,9 +313,23 @@ export function entityUnderTest(Entity: DeclaredEntity): EntityUnderTest<EntityL
     requireVersion: (entity, versions) => (entity as Updatable).requireVersion(versions),
     input: inputOf(Entity),
     changes: Object.fromEntries(
-      fields.filter(([, f]) => f.type !== 'ref').map(([key, f]) => [key, domainValue(f, samplesOf(f).rest[1])]),
+      fields
+        .filter(([, f]) => f.type !== 'ref' && !f.isReadonly)
+        .map(([key, f]) => [key, domainValue(f, samplesOf(f).rest[1])]),
     ),
-    optional: fields.filter(([, f]) => f.nullable).map(([key]) => key),
+    // A read-only field takes null only where a create stores it (no default).
+    optional: fields
+      .filter(([, f]) => f.nullable && !(f.isReadonly && f.defaultValue !== undefined))
+      .map(([key]) => key),
+    defaults: fields
+      .filter(([, f]) => f.defaultValue !== undefined)
+      .map(([key, f]) => ({ prop: key, value: f.defaultValue as unknown })),
+    readOnly: fields.flatMap(([key, f]) => {
+      const other = clientSamples(f).other;
+      return f.isReadonly && other !== undefined
+        ? [{ prop: key, field: snakeCase(key), other: domainValue(f, other) }]
+        : [];
+    }),
     invalid: fields.flatMap(([key, f]) =>
       samplesOf(f)
         .invalid.filter((invalid) => invalid.domain)

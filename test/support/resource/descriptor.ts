@@ -44,6 +44,13 @@ export interface FieldUnderTest {
   readonly invalid: readonly InvalidValue[];
   /** A reference: the resource it names. The suites create a row of it first and use its id. */
   readonly ref?: () => ResourceUnderTest;
+  /** Its default (REST form): a create that leaves it out stores it, so it is not required. */
+  readonly default?: Json;
+  /**
+   * Read-only: set only by the server. Its samples are then what a create stores (a client may send
+   * it back as it is); `other`, a valid value besides, is refused (`is read-only`).
+   */
+  readonly readOnly?: { readonly other?: Json; readonly otherGraphql?: Json };
 }
 
 /** The REST operations of a resource, as the RBAC suite names them. */

@@ -105,6 +105,49 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
         expect(row[field.graphql], field.graphql).to.deep.equal(toGraphQL(field, body[field.name]!));
     });
 
+    const defaulted = resource.fields.filter((f) => f.default !== undefined);
+    if (defaulted.length > 0) {
+      it(`${names.create}: a field with a default may be left out, and the default is stored (${defaulted.map((f) => f.graphql).join(', ')})`, async () => {
+        const body = await validBody(world(), resource);
+        for (const field of defaulted) delete body[field.name];
+        const response = await gql<Record<string, ResponseObject>>(docs.create, {
+          input: graphqlInput(resource, body),
+        });
+        const created = gqlData(response)[names.create]!;
+        expect(created, response.text).to.deep.include({ status: 201, errors: null });
+        for (const field of defaulted)
+          expect(created.data![field.graphql], field.graphql).to.deep.equal(toGraphQL(field, field.default!));
+      });
+    }
+
+    for (const field of resource.fields.filter((f) => f.readOnly?.other !== undefined)) {
+      it(`refuses the read-only ${field.graphql} set by a client, with a 422 response object "is read-only", on create and update; its current value is accepted`, async () => {
+        const readOnly = {
+          status: 422,
+          message: 'validation failed',
+          errors: [{ fieldName: graphqlFieldName(field), message: 'is read-only' }],
+          data: null,
+        };
+        const other = field.readOnly!.otherGraphql ?? field.readOnly!.other!;
+        const input = { ...graphqlInput(resource, await validBody(world(), resource)), [field.graphql]: other };
+        const created = await gql<Record<string, ResponseObject>>(docs.create, { input });
+        expect(gqlData(created)[names.create], created.text).to.deep.equal(readOnly);
+        const row = await create();
+        const refused = await gql<Record<string, ResponseObject>>(docs.update, {
+          id: row.id,
+          input: { [field.graphql]: other },
+        });
+        expect(gqlData(refused)[names.update], refused.text).to.deep.equal(readOnly);
+        const current = toGraphQL(field, row[field.name] ?? null);
+        const kept = await gql<Record<string, ResponseObject>>(docs.update, {
+          id: row.id,
+          input: { [field.graphql]: current },
+        });
+        expect(gqlData(kept)[names.update], kept.text).to.deep.include({ status: 200, errors: null });
+        expect(gqlData(kept)[names.update]!.data![field.graphql]).to.deep.equal(current);
+      });
+    }
+
     it(`${one}: the row, and NOT_FOUND "${notFound}" for an unknown or non-UUID id`, async () => {
       const row = await create();
       const found = gqlData(await gql<Record<string, Record<string, Json>>>(docs.one, { id: row.id }))[one];

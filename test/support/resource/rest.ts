@@ -9,6 +9,7 @@ import {
   createRow,
   etagOf,
   expectRowShape,
+  isRequired,
   itemPath,
   requiredBody,
   useResourceWorld,
@@ -27,7 +28,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
   const collection = resource.collection;
   const refs = resource.fields.filter((f) => f.ref);
   const searchField = resource.fields.find((f) => f.name === resource.search);
-  const required = resource.fields.filter((f) => !f.optional);
+  const required = resource.fields.filter(isRequired);
   const refusable = resource.fields.filter((f) => f.invalid.length > 0);
 
   describe(`${collection} (REST, end to end)`, function () {
@@ -82,10 +83,10 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         expect(new Set(rows.map((r) => r.id)).size).to.equal(5);
       });
 
-      it('stores null for every optional field left out, and needs every required one ("is required", in field order)', async () => {
+      it('stores null for every optional field left out (its default, where it has one), and needs every required one ("is required", in field order)', async () => {
         const row = dataOf<RowJson>(await post(await requiredBody(world(), resource)), 201);
-        for (const field of resource.fields.filter((f) => f.optional))
-          expect(row[field.name], field.name).to.equal(null);
+        for (const field of resource.fields.filter((f) => !isRequired(f)))
+          expect(row[field.name], field.name).to.deep.equal(field.default ?? null);
         expectValidation(
           await post({}),
           required.map((f) => ({ field: f.name, message: 'is required' })),
@@ -132,6 +133,26 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         });
       }
 
+      for (const field of resource.fields.filter((f) => f.readOnly?.other !== undefined)) {
+        const other = field.readOnly!.other!;
+        it(`refuses the read-only ${field.name} set to anything but what a create stores: 400 "is read-only" on create and update; its current value sent back is accepted`, async () => {
+          const before = await total();
+          const body = await validBody(world(), resource);
+          expectValidation(await post({ ...body, [field.name]: other }), [
+            { field: field.name, message: 'is read-only' },
+          ]);
+          expect(await total()).to.equal(before);
+          const row = await create();
+          expect(row[field.name]).to.deep.equal(field.default ?? null);
+          expectValidation(await put(row.id, { [field.name]: other }), [
+            { field: field.name, message: 'is read-only' },
+          ]);
+          expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
+          const sentBack = dataOf<RowJson>(await put(row.id, { ...row }));
+          expect(sentBack).to.deep.equal({ ...row, updated_at: sentBack.updated_at });
+        });
+      }
+
       it('lists every failing field at once, in field order', async () => {
         const body: Record<string, Json> = await validBody(world(), resource);
         for (const field of refusable) body[field.name] = field.invalid[0]!.value;
@@ -169,7 +190,7 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
         expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(row);
       });
 
-      for (const field of resource.fields.filter(isText)) {
+      for (const field of resource.fields.filter((f) => isText(f) && !f.readOnly)) {
         const sample = field.samples[0] as string;
         const head = [...sample].slice(0, -1).join('');
 
@@ -298,14 +319,14 @@ export function describeResourceRest(resource: ResourceUnderTest): void {
           expect(dataOf<RowJson>(await get(row.id))).to.deep.equal(updated);
         });
 
-        if (field.optional) {
+        if (field.optional && !(field.readOnly && field.default !== undefined)) {
           it(`clears ${field.name} with null`, async () => {
             const row = await create();
             const updated = dataOf<RowJson>(await put(row.id, { [field.name]: null }));
             expect(updated[field.name]).to.equal(null);
             expect(dataOf<RowJson>(await get(row.id))[field.name]).to.equal(null);
           });
-        } else {
+        } else if (!field.optional) {
           it(`refuses null for ${field.name}, changing nothing`, async () => {
             const row = await create();
             expectValidation(await put(row.id, { [field.name]: null }), [

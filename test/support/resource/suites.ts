@@ -80,7 +80,7 @@ const sqlRows = (database: Database, Entity: DeclaredEntity): Rows =>
 /** How the repository contract builds and reads rows of `Entity`. */
 function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string> {
   const fields = fieldsOf(Entity);
-  const changed = fields.find(([, f]) => ['integer', 'number', 'string', 'text'].includes(f.type));
+  const changed = fields.find(([, f]) => ['integer', 'number', 'string', 'text'].includes(f.type) && !f.isReadonly);
   const reference = refsOf(Entity)[0];
   return {
     make: (id, values = {}) =>

@@ -43,6 +43,10 @@ export interface EntityUnderTest<E extends EntityLike> {
   readonly changes: Props;
   /** The optional props (nullable). */
   readonly optional: readonly string[];
+  /** The props with a default: a create that leaves one out stores it. */
+  readonly defaults?: readonly { readonly prop: string; readonly value: unknown }[];
+  /** The read-only props, each with a valid value a client may not set it to (`is read-only`). */
+  readonly readOnly?: readonly { readonly prop: string; readonly field: string; readonly other: unknown }[];
   readonly invalid: readonly DomainInvalid[];
   readonly notFound: Constructor<Error>;
   readonly versionMismatch: Constructor<Error>;
@@ -103,6 +107,38 @@ export function describeResourceEntity<E extends EntityLike>(subject: EntityUnde
       it(`takes null for the optional ${prop}`, () => {
         expect(subject.create({ id, ...subject.input, [prop]: null }, START).toProps()).to.deep.include({
           [prop]: null,
+        });
+      });
+    }
+
+    for (const { prop, value } of subject.defaults ?? []) {
+      it(`stores the default of ${prop} for a create that leaves it out`, () => {
+        const { [prop]: _left, ...input } = subject.input;
+        expect(subject.create({ id, ...input }, START).toProps()).to.deep.include({ [prop]: value });
+      });
+    }
+
+    for (const { prop, field, other } of subject.readOnly ?? []) {
+      it(`refuses the read-only ${prop} set to another value on create and update ("is read-only"); its current value sent back is accepted`, () => {
+        let error: unknown;
+        try {
+          subject.create({ id, ...subject.input, [prop]: other }, START);
+        } catch (caught) {
+          error = caught;
+        }
+        expectViolation(error, field, 'is read-only');
+        const entity = subject.create({ id, ...subject.input }, START);
+        error = undefined;
+        try {
+          subject.update(entity, { [prop]: other }, later);
+        } catch (caught) {
+          error = caught;
+        }
+        expectViolation(error, field, 'is read-only');
+        const current = (entity.toProps() as Props)[prop];
+        expect(subject.update(entity, { [prop]: current }, later).toProps()).to.deep.include({
+          [prop]: current,
+          version: 2,
         });
       });
     }
@@ -209,6 +245,24 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
       });
       expect((await get(created.id)).toProps()).to.deep.equal(created.toProps());
     });
+
+    for (const { prop, value } of subject.defaults ?? []) {
+      it(`stores the default of ${prop} for a create that leaves it out`, async () => {
+        const { [prop]: _left, ...input } = subject.input;
+        const created = await create(input);
+        expect((await get(created.id)).toProps()).to.deep.include({ [prop]: value });
+      });
+    }
+
+    for (const { prop, field, other } of subject.readOnly ?? []) {
+      it(`refuses the read-only ${prop} set by a client on create and update, storing nothing`, async () => {
+        expectViolation(await rejectionOf(create({ ...subject.input, [prop]: other })), field, 'is read-only');
+        expect((await list()).total).to.equal(0);
+        const created = await create();
+        expectViolation(await rejectionOf(update(created.id, { [prop]: other })), field, 'is read-only');
+        expect((await get(created.id)).toProps()).to.deep.equal(created.toProps());
+      });
+    }
 
     for (const invalid of subject.invalid) {
       it(`refuses to create with ${invalid.prop} ${JSON.stringify(invalid.value)?.slice(0, 40) ?? String(invalid.value)}, storing nothing`, async () => {

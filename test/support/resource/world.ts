@@ -90,10 +90,13 @@ export async function validBody(
   return body;
 }
 
-/** Only the required fields of a valid create body. */
+/** Whether a create must name the field: neither optional nor with a default. */
+export const isRequired = (field: FieldUnderTest): boolean => !field.optional && field.default === undefined;
+
+/** Only the required fields of a valid create body (none optional, none with a default). */
 export async function requiredBody(world: ResourceWorld, resource: ResourceUnderTest): Promise<Record<string, Json>> {
   const body: Record<string, Json> = {};
-  for (const field of resource.fields.filter((f) => !f.optional)) body[field.name] = await valueFor(world, field, 0);
+  for (const field of resource.fields.filter(isRequired)) body[field.name] = await valueFor(world, field, 0);
   return body;
 }
 

@@ -223,6 +223,19 @@ export class Invoice extends entityOf(INVOICE) {
       );
       await refused(['field', 'product', 'price:number'], 'product has it already');
       await refused(['field', 'product', 'a:string?', '--default', 'b=1'], 'b is not a field this command adds');
+      await refused(
+        ['field', 'product', `${NEW_FIELD}:integer(0..)=1`, '--default', `${NEW_FIELD}=2`],
+        `field "${NEW_FIELD}": two defaults (=1 and --default ${NEW_FIELD}=2); give one`,
+      );
+      await refused(
+        ['field', 'product', `${NEW_FIELD}:integer(0..)=-1`],
+        `field "${NEW_FIELD}": the default "-1" must be`,
+      );
+      await refused(['field', 'product', `${NEW_FIELD}:string+sorted`], `unknown flag "+sorted"`);
+      await refused(
+        ['field', 'product', `${NEW_FIELD}:enum(a|b)+readonly`],
+        'a required +readonly field needs a default',
+      );
     });
 
     it('refuses removing id, the search field or a field that does not exist, and a resource that is not declared', async () => {
@@ -334,6 +347,29 @@ export class Invoice extends entityOf(INVOICE) {
       const tables = tablesAfter(await loadMigrations(root));
       expect(tables.get('customers')?.columns).to.have.property('phone');
       expect(tables.get('invoices')?.columns).to.have.property('memo');
+    });
+
+    it('--default f=v is =v written in the field: the declaration states the default, the migration backfills it and keeps it as the column default', async () => {
+      expect(
+        await generateIn([
+          'field',
+          'customer',
+          'status:enum(new|vip)+readonly',
+          'since:date?',
+          '--default',
+          'status=new',
+        ]),
+        err,
+      ).to.equal(0);
+      const entity = read('src/domain/customer/Customer.ts');
+      expect(entity).to.include("status: field.enum(['new', 'vip']).readonly().default('new'),");
+      expect(entity).to.include('since: field.date().optional(),');
+      const [migration] = out.split('\n').filter((line) => line.includes('_customers_add_'));
+      const path = /(src\/adapters\S+_customers_add_\S+\.ts)/.exec(migration ?? '')?.[1];
+      expect(path, out).to.not.equal(undefined);
+      const change = read(path!);
+      expect(change).to.match(/status: \{ kind: 'enum', values: \['new', 'vip'\], default: 'new' \}/);
+      expect(change).to.include("since: { kind: 'date', optional: true }");
     });
   });
 });

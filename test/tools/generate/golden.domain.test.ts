@@ -20,4 +20,33 @@ describe('generate: the domain template reproduces the committed product (the go
     expect(gadget?.contents).to.include('export class Gadget extends entityOf(GADGET) {}');
     expect(gadget?.contents).to.include('`null` clears an optional one');
   });
+
+  it('declares a date, the flags and the defaults as the field syntax gives them, each default the value its rule read', () => {
+    const [book] = domainFiles(
+      modelOf(
+        [
+          'book',
+          'isbn:string(10..17)+unique',
+          'status:enum(draft|sent|paid)+readonly=draft',
+          'nickname:string?+unique',
+          'published_on:date?',
+          'stock:integer(0..)=0',
+          'due_at:datetime=2026-01-31T12:00:00Z',
+          "motto:string=it's",
+        ],
+        ['product', 'user'],
+        '20261127T0512',
+      ),
+    );
+    const lines = book!.contents.split('\n').filter((line) => line.startsWith('    '));
+    expect(lines).to.include.members([
+      '    isbn: field.string(10, 17).unique(),',
+      "    status: field.enum(['draft', 'sent', 'paid']).readonly().default('draft'),",
+      '    nickname: field.string(1, 200).optional().unique(),',
+      '    publishedOn: field.date().optional(),',
+      '    stock: field.integer(0, 2147483647).default(0),',
+      "    dueAt: field.datetime().default(new Date('2026-01-31T12:00:00.000Z')),",
+      "    motto: field.string(1, 200).default('it\\'s'),",
+    ]);
+  });
 });

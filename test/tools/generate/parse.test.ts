@@ -194,6 +194,76 @@ describe('generate: parsing the command', () => {
     });
   });
 
+  describe('date, flags and defaults: name:type(bounds)?+flag+flag=default', () => {
+    it('date is a type of its own, optional with ?', () => {
+      expect(fieldOf('published_on:date?')).to.deep.include({
+        type: 'date',
+        optional: true,
+        bounds: {},
+        sortable: true,
+      });
+    });
+
+    it('reads the examples: flags after the type and its ?, then the default read with the field rule', () => {
+      expect(fieldOf('isbn:string(10..17)+unique')).to.deep.include({ unique: true, bounds: { min: 10, max: 17 } });
+      expect(fieldOf('isbn:string(10..17)+unique')).not.to.have.property('readonly');
+      expect(fieldOf('status:enum(draft|sent|paid)+readonly=draft')).to.deep.include({
+        readonly: true,
+        defaultValue: 'draft',
+        values: ['draft', 'sent', 'paid'],
+      });
+      expect(fieldOf('nickname:string?+unique')).to.deep.include({ optional: true, unique: true });
+      expect(fieldOf('stock:integer(0..)=0')).to.deep.include({ defaultValue: 0, bounds: { min: 0, max: 2147483647 } });
+      expect(fieldOf('code:string+readonly+unique=A-1')).to.deep.include({
+        unique: true,
+        readonly: true,
+        defaultValue: 'A-1',
+      });
+    });
+
+    it('reads each default in its domain form: numbers, booleans, decimals, dates, instants in UTC, trimmed text', () => {
+      expect(fieldOf('ratio:number(0..1)=0.5').defaultValue).to.equal(0.5);
+      expect(fieldOf('paid:boolean=false').defaultValue).to.equal(false);
+      expect(fieldOf('total:decimal(12,2)(0..)=3.5').defaultValue).to.equal('3.50');
+      expect(fieldOf('due_on:date=2026-01-31').defaultValue).to.equal('2026-01-31');
+      expect(fieldOf('due_at:datetime=2026-01-31T12:00:00+02:00').defaultValue).to.equal('2026-01-31T10:00:00.000Z');
+      expect(fieldOf('title:string=Hello=+(world)').defaultValue).to.equal('Hello=+(world)');
+      const spaced = parseCommand(['resource', 'invoice', 'title:string= Hi there '], PROJECT);
+      expect(spaced.ok && spaced.model.fields[0]!.defaultValue).to.equal('Hi there');
+    });
+
+    it('refuses, one line each: an unknown flag, a flag twice, a default outside the bounds or the type, a required read-only field with no default', () => {
+      refusedWith(
+        'resource invoice isbn:string+uniq',
+        'field "isbn": unknown flag "+uniq" (the flags are +unique, +readonly, after the type and its ?: name:type?+unique)',
+      );
+      refusedWith(
+        'resource invoice isbn:string+unique?',
+        'field "isbn": unknown flag "+unique?" (the flags are +unique, +readonly, after the type and its ?: name:type?+unique)',
+      );
+      refusedWith('resource invoice isbn:string+unique+unique', 'field "isbn": +unique given twice');
+      refusedWith(
+        'resource invoice stock:integer(0..)=-1',
+        'field "stock": the default "-1" must be an integer from 0 to 2147483647',
+      );
+      refusedWith(
+        'resource invoice stock:integer=many',
+        'field "stock": the default "many" must be an integer from -2147483648 to 2147483647',
+      );
+      refusedWith('resource invoice s:enum(a|b)=c', 'field "s": the default "c" must be one of a, b');
+      refusedWith(
+        'resource invoice d:date=2026-02-30',
+        'field "d": the default "2026-02-30" must be a date (YYYY-MM-DD)',
+      );
+      refusedWith('resource invoice t:string(3..5)=ab', 'field "t": the default "ab" must be 3 to 5 characters');
+      refusedWith(
+        'resource invoice status:enum(draft|sent)+readonly',
+        'field "status": a required +readonly field needs a default (status:enum(draft|sent)+readonly=<value>), or ? to start as null: no create could set it',
+      );
+      expect(fieldOf('status:enum(draft|sent)?+readonly')).to.deep.include({ optional: true, readonly: true });
+    });
+  });
+
   describe('refusals, each with its message', () => {
     const cases: [string, string, string][] = [
       // the name
@@ -276,7 +346,7 @@ describe('generate: parsing the command', () => {
       [
         'an unknown type',
         'resource invoice total:float',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
       ],
       [
         'a malformed type',
@@ -575,7 +645,7 @@ describe('generate: parsing the command', () => {
         'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
         'field "id": every resource has it already (id, created_at, updated_at and version are generated)',
         'field "type": "type" is a reserved word (TypeScript, GraphQL)',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
         'field "customer": a ref field\'s name ends in _id (e.g. customer_id)',
         'field "customer": ref(customer): there is no customer resource (the resources are product, user)',
         'field "n": integer(5..1): min 5 is greater than max 1',

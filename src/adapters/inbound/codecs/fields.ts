@@ -156,6 +156,8 @@ export function schemaOfFacts(facts: FieldFacts): JsonSchema {
       return { type: 'boolean' };
     case 'datetime':
       return { type: 'string', format: 'date-time' };
+    case 'date':
+      return { type: 'string', format: 'date' };
     case 'choice':
       return { type: 'string', enum: [...facts.values] };
   }
@@ -247,6 +249,12 @@ export const dateTimeField = (fieldRule: FieldRule<Date>): FieldCodec<Date> =>
     if (u instanceof Date) return Number.isNaN(u.getTime()) ? undefined : checked(u, fieldRule);
     return typeof u === 'string' && isRfc3339(u.trim()) ? checked(new Date(u.trim()), fieldRule) : undefined;
   });
+
+/** A calendar date, `YYYY-MM-DD` (REST and GraphQL's `Date` scalar alike: text), trimmed, then the rule. */
+export const dateField = (fieldRule: FieldRule<string>): FieldCodec<string> =>
+  ruled(fieldRule, '', 'must be a date (YYYY-MM-DD)', (u) =>
+    typeof u === 'string' ? checked(u.trim(), fieldRule) : undefined,
+  );
 
 /** An e-mail: NFKC-normalized, trimmed, lower-cased (invisible characters looked for first), then the rule. */
 export const emailField = (fieldRule: FieldRule<string>): FieldCodec<string> =>

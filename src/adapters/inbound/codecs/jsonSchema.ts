@@ -19,6 +19,8 @@ export interface JsonSchema {
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly default?: unknown;
+  /** Set only by the server: a body may send it back as it is, never change it. */
+  readonly readOnly?: boolean;
   readonly items?: JsonSchema;
   readonly minItems?: number;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
@@ -78,6 +80,7 @@ export const WIRE = {
 /** A fixed, valid UUID for examples. */
 const EXAMPLE_UUID = '7d0c6b1e-3f4a-4c2b-9e8d-1a2b3c4d5e6f';
 const EXAMPLE_INSTANT = '2026-01-15T09:30:00.000Z';
+const EXAMPLE_DATE = '2026-01-15';
 
 /** Example text that keeps a length rule: a readable word, padded or cut to the bounds. */
 function exampleText(schema: JsonSchema): string {
@@ -108,6 +111,7 @@ function exampleNumber(schema: JsonSchema, integer: boolean): number {
  */
 export function exampleOf(schema: JsonSchema, resolve: (ref: string) => JsonSchema = () => ({})): unknown {
   if (schema.examples !== undefined && schema.examples.length > 0) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
   if (schema.$ref !== undefined) return exampleOf(resolve(schema.$ref), resolve);
   if (schema.const !== undefined) return schema.const;
   if (schema.oneOf !== undefined && schema.oneOf.length > 0) return exampleOf(schema.oneOf[0]!, resolve);
@@ -122,6 +126,7 @@ export function exampleOf(schema: JsonSchema, resolve: (ref: string) => JsonSche
     case 'string':
       if (schema.format === 'uuid') return EXAMPLE_UUID;
       if (schema.format === 'date-time') return EXAMPLE_INSTANT;
+      if (schema.format === 'date') return EXAMPLE_DATE;
       if (schema.format === 'email') return 'ada@example.com';
       return exampleText(schema);
     case 'integer':

@@ -1,7 +1,9 @@
 import type { FieldRule } from '../../../domain/shared/fieldRules.js';
+import type { JsonSchema } from './jsonSchema.js';
 import type { FieldDeclaration, FieldDeclarations, ResourceDeclaration } from '../../../domain/shared/resource.js';
 import {
   booleanField,
+  dateField,
   dateTimeField,
   decimalField,
   emailField,
@@ -40,6 +42,8 @@ function codecByType(
       return booleanField();
     case 'datetime':
       return dateTimeField(rule);
+    case 'date':
+      return dateField(rule);
     case 'email':
       return emailField(rule);
     case 'uuid':
@@ -52,21 +56,33 @@ function codecByType(
 
 type Value<D> = D extends FieldDeclaration<infer T, infer N> ? (N extends true ? T | null : T) : never;
 
-/** Create: every field required, a nullable one optional (and `null` allowed). */
+/** Create: every field required; a nullable one (and `null` allowed) or one with a default optional. */
 export type CreateShape<F extends FieldDeclarations> = {
-  readonly [K in keyof F]: FieldSpec<Value<F[K]>, F[K] extends FieldDeclaration<unknown, true> ? false : true>;
+  readonly [K in keyof F]: FieldSpec<
+    Value<F[K]>,
+    F[K] extends FieldDeclaration<unknown, true> | FieldDeclaration<unknown, boolean, true> ? false : true
+  >;
 };
 /** Update: every field optional; a nullable one takes `null` (clears it). */
 export type UpdateShape<F extends FieldDeclarations> = { readonly [K in keyof F]: FieldSpec<Value<F[K]>, false> };
 
 /** What a resource's REST and GraphQL inputs are decoded with, derived from its declaration. */
 export interface ResourceBodies<F extends FieldDeclarations> {
-  /** Create: every field required, a nullable one optional (and `null` allowed). */
+  /** Create: every field required; a nullable one (and `null` allowed) or one with a default optional. */
   readonly create: CreateShape<F>;
   /** Update: every field optional; a nullable one takes `null` (clears it). */
   readonly update: UpdateShape<F>;
   /** The list's filters (`?customer_id=<id>`): one per `ref` field. */
   readonly filters: Readonly<Record<string, FieldSpec<unknown, false>>>;
+}
+
+/** A field's default as the wire carries it (an instant in RFC 3339, UTC). */
+export const wireDefault = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+
+/** The same codec, its schema stating more (`readOnly`, `default`) for the API document. */
+function documented<A>(codec: FieldCodec<A>, more: JsonSchema): FieldCodec<A> {
+  if (Object.keys(more).length === 0) return codec;
+  return Object.assign(Object.create(codec) as FieldCodec<A>, { schema: { ...codec.schema, ...more } });
 }
 
 /** The bodies of a declared resource, each field's codec made once. */
@@ -76,8 +92,13 @@ export function bodiesOf<F extends FieldDeclarations>(resource: ResourceDeclarat
   const filters: Record<string, FieldSpec<unknown, false>> = {};
   for (const [key, declaration] of Object.entries(resource.fields)) {
     const codec = codecOf(declaration);
-    const value = declaration.nullable ? nullable(codec) : codec;
-    create[key] = declaration.nullable ? optional(value) : required(value);
+    const readOnly: JsonSchema = declaration.isReadonly ? { readOnly: true } : {};
+    const value = documented(declaration.nullable ? nullable(codec) : codec, readOnly);
+    const defaulted = declaration.defaultValue !== undefined;
+    create[key] =
+      declaration.nullable || defaulted
+        ? optional(defaulted ? documented(value, { default: wireDefault(declaration.defaultValue) }) : value)
+        : required(value);
     update[key] = optional(value);
     if (declaration.type === 'ref') filters[key] = optional(codec);
   }

@@ -56,7 +56,7 @@ export type FieldResolver = (source: Record<string, unknown>, args: Args, contex
 /** What one resource adds to the GraphQL API: its SDL (types, `extend type Query/Mutation`) and the resolvers of its root fields. */
 export interface GraphQLFragment {
   typeDefs: string;
-  /** Scalars beyond the shared SDL's that the fragment's types use (`Decimal`): declared once for all fragments. */
+  /** Scalars beyond the shared SDL's that the fragment's types use (`Decimal`, `Date`): declared once for all fragments. */
   scalars?: readonly FragmentScalar[];
   resolvers: { Query?: Record<string, Resolver>; Mutation?: Record<string, Resolver> };
   /** Resolvers of object types' fields (relation fields: `Invoice.customer`, `Customer.invoices`), by type. */
@@ -64,7 +64,7 @@ export interface GraphQLFragment {
 }
 
 /** The scalars a fragment may need that the shared SDL does not declare (each declared once, when used). */
-export type FragmentScalar = 'Decimal';
+export type FragmentScalar = 'Decimal' | 'Date';
 
 /**
  * Authenticates the request (once, however many fields ask) and checks the policy for the REST

@@ -43,6 +43,7 @@ const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
   decimal: 'Decimal',
   boolean: 'Boolean',
   datetime: 'DateTime',
+  date: 'Date',
   email: 'String',
   uuid: 'ID',
   ref: 'ID',
@@ -61,6 +62,18 @@ const graphqlType = (
 ): string => (declaration.type === 'enum' ? enumTypeName(resource, key) : SCALAR[declaration.type]);
 
 /**
+ * ` = DRAFT`, ` = "2026-01-01"`: a field's default as the create input shows it (an enum value in
+ * upper case, text as a string literal, numbers and booleans as they are); empty without one.
+ */
+function sdlDefault(declaration: FieldDeclaration): string {
+  const value = declaration.defaultValue;
+  if (value === undefined || value === null) return '';
+  if (declaration.type === 'enum') return ` = ${String(value).toUpperCase()}`;
+  if (value instanceof Date) return ` = ${JSON.stringify(value.toISOString())}`;
+  return ` = ${JSON.stringify(value)}`;
+}
+
+/**
  * A declared resource's SDL (README: GraphQL): its object, list and response types, its inputs, an
  * enum type per enum field, and its root fields — `<camel>(id)`, `<plural camel>(pagination, sort,
  * [search], [<ref field>: ID])`, and the three mutations.
@@ -69,8 +82,11 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
   const { pascal, camel } = namesOf(resource);
   const T = pascal.singular;
   const entries = Object.entries(resource.fields);
-  const fields = (required: (f: FieldDeclaration) => boolean) =>
-    entries.map(([key, f]) => `  ${key}: ${graphqlType(resource, key, f)}${required(f) ? '!' : ''}`);
+  const fields = (required: (f: FieldDeclaration) => boolean, defaults = false) =>
+    entries.map(
+      ([key, f]) =>
+        `  ${key}: ${graphqlType(resource, key, f)}${required(f) ? '!' : ''}${defaults ? sdlDefault(f) : ''}`,
+    );
   const enums = entries
     .filter(([, f]) => f.type === 'enum')
     .map(
@@ -99,7 +115,8 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
     `type ${T} {\n  id: ID!\n${[...fields((f) => !f.nullable), ...parentFields].join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
     `type ${T}List {\n  data: [${T}!]!\n  pagination: TPaginationObjectDto!\n}`,
     `type ${T}Response {\n  status: Int!\n  message: String\n  errors: [TCommonAPIErrorDto!]\n  data: ${T}\n}`,
-    `input Create${T}Input {\n${fields((f) => !f.nullable).join('\n')}\n}`,
+    // A field with a default may be left out: the input shows the default GraphQL fills in.
+    `input Create${T}Input {\n${fields((f) => !f.nullable, true).join('\n')}\n}`,
     `input Update${T}Input {\n${fields(() => false).join('\n')}\n}`,
     `extend type Query {\n  ${camel.singular}(id: ID!): ${T}\n  ${camel.plural}(${listArgs().join(', ')}): ${T}List!\n}`,
     `extend type Mutation {
@@ -165,10 +182,14 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
     return presentPage(found, present, context);
   };
 
-  const decimals = Object.values(declaration.fields).some((f) => f.type === 'decimal');
+  const types = new Set(Object.values(declaration.fields).map((f) => f.type));
+  const scalars = [
+    ...(types.has('decimal') ? ['Decimal' as const] : []),
+    ...(types.has('date') ? ['Date' as const] : []),
+  ];
   return {
     typeDefs: resourceTypeDefs(declaration),
-    ...(decimals ? { scalars: ['Decimal'] as const } : {}),
+    ...(scalars.length > 0 ? { scalars } : {}),
     types: relationResolvers(resource, useCases, parents, present),
     resolvers: {
       Query: {

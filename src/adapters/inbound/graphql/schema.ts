@@ -7,6 +7,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { defineDateTime } from './dateTime.js';
+import { defineDate } from './date.js';
 import { defineDecimal } from './decimal.js';
 import { toGraphQLError } from './errors.js';
 import type { FieldResolver, FragmentScalar, GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
@@ -18,7 +19,10 @@ import type { FieldResolver, FragmentScalar, GraphQLContext, GraphQLFragment, Re
 export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 
 /** The behaviour of each scalar a fragment may ask for. */
-const SCALARS: Record<FragmentScalar, (scalar: GraphQLScalarType) => void> = { Decimal: defineDecimal };
+const SCALARS: Record<FragmentScalar, (scalar: GraphQLScalarType) => void> = {
+  Decimal: defineDecimal,
+  Date: defineDate,
+};
 
 const health = async () => ({ status: 200, message: 'ok', errors: null });
 

@@ -51,13 +51,14 @@ const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}`
 
 /**
  * A resource on the wire: `id`, each field of its create body (by its JSON name; an optional
- * field may be `null`), `created_at`, `updated_at` — exactly what its presenter writes.
+ * field may be `null`, a field with a default is always answered), `created_at`, `updated_at` —
+ * exactly what its presenter writes.
  */
 export function resourceSchema(title: string, create: Shape): JsonSchema {
   const fields: Record<string, JsonSchema> = {};
   for (const [key, spec] of Object.entries(create)) {
-    const { schema } = spec.codec;
-    fields[snakeName(key)] = spec.required ? schema : nullableSchema(schema);
+    const { default: defaultValue, ...schema } = spec.codec.schema;
+    fields[snakeName(key)] = spec.required || defaultValue !== undefined ? schema : nullableSchema(schema);
   }
   return { title, ...closedObject({ id: WIRE.uuid, ...fields, created_at: WIRE.dateTime, updated_at: WIRE.dateTime }) };
 }

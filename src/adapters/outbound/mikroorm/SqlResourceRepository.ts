@@ -55,6 +55,15 @@ function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_TRIGGER';
 }
 
+/**
+ * A column as a select reads it: by its name, but a PostgreSQL `date` as its text (`to_char`, whatever
+ * the session's DateStyle) — the driver would make a Date of it at local midnight, whose day depends
+ * on the process's time zone. (The conversion is this statement's own, never a process-wide type parser.)
+ */
+function selected(column: ColumnOf, postgres: boolean): string {
+  return postgres && column.kind === 'date' ? `to_char(${column.name}, 'YYYY-MM-DD') as ${column.name}` : column.name;
+}
+
 /** A driver value as the props hold it. */
 function fromDriver(column: ColumnOf, value: unknown): unknown {
   if (value === null || value === undefined) return null;
@@ -63,6 +72,8 @@ function fromDriver(column: ColumnOf, value: unknown): unknown {
       return decimalFromDriver(value, column.spec?.scale ?? 0);
     case 'datetime':
       return new Date(value as Date | number | string);
+    case 'date':
+      return String(value);
     case 'boolean':
       return value === true || value === 1 || value === '1' || value === 't';
     case 'integer':
@@ -111,7 +122,10 @@ function toParam(column: ColumnOf, value: unknown, sqlite: boolean): SqlParam {
  */
 export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly columns: ColumnOf[];
+  /** The columns as a select reads them (a PostgreSQL `date` as its `YYYY-MM-DD` text: see `selected`). */
   private readonly selectList: string;
+  /** The columns by name: what an insert writes, and what a select of already-selected rows reads. */
+  private readonly columnList: string;
   private readonly selectOne: string;
   /** The read of an update: on PostgreSQL it takes the row's write lock (ADR 0013). */
   private readonly lockOne: string;
@@ -139,11 +153,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       ]),
     );
     const t = table.table;
-    this.selectList = this.columns.map((c) => c.name).join(', ');
+    const postgres = database.sql.dialect === 'postgresql';
+    this.selectList = this.columns.map((c) => selected(c, postgres)).join(', ');
+    this.columnList = this.columns.map((c) => c.name).join(', ');
     this.selectOne = `select ${this.selectList} from ${t} where id = ?`;
     // PostgreSQL: the row lock; SQLite has none, and its transaction holds the write lock already.
     this.lockOne = database.sql.dialect === 'postgresql' ? `${this.selectOne} for update` : this.selectOne;
-    this.insertOne = `insert into ${t} (${this.selectList}) values (${this.columns.map(() => '?').join(', ')})`;
+    this.insertOne = `insert into ${t} (${this.columnList}) values (${this.columns.map(() => '?').join(', ')})`;
     this.updated = this.columns.filter((c) => c.name !== 'id' && c.name !== 'created_at');
     this.updateOne = `update ${t} set ${this.updated.map((c) => `${c.name} = ?`).join(', ')} where id = ?`;
     this.references = this.columns.filter((c) => c.kind === 'ref');
@@ -239,7 +255,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const offset = offsetOf(query);
       const rows = counts.some((count) => Number(count.total) > offset)
         ? await this.sql.all<RawRow>(
-            `select ${this.selectList} from (
+            `select ${this.columnList} from (
   select ${this.selectList}, row_number() over (partition by ${c} order by ${orderBy}) as position
   from ${t} ${condition}
 ) ranked where position > ? and position <= ? order by ${c}, position`,

@@ -9,10 +9,25 @@ import type {
   SortFieldOf,
 } from '../../../domain/shared/resource.js';
 import { snakeCase } from '../../../domain/shared/resource.js';
+import { unitsOf } from '../../../domain/shared/Decimal.js';
 
 /** How a resource field is stored (the generator's field types, README: Add a resource). */
 export type ColumnKind =
-  'string' | 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'datetime' | 'email' | 'uuid' | 'enum' | 'ref';
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'decimal'
+  | 'boolean'
+  | 'datetime'
+  | 'date'
+  | 'email'
+  | 'uuid'
+  | 'enum'
+  | 'ref';
+
+/** A column's default, in the domain's form (`'draft'`, `'0.00'`, `false`, `3`, an RFC 3339 time, `'2026-01-31'`). */
+export type StoredDefault = string | number | boolean;
 
 /** One field's column. Its name is the field's name in snake case (`dueAt` → `due_at`). */
 export interface Column {
@@ -37,6 +52,8 @@ export interface Column {
    * in any number of rows (both engines count nulls as distinct).
    */
   readonly unique?: boolean;
+  /** The field's default: what a row inserted without the column holds (the repository always names it). */
+  readonly default?: StoredDefault;
 }
 
 /** The props every stored resource has besides its own fields. */
@@ -140,14 +157,19 @@ export function orderByOf(spec: TableSpec, field: string, descending: boolean): 
   return descending ? `(${c} is not null) desc, ${c} desc, id desc` : `(${c} is null), ${c}, id`;
 }
 
-/** Adds a field's column to `t` (nothing for id, version and the timestamps); answers its builder. */
+/**
+ * Adds a field's column to `t` (nothing for id, version and the timestamps), with its default
+ * (`defaultLiteral`, SQL, when given: the value for the rows already there); answers its builder.
+ */
 export function addColumn(
   t: Knex.CreateTableBuilder,
   column: ColumnOf,
-  postgres: boolean,
+  knex: Knex,
+  defaultLiteral?: string,
 ): Knex.ColumnBuilder | undefined {
   const spec = column.spec;
   if (!spec) return undefined;
+  const postgres = knex.client.dialect === 'postgresql';
   const c = column.name;
   const longest = Math.max(1, ...(spec.values ?? []).map((value) => value.length));
   const builder = {
@@ -158,12 +180,45 @@ export function addColumn(
     decimal: () => (postgres ? t.decimal(c, spec.precision ?? 15, spec.scale ?? 0) : t.bigInteger(c)),
     boolean: () => t.boolean(c),
     datetime: () => t.timestamp(c, { useTz: true, precision: 3 }),
+    // PostgreSQL a `date`; SQLite the `YYYY-MM-DD` text, which sorts as the days do.
+    date: () => (postgres ? t.date(c) : t.string(c, 10)),
     email: () => t.string(c, 254),
     uuid: () => t.string(c, 36),
     enum: () => t.string(c, longest),
     ref: () => t.string(c, 36),
   }[spec.kind]();
+  const literal =
+    defaultLiteral ?? (spec.default === undefined ? undefined : storedLiteral(column, spec.default, postgres));
+  if (literal !== undefined) builder.defaultTo(knex.raw(literal));
   return column.optional ? builder.nullable() : builder.notNullable();
+}
+
+/** A value as a SQL literal in the column's stored form on this engine (a default, a backfill). */
+export function storedLiteral(column: ColumnOf, value: StoredDefault, postgres: boolean): string {
+  const text = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  switch (column.kind) {
+    case 'integer':
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw new Error(`${column.name}: not a number: ${value}`);
+      return String(value);
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new Error(`${column.name}: not a boolean: ${String(value)}`);
+      return postgres ? String(value) : value ? '1' : '0';
+    case 'decimal': {
+      const units = unitsOf(String(value), column.spec?.scale ?? 0);
+      if (units === undefined) throw new Error(`${column.name}: not a decimal: ${String(value)}`);
+      return postgres ? text(String(value)) : units.toString();
+    }
+    case 'datetime': {
+      const time = Date.parse(String(value));
+      if (Number.isNaN(time)) throw new Error(`${column.name}: not a time: ${String(value)}`);
+      // SQLite holds times as epoch milliseconds, as the ORM writes them.
+      return postgres ? text(new Date(time).toISOString()) : String(time);
+    }
+    default:
+      return text(String(value));
+  }
 }
 
 /**
@@ -181,7 +236,7 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
   const statements = knex.schema
     .createTable(spec.table, (t) => {
       t.string('id', 36).primary();
-      for (const column of columns) addColumn(t, column, postgres);
+      for (const column of columns) addColumn(t, column, knex);
       t.integer('version').notNullable().defaultTo(1);
       t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
       t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable();
@@ -260,8 +315,15 @@ export function columnOf(declaration: FieldDeclaration): Column {
         }
       : {}),
     ...(declaration.isUnique ? { unique: true } : {}),
+    ...(declaration.defaultValue !== undefined && declaration.defaultValue !== null
+      ? { default: storedDefaultOf(declaration.defaultValue) }
+      : {}),
   };
 }
+
+/** A field's default in the form a table spec keeps it: an instant as RFC 3339 text, the rest as it is. */
+export const storedDefaultOf = (value: unknown): StoredDefault =>
+  value instanceof Date ? value.toISOString() : (value as StoredDefault);
 
 /** A declared resource's table as a migration states it: its name, columns, sort keys and search field. */
 export function tableSpecOf<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): TableSpec {

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
-import { unitsOf } from '../../../domain/shared/Decimal.js';
 import {
   addColumn,
+  storedLiteral,
   columnsOf,
   createResourceTable,
   searchIndexName,
@@ -11,11 +11,13 @@ import {
   uniqueIndexStatement,
   type Column,
   type ColumnOf,
+  type StoredDefault,
   type TableSpec,
 } from './resourceTable.js';
 
 /** A value a required field added later gives the rows stored before it, in the domain's form. */
-export type StoredDefault = string | number | boolean;
+export type { StoredDefault };
+export { storedLiteral };
 
 /**
  * A change of a resource's table from `before` to `after` (fields added and removed, a string
@@ -115,7 +117,7 @@ export function tableChangeProblems(change: TableChange): string[] {
       );
   }
   for (const column of added) {
-    if (column.optional || change.defaults?.[column.prop] !== undefined) continue;
+    if (column.optional || backfillOf(change, column) !== undefined) continue;
     problems.push(
       `${after.table}.${column.name}: a new required field needs a value for the rows stored before it (--default ${column.name}=<value>)`,
     );
@@ -123,42 +125,21 @@ export function tableChangeProblems(change: TableChange): string[] {
   return problems;
 }
 
-/** A default as a SQL literal in the column's stored form on this engine. */
-export function storedLiteral(column: ColumnOf, value: StoredDefault, postgres: boolean): string {
-  const text = (s: string) => `'${s.replace(/'/g, "''")}'`;
-  switch (column.kind) {
-    case 'integer':
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        throw new Error(`${column.name}: not a number: ${value}`);
-      return String(value);
-    case 'boolean':
-      if (typeof value !== 'boolean') throw new Error(`${column.name}: not a boolean: ${String(value)}`);
-      return postgres ? String(value) : value ? '1' : '0';
-    case 'decimal': {
-      const units = unitsOf(String(value), column.spec?.scale ?? 0);
-      if (units === undefined) throw new Error(`${column.name}: not a decimal: ${String(value)}`);
-      return postgres ? text(String(value)) : units.toString();
-    }
-    case 'datetime': {
-      const time = Date.parse(String(value));
-      if (Number.isNaN(time)) throw new Error(`${column.name}: not a time: ${String(value)}`);
-      // SQLite holds times as epoch milliseconds, as the ORM writes them.
-      return postgres ? text(new Date(time).toISOString()) : String(time);
-    }
-    default:
-      return text(String(value));
-  }
-}
+/** What the rows stored before an added field get: the change's value for them, else the field's default. */
+const backfillOf = (change: TableChange, column: ColumnOf): StoredDefault | undefined =>
+  change.defaults?.[column.prop] ?? column.spec?.default;
 
-/** The statements that add `column` in place (`alter table … add column`), its default set for the rows there. */
+/** Whether a kept column's default changed. */
+const defaultChanged = (was: Column | undefined, now: Column | undefined): boolean => was?.default !== now?.default;
+
+/**
+ * The statements that add `column` in place (`alter table … add column`), `value` set on the rows
+ * there; the column keeps the field's default (PostgreSQL sets it after the backfill when they differ).
+ */
 function addInPlace(knex: Knex, table: string, column: ColumnOf, value: StoredDefault | undefined, postgres: boolean) {
   const literal = value === undefined ? undefined : storedLiteral(column, value, postgres);
   const [add = ''] = knex.schema
-    .alterTable(table, (t) => {
-      const builder = addColumn(t, column, postgres);
-      if (literal !== undefined) builder?.defaultTo(knex.raw(literal));
-    })
+    .alterTable(table, (t) => void addColumn(t, column, knex, literal))
     .toSQL()
     .map((s) => s.sql);
   const target = column.spec?.references;
@@ -175,9 +156,14 @@ function addInPlace(knex: Knex, table: string, column: ColumnOf, value: StoredDe
     statements.push(
       `create index ${quoted(`${table}_${column.name}_index`)} on ${quoted(table)} (${quoted(column.name)})`,
     );
-  // PostgreSQL: the default served the rows already there; new rows always name their value.
-  if (literal !== undefined && postgres)
-    statements.push(`alter table ${quoted(table)} alter column ${quoted(column.name)} drop default`);
+  // PostgreSQL: the backfill served the rows already there; the column keeps the field's default, if any.
+  const declared = column.spec?.default;
+  if (literal !== undefined && postgres && value !== declared)
+    statements.push(
+      declared === undefined
+        ? `alter table ${quoted(table)} alter column ${quoted(column.name)} drop default`
+        : `alter table ${quoted(table)} alter column ${quoted(column.name)} set default ${storedLiteral(column, declared, true)}`,
+    );
   return statements;
 }
 
@@ -189,12 +175,19 @@ const sortIndexStatements = (spec: TableSpec, column: ColumnOf): string[] =>
     : [];
 
 /**
- * SQLite cannot drop a column in a foreign key, nor add one with a reference that is not null; a
- * change doing either rebuilds the table.
+ * SQLite cannot drop a column in a foreign key, add one with a reference that is not null, nor
+ * change a column's default; a change doing any of these (or adding a column whose rows get
+ * another value than its default) rebuilds the table.
  */
 function rebuilds(change: TableChange): boolean {
-  const { added, removed } = changedFields(change);
-  return removed.some((c) => c.kind === 'ref') || added.some((c) => c.kind === 'ref' && !c.optional);
+  const { added, removed, kept } = changedFields(change);
+  const old = byName(change.before);
+  return (
+    removed.some((c) => c.kind === 'ref') ||
+    added.some((c) => c.kind === 'ref' && !c.optional) ||
+    added.some((c) => c.spec?.default !== undefined && backfillOf(change, c) !== c.spec.default) ||
+    kept.some((c) => defaultChanged(old.get(c.name)?.spec, c.spec))
+  );
 }
 
 /**
@@ -210,7 +203,7 @@ function rebuild(knex: Knex, change: TableChange): string[] {
   const columns = columnsOf(after);
   const values = columns.map((c) => {
     if (!c.spec || before.has(c.name)) return quoted(c.name);
-    const value = change.defaults?.[c.prop];
+    const value = backfillOf(change, c);
     return value === undefined ? 'null' : storedLiteral(c, value, false);
   });
   return [
@@ -261,9 +254,15 @@ export function changeResourceTable(knex: Knex, change: TableChange): TableChang
       statements.push(`alter table ${quoted(table)} alter column ${quoted(column.name)} type varchar(${wide})`);
     if (was?.unique === true && column.spec?.unique !== true)
       statements.push(`drop index if exists ${quoted(uniqueIndexName(table, column.name))}`);
+    // SQLite rebuilds the table for a changed default (see `rebuilds`).
+    const declared = column.spec?.default;
+    if (postgres && defaultChanged(was, column.spec))
+      statements.push(
+        `alter table ${quoted(table)} alter column ${quoted(column.name)} ${declared === undefined ? 'drop default' : `set default ${storedLiteral(column, declared, true)}`}`,
+      );
   }
   for (const column of added) {
-    statements.push(...addInPlace(knex, table, column, change.defaults?.[column.prop], postgres));
+    statements.push(...addInPlace(knex, table, column, backfillOf(change, column), postgres));
     statements.push(...sortIndexStatements(after, column));
   }
   for (const column of madeUnique(change)) statements.push(uniqueIndexStatement(table, column.name));
@@ -273,8 +272,8 @@ export function changeResourceTable(knex: Knex, change: TableChange): TableChang
 
 /**
  * Whether two specs make the same table: the same columns by name (in any order) with the same
- * storage, optionality, width and uniqueness, the same sort keys and the same search column. Facts that make
- * no difference to the table (enum values within the width, bounds) do not count.
+ * storage, optionality, width, default and uniqueness, the same sort keys and the same search column. Facts
+ * that make no difference to the table (enum values within the width, bounds) do not count.
  */
 export function sameTable(a: TableSpec, b: TableSpec): boolean {
   const shape = (spec: TableSpec) =>
@@ -282,7 +281,16 @@ export function sameTable(a: TableSpec, b: TableSpec): boolean {
       table: spec.table,
       columns: fieldColumns(spec)
         .map((c) =>
-          c.spec ? [c.name, storage(c.spec), c.optional, width(c.spec) ?? null, c.spec.unique === true] : [c.name],
+          c.spec
+            ? [
+                c.name,
+                storage(c.spec),
+                c.optional,
+                width(c.spec) ?? null,
+                c.spec.default ?? null,
+                c.spec.unique === true,
+              ]
+            : [c.name],
         )
         .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
       sortable: [...spec.sortable].sort(),

@@ -15,11 +15,11 @@ import {
   type TableSpec,
 } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { changeResourceTable, sameTable } from '../../../../src/adapters/outbound/mikroorm/resourceTableChange.js';
+import { discoverMigrations } from '../../../../src/adapters/outbound/mikroorm/migrationFiles.js';
 import { SqlResourceRepository } from '../../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { NotUniqueError } from '../../../../src/domain/shared/DomainError.js';
 import { declareResource, entityOf, field } from '../../../../src/domain/shared/resource.js';
 import type { ResourceRepository } from '../../../../src/domain/shared/ResourceRepository.js';
-import { moduleMigrations } from '../../../../src/main/infrastructure/database.js';
 import { connectDatabase } from '../../../support/database.js';
 import { insertRows } from '../../../support/resource/repository.js';
 import { describeUniqueRepository, type UniqueEngine } from '../../../support/resource/unique.js';
@@ -180,7 +180,7 @@ describe('a migration that makes a field unique (generate migration after `.uniq
       const execute = (sql: string, params: unknown[] = []) => executeOn(db as Database, sql, params);
       const migrateTo = async (steps: MigrationObject[]) => {
         await db?.close();
-        db = await connectDatabase(target.url() as string, { migrations: [...moduleMigrations(), ...steps] });
+        db = await connectDatabase(target.url() as string, { migrations: [...(await discoverMigrations()), ...steps] });
         return db.migrate();
       };
       const create = { name: NAMES[0] as string, class: CreatePlainCodes };

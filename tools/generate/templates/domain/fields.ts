@@ -34,10 +34,26 @@ function fieldArguments(f: FieldModel): string {
   }
 }
 
-/** `field.string(1, 200)`, `field.integer(0, 10).optional()`: a field as the declaration states it. */
+/** A default as a TypeScript literal of the field's value type (an instant as a Date). */
+function defaultLiteral(f: FieldModel, value: string | number | boolean): string {
+  if (typeof value !== 'string') return String(value);
+  // JSON's escapes (a line break as \n), in the project's single quotes.
+  const text = `'${JSON.stringify(value).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  return f.type === 'datetime' ? `new Date(${text})` : text;
+}
+
+/**
+ * `field.string(1, 200)`, `field.integer(0, 10).optional()`,
+ * `field.enum(['draft', 'sent']).readonly().default('draft')`: a field as the declaration states it.
+ */
 export function fieldCall(f: FieldModel): string {
-  const call = `field.${f.type}(${fieldArguments(f)})`;
-  return f.optional ? `${call}.optional()` : call;
+  return [
+    `field.${f.type}(${fieldArguments(f)})`,
+    ...(f.optional ? ['.optional()'] : []),
+    ...(f.unique ? ['.unique()'] : []),
+    ...(f.readonly ? ['.readonly()'] : []),
+    ...(f.defaultValue !== undefined ? [`.default(${defaultLiteral(f, f.defaultValue)})`] : []),
+  ].join('');
 }
 
 /** "a product", "an invoice": the indefinite article for a lower-case noun. */

@@ -29,6 +29,12 @@ const stringLength = (field: FieldModel): number => field.bounds.max ?? 200;
 /** `, optional: true` for an optional field. */
 const optionally = (field: FieldModel): string => (field.optional ? ', optional: true' : '');
 
+/** `, default: 'draft'` for a field with a default (the column's, in the domain's form). */
+const defaulted = (field: FieldModel): string =>
+  field.defaultValue === undefined
+    ? ''
+    : `, default: ${typeof field.defaultValue === 'string' ? quoted(field.defaultValue) : String(field.defaultValue)}`;
+
 /** The `Column` of a field in a table spec (resourceTable.ts): what a migration creates and the repository reads. */
 export function tableColumn(field: FieldModel): string {
   const kind = `kind: ${quoted(field.type)}`;
@@ -42,7 +48,7 @@ export function tableColumn(field: FieldModel): string {
           : field.ref
             ? `, references: { table: ${quoted(field.ref.pluralSnake)}, target: ${quoted(lowerHuman(field.ref))} }`
             : '';
-  return `${field.camel}: { ${kind}${detail}${optionally(field)}${field.unique ? ', unique: true' : ''} },`;
+  return `${field.camel}: { ${kind}${detail}${optionally(field)}${defaulted(field)}${field.unique ? ', unique: true' : ''} },`;
 }
 
 /** The sortable fields in snake case, as the list's `sort` names them: every field but `text`, then the timestamps. */
