@@ -12,10 +12,10 @@ import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
 
 const ALL = [
   'Migration0001Users',
+  'Migration0002Products',
   'Migration0003AccountLifecycle',
   'Migration0004AccountMailLimits',
   'Migration0005Jobs',
-  'Migration0002Products',
 ];
 const uuid = (prefix: string, n: number): string => `${prefix}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const ADA = uuid('aaaaaaaa', 1);
@@ -61,10 +61,10 @@ describe('Migration0003AccountLifecycle', () => {
       });
       after(() => database.close());
 
-      it('takes a database from nothing through the shipped migrations, in module order', async () => {
+      it('takes a database from nothing through the shipped migrations, in their order', async () => {
         await db().orm.getMigrator().down({ to: 0 });
         expect(await tables(db())).not.to.include.members(['users']);
-        // These first, in module order; any generated later (a resource, a field) follow.
+        // These first, in their counter's order; any made later (named by time) follow.
         expect((await db().migrate()).slice(0, ALL.length)).to.deep.equal(ALL);
         expect(await tables(db())).to.include.members([
           'users',
