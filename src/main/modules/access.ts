@@ -3,6 +3,7 @@ import { POLICY_OPERATIONS, policyRoutes, type PolicyUseCases } from '../../adap
 import { AddPolicy } from '../../application/admin/AddPolicy.js';
 import { ListPolicies } from '../../application/admin/ListPolicies.js';
 import { RemovePolicy } from '../../application/admin/RemovePolicy.js';
+import { Migration20261127T1224AccessRulesScope } from '../../adapters/outbound/mikroorm/migrations/20261127T1224_access_rules_scope.js';
 import { token, TOKENS } from '../wiring/tokens.js';
 import { bindBuilt, built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
@@ -14,7 +15,8 @@ export const AccessTokens = {
 /**
  * Administration of the access rules (docs/access-rules.md), always served under the admin API:
  * list, add and remove rules. The rules themselves are loaded and kept in step at start-up
- * (src/main/infrastructure/accessPolicy.ts); the users module's migration creates their table.
+ * (src/main/infrastructure/accessPolicy.ts); the users module's migration creates their table,
+ * this module's gives the rules their scope.
  */
 export const access: FeatureModule = {
   name: 'access',
@@ -33,6 +35,7 @@ export const access: FeatureModule = {
       ),
     );
   }),
+  migrations: [{ name: 'Migration20261127T1224AccessRulesScope', class: Migration20261127T1224AccessRulesScope }],
   rest: {
     always: true,
     operations: Object.values(POLICY_OPERATIONS),

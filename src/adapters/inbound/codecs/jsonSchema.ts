@@ -19,6 +19,7 @@ export interface JsonSchema {
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly default?: unknown;
+  readonly readOnly?: boolean;
   readonly items?: JsonSchema;
   readonly minItems?: number;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
