@@ -54,7 +54,7 @@ describe('policy administration', () => {
     });
 
     it('refuses a rule that is already there with a ConflictError, listing it once', async () => {
-      const existing = { role: 'user', path: '/api/v1/products', action: 'GET', scope: 'all' };
+      const existing: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'GET', scope: 'all' };
       const error = await rejectionOf(new AddPolicy(policy).execute(existing));
       expect(error).to.be.instanceOf(ConflictError);
       expect(error).to.have.property('code', 'CONFLICT');

@@ -27,6 +27,7 @@ import {
   type DeclaredEntity,
 } from './declared.js';
 import { describeResourceGraphQL } from './graphql.js';
+import { describeResourceOwnership } from './ownership.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
 import { describeResourceRest } from './rest.js';
@@ -196,7 +197,8 @@ const useCasesOver =
 
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
- * use cases on memory, the repository contract on every engine, REST, GraphQL and access control.
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control
+ * (and for an owned resource, each user's own rows).
  * A resource's own behaviour (a command) is tested beside, in its own tests.
  */
 export function describeResource(Entity: DeclaredEntity): void {
@@ -213,4 +215,5 @@ export function describeResource(Entity: DeclaredEntity): void {
   describeResourceRest(resource);
   describeResourceGraphQL(resource);
   describeResourceRbac(resource);
+  if (Entity.declaration.owned) describeResourceOwnership(Entity);
 }
