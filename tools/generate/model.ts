@@ -78,6 +78,8 @@ export interface ResourceModel {
   fields: FieldModel[];
   /** The `--search` field (a `string` field), if any. */
   search?: FieldModel;
+  /** `--owned`: each row belongs to the user who created it (`user` rules reach only their own rows). */
+  owned?: boolean;
   /** The number of the migration this resource gets (`Migration<NNNN><PluralPascal>`). */
   migrationNumber: number;
 }
