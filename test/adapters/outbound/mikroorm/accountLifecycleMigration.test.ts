@@ -12,6 +12,7 @@ import { SqlDatabaseFixture, sqlTargets } from '../contracts/databases.js';
 
 const ALL = [
   'Migration0001Users',
+  'Migration20261127T1224AccessRulesScope',
   'Migration0003AccountLifecycle',
   'Migration0004AccountMailLimits',
   'Migration0005Jobs',
