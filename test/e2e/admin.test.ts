@@ -37,6 +37,7 @@ interface Rule {
   role: string;
   path: string;
   action: string;
+  scope?: string;
 }
 
 interface Policies {
@@ -467,10 +468,11 @@ describe('administration (end to end)', function () {
     it('POST adds a rule (201) that takes effect at once; DELETE with the same body removes it (204) at once', async () => {
       const user = await register(api);
       const rule = { role: 'user', path: '/api/v1/admin/users', action: 'GET' };
+      const answered = { ...rule, scope: 'all' };
       expectError(await api.get('/api/v1/admin/users', { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
 
-      expect(dataOf<Rule>(await asAdmin('POST', '/api/v1/admin/policies', rule), 201)).to.deep.equal(rule);
-      expect((await policies()).policies).to.deep.include(rule);
+      expect(dataOf<Rule>(await asAdmin('POST', '/api/v1/admin/policies', rule), 201)).to.deep.equal(answered);
+      expect((await policies()).policies).to.deep.include(answered);
       listOf(await api.get('/api/v1/admin/users', { token: user.access_token }));
       // Only what the rule says: not another method, not another path.
       expectError(
@@ -484,8 +486,43 @@ describe('administration (end to end)', function () {
       const removed = await asAdmin('DELETE', '/api/v1/admin/policies', rule);
       expect(removed.status).to.equal(204);
       expect(removed.text).to.equal('');
-      expect((await policies()).policies).not.to.deep.include(rule);
+      expect((await policies()).policies).not.to.deep.include(answered);
       expectError(await api.get('/api/v1/admin/users', { token: user.access_token }), 403, 'FORBIDDEN', 'forbidden');
+    });
+
+    it('takes and answers a scope: own is kept apart from all, and removed only as own', async () => {
+      const own = { role: 'user', path: '/api/v1/admin/users', action: 'GET', scope: 'own' };
+      expect(dataOf<Rule>(await asAdmin('POST', '/api/v1/admin/policies', own), 201)).to.deep.equal(own);
+      try {
+        expect((await policies()).policies).to.deep.include(own);
+        // The same line with scope all is another rule; without a scope a DELETE names the all one.
+        const { scope: _own, ...unscoped } = own;
+        expectError(await asAdmin('DELETE', '/api/v1/admin/policies', unscoped), 404, 'NOT_FOUND', 'Policy not found', {
+          detail: 'role: user, path: /api/v1/admin/users, action: GET, scope: all',
+        });
+        expectError(await asAdmin('POST', '/api/v1/admin/policies', own), 409, 'CONFLICT', 'policy already exists');
+      } finally {
+        expect((await asAdmin('DELETE', '/api/v1/admin/policies', own)).status).to.equal(204);
+      }
+      expect((await policies()).policies).not.to.deep.include(own);
+    });
+
+    it('refuses a scope other than all or own with VALIDATION_ERROR naming scope', async () => {
+      for (const scope of ['mine', 'ALL', '', 1, null]) {
+        expectError(
+          await asAdmin('POST', '/api/v1/admin/policies', {
+            role: 'user',
+            path: '/api/v1/products',
+            action: 'PUT',
+            scope,
+          }),
+          400,
+          'VALIDATION_ERROR',
+          'validation failed',
+          { fields: [{ field: 'scope', message: 'must be one of: all, own' }] },
+        );
+      }
+      expect((await policies()).policies).to.have.length(SEED_RULES.length);
     });
 
     it('POST of a rule already there is 409 CONFLICT (also once trimmed)', async () => {
@@ -519,14 +556,14 @@ describe('administration (end to end)', function () {
         'NOT_FOUND',
         'Policy not found',
         {
-          detail: 'role: user, path: /api/v1/admin/users, action: DELETE',
+          detail: 'role: user, path: /api/v1/admin/users, action: DELETE, scope: all',
         },
       );
     });
 
     it('DELETE of the last rule that lets some role reach POST /api/v1/admin/policies is 409 CONFLICT', async () => {
       const adminOnly = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
-      const adminAll = { role: 'admin', path: '/api/v1/*', action: '.*' };
+      const adminAll = { role: 'admin', path: '/api/v1/*', action: '.*', scope: 'all' };
       expect((await asAdmin('DELETE', '/api/v1/admin/policies', adminOnly)).status).to.equal(204);
       try {
         expectError(
@@ -812,7 +849,8 @@ describe('administration (end to end)', function () {
       try {
         const secondApi = new Api(second.url);
         const data = dataOf<Policies>(await secondApi.get('/api/v1/admin/policies', { token: root.access_token }));
-        expect(data.policies).to.have.deep.members([...SEED_RULES.slice(2), keepPolicies, grant]);
+        const listed = [keepPolicies, grant].map((rule) => ({ ...rule, scope: 'all' }));
+        expect(data.policies).to.have.deep.members([...SEED_RULES.slice(2), ...listed]);
         expect(data.policies).to.have.length(SEED_RULES.length);
         expect(data.inheritance).to.have.deep.members(SEED_INHERITANCE);
         // Still enforced: the grant works, the removed default rules stay removed.

@@ -39,7 +39,7 @@ describe('access policy changes across instances (Redis)', function () {
     const [a, b] = services as [RunningService, RunningService];
     const policyA = a.container.get(TOKENS.AccessPolicy);
     const policyB = b.container.get(TOKENS.AccessPolicy);
-    const rule = { role: 'user', path: '/api/v1/admin/users', action: 'GET' };
+    const rule = { role: 'user', path: '/api/v1/admin/users', action: 'GET', scope: 'all' } as const;
 
     expect(await policyB.enforce('user', rule.path, 'GET')).to.equal(false);
     expect(await policyA.add(rule)).to.equal(true);

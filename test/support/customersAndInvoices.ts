@@ -112,7 +112,7 @@ export function customerInvoiceSchema(): GraphQLSchema {
 /** A caller the policy lets read everything: a plain `user`. */
 export const READ_ANYTHING: GraphQLAccess = {
   authenticate: { execute: async () => ({ userId: 'u1', role: 'user', sessionId: 's1' }) } as never,
-  policy: { enforce: async () => true } as never,
+  policy: { enforce: async () => true, scopeOf: async () => 'all' } as never,
 };
 
 const T0 = new Date('2026-01-01T00:00:00Z');

@@ -113,7 +113,13 @@ export function modelOfDeclaration<F extends FieldDeclarations>(declaration: Res
     fieldModelOf(camel, f),
   );
   const search = fieldModels.find((f) => f.camel === declaration.search);
-  return { names: namesOf(declaration.name), fields: fieldModels, migrationStamp: '', ...(search ? { search } : {}) };
+  return {
+    names: namesOf(declaration.name),
+    fields: fieldModels,
+    migrationStamp: '',
+    ...(search ? { search } : {}),
+    ...(declaration.owned ? { owned: true } : {}),
+  };
 }
 
 /** A model's field as the domain declares it (what its declaration line says), to read values with its rule. */

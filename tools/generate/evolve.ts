@@ -97,6 +97,7 @@ function declarationOfModel(m: ResourceModel): ResourceDeclaration {
     plural: m.names.pluralSnake,
     fields: Object.fromEntries(m.fields.map((f) => [f.camel, declarationOfField(f)])),
     ...(m.search ? { search: m.search.camel } : {}),
+    ...(m.owned ? { owned: true } : {}),
   });
 }
 

@@ -2,7 +2,7 @@ import { MAX_NAME_LENGTH } from './parse.js';
 import { ROUTE_WORDS } from './reserved.js';
 
 /** What `npm run generate -- --help` prints. */
-export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]
+export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--dry-run]
        npm run generate -- field <resource> <field>... [--default <field>=<value>]... [--dry-run]
        npm run generate -- field <resource> --remove <field> [--dry-run]
        npm run generate -- migration [--default [<resource>.]<field>=<value>]... [--dry-run]
@@ -59,6 +59,12 @@ one test file.
 
 --search <field>   a string field to search: GET /api/v1/<plural>/search?q=... and the GraphQL
                    search argument, case-insensitive.
+--owned            each row belongs to the user who creates it: owner_id (GraphQL ownerId), set by
+                   the server from the caller, never taken from a body. user gets GET|POST on the
+                   collection and GET|PUT|DELETE on the item with scope own (policy.csv's fifth
+                   field): lists, searches, nested lists and totals hold only the caller's rows,
+                   another user's id is 404; moderator and admin (scope all) see every row. This
+                   is how "my orders" are modelled (a ref(user) field is refused).
 --dry-run          list the files it would create and change; write nothing.
 --help, -h         this help.
 

@@ -443,14 +443,16 @@ interface Arguments {
   positionals: string[];
   search: string[];
   dryRun: boolean;
+  owned: boolean;
   problems: string[];
 }
 
 function splitArguments(argv: string[]): Arguments {
-  const result: Arguments = { positionals: [], search: [], dryRun: false, problems: [] };
+  const result: Arguments = { positionals: [], search: [], dryRun: false, owned: false, problems: [] };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--dry-run') result.dryRun = true;
+    else if (arg === '--owned') result.owned = true;
     else if (arg === '--search') {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('-'))
@@ -461,7 +463,7 @@ function splitArguments(argv: string[]): Arguments {
       }
     } else if (arg.startsWith('--search=')) result.search.push(arg.slice('--search='.length));
     else if (arg.startsWith('-'))
-      result.problems.push(`unknown option "${arg}" (the options are --search <field>, --dry-run, --help)`);
+      result.problems.push(`unknown option "${arg}" (the options are --search <field>, --owned, --dry-run, --help)`);
     else result.positionals.push(arg);
   }
   if (result.search.length > 1) result.problems.push('--search given twice: one field can be searched');
@@ -469,7 +471,7 @@ function splitArguments(argv: string[]): Arguments {
 }
 
 /**
- * Reads `resource <name> <field>... [--search <field>] [--dry-run]` (README: Add a resource) into the model
+ * Reads `resource <name> <field>... [--search <field>] [--owned] [--dry-run]` (README: Add a resource) into the model
  * of the resource to generate, or every problem with it, one line each.
  */
 export function parseCommand(argv: string[], project: ProjectState): ParseResult {
@@ -511,5 +513,6 @@ export function parseCommand(argv: string[], project: ProjectState): ParseResult
   if (problems.length > 0 || name === undefined) return { ok: false, problems };
   const model: ResourceModel = { names: namesOf(name), fields, migrationStamp: project.migrationStamp };
   if (search !== undefined) model.search = search;
+  if (args.owned) model.owned = true;
   return { ok: true, model, dryRun: args.dryRun };
 }

@@ -53,8 +53,10 @@ export const idReader =
 export interface ResourceUseCases<E, F extends FieldDeclarations> {
   authenticate: Authenticate;
   policy: AccessPolicy;
-  create: { execute(input: CreateInput<F>): Promise<E> };
-  get: { execute(input: { readonly id: string }): Promise<E> };
+  /** `owner`: an owned resource's new row's owner, the caller. */
+  create: { execute(input: CreateInput<F> & { readonly owner?: string }): Promise<E> };
+  /** `owner` (here and below): only that owner's rows — a caller whose rule reaches only their own. */
+  get: { execute(input: { readonly id: string; readonly owner?: string }): Promise<E> };
   list: { execute(query: ListQuery<SortFieldOf<F>>): Promise<Page<E>> };
   search?: { execute(query: ListQuery<SortFieldOf<F>> & { readonly q: string }): Promise<Page<E>> };
   update: {
@@ -62,11 +64,18 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
       readonly id: string;
       readonly changes: Changes<F>;
       readonly expectedVersions?: readonly number[];
+      readonly owner?: string;
     }): Promise<E>;
   };
-  remove: { execute(input: { readonly id: string; readonly expectedVersions?: readonly number[] }): Promise<unknown> };
+  remove: {
+    execute(input: {
+      readonly id: string;
+      readonly expectedVersions?: readonly number[];
+      readonly owner?: string;
+    }): Promise<unknown>;
+  };
   /** Many rows by id in one read (GraphQL relation fields pointing at this resource). */
-  getMany: { execute(input: { readonly ids: readonly string[] }): Promise<readonly E[]> };
+  getMany: { execute(input: { readonly ids: readonly string[]; readonly owner?: string }): Promise<readonly E[]> };
   /** For a resource with a reference: a page per referenced row, in one read (the referenced type's list field). */
   listByReference?: {
     execute(input: {
@@ -85,8 +94,10 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
 export interface ParentResource {
   readonly resource: InboundResource<FieldDeclarations>;
   readonly useCases: {
-    readonly get: { execute(input: { readonly id: string }): Promise<unknown> };
-    readonly getMany: { execute(input: { readonly ids: readonly string[] }): Promise<readonly unknown[]> };
+    readonly get: { execute(input: { readonly id: string; readonly owner?: string }): Promise<unknown> };
+    readonly getMany: {
+      execute(input: { readonly ids: readonly string[]; readonly owner?: string }): Promise<readonly unknown[]>;
+    };
   };
 }
 

@@ -5,6 +5,9 @@ import type { PolicyRule } from '../ports/AccessPolicy.js';
 export class PolicyNotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
   constructor(rule: PolicyRule) {
-    super('Policy not found', `role: ${rule.role}, path: ${rule.path}, action: ${rule.action}`);
+    super(
+      'Policy not found',
+      `role: ${rule.role}, path: ${rule.path}, action: ${rule.action}, scope: ${rule.scope ?? 'all'}`,
+    );
   }
 }

@@ -6,7 +6,7 @@ import { PolicyNotFoundError } from './PolicyNotFoundError.js';
 export const POLICY_ADMINISTRATION: Reach = { path: '/api/v1/admin/policies', action: 'POST' };
 
 /**
- * Removes an allow rule, effective at once and persisted; an unknown rule is not found. A rule
+ * Removes an allow rule (of the scope given, `all` when none), effective at once and persisted; an unknown rule is not found. A rule
  * without which no role could reach `POST /api/v1/admin/policies` stays (a conflict), so the
  * policy can always be repaired through the API; the check and the removal are one atomic step
  * of the access policy.

@@ -1,8 +1,21 @@
-/** One allow rule: `role` may use `action` (a whole-match regular expression) on `path` (a pattern). */
+/**
+ * How much of a resource a rule reaches: `all` its rows, `own` only the caller's rows of an owned
+ * resource (lists and totals hold only theirs; another's row is not found).
+ */
+export type AccessScope = 'all' | 'own';
+
+/** The scopes, `all` (the default) first. */
+export const ACCESS_SCOPES: readonly AccessScope[] = ['all', 'own'];
+
+/**
+ * One allow rule: `role` may use `action` (a whole-match regular expression) on `path` (a pattern),
+ * reaching `scope` (absent: `all`). A rule is its four parts: the same rule of another scope is another rule.
+ */
 export interface PolicyRule {
   readonly role: string;
   readonly path: string;
   readonly action: string;
+  readonly scope?: AccessScope;
 }
 
 /** `role` inherits every rule of `parent`. */
@@ -27,6 +40,13 @@ export type ReachKeepingRemoval = 'removed' | 'not-found' | 'unreachable';
  */
 export interface AccessPolicy {
   enforce(role: string, path: string, action: string): Promise<boolean>;
+  /**
+   * What `role` reaches with `action` on `path`: `all` when a rule of scope `all` allows it (its own
+   * or inherited — `all` wins over `own`), else `own` when a rule of scope `own` does, else
+   * undefined (denied). `enforce` is whether this is defined.
+   */
+  scopeOf(role: string, path: string, action: string): Promise<AccessScope | undefined>;
+  /** Every rule (each with its scope stated) and every inheritance line. */
   list(): Promise<{ policies: PolicyRule[]; inheritance: RoleInheritance[] }>;
   add(rule: PolicyRule): Promise<boolean>;
   remove(rule: PolicyRule): Promise<boolean>;

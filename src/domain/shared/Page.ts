@@ -35,4 +35,6 @@ export interface ListQuery<SortField extends string> extends PageRequest<SortFie
   readonly q?: string;
   /** Reference field (snake case, e.g. `customer_id`) → the id it must equal. */
   readonly filters?: Readonly<Record<string, string>>;
+  /** An owned resource's list for a caller who sees only their own rows: the owner's id (`total` counts only theirs). */
+  readonly owner?: string;
 }

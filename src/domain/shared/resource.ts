@@ -178,6 +178,8 @@ export interface StoredProps {
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** An owned resource's rows only: the id of the user who created the row (set by the server, never changed). */
+  readonly ownerId?: string;
 }
 
 /** A resource's whole stored state. */
@@ -202,7 +204,16 @@ export interface ResourceDeclaration<F extends FieldDeclarations = FieldDeclarat
   readonly sortFields: readonly SortFieldOf<F>[];
   /** Each field's rule under its JSON name (a nullable field's allows null). */
   readonly rules: Readonly<Record<string, FieldRule<unknown>>>;
+  /**
+   * Each row belongs to the user who created it (`ownerId`, JSON `owner_id`): set by the server
+   * from the caller, answered, never taken from a client; an access rule of scope `own` reaches
+   * only the caller's rows.
+   */
+  readonly owned: boolean;
 }
+
+/** The JSON name of an owned resource's owner. */
+export const OWNER_ID = 'owner_id';
 
 /** Declares a resource: `declareResource({ name: 'product', plural: 'products', fields: {...}, search: 'name' })`. */
 export function declareResource<const F extends FieldDeclarations>(spec: {
@@ -210,13 +221,19 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   readonly plural: string;
   readonly fields: F;
   readonly search?: keyof F & string;
+  /** Each row belongs to the user who created it (default false). */
+  readonly owned?: boolean;
 }): ResourceDeclaration<F> {
   const entries = Object.entries(spec.fields);
   if (spec.search !== undefined && spec.fields[spec.search]?.type !== 'string') {
     throw new Error(`${spec.name}: the search field ${spec.search} is not a string field`);
   }
+  if (spec.owned === true && 'ownerId' in spec.fields) {
+    throw new Error(`${spec.name}: an owned resource has its owner_id already; no field may take that name`);
+  }
   return {
     ...spec,
+    owned: spec.owned === true,
     sortFields: [
       ...entries.filter(([, f]) => f.sortable).map(([key]) => snakeCase(key)),
       'created_at',
@@ -231,7 +248,7 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
  * and, given the values a read-only field must keep, every read-only field set to anything else.
  */
 function guard(
-  declaration: { readonly fields: FieldDeclarations; readonly rules: ResourceDeclaration['rules'] },
+  declaration: Pick<ResourceDeclaration, 'fields' | 'rules' | 'owned'>,
   values: Readonly<Record<string, unknown>>,
   kept?: Readonly<Record<string, unknown>>,
 ): void {
@@ -243,23 +260,26 @@ function guard(
     if (!(error instanceof ValidationError) || kept === undefined) throw error;
     // One entry per failing field: a value that breaks its rule is not reported read-only as well.
     const failing = new Set(error.fields.map((f) => f.field));
-    const readonly = readonlyViolations(declaration.fields, values, kept).filter((v) => !failing.has(v.field));
+    const readonly = readonlyViolations(declaration, values, kept).filter((v) => !failing.has(v.field));
     throw new ValidationError([...error.fields, ...readonly]);
   }
   if (kept === undefined) return;
-  const violations = readonlyViolations(declaration.fields, values, kept);
+  const violations = readonlyViolations(declaration, values, kept);
   if (violations.length > 0) throw new ValidationError(violations);
 }
 
-/** The read-only fields `values` sets to anything but what they must keep. */
+/** The read-only fields `values` sets to anything but what they must keep (an owned resource's owner too). */
 function readonlyViolations(
-  fields: FieldDeclarations,
+  declaration: Pick<ResourceDeclaration, 'fields' | 'owned'>,
   values: Readonly<Record<string, unknown>>,
   kept: Readonly<Record<string, unknown>>,
 ): FieldViolation[] {
-  return Object.entries(fields)
+  const violations = Object.entries(declaration.fields)
     .filter(([key, f]) => f.isReadonly && values[key] !== undefined && !sameValue(values[key], kept[key] ?? null))
     .map(([key]) => ({ field: snakeCase(key), message: READ_ONLY }));
+  if (declaration.owned && values.ownerId !== undefined && values.ownerId !== kept.ownerId)
+    violations.push({ field: OWNER_ID, message: READ_ONLY });
+  return violations;
 }
 
 /** The message of a client's value for a field only the server sets. */
@@ -281,12 +301,21 @@ function createdDefaults(fields: FieldDeclarations): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.defaultValue ?? null]));
 }
 
+/** An owned resource's new row's owner; a row without one is a programming error, thrown. */
+function ownerOf(declaration: Pick<ResourceDeclaration, 'name'>, ownerId: unknown): { ownerId: string } {
+  if (typeof ownerId !== 'string' || ownerId === '')
+    throw new Error(`${declaration.name}: an owned row needs its owner`);
+  return { ownerId };
+}
+
 /** The instance side every entity of a declared resource has. */
 export interface ResourceEntity<F extends FieldDeclarations> {
   readonly id: string;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** An owned resource's row: the id of the user it belongs to (else undefined). */
+  readonly ownerId: string | undefined;
   /**
    * Refuses (the resource's version-mismatch error) unless the entity is at one of `versions` (the
    * expectation of a conditional write); `undefined` expects nothing, an empty list nothing matches.
@@ -312,8 +341,15 @@ export interface ResourceEntityClass<F extends FieldDeclarations> {
   readonly declaration: ResourceDeclaration<F>;
   /** The resource's expected failures (not found, version mismatch, still referenced), named after it. */
   readonly errors: ResourceErrors;
-  /** A new entity at version 1; refuses, listing every failing field, a value that breaks its field's rule. */
-  create<T>(this: new (props: PropsOf<F>) => T, input: CreateInput<F> & { readonly id: string }, now: Date): T;
+  /**
+   * A new entity at version 1; refuses, listing every failing field, a value that breaks its field's
+   * rule. An owned resource's row is given its owner (`ownerId`, the caller).
+   */
+  create<T>(
+    this: new (props: PropsOf<F>) => T,
+    input: CreateInput<F> & { readonly id: string; readonly ownerId?: string },
+    now: Date,
+  ): T;
   /** An entity read back from storage, at its stored version. */
   restore<T>(this: new (props: PropsOf<F>) => T, props: PropsOf<F>): T;
 }
@@ -339,13 +375,14 @@ export function entityOf<F extends FieldDeclarations>(
 
     static create<T>(
       this: new (props: PropsOf<F>) => T,
-      input: CreateInput<F> & { readonly id: string },
+      input: CreateInput<F> & { readonly id: string; readonly ownerId?: string },
       now: Date,
     ): T {
       const values = input as unknown as Record<string, unknown>;
-      guard(declaration, values, defaults);
+      const owner = declaration.owned ? ownerOf(declaration, input.ownerId) : {};
+      guard(declaration, values, { ...defaults, ...owner });
       const fields = createdValues(declaration.fields, values);
-      return new this({ ...fields, id: input.id, version: 1, createdAt: now, updatedAt: now } as PropsOf<F>);
+      return new this({ ...fields, ...owner, id: input.id, version: 1, createdAt: now, updatedAt: now } as PropsOf<F>);
     }
 
     static restore<T>(this: new (props: PropsOf<F>) => T, props: PropsOf<F>): T {
@@ -363,6 +400,9 @@ export function entityOf<F extends FieldDeclarations>(
     }
     get updatedAt(): Date {
       return this.props.updatedAt;
+    }
+    get ownerId(): string | undefined {
+      return this.props.ownerId;
     }
 
     requireVersion(versions: readonly number[] | undefined): void {

@@ -14,7 +14,8 @@ export const AccessTokens = {
 /**
  * Administration of the access rules (docs/access-rules.md), always served under the admin API:
  * list, add and remove rules. The rules themselves are loaded and kept in step at start-up
- * (src/main/infrastructure/accessPolicy.ts); the users module's migration creates their table.
+ * (src/main/infrastructure/accessPolicy.ts); the users module's migration creates their table,
+ * this module's gives the rules their scope.
  */
 export const access: FeatureModule = {
   name: 'access',

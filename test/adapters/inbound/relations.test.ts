@@ -130,7 +130,10 @@ function contextOf(denied?: string): GraphQLContext {
     log: pino({ level: 'silent' }),
     access: {
       authenticate: { execute: async () => ({ sub: 'u1', role: 'user' }) } as never,
-      policy: { enforce: async (_role: string, path: string) => path !== denied } as never,
+      policy: {
+        enforce: async (_role: string, path: string) => path !== denied,
+        scopeOf: async (_role: string, path: string) => (path !== denied ? 'all' : undefined),
+      } as never,
     },
   };
 }
@@ -437,7 +440,10 @@ describe('relations of a declared resource (ref fields)', () => {
       authenticate: {
         execute: async ({ accessToken }: { accessToken: string }) => ({ sub: accessToken, role: accessToken }),
       },
-      policy: { enforce: async (role: string, path: string) => allowed[role]?.includes(path) ?? false },
+      policy: {
+        enforce: async (role: string, path: string) => allowed[role]?.includes(path) ?? false,
+        scopeOf: async (role: string, path: string) => (allowed[role]?.includes(path) ? ('all' as const) : undefined),
+      },
     };
     const app = await startHttpApp({
       routes: [
@@ -485,7 +491,7 @@ describe('relations of a declared resource (ref fields)', () => {
       } as ParentsOf<InvoiceFields>;
       const access = {
         authenticate: { execute: async () => ({ userId: 'u1', role: 'admin', sessionId: 's1' }) },
-        policy: { enforce: async () => true },
+        policy: { enforce: async () => true, scopeOf: async () => 'all' as const },
       };
       const fragments = [
         resourceGraphQL(inbound(CUSTOMER), customerUseCases as never),

@@ -39,7 +39,7 @@ describe('policy administration', () => {
   });
 
   describe('AddPolicy', () => {
-    const rule: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'POST' };
+    const rule: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'POST', scope: 'all' };
 
     it('answers the rule, lists it and persists it in the store', async () => {
       expect(await new AddPolicy(policy).execute(rule)).to.deep.equal(rule);
@@ -54,7 +54,7 @@ describe('policy administration', () => {
     });
 
     it('refuses a rule that is already there with a ConflictError, listing it once', async () => {
-      const existing = { role: 'user', path: '/api/v1/products', action: 'GET' };
+      const existing: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'GET', scope: 'all' };
       const error = await rejectionOf(new AddPolicy(policy).execute(existing));
       expect(error).to.be.instanceOf(ConflictError);
       expect(error).to.have.property('code', 'CONFLICT');
@@ -102,8 +102,8 @@ describe('policy administration', () => {
     });
 
     describe('keeping the policy manageable (docs/access-rules.md)', () => {
-      const adminAll: PolicyRule = { role: 'admin', path: '/api/v1/*', action: '.*' };
-      const adminOnly: PolicyRule = { role: 'admin', path: '/api/v1/admin/*', action: '.*' };
+      const adminAll: PolicyRule = { role: 'admin', path: '/api/v1/*', action: '.*', scope: 'all' };
+      const adminOnly: PolicyRule = { role: 'admin', path: '/api/v1/admin/*', action: '.*', scope: 'all' };
       const remove = (rule: PolicyRule) => new RemovePolicy(policy).execute(rule);
       const listed = async () => (await new ListPolicies(policy).execute()).policies;
 

@@ -27,6 +27,7 @@ import {
   type DeclaredEntity,
 } from './declared.js';
 import { describeResourceGraphQL } from './graphql.js';
+import { describeResourceOwnership } from './ownership.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
 import { describeResourceRest } from './rest.js';
@@ -231,8 +232,8 @@ const useCasesOver =
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
  * use cases on memory, the repository contract on every engine, REST, GraphQL and access control,
- * and for `unique` fields their promises on every engine and through both APIs. A resource's own
- * behaviour (a command) is tested beside, in its own tests.
+ * for `unique` fields their promises on every engine and through both APIs, and for an owned
+ * resource each user's own rows. A resource's own behaviour (a command) is tested beside, in its own tests.
  */
 export function describeResource(Entity: DeclaredEntity): void {
   const entity = entityUnderTest(Entity);
@@ -256,4 +257,5 @@ export function describeResource(Entity: DeclaredEntity): void {
       resource.fields.filter((f) => unique.has(f.name)),
     );
   }
+  if (Entity.declaration.owned) describeResourceOwnership(Entity);
 }

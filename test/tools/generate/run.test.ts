@@ -117,7 +117,7 @@ describe('generate: the command', () => {
     it(`${argv.join(' ')} explains everything and exits 0`, async () => {
       expect(await generate(argv)).to.equal(0);
       for (const needle of [
-        'usage: npm run generate -- resource <name> <field>... [--search <field>] [--dry-run]',
+        'usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--dry-run]',
         ...[
           'string',
           'text',
@@ -134,6 +134,8 @@ describe('generate: the command', () => {
         'number(0..<1)',
         'notes:text?',
         '--search <field>',
+        '--owned',
+        'ref(user) field is refused',
         '--dry-run',
         'policy/policy.csv',
         "npm run generate -- resource invoice 'customer_id:ref(customer)'",

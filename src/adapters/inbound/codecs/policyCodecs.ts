@@ -1,4 +1,5 @@
-import { required, rule } from './fields.js';
+import { ACCESS_SCOPES, type AccessScope } from '../../../application/ports/AccessPolicy.js';
+import { optional, required, rule } from './fields.js';
 import { RoleField } from './userCodecs.js';
 
 /** A route pattern as the policy writes it: `/api/v1/...`, with `{param}` segments and `*`. */
@@ -33,8 +34,21 @@ export const PolicyActionField = rule(
   { type: 'string', pattern: POLICY_ACTION.source, minLength: 1, maxLength: 100, examples: ['GET|PUT'] },
 );
 
+/** How much a rule reaches: `all` rows (the default), or `own` — only the caller's rows of an owned resource. */
+export const PolicyScopeField = rule(
+  `must be one of: ${ACCESS_SCOPES.join(', ')}`,
+  (u) => ((ACCESS_SCOPES as readonly unknown[]).includes(u) ? (u as AccessScope) : undefined),
+  {
+    type: 'string',
+    enum: [...ACCESS_SCOPES],
+    default: 'all',
+    description: 'all: every row; own: only the rows the caller owns (an owned resource)',
+  },
+);
+
 export const PolicyBody = {
   role: required(RoleField),
   path: required(PolicyPathField),
   action: required(PolicyActionField),
+  scope: optional(PolicyScopeField),
 };

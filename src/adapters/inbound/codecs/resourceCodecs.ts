@@ -1,5 +1,5 @@
 import type { FieldRule } from '../../../domain/shared/fieldRules.js';
-import type { JsonSchema } from './jsonSchema.js';
+import { WIRE, type JsonSchema } from './jsonSchema.js';
 import type { FieldDeclaration, FieldDeclarations, ResourceDeclaration } from '../../../domain/shared/resource.js';
 import {
   booleanField,
@@ -13,11 +13,22 @@ import {
   numberField,
   optional,
   required,
+  rule,
   stringField,
   uuidField,
   type FieldCodec,
   type FieldSpec,
 } from './fields.js';
+
+/**
+ * An owned resource's `owner_id` in a body: taken as sent, for the use case to hold it to the
+ * owner (the caller on create, the row's on update); any other value is refused as read-only.
+ */
+export const ownerIdField = rule<unknown>('is read-only', (u) => u, {
+  ...WIRE.uuid,
+  readOnly: true,
+  description: 'The user the row belongs to: set by the server from the caller; a body may only repeat it',
+});
 
 /** The codec reading one declared field's (non-null) value as a client sends it, by its type. */
 export function codecOf(declaration: FieldDeclaration): FieldCodec<unknown> {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Authenticate } from '../../../application/auth/Authenticate.js';
-import type { AccessPolicy } from '../../../application/ports/AccessPolicy.js';
+import type { AccessPolicy, AccessScope } from '../../../application/ports/AccessPolicy.js';
 import type { AccessClaims } from '../../../application/ports/TokenIssuer.js';
 import {
   ForbiddenError,
@@ -69,8 +69,13 @@ export type FragmentScalar = 'Decimal' | 'Date';
 /**
  * Authenticates the request (once, however many fields ask) and checks the policy for the REST
  * call the field mirrors: `path` in the policy's form (`/api/v1/products/{id}`), `method` its verb.
+ * Answers the caller and what their rules reach there (`scope`: every row, or only their own).
  */
-export async function guard(context: GraphQLContext, path: string, method: string): Promise<AccessClaims> {
+export async function guard(
+  context: GraphQLContext,
+  path: string,
+  method: string,
+): Promise<AccessClaims & { readonly scope: AccessScope }> {
   context.principal ??= (async () => {
     if (context.bearer === undefined) throw new UnauthorizedError(context.bearerProblem ?? 'missing bearer token');
     const claims = await context.access.authenticate.execute({ accessToken: context.bearer });
@@ -78,8 +83,9 @@ export async function guard(context: GraphQLContext, path: string, method: strin
     return claims;
   })();
   const claims = await context.principal;
-  if (!(await context.access.policy.enforce(claims.role, path, method))) throw new ForbiddenError();
-  return claims;
+  const scope = await context.access.policy.scopeOf(claims.role, path, method);
+  if (scope === undefined) throw new ForbiddenError();
+  return { ...claims, scope };
 }
 
 /** Decodes a nested input with the shared codecs, naming failures `<argument>.<field>`. */

@@ -1,3 +1,4 @@
+import type { AccessScope } from '../../../application/ports/AccessPolicy.js';
 import type { ListQuery } from '../../../domain/shared/Page.js';
 import type {
   FieldDeclaration,
@@ -33,6 +34,15 @@ import {
   type GraphQLFragment,
   type Resolver,
 } from './resolverKit.js';
+
+/**
+ * The owner a field of an owned resource is limited to: the caller, when the rule the access check
+ * found reaches only their own rows; else none (every row).
+ */
+const ownerOf = (
+  resource: { readonly owned: boolean },
+  caller: { readonly userId: string; readonly scope: AccessScope },
+): { owner?: string } => (resource.owned && caller.scope === 'own' ? { owner: caller.userId } : {});
 
 /** The GraphQL type of each field type (an enum field has its own enum type). */
 const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
@@ -74,8 +84,8 @@ function sdlDefault(declaration: FieldDeclaration): string {
 }
 
 /**
- * A declared resource's SDL (README: GraphQL): its object, list and response types, its inputs, an
- * enum type per enum field, and its root fields — `<camel>(id)`, `<plural camel>(pagination, sort,
+ * A declared resource's SDL (README: GraphQL): its object (with `ownerId` when owned), list and
+ * response types, its inputs, an enum type per enum field, and its root fields — `<camel>(id)`, `<plural camel>(pagination, sort,
  * [search], [<ref field>: ID])`, and the three mutations.
  */
 export function resourceTypeDefs<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): string {
@@ -110,9 +120,10 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
       (r) =>
         `extend type ${namesOf(r.parent).pascal.singular} {\n  ${camel.plural}(${listArgs(r.key).join(', ')}): ${T}List!\n}`,
     );
+  const owner = resource.owned ? ['  ownerId: ID!'] : [];
   return [
     ...enums,
-    `type ${T} {\n  id: ID!\n${[...fields((f) => !f.nullable), ...parentFields].join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
+    `type ${T} {\n  id: ID!\n${[...fields((f) => !f.nullable), ...owner, ...parentFields].join('\n')}\n  createdAt: DateTime!\n  updatedAt: DateTime!\n}`,
     `type ${T}List {\n  data: [${T}!]!\n  pagination: TPaginationObjectDto!\n}`,
     `type ${T}Response {\n  status: Int!\n  message: String\n  errors: [TCommonAPIErrorDto!]\n  data: ${T}\n}`,
     // A field with a default may be left out: the input shows the default GraphQL fills in.
@@ -140,6 +151,7 @@ export function graphqlPresenter<F extends FieldDeclarations>(
       const value = values[key] ?? null;
       shown[key] = isEnum && typeof value === 'string' ? value.toUpperCase() : value;
     }
+    if (resource.owned) shown.ownerId = entity.ownerId ?? null;
     shown.createdAt = entity.createdAt;
     shown.updatedAt = entity.updatedAt;
     return shown;
@@ -172,9 +184,9 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
 
   const list: Resolver = async (args, context) => {
     const searching = useCases.search !== undefined && args.search !== undefined && args.search !== null;
-    await guard(context, searching ? paths.search : paths.collection, 'GET');
+    const caller = await guard(context, searching ? paths.search : paths.collection, 'GET');
     const { q, ...page } = listArguments(args, declaration.sortFields, bodies.filters);
-    const query = page as Query;
+    const query = { ...page, ...ownerOf(declaration, caller) } as Query;
     const found =
       q === undefined || !useCases.search
         ? await useCases.list.execute(query)
@@ -194,32 +206,38 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
     resolvers: {
       Query: {
         [camel.singular]: async (args, context) => {
-          await guard(context, paths.item, 'GET');
-          return present(await useCases.get.execute({ id: idOf(args.id) }));
+          const caller = await guard(context, paths.item, 'GET');
+          return present(await useCases.get.execute({ id: idOf(args.id), ...ownerOf(declaration, caller) }));
         },
         [camel.plural]: list,
       },
       Mutation: {
         [`create${T}`]: async (args, context) => {
-          await guard(context, paths.collection, 'POST');
+          const caller = await guard(context, paths.collection, 'POST');
           const decoded = decodeMutationInput(create, input(args.input));
           if ('rejected' in decoded) return decoded.rejected;
-          const created = await mutationWrite(() => useCases.create.execute(decoded.value as never));
+          const owner = declaration.owned ? { owner: caller.userId } : {};
+          const created = await mutationWrite(() =>
+            useCases.create.execute({ ...(decoded.value as object), ...owner } as never),
+          );
           if ('rejected' in created) return created.rejected;
           return { status: 201, message: 'created', errors: null, data: present(created.value) };
         },
         [`update${T}`]: async (args, context) => {
-          await guard(context, paths.item, 'PUT');
+          const caller = await guard(context, paths.item, 'PUT');
           const id = idOf(args.id);
           const changes = decodeMutationInput(update, withoutNulls(input(args.input), update));
           if ('rejected' in changes) return changes.rejected;
-          const updated = await mutationWrite(() => useCases.update.execute({ id, changes: changes.value as never }));
+          const mine = ownerOf(declaration, caller);
+          const updated = await mutationWrite(() =>
+            useCases.update.execute({ id, changes: changes.value as never, ...mine }),
+          );
           if ('rejected' in updated) return updated.rejected;
           return { status: 200, message: 'updated', errors: null, data: present(updated.value) };
         },
         [`delete${T}`]: async (args, context) => {
-          await guard(context, paths.item, 'DELETE');
-          await useCases.remove.execute({ id: idOf(args.id) });
+          const caller = await guard(context, paths.item, 'DELETE');
+          await useCases.remove.execute({ id: idOf(args.id), ...ownerOf(declaration, caller) });
           return { status: 200, message: 'deleted', errors: null };
         },
       },
@@ -249,13 +267,18 @@ function relationResolvers<F extends FieldDeclarations, E extends ResourceEntity
     const parentDeclaration = parent.resource.declaration;
     const parentPaths = pathsOf(parentDeclaration).policy;
     const presentParent = graphqlPresenter(parentDeclaration) as (entity: unknown) => Record<string, unknown>;
-    const loadParents = async (ids: readonly string[]) =>
-      new Map((await parent.useCases.getMany.execute({ ids })).map((row) => [(row as { id: string }).id, row]));
+    const loadParents = (owner: { owner?: string }) => async (ids: readonly string[]) =>
+      new Map(
+        (await parent.useCases.getMany.execute({ ids, ...owner })).map((row) => [(row as { id: string }).id, row]),
+      );
     (types[pascal.singular] ??= {})[relation.parentField] = async (source, _args, context) => {
       const id = source[relation.key];
       if (typeof id !== 'string') return null;
-      await guard(context, parentPaths.item, 'GET');
-      const row = await batchLoad(context, `${parentDeclaration.plural}.byId`, id, loadParents);
+      const caller = await guard(context, parentPaths.item, 'GET');
+      // A parent row of another owner, for a caller who sees only their own, is no row (null).
+      const owner = ownerOf(parentDeclaration, caller);
+      const batch = `${parentDeclaration.plural}.byId${owner.owner === undefined ? '' : `:${owner.owner}`}`;
+      const row = await batchLoad(context, batch, id, loadParents(owner));
       return row === undefined ? null : presentParent(row);
     };
 
@@ -264,8 +287,11 @@ function relationResolvers<F extends FieldDeclarations, E extends ResourceEntity
     const byReference = useCases.listByReference;
     (types[namesOf(parentDeclaration).pascal.singular] ??= {})[camel.plural] = async (source, args, context) => {
       if (!byReference) throw new Error(`${declaration.plural}: listByReference is not provided`);
-      await guard(context, relation.policyPath, 'GET');
-      const query = listArguments(args, declaration.sortFields, otherFilters) as ListQuery<SortFieldOf<F>>;
+      const caller = await guard(context, relation.policyPath, 'GET');
+      const query = {
+        ...listArguments(args, declaration.sortFields, otherFilters),
+        ...ownerOf(declaration, caller),
+      } as ListQuery<SortFieldOf<F>>;
       // Searching is checked as the top-level search is: GET on the resource's search route.
       if (query.q !== undefined) await guard(context, pathsOf(declaration).policy.search, 'GET');
       // One batch per distinct list arguments: aliases asking for other pages are batched apart.

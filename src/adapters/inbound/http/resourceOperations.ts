@@ -5,9 +5,10 @@ import type {
   ResourceEntity,
 } from '../../../domain/shared/resource.js';
 import { snakeName, type Shape } from '../codecs/fields.js';
-import { bodiesOf } from '../codecs/resourceCodecs.js';
+import { bodiesOf, ownerIdField } from '../codecs/resourceCodecs.js';
 import { namesOf, pathsOf, relationsOf, type Relation } from '../resources.js';
 import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
+import { optional } from '../codecs/fields.js';
 import type { DefaultSort } from '../codecs/listCodecs.js';
 import type { resourcePaths } from '../paths.js';
 import type { ListQuerySpec } from '../codecs/listCodecs.js';
@@ -27,6 +28,8 @@ export interface ResourceSpec<B extends Shape, U extends Shape, F extends string
   readonly search: S;
   /** Its list filters (`?customer_id=`), one per ref field. */
   readonly filters?: L;
+  /** Each row has its owner: answered as `owner_id`, which a body may only repeat. */
+  readonly owned?: boolean;
 }
 
 type ListOp<F extends string, L extends Shape, Q extends 'none' | 'required'> = Operation & {
@@ -51,17 +54,25 @@ const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}`
 
 /**
  * A resource on the wire: `id`, each field of its create body (by its JSON name; an optional
- * field may be `null`, a field with a default is always answered), `created_at`, `updated_at` —
- * exactly what its presenter writes.
+ * field may be `null`, a field with a default is always answered), `owner_id` when `owned`,
+ * `created_at`, `updated_at` — exactly what its presenter writes.
  */
-export function resourceSchema(title: string, create: Shape): JsonSchema {
+export function resourceSchema(title: string, create: Shape, owned = false): JsonSchema {
   const fields: Record<string, JsonSchema> = {};
   for (const [key, spec] of Object.entries(create)) {
     const { default: defaultValue, ...schema } = spec.codec.schema;
     fields[snakeName(key)] = spec.required || defaultValue !== undefined ? schema : nullableSchema(schema);
   }
-  return { title, ...closedObject({ id: WIRE.uuid, ...fields, created_at: WIRE.dateTime, updated_at: WIRE.dateTime }) };
+  const owner: Record<string, JsonSchema> = owned ? { owner_id: ownerIdField.schema } : {};
+  return {
+    title,
+    ...closedObject({ id: WIRE.uuid, ...fields, ...owner, created_at: WIRE.dateTime, updated_at: WIRE.dateTime }),
+  };
 }
+
+/** A body of an owned resource: its fields, and `owner_id`, which it may only repeat. */
+const withOwner = <B extends Shape>(body: B, owned: boolean | undefined): B =>
+  owned ? ({ ...body, ownerId: optional(ownerIdField) } as B) : body;
 
 /**
  * The REST operations of a resource (docs/lists.md and §13): list, create, search (when it has it),
@@ -76,7 +87,7 @@ export function resourceOperations<
   const L extends Shape = Record<never, never>,
 >(spec: ResourceSpec<B, U, F, S, L>): ResourceOperations<B, U, F, S, L> {
   const { human, pascal, paths } = spec;
-  const schema = resourceSchema(pascal.singular, spec.create);
+  const schema = resourceSchema(pascal.singular, spec.create, spec.owned);
   const tag: Tag = {
     name: spec.paths.collection.split('/').pop() ?? human.plural,
     description: `The ${human.plural} resource`,
@@ -104,7 +115,8 @@ export function resourceOperations<
       method: 'POST',
       path: paths.collection,
       summary: `Create ${one}`,
-      body: spec.create,
+      ...(spec.owned ? { description: `The ${human.singular} belongs to the caller (\`owner_id\`).` } : {}),
+      body: withOwner(spec.create, spec.owned),
       answers: [
         ok(201, `The ${human.singular} created, with its version in ETag and its path in Location`, schema, {
           etag: true,
@@ -144,7 +156,7 @@ export function resourceOperations<
       summary: `Update ${one}`,
       description:
         'Partial: an absent field is unchanged, a present one is set and validated. With `If-Match`, only if the version is still current.',
-      body: spec.update,
+      body: withOwner(spec.update, spec.owned),
       ifMatch: true,
       answers: [ok(200, `The ${human.singular} updated, with its new version in ETag`, schema, { etag: true })],
       failures: { 404: notFound, 409: notUnique },
@@ -213,6 +225,7 @@ function ownOperationsOf<F extends FieldDeclarations>(
     sortFields: resource.sortFields,
     search: resource.search !== undefined,
     filters: bodies.filters,
+    owned: resource.owned,
   });
 }
 
@@ -220,8 +233,8 @@ function ownOperationsOf<F extends FieldDeclarations>(
 const wireValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
 
 /**
- * A declared resource's entity on the wire: `id`, each field under its JSON name, `created_at`,
- * `updated_at` — what `resourceSchema` documents.
+ * A declared resource's entity on the wire: `id`, each field under its JSON name, `owner_id` (an
+ * owned resource), `created_at`, `updated_at` — what `resourceSchema` documents.
  */
 export function restPresenter<F extends FieldDeclarations>(
   resource: ResourceDeclaration<F>,
@@ -231,6 +244,7 @@ export function restPresenter<F extends FieldDeclarations>(
     const wire: Record<string, unknown> = { id: entity.id };
     const values = entity as unknown as Record<string, unknown>;
     for (const [key, name] of fields) wire[name] = wireValue(values[key]);
+    if (resource.owned) wire.owner_id = entity.ownerId ?? null;
     wire.created_at = entity.createdAt.toISOString();
     wire.updated_at = entity.updatedAt.toISOString();
     return wire;

@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { AccessScope } from '../../../application/ports/AccessPolicy.js';
 import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
 import {
@@ -19,11 +21,26 @@ import type { RequestState } from './state.js';
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
 
 /**
+ * The owner a call of an owned resource is limited to: the caller, when the rule that let them
+ * in reaches only their own rows (`scope` from the access check); else none (every row).
+ */
+export function ownerFilter(
+  resource: { readonly owned: boolean },
+  ctx: Pick<RouterContext<RequestState>, 'state'>,
+  scope: AccessScope | undefined = ctx.state.access?.scope,
+): { owner?: string } {
+  const caller = ctx.state.principal?.userId;
+  return resource.owned && scope === 'own' && caller !== undefined ? { owner: caller } : {};
+}
+
+/**
  * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
  * it has a search field, `/:id` (get, update, delete), and for each `ref` field the nested list
  * under the referenced row (`/customers/:id/invoices`: 404 for an unknown one, given `parents`);
- * token and policy on all. An answer carrying one row carries its version (`ETag`), a create its path (`Location`); update and
- * delete take `If-Match`.
+ * token and policy on all. An answer carrying one row carries its version (`ETag`), a create its
+ * path (`Location`); update and delete take `If-Match`. An owned resource's row belongs to the
+ * caller who creates it; a caller whose rule reaches only their own rows gets only those (another's
+ * id is not found).
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
@@ -40,8 +57,9 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
     // With a search route, `/search` is never taken for an id.
     const notAnId = search ? [notSearch] : [];
 
+    const owned = resource.declaration;
     api.on(ops.list, async (ctx, { query }) => {
-      const page = await useCases.list.execute(query as Query);
+      const page = await useCases.list.execute({ ...(query as Query), ...ownerFilter(owned, ctx) });
       ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
     });
 
@@ -52,15 +70,23 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       const nested = (ops as Record<string, Operation>)[nestedListKey(relation)]!;
       api.on(nested, async (ctx, { query }) => {
         const id = parentId(ctx.params.id);
-        await parent.useCases.get.execute({ id });
+        await parent.useCases.get.execute({
+          id,
+          ...ownerFilter(parent.resource.declaration, ctx, ctx.state.access?.reads[0]),
+        });
         const list = query as unknown as Query;
-        const page = await useCases.list.execute({ ...list, filters: { ...list.filters, [relation.field]: id } });
+        const page = await useCases.list.execute({
+          ...list,
+          filters: { ...list.filters, [relation.field]: id },
+          ...ownerFilter(owned, ctx),
+        });
         ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
     api.on(ops.create, async (ctx, { body }) => {
-      const created = await useCases.create.execute(body as never);
+      const owner = owned.owned ? { owner: ctx.state.principal?.userId } : {};
+      const created = await useCases.create.execute({ ...(body as object), ...owner } as never);
       ctx.status = 201;
       ctx.set('Location', `${ops.create.path}/${created.id}`);
       ctx.body = success(withETag(ctx, created, present));
@@ -71,13 +97,14 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       const searching = useCases.search;
       api.on(search, async (ctx, { query }) => {
         const list = query as unknown as Query & { q?: string };
-        const page = await searching.execute({ ...list, q: list.q ?? '' });
+        const page = await searching.execute({ ...list, q: list.q ?? '', ...ownerFilter(owned, ctx) });
         ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
     api.on(ops.get, async (ctx) => {
-      ctx.body = success(withETag(ctx, await useCases.get.execute({ id: idOf(ctx.params.id) }), present));
+      const id = idOf(ctx.params.id);
+      ctx.body = success(withETag(ctx, await useCases.get.execute({ id, ...ownerFilter(owned, ctx) }), present));
     });
 
     api.on(
@@ -86,7 +113,8 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
         const id = idOf(ctx.params.id);
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
         const changes = body as never;
-        ctx.body = success(withETag(ctx, await useCases.update.execute({ id, changes, expectedVersions }), present));
+        const updated = await useCases.update.execute({ id, changes, expectedVersions, ...ownerFilter(owned, ctx) });
+        ctx.body = success(withETag(ctx, updated, present));
       },
       ...notAnId,
     );
@@ -95,7 +123,8 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       ops.remove,
       async (ctx) => {
         const id = idOf(ctx.params.id);
-        await useCases.remove.execute({ id, expectedVersions: ifMatchVersions(ctx.headers['if-match']) });
+        const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
+        await useCases.remove.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) });
         ctx.status = 204;
       },
       ...notAnId,

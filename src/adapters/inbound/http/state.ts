@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AccessScope } from '../../../application/ports/AccessPolicy.js';
 
 /**
  * What the middleware chain keeps on `ctx.state` for the layers inside it. A class, so the
@@ -9,6 +10,11 @@ import type { Logger } from 'pino';
 export class RequestState {
   /** Set by authentication once the bearer token is verified. */
   principal?: { userId: string; role: string; sessionId: string };
+  /**
+   * Set by the access check (`authorize`): the rows the caller's rule reaches on the route
+   * (`scope`), and on each route it must also read (`reads`, in the order of its `readsToo`).
+   */
+  access?: { readonly scope: AccessScope; readonly reads: readonly AccessScope[] };
   private child: Logger | undefined;
   private controller: AbortController | undefined;
   private expired = false;

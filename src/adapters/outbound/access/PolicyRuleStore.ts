@@ -1,4 +1,8 @@
-/** One stored casbin line: `p, role, path, action` or `g, role, parent`. */
+/**
+ * One stored casbin line: `p, role, path, action` or `g, role, parent`. A rule of scope `own` has a
+ * fourth value, `own`; a rule of scope `all` has none (so older rules, and every `all` rule, are
+ * the same three values).
+ */
 export interface StoredRule {
   readonly kind: 'p' | 'g';
   readonly values: readonly string[];
@@ -43,17 +47,24 @@ export interface PolicyRuleStore {
   replaceAll(rules: readonly StoredRule[]): Promise<Replacement>;
 }
 
-/** Parses casbin policy CSV: `p, …` and `g, …` lines; blank lines and `#` comments skipped. */
+/**
+ * Parses casbin policy CSV: `p, role, path, action[, scope]` (scope `all`, the default, or `own`) and
+ * `g, role, parent` lines; blank lines and `#` comments skipped.
+ */
 export function parsePolicyCsv(text: string): StoredRule[] {
   const rules: StoredRule[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     const [kind, ...values] = line.split(',').map((part) => part.trim());
-    if ((kind === 'p' && values.length === 3) || (kind === 'g' && values.length === 2)) {
+    if (kind === 'p' && values.length === 4 && (values[3] === 'all' || values[3] === 'own')) {
+      rules.push({ kind, values: values[3] === 'own' ? values : values.slice(0, 3) });
+    } else if ((kind === 'p' && values.length === 3) || (kind === 'g' && values.length === 2)) {
       rules.push({ kind, values });
     } else {
-      throw new Error(`policy line ${index + 1} is not "p, role, path, action" or "g, role, parent": ${line}`);
+      throw new Error(
+        `policy line ${index + 1} is not "p, role, path, action[, all|own]" or "g, role, parent": ${line}`,
+      );
     }
   }
   return rules;

@@ -14,6 +14,8 @@ import { pageOf, type Comparable } from './sorting.js';
 interface StoredProps {
   readonly id: string;
   readonly version: number;
+  /** An owned resource's rows: their owner. */
+  readonly ownerId?: string;
 }
 
 /** What a reference field points at: the referenced resource's repository, and its name in messages. */
@@ -123,14 +125,20 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     this.rows.set(row.id, row);
   }
 
-  async findById(id: string): Promise<E | undefined> {
+  /** The stored row with this id, unless `owner` is given and it belongs to someone else. */
+  private stored(id: string, owner: string | undefined): P | undefined {
     const row = this.rows.get(id);
+    return row && (owner === undefined || row.ownerId === owner) ? row : undefined;
+  }
+
+  async findById(id: string, owner?: string): Promise<E | undefined> {
+    const row = this.stored(id, owner);
     return row ? this.resource.fromRow(row) : undefined;
   }
 
   /** Atomic because nothing is awaited between the read and the write. */
-  async update(id: string, change: (current: E) => E): Promise<E | undefined> {
-    const stored = this.rows.get(id);
+  async update(id: string, change: (current: E) => E, owner?: string): Promise<E | undefined> {
+    const stored = this.stored(id, owner);
     if (!stored) return undefined;
     const current = this.resource.fromRow(stored);
     const next = change(current);
@@ -143,17 +151,17 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
     return next;
   }
 
-  async delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
-    const stored = this.rows.get(id);
+  async delete(id: string, onlyAtVersions?: readonly number[], owner?: string): Promise<boolean> {
+    const stored = this.stored(id, owner);
     if (!stored || (onlyAtVersions !== undefined && !onlyAtVersions.includes(stored.version))) return false;
     if (this.referrers.some((isReferenced) => isReferenced(id))) throw this.resource.stillReferenced(id);
     return this.rows.delete(id);
   }
 
   /** The rows with these ids (an unknown id is left out). */
-  async findByIds(ids: readonly string[]): Promise<E[]> {
+  async findByIds(ids: readonly string[], owner?: string): Promise<E[]> {
     return [...new Set(ids)].flatMap((id) => {
-      const row = this.rows.get(id);
+      const row = this.stored(id, owner);
       return row ? [this.resource.fromRow(row)] : [];
     });
   }
@@ -175,6 +183,7 @@ export class InMemoryResourceRepository<E, P extends StoredProps, F extends stri
       return [prop, id] as const;
     });
     const matching = [...this.rows.values()].filter((row) => {
+      if (query.owner !== undefined && row.ownerId !== query.owner) return false;
       if (needle && search !== undefined) {
         const value = this.valueOf(row, search);
         if (typeof value !== 'string' || !value.toLowerCase().includes(needle)) return false;

@@ -15,9 +15,14 @@ import { AccessRuleSchema, AppMetaSchema, POLICY_SEEDED_KEY } from './schemas/Ac
 /** Thrown inside a transaction to roll it back when a guarded removal is refused. */
 class Refused extends Error {}
 
-const toRule = (row: { kind: string; v0: string; v1: string; v2: string }): StoredRule => ({
+const toRule = (row: { kind: string; v0: string; v1: string; v2: string; scope: string }): StoredRule => ({
   kind: row.kind === 'g' ? 'g' : 'p',
-  values: row.kind === 'g' ? [row.v0, row.v1] : [row.v0, row.v1, row.v2],
+  values:
+    row.kind === 'g'
+      ? [row.v0, row.v1]
+      : row.scope === 'own'
+        ? [row.v0, row.v1, row.v2, 'own']
+        : [row.v0, row.v1, row.v2],
 });
 
 const toRow = (rule: StoredRule) => ({
@@ -25,6 +30,7 @@ const toRow = (rule: StoredRule) => ({
   v0: rule.values[0] ?? '',
   v1: rule.values[1] ?? '',
   v2: rule.values[2] ?? '',
+  scope: rule.values[3] === 'own' ? 'own' : 'all',
 });
 
 /** Access rules in the `access_rules` table; `app_meta` remembers that the file seeded them once. */

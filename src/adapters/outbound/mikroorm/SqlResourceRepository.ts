@@ -129,6 +129,9 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
   private readonly selectOne: string;
   /** The read of an update: on PostgreSQL it takes the row's write lock (ADR 0013). */
   private readonly lockOne: string;
+  /** The same reads of one owner's row (an owned table), another owner's answered as no row. */
+  private readonly selectOwn: string;
+  private readonly lockOwn: string;
   private readonly insertOne: string;
   private readonly updateOne: string;
   /** Columns an update writes: all but id and created_at. */
@@ -159,6 +162,8 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
     this.selectOne = `select ${this.selectList} from ${t} where id = ?`;
     // PostgreSQL: the row lock; SQLite has none, and its transaction holds the write lock already.
     this.lockOne = database.sql.dialect === 'postgresql' ? `${this.selectOne} for update` : this.selectOne;
+    this.selectOwn = `${this.selectOne} and owner_id = ?`;
+    this.lockOwn = database.sql.dialect === 'postgresql' ? `${this.selectOwn} for update` : this.selectOwn;
     this.insertOne = `insert into ${t} (${this.columnList}) values (${this.columns.map(() => '?').join(', ')})`;
     this.updated = this.columns.filter((c) => c.name !== 'id' && c.name !== 'created_at');
     this.updateOne = `update ${t} set ${this.updated.map((c) => `${c.name} = ?`).join(', ')} where id = ?`;
@@ -188,10 +193,18 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
     });
   }
 
+  /** `owner` as a statement's parameters: none without one; on a table that is not owned, a programming error. */
+  private ownerParams(owner: string | undefined): string[] {
+    if (owner === undefined) return [];
+    if (!this.table.owned) throw new Error(`${this.table.table}: rows have no owner`);
+    return [owner];
+  }
+
   /** The hot read: one prepared statement, no entity hydration (it is mapped to the domain anyway). */
-  findById(id: string): Promise<E | undefined> {
+  findById(id: string, owner?: string): Promise<E | undefined> {
     return guarded(this.database.orm, async () => {
-      const row = await this.sql.one<RawRow>(this.selectOne, [id]);
+      const mine = this.ownerParams(owner);
+      const row = await this.sql.one<RawRow>(mine.length > 0 ? this.selectOwn : this.selectOne, [id, ...mine]);
       return row ? this.fromRaw(row) : undefined;
     });
   }
@@ -200,12 +213,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * The rows with these ids (an unknown id is left out), in one statement whatever their number:
    * the ids go as one JSON array parameter, so the statement's text never changes.
    */
-  findByIds(ids: readonly string[]): Promise<E[]> {
+  findByIds(ids: readonly string[], owner?: string): Promise<E[]> {
     return guarded(this.database.orm, async () => {
       if (ids.length === 0) return [];
+      const mine = this.ownerParams(owner);
       const rows = await this.sql.all<RawRow>(
-        `select ${this.selectList} from ${this.table.table} where id in ${this.jsonList()}`,
-        [JSON.stringify([...new Set(ids)])],
+        `select ${this.selectList} from ${this.table.table} where id in ${this.jsonList()}${mine.length > 0 ? ' and owner_id = ?' : ''}`,
+        [JSON.stringify([...new Set(ids)]), ...mine],
       );
       return rows.map((row) => this.fromRaw(row));
     });
@@ -272,12 +286,13 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * Applies `change` to the stored row and answers what is stored after it; `undefined` for an
    * unknown id. `change` runs while the row's write lock is held (ADR 0013).
    */
-  update(id: string, change: (current: E) => E): Promise<E | undefined> {
+  update(id: string, change: (current: E) => E, owner?: string): Promise<E | undefined> {
     return guarded(this.database.orm, async () => {
       let next: E | undefined;
+      const mine = this.ownerParams(owner);
       try {
         return await this.sql.transaction(async (tx) => {
-          const row = await tx.one<RawRow>(this.lockOne, [id]);
+          const row = await tx.one<RawRow>(mine.length > 0 ? this.lockOwn : this.lockOne, [id, ...mine]);
           if (row === undefined) return undefined;
           const current = this.fromRaw(row);
           next = change(current);
@@ -295,17 +310,18 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
    * the same statement), else nothing is deleted. A row other rows still reference is not deleted:
    * the table's "still referenced" error (409).
    */
-  delete(id: string, onlyAtVersions?: readonly number[]): Promise<boolean> {
+  delete(id: string, onlyAtVersions?: readonly number[], owner?: string): Promise<boolean> {
     return guarded(this.database.orm, async () => {
       if (onlyAtVersions?.length === 0) return false;
       const versions =
         onlyAtVersions === undefined ? '' : ` and version in (${onlyAtVersions.map(() => '?').join(', ')})`;
+      const mine = this.ownerParams(owner);
       try {
         return (
-          (await this.sql.run(`delete from ${this.table.table} where id = ?${versions}`, [
-            id,
-            ...(onlyAtVersions ?? []),
-          ])) > 0
+          (await this.sql.run(
+            `delete from ${this.table.table} where id = ?${versions}${mine.length > 0 ? ' and owner_id = ?' : ''}`,
+            [id, ...(onlyAtVersions ?? []), ...mine],
+          )) > 0
         );
       } catch (error) {
         if (isForeignKeyViolation(error)) throw this.table.stillReferenced(id);
@@ -364,10 +380,12 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       .map((c) => c.name);
   }
 
-  /** The `where` of a list and its parameters; filters only on reference columns. */
+  /** The `where` of a list and its parameters; filters only on reference columns, and the owner's rows. */
   private whereOf(query: ListQuery<F>, postgres: boolean): { where: string; params: string[] } {
     const conditions: string[] = [];
-    const params: string[] = [];
+    const params: string[] = this.ownerParams(query.owner);
+    // First, as the owner's sort indexes lead with it.
+    if (params.length > 0) conditions.push('owner_id = ?');
     if (query.q && this.searchColumn) {
       conditions.push(postgres ? `lower(${this.searchColumn}) like ? escape '!'` : `${this.searchColumn} glob ?`);
       params.push(postgres ? likeContains(query.q) : globContainsAnyCase(query.q));
@@ -410,7 +428,7 @@ export class SqlResourceRepository<E, P extends StoredProps, F extends string> {
       const orderBy = query.order === 'desc' ? orderings.desc : orderings.asc;
       const pageIds = `select id from ${t} ${where} order by ${orderBy} limit ? offset ?`;
       const pageParams = [...params, query.perPage, offsetOf(query)];
-      const filtered = Object.keys(query.filters ?? {}).length > 0;
+      const filtered = Object.keys(query.filters ?? {}).length > 0 || query.owner !== undefined;
       if (!postgres || filtered || offsetOf(query) < DEEP_OFFSET) {
         // One statement. `id in (page ids)` makes SQLite look each row up by key (a join would scan
         // the table); PostgreSQL walks the sort index by itself for a shallow page or a filtered one.

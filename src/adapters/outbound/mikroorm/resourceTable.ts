@@ -62,6 +62,7 @@ export interface StoredProps {
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  readonly ownerId?: string;
 }
 
 /** A resource's own fields (props minus id, version and the timestamps). */
@@ -79,6 +80,11 @@ export interface TableSpec {
   readonly sortable: readonly string[];
   /** The field (camel case) searched by `q`: case-insensitive "contains". */
   readonly search?: string;
+  /**
+   * Each row has its owner (`owner_id`, no foreign key: a user's deletion keeps their rows), and
+   * every sort index has a twin led by `owner_id`, so one owner's page is one index range too.
+   */
+  readonly owned?: boolean;
 }
 
 /**
@@ -104,12 +110,12 @@ export { snakeCase };
 export interface ColumnOf {
   readonly prop: string;
   readonly name: string;
-  readonly kind: ColumnKind | 'id' | 'version';
+  readonly kind: ColumnKind | 'id' | 'version' | 'owner';
   readonly optional: boolean;
   readonly spec?: Column;
 }
 
-/** Every column in table order: id, the fields, version, created_at, updated_at. */
+/** Every column in table order: id, the fields, owner_id (an owned resource), version, created_at, updated_at. */
 export function columnsOf(spec: TableSpec): ColumnOf[] {
   return [
     { prop: 'id', name: 'id', kind: 'id', optional: false },
@@ -120,6 +126,7 @@ export function columnsOf(spec: TableSpec): ColumnOf[] {
       optional: column.optional === true,
       spec: column,
     })),
+    ...(spec.owned ? [{ prop: 'ownerId', name: 'owner_id', kind: 'owner', optional: false } as const] : []),
     { prop: 'version', name: 'version', kind: 'version', optional: false },
     { prop: 'createdAt', name: 'created_at', kind: 'datetime', optional: false },
     { prop: 'updatedAt', name: 'updated_at', kind: 'datetime', optional: false },
@@ -129,19 +136,32 @@ export function columnsOf(spec: TableSpec): ColumnOf[] {
 /** The sortable column named `field`, or an error naming the table (a declaration mistake, found at start). */
 export function sortColumn(spec: TableSpec, field: string): ColumnOf {
   const column = columnsOf(spec).find((c) => c.name === field);
-  if (!column || column.kind === 'text' || column.kind === 'id')
+  if (!column || column.kind === 'text' || column.kind === 'id' || column.kind === 'owner')
     throw new Error(`${spec.table}: ${field} is not a sortable column`);
   return column;
 }
 
-/** The index serving a sort: `(column, id)`; for an optional column, one per direction (nulls last both ways). */
+/**
+ * The index serving a sort: `(column, id)`; for an optional column, one per direction (nulls last
+ * both ways). An owned table has each again led by `owner_id` (`(owner_id, created_at, id)`…), so
+ * the page of one owner's rows is one range of an index as well.
+ */
 export function sortIndexes(spec: TableSpec, field: string): { name: string; columns: string }[] {
   const column = sortColumn(spec, field);
   const c = column.name;
-  if (!column.optional) return [{ name: `${spec.table}_${c}_id_index`, columns: `${c}, id` }];
+  const indexes = column.optional
+    ? [
+        { name: `${spec.table}_${c}_nulls_last_asc_index`, columns: `(${c} is null), ${c}, id` },
+        { name: `${spec.table}_${c}_nulls_last_desc_index`, columns: `(${c} is not null), ${c}, id` },
+      ]
+    : [{ name: `${spec.table}_${c}_id_index`, columns: `${c}, id` }];
+  if (!spec.owned) return indexes;
   return [
-    { name: `${spec.table}_${c}_nulls_last_asc_index`, columns: `(${c} is null), ${c}, id` },
-    { name: `${spec.table}_${c}_nulls_last_desc_index`, columns: `(${c} is not null), ${c}, id` },
+    ...indexes,
+    ...indexes.map((index) => ({
+      name: index.name.replace(`${spec.table}_`, `${spec.table}_owner_`),
+      columns: `owner_id, ${index.columns}`,
+    })),
   ];
 }
 
@@ -237,6 +257,7 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
     .createTable(spec.table, (t) => {
       t.string('id', 36).primary();
       for (const column of columns) addColumn(t, column, knex);
+      if (spec.owned) t.string('owner_id', 36).notNullable();
       t.integer('version').notNullable().defaultTo(1);
       t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
       t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable();
@@ -256,8 +277,9 @@ export function createResourceTable(knex: Knex, spec: TableSpec): string[] {
     .toSQL()
     .map((statement) => statement.sql);
   for (const field of spec.sortable) {
-    if (!sortColumn(spec, field).optional) continue;
-    for (const index of sortIndexes(spec, field)) {
+    // A required column's own `(column, id)` index is made with the table, above.
+    const made = sortColumn(spec, field).optional ? 0 : 1;
+    for (const index of sortIndexes(spec, field).slice(made)) {
       statements.push(`create index ${quoted(index.name)} on ${quoted(spec.table)} (${index.columns})`);
     }
   }
@@ -332,6 +354,7 @@ export function tableSpecOf<F extends FieldDeclarations>(resource: ResourceDecla
     columns: Object.fromEntries(Object.entries(resource.fields).map(([key, f]) => [key, columnOf(f)])),
     sortable: resource.sortFields,
     ...(resource.search !== undefined ? { search: resource.search } : {}),
+    ...(resource.owned ? { owned: true } : {}),
   };
 }
 

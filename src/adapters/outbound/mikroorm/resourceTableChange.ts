@@ -100,6 +100,10 @@ export function tableChangeProblems(change: TableChange): string[] {
   const { before, after } = change;
   const problems: string[] = [];
   if (before.table !== after.table) problems.push(`${before.table}: cannot become ${after.table}`);
+  if ((before.owned === true) !== (after.owned === true))
+    problems.push(
+      `${after.table}: it became ${after.owned ? 'owned' : 'not owned'}; the rows stored cannot be given owners by a migration — declare a new resource instead`,
+    );
   const old = byName(before);
   const { added, kept } = changedFields(change);
   for (const column of kept) {
@@ -295,6 +299,7 @@ export function sameTable(a: TableSpec, b: TableSpec): boolean {
         .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
       sortable: [...spec.sortable].sort(),
       search: spec.search ?? null,
+      owned: spec.owned === true,
     });
   return shape(a) === shape(b);
 }

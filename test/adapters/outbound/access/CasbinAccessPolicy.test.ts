@@ -74,8 +74,8 @@ const EXPECTED: Record<string, Record<string, readonly Method[]>> = {
   },
 };
 
-const USER_POST_PRODUCTS: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'POST' };
-const USER_GET_PRODUCT: PolicyRule = { role: 'user', path: '/api/v1/products/{id}', action: 'GET' };
+const USER_POST_PRODUCTS: PolicyRule = { role: 'user', path: '/api/v1/products', action: 'POST', scope: 'all' };
+const USER_GET_PRODUCT: PolicyRule = { role: 'user', path: '/api/v1/products/{id}', action: 'GET', scope: 'all' };
 
 describe('CasbinAccessPolicy', () => {
   describe('the shipped model and policy (docs/access-rules.md)', () => {

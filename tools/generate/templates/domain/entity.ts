@@ -25,7 +25,7 @@ export const ${upper} = declareResource({
   plural: '${pluralSnake}',
   fields: {
 ${m.fields.map(declarationLine).join('\n')}
-  },${m.search ? `\n  search: '${m.search.camel}',` : ''}
+  },${m.search ? `\n  search: '${m.search.camel}',` : ''}${m.owned ? '\n  owned: true,' : ''}
 });
 
 type Fields = typeof ${upper}.fields;

@@ -1,4 +1,5 @@
 import { nestedListPaths, type ResourceModel } from '../../model.js';
+import type { AccessRule } from '../outbound/migrationFile.js';
 
 /** An edit of an existing file: its current text in, its new text out. */
 export type Edit = (m: ResourceModel, current: string) => string;
@@ -96,16 +97,18 @@ export const moduleListEdit: Edit = (m, current) => {
 
 /**
  * The rules a resource brings (README: Add a resource): `user` reads, `moderator` does everything —
- * on the collection, the item, and each nested list under a referenced row (the list's rules).
+ * on the collection, the item, and each nested list under a referenced row (the list's rules). An
+ * owned resource's `user` also creates, updates and deletes, each with scope `own` (its own rows).
  */
-export function policyRules(m: ResourceModel): { role: string; path: string; action: string }[] {
+export function policyRules(m: ResourceModel): AccessRule[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
   const item = `${collection}/{id}`;
   const nested = nestedListPaths(m);
+  const own = m.owned ? { scope: 'own' as const } : {};
   return [
-    { role: 'user', path: collection, action: 'GET' },
-    { role: 'user', path: item, action: 'GET' },
-    ...nested.map((path) => ({ role: 'user', path, action: 'GET' })),
+    { role: 'user', path: collection, action: m.owned ? 'GET|POST' : 'GET', ...own },
+    { role: 'user', path: item, action: m.owned ? 'GET|PUT|DELETE' : 'GET', ...own },
+    ...nested.map((path) => ({ role: 'user', path, action: 'GET', ...own })),
     { role: 'moderator', path: collection, action: '.*' },
     { role: 'moderator', path: item, action: '.*' },
     ...nested.map((path) => ({ role: 'moderator', path, action: '.*' })),
@@ -132,7 +135,11 @@ export const policyEdit: Edit = (m, current) => {
     const ofRole = policies.filter((p) => p.role === rule.role);
     const after = ofRole.find((p) => p.path > rule.path);
     const at = after?.index ?? (ofRole.at(-1) ?? policies.at(-1))?.index ?? -1;
-    lines.splice(after ? at : at + 1, 0, `p, ${rule.role}, ${rule.path}, ${rule.action}`);
+    lines.splice(
+      after ? at : at + 1,
+      0,
+      `p, ${rule.role}, ${rule.path}, ${rule.action}${rule.scope ? `, ${rule.scope}` : ''}`,
+    );
   }
   return lines.join('\n') + (endsWithNewline ? '\n' : '');
 };

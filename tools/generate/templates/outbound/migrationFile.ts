@@ -12,18 +12,32 @@ import {
   tableColumn,
 } from './source.js';
 
-/** The access rules every resource gets (README: Add a resource): `moderator` all actions, `user` GET, on the collection and item paths. */
-export function accessGrants(m: ResourceModel): { role: string; path: string; action: string }[] {
+/**
+ * The access rules every resource gets (README: Add a resource): `moderator` all actions, `user`
+ * GET, on the collection and item paths; for an owned resource `user` may also create, update and
+ * delete, with scope `own` (only its own rows).
+ */
+export function accessGrants(m: ResourceModel): AccessRule[] {
   const collection = `/api/v1/${m.names.pluralKebab}`;
   const nested = nestedListPaths(m);
+  const own = m.owned ? { scope: 'own' as const } : {};
   return [
     { role: 'moderator', path: collection, action: '.*' },
     { role: 'moderator', path: `${collection}/{id}`, action: '.*' },
     ...nested.map((path) => ({ role: 'moderator', path, action: '.*' })),
-    { role: 'user', path: collection, action: 'GET' },
-    { role: 'user', path: `${collection}/{id}`, action: 'GET' },
-    ...nested.map((path) => ({ role: 'user', path, action: 'GET' })),
+    { role: 'user', path: collection, action: m.owned ? 'GET|POST' : 'GET', ...own },
+    { role: 'user', path: `${collection}/{id}`, action: m.owned ? 'GET|PUT|DELETE' : 'GET', ...own },
+    ...nested.map((path) => ({ role: 'user', path, action: 'GET', ...own })),
   ];
+}
+
+/** One rule a resource brings: a `p` line of policy.csv, and a grant of its migration. */
+export interface AccessRule {
+  readonly role: string;
+  readonly path: string;
+  readonly action: string;
+  /** `own` only (an owned resource's `user` rules); absent is `all`. */
+  readonly scope?: 'own';
 }
 
 /**
@@ -51,10 +65,16 @@ export function migrationFile(m: ResourceModel): FileContents {
           `on PostgreSQL, a trigram index for the case-insensitive ${m.search.name} search when the \`pg_trgm\` extension can be had (else search scans, as on SQLite);`,
         ]
       : []),
+    ...(m.owned
+      ? [
+          `the owner of each row (\`owner_id\`, no foreign key: a user's deletion keeps their rows), leading a twin of each sort index, so one owner's page is one index range too;`,
+        ]
+      : []),
     `the ${lowerHuman(m.names)} access rules, for a database whose policy was seeded before (a fresh one is seeded from policy/policy.csv, which lists them too).`,
   ]);
   const grants = accessGrants(m).map(
-    (grant) => `{ role: ${quoted(grant.role)}, path: ${quoted(grant.path)}, action: ${quoted(grant.action)} },`,
+    (grant) =>
+      `{ role: ${quoted(grant.role)}, path: ${quoted(grant.path)}, action: ${quoted(grant.action)}${grant.scope ? `, scope: ${quoted(grant.scope)}` : ''} },`,
   );
   const contents = `import { Migration } from '@mikro-orm/migrations';
 import { createResourceTable, type TableSpec } from '../resourceTable.js';
@@ -66,7 +86,7 @@ const ${spec}: TableSpec = {
   columns: {
     ${indented(m.fields.map(tableColumn), 4)}
   },
-  sortable: ${arrayLiteral(sortFields(m).map(quoted), 'sortable: ', 2)},${search}
+  sortable: ${arrayLiteral(sortFields(m).map(quoted), 'sortable: ', 2)},${search}${m.owned ? '\n  owned: true,' : ''}
 };
 
 ${doc}

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
+import type { AccessPolicy, AccessScope } from '../../../../application/ports/AccessPolicy.js';
 import { ForbiddenError, UnauthorizedError } from '../../../../domain/shared/DomainError.js';
 import type { RequestState } from '../state.js';
 
@@ -13,6 +13,8 @@ export function policyPath(routePattern: string): string {
  * route that actually matched (its pattern, never the raw URL, so case, slashes and encoding
  * tricks cannot reach a handler the role is denied) with this method — and GET each route of
  * `readsToo` (a nested list's parent row); 403 `FORBIDDEN` otherwise. HEAD is checked as GET.
+ * What the rules reach (every row, or only the caller's own) is left on `ctx.state.access` for
+ * the handler to pass to its use case.
  */
 export function authorize(
   policy: AccessPolicy,
@@ -25,8 +27,15 @@ export function authorize(
     const principal = ctx.state.principal;
     if (!principal) throw new UnauthorizedError('missing bearer token');
     const action = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (!(await policy.enforce(principal.role, object, action))) throw new ForbiddenError();
-    for (const path of reads) if (!(await policy.enforce(principal.role, path, 'GET'))) throw new ForbiddenError();
+    const scope = await policy.scopeOf(principal.role, object, action);
+    if (scope === undefined) throw new ForbiddenError();
+    const readScopes: AccessScope[] = [];
+    for (const path of reads) {
+      const read = await policy.scopeOf(principal.role, path, 'GET');
+      if (read === undefined) throw new ForbiddenError();
+      readScopes.push(read);
+    }
+    ctx.state.access = { scope, reads: readScopes };
     await next();
   };
 }

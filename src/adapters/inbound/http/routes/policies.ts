@@ -5,7 +5,7 @@ import type { RemovePolicy } from '../../../../application/admin/RemovePolicy.js
 import type { Authenticate } from '../../../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../../../application/ports/AccessPolicy.js';
 import { arrayOf, closedObject, type JsonSchema } from '../../codecs/jsonSchema.js';
-import { PolicyActionField, PolicyBody, PolicyPathField } from '../../codecs/policyCodecs.js';
+import { PolicyActionField, PolicyBody, PolicyPathField, PolicyScopeField } from '../../codecs/policyCodecs.js';
 import { RoleField } from '../../codecs/userCodecs.js';
 import { success } from '../envelope.js';
 import { noContent, ok, operation, RestRoutes } from '../operations.js';
@@ -22,12 +22,20 @@ export interface PolicyUseCases {
 
 const POLICY_RULE_SCHEMA: JsonSchema = {
   title: 'PolicyRule',
-  ...closedObject({ role: RoleField.schema, path: PolicyPathField.schema, action: PolicyActionField.schema }),
+  ...closedObject({
+    role: RoleField.schema,
+    path: PolicyPathField.schema,
+    action: PolicyActionField.schema,
+    scope: PolicyScopeField.schema,
+  }),
 };
 const POLICIES_SCHEMA: JsonSchema = {
   title: 'Policies',
   ...closedObject({
-    policies: arrayOf(POLICY_RULE_SCHEMA, 'Who may do what: a role, a path pattern, a regular expression over methods'),
+    policies: arrayOf(
+      POLICY_RULE_SCHEMA,
+      'Who may do what: a role, a path pattern, a regular expression over methods, and the rows it reaches',
+    ),
     inheritance: arrayOf(
       closedObject({ role: RoleField.schema, parent: RoleField.schema }),
       'A role has every right of its parent',

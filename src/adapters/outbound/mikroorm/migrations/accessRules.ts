@@ -1,11 +1,13 @@
 import type { Migration } from '@mikro-orm/migrations';
 import { POLICY_SEEDED_KEY } from '../schemas/AccessRuleSchema.js';
 
-/** One access rule a resource's migration grants: the policy line `p, <role>, <path>, <action>`. */
+/** One access rule a resource's migration grants: the policy line `p, <role>, <path>, <action>[, <scope>]`. */
 export interface AccessGrant {
   readonly role: string;
   readonly path: string;
   readonly action: string;
+  /** `own`: only the caller's rows of an owned resource; absent or `all`: every row. */
+  readonly scope?: 'all' | 'own';
 }
 
 /**
@@ -18,10 +20,13 @@ export interface AccessGrant {
  */
 export function grantResourceAccess(migration: Migration, grants: readonly AccessGrant[]): void {
   const knex = migration.getKnex();
-  for (const { role, path, action } of grants) {
+  for (const { role, path, action, scope } of grants) {
+    // An `all` rule is written as before rules had a scope (the column's default), so the
+    // migrations from before it still run on a fresh database.
+    const own = scope === 'own';
     migration.addSql(
       knex.raw(
-        `insert into access_rules (kind, v0, v1, v2) select 'p', ?, ?, ?
+        `insert into access_rules (kind, v0, v1, v2${own ? ', scope' : ''}) select 'p', ?, ?, ?${own ? ", 'own'" : ''}
 where exists (select 1 from app_meta where key = ?)
   and not exists (select 1 from access_rules where kind = 'p' and v0 = ? and v1 = ?)`,
         [role, path, action, POLICY_SEEDED_KEY, role, path],

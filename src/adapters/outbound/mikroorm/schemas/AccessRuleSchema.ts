@@ -7,6 +7,8 @@ export interface AccessRuleRow {
   v0: string;
   v1: string;
   v2: string;
+  /** A `p` rule's scope: `all` or `own` (`all` for `g` lines). */
+  scope: string;
 }
 
 export const AccessRuleSchema = new EntitySchema<AccessRuleRow>({
@@ -18,6 +20,7 @@ export const AccessRuleSchema = new EntitySchema<AccessRuleRow>({
     v0: { type: 'string', length: 200 },
     v1: { type: 'string', length: 200 },
     v2: { type: 'string', length: 200 },
+    scope: { type: 'string', length: 3, default: 'all' },
   },
 });
 
