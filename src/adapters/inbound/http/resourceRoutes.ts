@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
 import {
+  commandsOf,
   idReader,
   relationsOf,
   type InboundResource,
@@ -13,7 +14,7 @@ import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
-import { nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
+import { commandKey, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
 import type { RequestState } from './state.js';
 
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
@@ -22,8 +23,9 @@ type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
  * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
  * it has a search field, `/:id` (get, update, delete), and for each `ref` field the nested list
  * under the referenced row (`/customers/:id/invoices`: 404 for an unknown one, given `parents`);
- * token and policy on all. An answer carrying one row carries its version (`ETag`); update and
- * delete take `If-Match`.
+ * token and policy on all; and `POST /:id/<verb>` for each declared command (409 from a state the
+ * command does not start from). An answer carrying one row carries its version (`ETag`); update,
+ * delete and the commands take `If-Match`.
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
@@ -98,5 +100,15 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       },
       ...notAnId,
     );
+
+    for (const command of commandsOf(resource.declaration)) {
+      const run = useCases.commands?.[command.verb];
+      if (!run) throw new Error(`${resource.declaration.plural}: no use case given for the command ${command.verb}`);
+      api.on((ops as Record<string, Operation>)[commandKey(command)]!, async (ctx) => {
+        const id = idOf(ctx.params.id);
+        const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
+        ctx.body = success(withETag(ctx, await run.execute({ id, expectedVersions }), present));
+      });
+    }
   };
 }

@@ -1,11 +1,13 @@
 import type { Migration } from '@mikro-orm/migrations';
 import { POLICY_SEEDED_KEY } from '../schemas/AccessRuleSchema.js';
 
-/** One access rule a resource's migration grants: the policy line `p, <role>, <path>, <action>`. */
+/** One access rule a resource's migration grants: the policy line `p, <role>, <path>, <action>[, own]`. */
 export interface AccessGrant {
   readonly role: string;
   readonly path: string;
   readonly action: string;
+  /** `own`: the rule reaches only the caller's own rows of an owned resource (the fifth field); absent: all rows. */
+  readonly scope?: 'all' | 'own';
 }
 
 /**
@@ -18,13 +20,15 @@ export interface AccessGrant {
  */
 export function grantResourceAccess(migration: Migration, grants: readonly AccessGrant[]): void {
   const knex = migration.getKnex();
-  for (const { role, path, action } of grants) {
+  for (const { role, path, action, scope } of grants) {
+    // An `own` rule stores its scope as casbin's fifth field (v3); an `all` rule is the four fields it always was.
+    const own = scope === 'own';
     migration.addSql(
       knex.raw(
-        `insert into access_rules (kind, v0, v1, v2) select 'p', ?, ?, ?
+        `insert into access_rules (kind, v0, v1, v2${own ? ', v3' : ''}) select 'p', ?, ?, ?${own ? ', ?' : ''}
 where exists (select 1 from app_meta where key = ?)
   and not exists (select 1 from access_rules where kind = 'p' and v0 = ? and v1 = ?)`,
-        [role, path, action, POLICY_SEEDED_KEY, role, path],
+        [role, path, action, ...(own ? ['own'] : []), POLICY_SEEDED_KEY, role, path],
       ),
     );
   }
