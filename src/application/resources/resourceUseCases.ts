@@ -51,6 +51,8 @@ function commandsOf(
   const methods = (entity.prototype ?? {}) as Record<string, unknown>;
   for (const verb of verbs)
     if (typeof methods[verb] !== 'function')
-      throw new Error(`${entity.declaration.name} declares the command ${verb}, but its entity class has no method ${verb}`);
+      throw new Error(
+        `${entity.declaration.name} declares the command ${verb}, but its entity class has no method ${verb}`,
+      );
   return Object.fromEntries(verbs.map((verb) => [verb, new RunCommand({ ...deps, verb })]));
 }

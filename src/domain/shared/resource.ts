@@ -371,7 +371,8 @@ export function entityOf<F extends FieldDeclarations>(
       const command = declaration.commands?.[verb];
       if (!command) throw new Error(`${declaration.name} declares no command ${verb}`);
       const current = (this.props as Record<string, unknown>)[command.field];
-      if (!command.from.includes(current as string)) throw wrongState(declaration.name, verb, command, current, this.id);
+      if (!command.from.includes(current as string))
+        throw wrongState(declaration.name, verb, command, current, this.id);
     }
 
     update(changes: Changes<F>, now: Date): this {

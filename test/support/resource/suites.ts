@@ -26,6 +26,7 @@ import {
   samplesOf,
   type DeclaredEntity,
 } from './declared.js';
+import { describeCommandRoutes, describeCommandRules } from './commands.js';
 import { describeResourceGraphQL } from './graphql.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
@@ -196,8 +197,9 @@ const useCasesOver =
 
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
- * use cases on memory, the repository contract on every engine, REST, GraphQL and access control.
- * A resource's own behaviour (a command) is tested beside, in its own tests.
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control;
+ * and each declared command (commands.ts): its move and refusal in the domain, on memory, over REST
+ * and GraphQL on every engine. Behaviour added to a command's method is tested beside.
  */
 export function describeResource(Entity: DeclaredEntity): void {
   const entity = entityUnderTest(Entity);
@@ -213,4 +215,8 @@ export function describeResource(Entity: DeclaredEntity): void {
   describeResourceRest(resource);
   describeResourceGraphQL(resource);
   describeResourceRbac(resource);
+  if (Object.keys(Entity.declaration.commands ?? {}).length > 0) {
+    describeCommandRules(Entity);
+    describeCommandRoutes(Entity);
+  }
 }
