@@ -218,21 +218,25 @@ export function registerMigration(source: string, pascal: string, name: string):
 }
 
 /** The text of a project file as the plan so far leaves it: what an earlier step changed, else what is on disk. */
-type Reader = (path: string) => string | undefined;
+export type Reader = (path: string) => string | undefined;
 
-const readText = (root: string, path: string): string | undefined =>
+export const readText = (root: string, path: string): string | undefined =>
   existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
 
-/** The migration file that applies `change` as migration number `number`, and the module list listing it. */
-function migrationChanges(
+/**
+ * The migration file that applies `change` (and `access`) as migration number `number`, named for
+ * `what` it does (`Fields` by default), and the module list listing it.
+ */
+export function migrationChanges(
   read: Reader,
   pascal: string,
   number: number,
   change: TableChange,
   access: AccessChange = {},
+  what?: string,
 ): Plan {
-  const file = tableChangeMigrationFile(number, change, access);
-  const name = tableChangeMigrationName(number, change.after.table);
+  const file = tableChangeMigrationFile(number, change, access, what);
+  const name = tableChangeMigrationName(number, change.after.table, what);
   const current = read(MODULE_LIST);
   const registered = current === undefined ? undefined : registerMigration(current, pascal, name);
   if (registered === undefined)
@@ -254,7 +258,7 @@ function migrationChanges(
 const noTable = (plural: string): string =>
   `no migration creates the ${plural} table (a resource's first migration is written by \`generate resource\`)`;
 
-const POLICY = 'policy/policy.csv';
+export const POLICY = 'policy/policy.csv';
 
 /**
  * The rules of the nested lists a change of references brings or takes away: policy.csv gets
@@ -366,7 +370,7 @@ export function relationClashes(resource: ResourceModel, others: ReadonlyMap<str
 }
 
 /** The resource named, declared, or why not. */
-async function declaredResource(
+export async function declaredResource(
   root: string,
   project: ProjectState,
   name: string | undefined,

@@ -5,9 +5,9 @@ import { MIGRATIONS_DIR } from '../../project.js';
 import type { FileContents } from '../../writer.js';
 import { docBlock, docList } from './source.js';
 
-/** `Migration0007InvoicesFields`: a change of a resource's table, named after its table. */
-export const tableChangeMigrationName = (number: number, table: string): string =>
-  `Migration${String(number).padStart(4, '0')}${namesOf(table).pascal}Fields`;
+/** `Migration0007InvoicesFields`: a change of a resource's table, named after its table (and `what` it is for). */
+export const tableChangeMigrationName = (number: number, table: string, what = 'Fields'): string =>
+  `Migration${String(number).padStart(4, '0')}${namesOf(table).pascal}${what}`;
 
 /** A value as a TypeScript literal (the formatter lays it out). */
 const literal = (value: unknown): string => JSON.stringify(value);
@@ -45,8 +45,13 @@ function changeItems(change: TableChange): string[] {
  * migrations so far made (`before`) to what its declaration says (`after`), with the rows kept —
  * its own literal copies of both (ADR 0016), read back by the generator as the table's new state.
  */
-export function tableChangeMigrationFile(number: number, change: TableChange, access: AccessChange = {}): FileContents {
-  const name = tableChangeMigrationName(number, change.after.table);
+export function tableChangeMigrationFile(
+  number: number,
+  change: TableChange,
+  access: AccessChange = {},
+  what?: string,
+): FileContents {
+  const name = tableChangeMigrationName(number, change.after.table, what);
   const plural = change.after.table.replace(/_/g, ' ');
   const grants = access.grant ?? [];
   const revokes = access.revoke ?? [];
