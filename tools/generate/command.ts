@@ -42,9 +42,10 @@ export function parseCommandRequest(argv: readonly string[]): { value: CommandRe
     if (arg === '--staff-only') staffOnly = true;
     else if (arg === '--dry-run') dryRun = true;
     else if (option) {
-      const value = option[2] ?? argv[i + 1];
-      if (option[2] === undefined) i += 1;
-      if (value === undefined || value === '' || value.startsWith('--'))
+      const next = argv[i + 1];
+      const value = option[2] ?? (next?.startsWith('--') ? undefined : next);
+      if (option[2] === undefined && value !== undefined) i += 1;
+      if (value === undefined || value === '')
         problems.push(`--${option[1]} needs a value (${USAGE})`);
       else options[option[1]!] = value;
     } else if (arg.startsWith('-'))
@@ -98,7 +99,10 @@ async function verbProblems(
       .replace(/^not a camel-case word.*/, `verb "${verb}": not lower snake case`)
       .replace(/^a field has this name/, `verb "${verb}": ${declaration.name} has a field of this name`)
       .replace(/^the name is taken.*/, `verb "${verb}": reserved (a word every resource's entity or routes use)`)
-      .replace(`${command.field} is not an enum field`, `--field ${request.field}: not an enum field of ${declaration.name}`),
+      .replace(
+        `${command.field} is not an enum field`,
+        `--field ${request.field}: not an enum field of ${declaration.name}`,
+      ),
   );
   return [...problems, ...declared];
 }
@@ -128,7 +132,13 @@ function withDeclaredCommand(source: string, camel: string, request: CommandRequ
 }
 
 /** The entity class's text with the command's method added last. */
-function withMethod(source: string, pascal: string, camel: string, request: CommandRequest, path: string): string | undefined {
+function withMethod(
+  source: string,
+  pascal: string,
+  camel: string,
+  request: CommandRequest,
+  path: string,
+): string | undefined {
   const declaration = new RegExp(`class\\s+${pascal}\\s+extends\\s+entityOf\\([^)]*\\)\\s*\\{`).exec(source);
   if (!declaration) return undefined;
   const open = declaration.index + declaration[0].length;
@@ -186,7 +196,10 @@ export async function planCommand(argv: readonly string[], context: EvolveContex
   const read = (file: string) => readText(context.root, file);
   const table = tablesAfter(await loadMigrations(context.root)).get(declaration.plural);
   if (!table)
-    return { ok: false, problems: [`no migration creates the ${declaration.plural} table, so no migration can grant the rules`] };
+    return {
+      ok: false,
+      problems: [`no migration creates the ${declaration.plural} table, so no migration can grant the rules`],
+    };
   const migration = migrationChanges(
     read,
     names.pascal,
