@@ -45,8 +45,7 @@ export function parseCommandRequest(argv: readonly string[]): { value: CommandRe
       const next = argv[i + 1];
       const value = option[2] ?? (next?.startsWith('--') ? undefined : next);
       if (option[2] === undefined && value !== undefined) i += 1;
-      if (value === undefined || value === '')
-        problems.push(`--${option[1]} needs a value (${USAGE})`);
+      if (value === undefined || value === '') problems.push(`--${option[1]} needs a value (${USAGE})`);
       else options[option[1]!] = value;
     } else if (arg.startsWith('-'))
       problems.push(`unknown option "${arg}" (the options are --field, --from, --to, --staff-only, --dry-run, --help)`);
