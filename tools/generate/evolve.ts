@@ -192,16 +192,29 @@ export function editDeclaration(
 }
 
 /** The text of a project file as the plan so far leaves it: what an earlier step changed, else what is on disk. */
-type Reader = (path: string) => string | undefined;
+export type Reader = (path: string) => string | undefined;
 
-const readText = (root: string, path: string): string | undefined =>
+export const readText = (root: string, path: string): string | undefined =>
   existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
+
+/**
+ * The migration file that applies `change` (and `access`) at `stamp`, named for what it does: the
+ * change's own slug, or `slug` (`book_orders_ship_command`) when given.
+ */
+export function migrationChanges(stamp: string, change: TableChange, access: AccessChange = {}, slug?: string): Plan {
+  return {
+    ok: true,
+    changes: { create: [tableChangeMigrationFile(stamp, change, access, slug)], modify: [] },
+    notes: [],
+    dryRun: false,
+  };
+}
 
 /** Why a table cannot be changed: no migration creates it. */
 const noTable = (plural: string): string =>
   `no migration creates the ${plural} table (a resource's first migration is written by \`generate resource\`)`;
 
-const POLICY = 'policy/policy.csv';
+export const POLICY = 'policy/policy.csv';
 
 /**
  * The rules of the nested lists a change of references brings or takes away: policy.csv gets
@@ -323,7 +336,7 @@ export function relationClashes(resource: ResourceModel, others: ReadonlyMap<str
 }
 
 /** The resource named, declared, or why not. */
-async function declaredResource(
+export async function declaredResource(
   root: string,
   project: ProjectState,
   name: string | undefined,

@@ -6,6 +6,8 @@ export const HELP = `usage: npm run generate -- resource <name> <field>... [--se
        npm run generate -- field <resource> <field>... [--default <field>=<value>]... [--dry-run]
        npm run generate -- field <resource> --remove <field> [--dry-run]
        npm run generate -- migration [--default [<resource>.]<field>=<value>]... [--dry-run]
+       npm run generate -- command <resource> <verb> --field <enum field> --from <state>[|<state>...]
+                               --to <state> [--staff-only] [--dry-run]
 
 Writes a new resource: list, create, get, update and delete over REST (/api/v1/<plural>) and
 GraphQL. Its fields are declared once, in its entity file; the shared cores serve it from that
@@ -117,6 +119,18 @@ rows there alone; the resource may be left out when one changed); a changed .def
 column's default, the rows kept; .unique() makes a unique index (refused, nothing changed, while
 the table holds duplicates). A field whose type or
 optionality changed is refused: remove it and add one under a new name.
+
+command <resource> <verb> declares a state change of an enum field (normally +readonly, so commands
+are the only way it changes): in the declaration, commands: { <verb>: { field, from, to } }, and in
+the entity class the method <verb>(now), which refuses another state (409 CONFLICT naming it) and
+moves the field; more behaviour goes in that method (docs/extending.md). Served as
+POST /api/v1/<plural>/{id}/<verb> (If-Match optional; 200 with the row) and the GraphQL mutation
+<verb><Class>(id: ID!): <Class>Response!; its rule (moderator; the owner too on an owned resource,
+unless --staff-only) goes to policy.csv and, through a new migration, to databases that exist; the
+resource's test file tests it. Refused, exit 2, nothing written: an unknown resource, a field that
+is not an enum, a state it does not list, a verb that is not lower snake case, is reserved, or is
+already a command, a field or a route word.
+  npm run generate -- command invoice send --field status --from draft --to sent
 
 Quote a field that has ( ) | < > ? or spaces in it: the shell reads those characters itself.
 

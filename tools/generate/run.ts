@@ -1,3 +1,4 @@
+import { planCommand } from './command.js';
 import { declaredModels, planField, planMigration, relationClashes, type Plan } from './evolve.js';
 import { HELP } from './help.js';
 import type { ResourceModel } from './model.js';
@@ -22,12 +23,13 @@ export interface RunDependencies {
 
 const problemLines = (problems: string[]): string => problems.map((p) => `generate: ${p}\n`).join('');
 
-/** What the command would write: a new resource (`resource`), or a change of one (`field`, `migration`). */
+/** What the command would write: a new resource (`resource`), or a change of one (`field`, `migration`, `command`). */
 async function planOf(argv: string[], project: ProjectState, deps: RunDependencies): Promise<Plan> {
   const command = argv.find((arg) => !arg.startsWith('-'));
   const context = { root: deps.root, project, ...(deps.format ? { format: deps.format } : {}) };
   if (command === 'field') return planField(argv, context);
   if (command === 'migration') return planMigration(argv, context);
+  if (command === 'command') return planCommand(argv, context);
   const parsed = parseCommand(argv, project);
   if (!parsed.ok) return parsed;
   const clashes = relationClashes(parsed.model, await declaredModels(deps.root, project.resources));

@@ -8,6 +8,7 @@ import type {
   ResourceDeclaration,
   SortFieldOf,
 } from '../../domain/shared/resource.js';
+import { verbWords, type CommandDeclaration } from '../../domain/shared/commands.js';
 import { snakeCase } from '../../domain/shared/resource.js';
 import { idOf } from './ids.js';
 import { resourcePaths } from './paths.js';
@@ -76,6 +77,19 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
   };
   /** Many rows by id in one read (GraphQL relation fields pointing at this resource). */
   getMany: { execute(input: { readonly ids: readonly string[]; readonly owner?: string }): Promise<readonly E[]> };
+  /** For a resource with commands: each command's use case, by verb (`ship`). */
+  commands?: Readonly<
+    Record<
+      string,
+      {
+        execute(input: {
+          readonly id: string;
+          readonly expectedVersions?: readonly number[];
+          readonly owner?: string;
+        }): Promise<E>;
+      }
+    >
+  >;
   /** For a resource with a reference: a page per referenced row, in one read (the referenced type's list field). */
   listByReference?: {
     execute(input: {
@@ -165,3 +179,34 @@ export const inboundOf = <F extends FieldDeclarations>(entity: {
   readonly declaration: ResourceDeclaration<F>;
   readonly errors: { notFound(id: string): Error };
 }): InboundResource<F> => ({ declaration: entity.declaration, notFound: (id) => entity.errors.notFound(id) });
+
+/** One declared command of a resource, in every spelling the adapters use. */
+export interface Command {
+  /** The verb, as declared and as the entity's method is named (`markPaid`). */
+  readonly verb: string;
+  readonly declaration: CommandDeclaration;
+  /** `POST /api/v1/book-orders/:id/mark-paid`: the router's pattern, and the policy's form. */
+  readonly path: string;
+  readonly policyPath: string;
+  /** The GraphQL mutation (`markPaidBookOrder`). */
+  readonly mutation: string;
+  /** `markPaidBookOrder` as the API document's operation id. */
+  readonly operationId: string;
+}
+
+/** The commands of a declared resource, in declaration order. */
+export function commandsOf(resource: Pick<ResourceDeclaration, 'name' | 'plural' | 'commands'>): Command[] {
+  const paths = pathsOf(resource);
+  const { pascal } = namesOf(resource);
+  return Object.entries(resource.commands ?? {}).map(([verb, declaration]) => {
+    const segment = verbWords(verb).replace(/_/g, '-');
+    return {
+      verb,
+      declaration,
+      path: `${paths.item}/${segment}`,
+      policyPath: `${paths.policy.item}/${segment}`,
+      mutation: `${verb}${pascal.singular}`,
+      operationId: `${verb}${pascal.singular}`,
+    };
+  });
+}

@@ -8,13 +8,14 @@ import { DeleteResource } from './DeleteResource.js';
 import { GetResource } from './GetResource.js';
 import { ListResources } from './ListResources.js';
 import { GetMany, ListByReference } from './related.js';
+import { RunCommand, type Commandable } from './RunCommand.js';
 import { SearchResources } from './SearchResources.js';
 import { UpdateResource } from './UpdateResource.js';
 
 /**
  * The generic use cases of a declared resource over one repository: what its module serves and
  * what the shared test suites drive (`search` only with a search field, `listByReference` only
- * with a `ref` field).
+ * with a `ref` field, `commands` one per declared command, by verb).
  */
 export function resourceUseCases(deps: {
   readonly entity: { readonly declaration: ResourceDeclaration; readonly errors: ResourceErrors };
@@ -26,6 +27,7 @@ export function resourceUseCases(deps: {
   const { entity, rows, ids, clock } = deps;
   const kit = { rows, errors: entity.errors };
   const hasReference = Object.values(entity.declaration.fields).some((field) => field.type === 'ref');
+  const commands = commandsOf(entity, { ...kit, clock });
   return {
     create: new CreateResource({ entity: entity as never, rows, ids, clock }),
     get: new GetResource(kit),
@@ -35,5 +37,22 @@ export function resourceUseCases(deps: {
     remove: new DeleteResource(kit),
     getMany: new GetMany(rows),
     ...(hasReference ? { listByReference: new ListByReference(rows) } : {}),
+    ...(commands ? { commands } : {}),
   };
+}
+
+/** A RunCommand per declared command; refused (thrown) when the entity class has no method of a command's name. */
+function commandsOf(
+  entity: { readonly declaration: ResourceDeclaration; readonly prototype?: unknown },
+  deps: Omit<ConstructorParameters<typeof RunCommand<Commandable>>[0], 'verb'>,
+): Record<string, RunCommand<Commandable>> | undefined {
+  const verbs = Object.keys(entity.declaration.commands ?? {});
+  if (verbs.length === 0) return undefined;
+  const methods = (entity.prototype ?? {}) as Record<string, unknown>;
+  for (const verb of verbs)
+    if (typeof methods[verb] !== 'function')
+      throw new Error(
+        `${entity.declaration.name} declares the command ${verb}, but its entity class has no method ${verb}`,
+      );
+  return Object.fromEntries(verbs.map((verb) => [verb, new RunCommand({ ...deps, verb })]));
 }

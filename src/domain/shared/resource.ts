@@ -1,3 +1,4 @@
+import { commandProblems, wrongState, type CommandDeclarations } from './commands.js';
 import { ValidationError, type DomainError, type FieldViolation } from './DomainError.js';
 import {
   booleanRule,
@@ -210,12 +211,18 @@ export interface ResourceDeclaration<F extends FieldDeclarations = FieldDeclarat
    * only the caller's rows.
    */
   readonly owned: boolean;
+  /** Its commands by verb (`ship`), each moving an enum field between listed states; the entity has a method of each name. */
+  readonly commands?: CommandDeclarations<keyof F & string>;
 }
 
 /** The JSON name of an owned resource's owner. */
 export const OWNER_ID = 'owner_id';
 
-/** Declares a resource: `declareResource({ name: 'product', plural: 'products', fields: {...}, search: 'name' })`. */
+/**
+ * Declares a resource: `declareResource({ name: 'product', plural: 'products', fields: {...}, search: 'name' })`.
+ * Its `commands` (`{ ship: { field: 'status', from: ['paid'], to: 'shipped' } }`) are checked here:
+ * each moves an enum field between states it lists.
+ */
 export function declareResource<const F extends FieldDeclarations>(spec: {
   readonly name: string;
   readonly plural: string;
@@ -223,6 +230,7 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   readonly search?: keyof F & string;
   /** Each row belongs to the user who created it (default false). */
   readonly owned?: boolean;
+  readonly commands?: CommandDeclarations<keyof F & string>;
 }): ResourceDeclaration<F> {
   const entries = Object.entries(spec.fields);
   if (spec.search !== undefined && spec.fields[spec.search]?.type !== 'string') {
@@ -231,6 +239,8 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   if (spec.owned === true && 'ownerId' in spec.fields) {
     throw new Error(`${spec.name}: an owned resource has its owner_id already; no field may take that name`);
   }
+  const refused = commandProblems(spec.fields, spec.commands ?? {});
+  if (refused.length > 0) throw new Error(`${spec.name}: ${refused.join('; ')}`);
   return {
     ...spec,
     owned: spec.owned === true,
@@ -322,6 +332,11 @@ export interface ResourceEntity<F extends FieldDeclarations> {
    */
   requireVersion(versions: readonly number[] | undefined): void;
   /**
+   * Refuses (a ConflictError naming the current state) unless the entity is in a state the declared
+   * command `verb` starts from: the first line of a command's method (`this.requireState('ship')`).
+   */
+  requireState(verb: string): void;
+  /**
    * A client's partial change: absent fields stay, present ones are checked and set; the version is
    * bumped. A read-only field may only be sent back as it is.
    */
@@ -357,8 +372,8 @@ export interface ResourceEntityClass<F extends FieldDeclarations> {
 /**
  * The base class of a declared resource's entity: immutable, every change checked against the
  * fields' rules and bumping the version, with a getter per declared field. A resource's own
- * behaviour (a state rule such as "only a draft can be sent") goes in the subclass:
- * `class Invoice extends entityOf(INVOICE) { send(now) { … return this.update({ status: 'sent' }, now); } }`.
+ * behaviour (a command such as "only a draft can be sent", declared in `commands`) goes in the subclass:
+ * `class Invoice extends entityOf(INVOICE) { send(now) { this.requireState('send'); return this.apply({ status: 'sent' }, now); } }`.
  */
 export function entityOf<F extends FieldDeclarations>(
   declaration: ResourceDeclaration<F>,
@@ -407,6 +422,14 @@ export function entityOf<F extends FieldDeclarations>(
 
     requireVersion(versions: readonly number[] | undefined): void {
       if (versions !== undefined && !versions.includes(this.props.version)) throw versionMismatch(this.props.id);
+    }
+
+    requireState(verb: string): void {
+      const command = declaration.commands?.[verb];
+      if (!command) throw new Error(`${declaration.name} declares no command ${verb}`);
+      const current = (this.props as Record<string, unknown>)[command.field];
+      if (!command.from.includes(current as string))
+        throw wrongState(declaration.name, verb, command, current, this.id);
     }
 
     update(changes: Changes<F>, now: Date): this {

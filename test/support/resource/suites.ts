@@ -26,6 +26,7 @@ import {
   samplesOf,
   type DeclaredEntity,
 } from './declared.js';
+import { describeCommandRoutes, describeCommandRules } from './commands.js';
 import { describeResourceGraphQL } from './graphql.js';
 import { describeResourceOwnership } from './ownership.js';
 import { describeResourceRbac } from './rbac.js';
@@ -231,9 +232,11 @@ const useCasesOver =
 
 /**
  * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
- * use cases on memory, the repository contract on every engine, REST, GraphQL and access control,
- * for `unique` fields their promises on every engine and through both APIs, and for an owned
- * resource each user's own rows. A resource's own behaviour (a command) is tested beside, in its own tests.
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control;
+ * for `unique` fields their promises on every engine and through both APIs; for an owned resource
+ * each user's own rows; and each declared command (commands.ts): its move and refusal in the
+ * domain, on memory, over REST and GraphQL on every engine. Behaviour added to a command's method
+ * is tested beside.
  */
 export function describeResource(Entity: DeclaredEntity): void {
   const entity = entityUnderTest(Entity);
@@ -258,4 +261,8 @@ export function describeResource(Entity: DeclaredEntity): void {
     );
   }
   if (Entity.declaration.owned) describeResourceOwnership(Entity);
+  if (Object.keys(Entity.declaration.commands ?? {}).length > 0) {
+    describeCommandRules(Entity);
+    describeCommandRoutes(Entity);
+  }
 }

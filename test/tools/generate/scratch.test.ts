@@ -824,6 +824,41 @@ describe('generate: in a scratch copy of the repository', function () {
     expect(again.stdout).to.include('nothing to do');
   });
 
+  step(
+    'week two: declares a command on the invoice status (generate command), its method, rule and migration',
+    async () => {
+      const refused = await copy.npm('generate', [
+        'command',
+        'invoice',
+        'send',
+        '--field',
+        'number',
+        '--from',
+        'draft',
+        '--to',
+        'sent',
+      ]);
+      expectExit(refused, 2, 'generate command on a field that is not an enum');
+      const sent = await copy.npm('generate', [
+        'command',
+        'invoice',
+        'send',
+        '--field',
+        'status',
+        '--from',
+        'draft',
+        '--to',
+        'sent',
+      ]);
+      expectExit(sent, 0, 'generate command invoice send');
+      expect(pathsIn(sent.stdout, 'created')[0]).to.match(/migrations\/Migration\d{4}InvoicesSend\.ts$/);
+      expect(pathsIn(sent.stdout, 'changed')).to.deep.equal([MODULE_LIST, INVOICE_ENTITY, POLICY].sort());
+      expect(copy.read(INVOICE_ENTITY)).to.include("send: { field: 'status', from: ['draft'], to: 'sent' },");
+      expect(copy.read(INVOICE_ENTITY)).to.include("this.requireState('send');");
+      expect(copy.read(POLICY)).to.include('p, moderator, /api/v1/invoices/{id}/send, POST\n');
+    },
+  );
+
   step('week two: passes lint, the type check, the layer rule and the changed resources’ tests', async () => {
     expectExit(await copy.npm('lint', [], {}, 900_000), 0, 'npm run lint');
     expectExit(await copy.npm('typecheck', [], {}, 900_000), 0, 'npm run typecheck');

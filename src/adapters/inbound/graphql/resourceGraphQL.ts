@@ -11,7 +11,9 @@ import type {
 } from '../../../domain/shared/resource.js';
 import type { Shape } from '../codecs/fields.js';
 import { bodiesOf } from '../codecs/resourceCodecs.js';
+import { ConflictError } from '../../../domain/shared/DomainError.js';
 import {
+  commandsOf,
   idReader,
   namesOf,
   pathsOf,
@@ -85,8 +87,9 @@ function sdlDefault(declaration: FieldDeclaration): string {
 
 /**
  * A declared resource's SDL (README: GraphQL): its object (with `ownerId` when owned), list and
- * response types, its inputs, an enum type per enum field, and its root fields — `<camel>(id)`, `<plural camel>(pagination, sort,
- * [search], [<ref field>: ID])`, and the three mutations.
+ * response types, its inputs, an enum type per enum field, and its root fields — `<camel>(id)`,
+ * `<plural camel>(pagination, sort, [search], [<ref field>: ID])`, the three mutations, and
+ * `<verb><Type>(id)` for each declared command.
  */
 export function resourceTypeDefs<F extends FieldDeclarations>(resource: ResourceDeclaration<F>): string {
   const { pascal, camel } = namesOf(resource);
@@ -133,7 +136,9 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
     `extend type Mutation {
   create${T}(input: Create${T}Input!): ${T}Response!
   update${T}(id: ID!, input: Update${T}Input!): ${T}Response!
-  delete${T}(id: ID!): TCommonResponseDto!
+  delete${T}(id: ID!): TCommonResponseDto!${commandsOf(resource)
+    .map((c) => `\n  ${c.mutation}(id: ID!): ${T}Response!`)
+    .join('')}
 }`,
     ...childLists,
   ].join('\n');
@@ -240,9 +245,44 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
           await useCases.remove.execute({ id: idOf(args.id), ...ownerOf(declaration, caller) });
           return { status: 200, message: 'deleted', errors: null };
         },
+        ...commandResolvers(resource, useCases, present),
       },
     },
   };
+}
+
+/**
+ * Each declared command's mutation (`shipBookOrder(id)`), checked as its REST route (POST on
+ * `/{id}/ship`): the row after it, or — from a state the command does not start from — `status:
+ * 409` in the response object with the message naming the state. An unknown id is NOT_FOUND, as
+ * for update.
+ */
+function commandResolvers<F extends FieldDeclarations, E extends ResourceEntity<F> & FieldValues<F>>(
+  resource: InboundResource<F>,
+  useCases: ResourceUseCases<E, F>,
+  present: (entity: E) => Record<string, unknown>,
+): Record<string, Resolver> {
+  const idOf = idReader(resource.notFound);
+  return Object.fromEntries(
+    commandsOf(resource.declaration).map((command): [string, Resolver] => {
+      const run = useCases.commands?.[command.verb];
+      if (!run) throw new Error(`${resource.declaration.plural}: no use case given for the command ${command.verb}`);
+      return [
+        command.mutation,
+        async (args, context) => {
+          const caller = await guard(context, command.policyPath, 'POST');
+          const id = idOf(args.id);
+          try {
+            const changed = await run.execute({ id, ...ownerOf(resource.declaration, caller) });
+            return { status: 200, message: command.verb, errors: null, data: present(changed) };
+          } catch (error) {
+            if (!(error instanceof ConflictError)) throw error;
+            return { status: 409, message: error.message, errors: null, data: null };
+          }
+        },
+      ];
+    }),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import type {
 } from '../../../domain/shared/resource.js';
 import { snakeName, type Shape } from '../codecs/fields.js';
 import { bodiesOf, ownerIdField } from '../codecs/resourceCodecs.js';
-import { namesOf, pathsOf, relationsOf, type Relation } from '../resources.js';
+import { commandsOf, namesOf, pathsOf, relationsOf, type Command, type Relation } from '../resources.js';
 import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
 import { optional } from '../codecs/fields.js';
 import type { DefaultSort } from '../codecs/listCodecs.js';
@@ -208,7 +208,39 @@ export function operationsOf<F extends FieldDeclarations>(resource: ResourceDecl
       readsToo: [pathsOf({ plural: relation.parent.plural }).item],
     };
   }
-  return { ...ops, ...nested };
+  const commands: Record<`run${string}`, Operation> = {};
+  for (const command of commandsOf(resource)) commands[commandKey(command)] = commandOperation(command, names, ops.get);
+  return { ...ops, ...nested, ...commands };
+}
+
+/** `runShip`: the key of a command's route among a resource's operations. */
+export const commandKey = (command: Command): `run${string}` =>
+  `run${command.verb.charAt(0).toUpperCase()}${command.verb.slice(1)}`;
+
+/** `POST /api/v1/book-orders/{id}/ship`: a declared command, answered like an update (200, the row, its ETag). */
+function commandOperation(command: Command, names: ReturnType<typeof namesOf>, get: Operation): Operation {
+  const { field, from, to } = command.declaration;
+  const one = article(names.human.singular);
+  const words = command.verb.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  const json = snakeName(field);
+  return {
+    ...get,
+    id: command.operationId,
+    method: 'POST',
+    path: command.path,
+    summary: `${words.charAt(0).toUpperCase()}${words.slice(1)} ${one}`,
+    description: `Moves \`${json}\` from ${from.map((s) => `\`${s}\``).join(' or ')} to \`${to}\`. With \`If-Match\`, only if the version is still current.`,
+    ifMatch: true,
+    // The row, as a read answers it.
+    answers: get.answers.map((answer) => ({
+      ...answer,
+      description: `The ${names.human.singular} after the command, with its new version in ETag`,
+    })),
+    failures: {
+      404: `No ${names.human.singular} has this id (an id that is not a UUID included)`,
+      409: `The ${names.human.singular}'s \`${json}\` is not ${from.join(' or ')} (the message names its state)`,
+    },
+  };
 }
 
 function ownOperationsOf<F extends FieldDeclarations>(

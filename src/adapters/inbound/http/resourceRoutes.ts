@@ -4,6 +4,7 @@ import type { AccessScope } from '../../../application/ports/AccessPolicy.js';
 import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
 import {
+  commandsOf,
   idReader,
   relationsOf,
   type InboundResource,
@@ -15,7 +16,7 @@ import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
-import { nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
+import { commandKey, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
 import type { RequestState } from './state.js';
 
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
@@ -37,10 +38,11 @@ export function ownerFilter(
  * A declared resource's REST routes (docs/lists.md): the collection (list, create), `/search` when
  * it has a search field, `/:id` (get, update, delete), and for each `ref` field the nested list
  * under the referenced row (`/customers/:id/invoices`: 404 for an unknown one, given `parents`);
- * token and policy on all. An answer carrying one row carries its version (`ETag`), a create its
- * path (`Location`); update and delete take `If-Match`. An owned resource's row belongs to the
- * caller who creates it; a caller whose rule reaches only their own rows gets only those (another's
- * id is not found).
+ * token and policy on all; and `POST /:id/<verb>` for each declared command (409 from a state the
+ * command does not start from). An answer carrying one row carries its version (`ETag`), a create
+ * its path (`Location`); update, delete and the commands take `If-Match`. An owned resource's row
+ * belongs to the caller who creates it; a caller whose rule reaches only their own rows gets only
+ * those (another's id is not found).
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
@@ -129,5 +131,17 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       },
       ...notAnId,
     );
+
+    for (const command of commandsOf(resource.declaration)) {
+      const run = useCases.commands?.[command.verb];
+      if (!run) throw new Error(`${resource.declaration.plural}: no use case given for the command ${command.verb}`);
+      api.on((ops as Record<string, Operation>)[commandKey(command)]!, async (ctx) => {
+        const id = idOf(ctx.params.id);
+        const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
+        ctx.body = success(
+          withETag(ctx, await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) }), present),
+        );
+      });
+    }
   };
 }

@@ -122,11 +122,20 @@ const cells = (line: string): string[] => line.split(',').map((cell) => cell.tri
  * there), a role without any after the last `p` line, so the `g` lines stay last. A rule for a role
  * and path already there is skipped, whatever its action.
  */
-export const policyEdit: Edit = (m, current) => {
+export const policyEdit: Edit = (m, current) => withPolicyRules(current, policyRules(m));
+
+/**
+ * `policy/policy.csv`'s text with `rules` added as `policyEdit` adds a resource's (an `own` rule
+ * with the fifth field `own`); a rule for a role and path already there is skipped.
+ */
+export function withPolicyRules(
+  current: string,
+  rules: readonly { role: string; path: string; action: string; scope?: 'all' | 'own' }[],
+): string {
   const endsWithNewline = current.endsWith('\n');
   const lines = current.split('\n');
   if (endsWithNewline) lines.pop();
-  for (const rule of policyRules(m)) {
+  for (const rule of rules) {
     const policies = lines.flatMap((line, index) => {
       const [kind, role, path] = cells(line);
       return kind === 'p' ? [{ index, role: role ?? '', path: path ?? '' }] : [];
@@ -138,8 +147,8 @@ export const policyEdit: Edit = (m, current) => {
     lines.splice(
       after ? at : at + 1,
       0,
-      `p, ${rule.role}, ${rule.path}, ${rule.action}${rule.scope ? `, ${rule.scope}` : ''}`,
+      `p, ${rule.role}, ${rule.path}, ${rule.action}${rule.scope === 'own' ? ', own' : ''}`,
     );
   }
   return lines.join('\n') + (endsWithNewline ? '\n' : '');
-};
+}

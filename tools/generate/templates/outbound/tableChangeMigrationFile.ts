@@ -21,8 +21,8 @@ export function tableChangeSlug(change: TableChange): string {
 }
 
 /** `Migration20261127T0512InvoicesAddDueAt`: the class of the migration that makes `change` at `stamp`. */
-export const tableChangeMigrationName = (stamp: string, change: TableChange): string =>
-  migrationNaming(stamp, tableChangeSlug(change)).name;
+export const tableChangeMigrationName = (stamp: string, change: TableChange, slug = tableChangeSlug(change)): string =>
+  migrationNaming(stamp, slug).name;
 
 /** A value as a TypeScript literal (the formatter lays it out). */
 const literal = (value: unknown): string => JSON.stringify(value);
@@ -68,8 +68,13 @@ function changeItems(change: TableChange): string[] {
  * migrations so far made (`before`) to what its declaration says (`after`), with the rows kept —
  * its own literal copies of both (ADR 0016), read back by the generator as the table's new state.
  */
-export function tableChangeMigrationFile(stamp: string, change: TableChange, access: AccessChange = {}): FileContents {
-  const { name, path } = migrationNaming(stamp, tableChangeSlug(change));
+export function tableChangeMigrationFile(
+  stamp: string,
+  change: TableChange,
+  access: AccessChange = {},
+  slug = tableChangeSlug(change),
+): FileContents {
+  const { name, path } = migrationNaming(stamp, slug);
   const plural = change.after.table.replace(/_/g, ' ');
   const grants = access.grant ?? [];
   const revokes = access.revoke ?? [];
