@@ -22,6 +22,16 @@ class Migration0099Widgets extends Migration {
   }
 }
 
+/** What a generated migration of an owned `parcel` resource grants: `user` reaches only its own rows. */
+class Migration0099OwnedParcels extends Migration {
+  override async up(): Promise<void> {
+    grantResourceAccess(this, [
+      { role: 'moderator', path: '/api/v1/parcels/{id}', action: '.*' },
+      { role: 'user', path: '/api/v1/parcels/{id}', action: 'GET|PUT|DELETE', scope: 'own' },
+    ]);
+  }
+}
+
 const p = (...values: string[]): StoredRule => ({ kind: 'p', values });
 const SEEDED: StoredRule[] = [
   p('admin', '/api/v1/*', '.*'),
@@ -63,6 +73,20 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
           p('moderator', '/api/v1/widgets/{id}', '.*'),
           p('user', '/api/v1/widgets', 'GET'),
           p('user', '/api/v1/widgets/{id}', 'GET'),
+        ]);
+      });
+
+      it('adds a rule of scope own with its scope (the fifth field of its policy line)', async () => {
+        await store().seed(SEEDED);
+        await runMigration(
+          database.db.orm,
+          Migration0099OwnedParcels,
+          (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex(),
+        );
+        expect(await store().load()).to.deep.equal([
+          ...SEEDED,
+          p('moderator', '/api/v1/parcels/{id}', '.*'),
+          p('user', '/api/v1/parcels/{id}', 'GET|PUT|DELETE', 'own'),
         ]);
       });
 
