@@ -218,7 +218,7 @@ describe('two instances on one PostgreSQL and one Redis behave as one service', 
       expect(
         dataOf<{ policies: unknown[] }>(await apiB.get('/api/v1/admin/policies', { token: admin.access_token }))
           .policies,
-      ).to.deep.include(rule);
+      ).to.deep.include({ ...rule, scope: 'all' });
 
       expect((await apiA.delete('/api/v1/admin/policies', { token: admin.access_token, json: rule })).status).to.equal(
         204,

@@ -16,6 +16,13 @@ function hold(port: number, host: string): Promise<Server | undefined> {
 
 let held: Server[] = [];
 
+/** Whether this run holds `port` (not when another process held it first, and may let it go meanwhile). */
+export const holdsPort = (port: number): boolean =>
+  held.some((server) => {
+    const address = server.address();
+    return typeof address === 'object' && address?.port === port;
+  });
+
 /**
  * Mocha root hooks (.mocharc.json `require`): for the whole run, this process holds the service's
  * fixed ports where they are free, so a test that binds one — or starts a service that inherits

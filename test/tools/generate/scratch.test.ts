@@ -783,7 +783,7 @@ describe('generate: in a scratch copy of the repository', function () {
       expect(pathsIn(added.stdout, 'created')[0]).to.match(STAMPED_MIGRATION('invoices_add_status_paid_at'));
       // The declaration alone (no list names the migration); the tests read the declaration.
       expect(pathsIn(added.stdout, 'changed')).to.deep.equal([INVOICE_ENTITY]);
-      expect(copy.read(INVOICE_ENTITY)).to.include("status: field.enum(['draft', 'sent', 'paid']),");
+      expect(copy.read(INVOICE_ENTITY)).to.include("status: field.enum(['draft', 'sent', 'paid']).default('draft'),");
       expect(copy.read(INVOICE_ENTITY)).to.include('paidAt: field.datetime().optional(),');
 
       // A reference: its relation comes with it from the declaration (the nested route stays customer_id's).
