@@ -22,6 +22,7 @@ import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../../support/resources/productB
 import {
   MODULE_LIST,
   pathsIn,
+  run,
   POLICY,
   productSlice,
   rulesOf,
@@ -1003,4 +1004,15 @@ describe('generate: in a scratch copy of the repository', function () {
       }
     },
   );
+
+  step('changed no committed file of more than 1,000 lines with any of its generator commands', async () => {
+    const listed = await run(source, 'git', ['ls-files', '-z']);
+    expectExit(listed, 0, 'git ls-files');
+    const large = listed.stdout
+      .split('\0')
+      .filter((path) => path !== '' && copy.exists(path))
+      .filter((path) => copy.readSource(path).split('\n').length > 1000);
+    expect(large, 'the large committed files').to.include('package-lock.json');
+    expect(large.filter((path) => copy.read(path) !== copy.readSource(path))).to.deep.equal([]);
+  });
 });
