@@ -284,6 +284,7 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
           restOnly: restOnly ?? false,
         })),
         ...(references ? { ref: () => resourceUnderTest(declaredEntity(references.plural)) } : {}),
+        ...(field.isUnique && !references ? { unique: true } : {}),
       };
     }),
     ...(declaration.search ? { search: declaration.search } : {}),

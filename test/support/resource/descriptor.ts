@@ -51,6 +51,8 @@ export interface FieldUnderTest {
    * it back as it is); `other`, a valid value besides, is refused (`is read-only`).
    */
   readonly readOnly?: { readonly other?: Json; readonly otherGraphql?: Json };
+  /** Unique (not a ref): each row the suites make holds a value of its own (`variantOf`), not the sample. */
+  readonly unique?: boolean;
 }
 
 /** The REST operations of a resource, as the RBAC suite names them. */

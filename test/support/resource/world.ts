@@ -4,6 +4,7 @@ import { accountWithRole, Api, dataOf, type Account, type ApiResponse } from '..
 import { emptyTables } from '../../adapters/outbound/contracts/databases.js';
 import { testConfig } from '../config.js';
 import { silentLogger } from '../logger.js';
+import { variantOf } from './variants.js';
 import { camelOf, type FieldUnderTest, type Json, type ResourceUnderTest, type Role } from './descriptor.js';
 
 /** A resource row as REST answers it. */
@@ -20,6 +21,8 @@ export interface ResourceWorld {
   readonly accounts: Readonly<Record<Role, Account>>;
   /** The admin's token: rows the suites need are made with it. */
   readonly token: string;
+  /** The next number of a new row's unique values (`variantOf`): no two bodies share one. */
+  readonly distinct: () => number;
 }
 
 export interface WorldOptions {
@@ -61,7 +64,8 @@ export function useResourceWorld(options: WorldOptions = {}): () => ResourceWorl
       moderator: await accountWithRole(service, api, 'moderator'),
       admin: await accountWithRole(service, api, 'admin'),
     };
-    world = { service, api, accounts, token: accounts.admin.access_token };
+    let made = 0;
+    world = { service, api, accounts, token: accounts.admin.access_token, distinct: () => (made += 1) };
   });
   after(async () => world?.service.stop());
   return () => {
@@ -73,9 +77,13 @@ export function useResourceWorld(options: WorldOptions = {}): () => ResourceWorl
 export const itemPath = (resource: ResourceUnderTest, id: string): string =>
   `${resource.collection}/${encodeURIComponent(id)}`;
 
-/** The value of one field in a new row: a sample, or (for a ref) the id of a row of the referenced resource made first. */
+/**
+ * The value of one field in a new row: a sample, a value of its own for a unique field, or (for a
+ * ref) the id of a row of the referenced resource made first.
+ */
 async function valueFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Promise<Json> {
   if (field.ref) return (await createRow(world, field.ref())).id;
+  if (field.unique) return variantOf(field, world.distinct());
   return field.samples[which];
 }
 
