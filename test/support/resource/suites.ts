@@ -87,12 +87,9 @@ async function addSqlRow(database: Database, Entity: DeclaredEntity, id: string)
 const sqlRows = (database: Database, Entity: DeclaredEntity): Rows =>
   new SqlResourceRepository(database, tableOf(Entity as never)) as unknown as Rows;
 
-/**
- * Distinct ascending values of a unique field, enough for the contract's catalogue to give each of
- * its rows one of its own (a prime count, so that its cycling through them never repeats).
- */
+/** Distinct ascending values of a unique field, one for each row of the contract's catalogues (up to 3,000). */
 const ascendingVariants = (field: FieldDeclaration): (string | number)[] =>
-  Array.from({ length: 17 }, (_, n) =>
+  Array.from({ length: 3000 }, (_, n) =>
     domainValue(field, variantOf({ kind: field.type, samples: samplesOf(field).rest }, n)),
   )
     .map((value) => value as string | number)
@@ -134,7 +131,7 @@ function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string
           field: snakeCase(key),
           prop: key,
           optional: f.nullable,
-          values: unique.has(key) ? ascendingVariants(f) : samplesOf(f).ascending,
+          ...(unique.has(key) ? { values: ascendingVariants(f), unique: true } : { values: samplesOf(f).ascending }),
         })),
       { field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1), at(2)] },
       { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4)] },

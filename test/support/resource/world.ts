@@ -83,8 +83,12 @@ export const itemPath = (resource: ResourceUnderTest, id: string): string =>
  */
 async function valueFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Promise<Json> {
   if (field.ref) return (await createRow(world, field.ref())).id;
-  if (field.unique) return variantOf(field, world.distinct());
-  return field.samples[which];
+  return sampleFor(world, field, which);
+}
+
+/** A value of a field that is not a ref: its sample `which`, or for a unique field a value no other row has. */
+export function sampleFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Json {
+  return field.unique ? variantOf(field, world.distinct()) : field.samples[which];
 }
 
 /** A valid create body with every field (refs pointing at rows made for it), in REST form. */
