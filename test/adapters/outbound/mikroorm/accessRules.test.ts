@@ -22,6 +22,17 @@ class Migration0099Widgets extends Migration {
   }
 }
 
+/** What a generated migration of an owned `ticket` resource grants: the user's rules of scope `own`. */
+class Migration0099Tickets extends Migration {
+  override async up(): Promise<void> {
+    grantResourceAccess(this, [
+      { role: 'moderator', path: '/api/v1/tickets', action: '.*' },
+      { role: 'user', path: '/api/v1/tickets', action: 'GET|POST', scope: 'own' },
+      { role: 'user', path: '/api/v1/tickets/{id}', action: 'GET|PUT|DELETE', scope: 'own' },
+    ]);
+  }
+}
+
 const p = (...values: string[]): StoredRule => ({ kind: 'p', values });
 const SEEDED: StoredRule[] = [
   p('admin', '/api/v1/*', '.*'),
@@ -63,6 +74,21 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
           p('moderator', '/api/v1/widgets/{id}', '.*'),
           p('user', '/api/v1/widgets', 'GET'),
           p('user', '/api/v1/widgets/{id}', 'GET'),
+        ]);
+      });
+
+      it('adds rules of scope own as such (an owned resource)', async () => {
+        await store().seed(SEEDED);
+        await runMigration(
+          database.db.orm,
+          Migration0099Tickets,
+          (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex(),
+        );
+        expect(await store().load()).to.deep.equal([
+          ...SEEDED,
+          p('moderator', '/api/v1/tickets', '.*'),
+          p('user', '/api/v1/tickets', 'GET|POST', 'own'),
+          p('user', '/api/v1/tickets/{id}', 'GET|PUT|DELETE', 'own'),
         ]);
       });
 

@@ -29,7 +29,7 @@ export function grantResourceAccess(migration: Migration, grants: readonly Acces
         `insert into access_rules (kind, v0, v1, v2${own ? ', scope' : ''}) select 'p', ?, ?, ?${own ? ", 'own'" : ''}
 where exists (select 1 from app_meta where key = ?)
   and not exists (select 1 from access_rules where kind = 'p' and v0 = ? and v1 = ?)`,
-        [role, path, action, ...(own ? ['own'] : []), POLICY_SEEDED_KEY, role, path],
+        [role, path, action, POLICY_SEEDED_KEY, role, path],
       ),
     );
   }
