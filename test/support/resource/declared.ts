@@ -292,11 +292,20 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
   };
 }
 
-/** A valid create input of the entity (camel case), its references naming REFERENCED_ID, a read-only field as created. */
+/** The owner of the rows the domain, use case and repository suites make of an owned resource. */
+export const OWNER_UNDER_TEST = '00000000-0000-4000-8000-00000000a11c';
+
+/**
+ * A valid create input of the entity (camel case), its references naming REFERENCED_ID, a read-only
+ * field as created; an owned resource's row owned by OWNER_UNDER_TEST.
+ */
 export function inputOf(Entity: DeclaredEntity): Record<string, unknown> {
-  return Object.fromEntries(
-    fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, clientSamples(field).rest[0])]),
-  );
+  return {
+    ...Object.fromEntries(
+      fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, clientSamples(field).rest[0])]),
+    ),
+    ...(Entity.declaration.owned ? { ownerId: OWNER_UNDER_TEST } : {}),
+  };
 }
 
 type Updatable = EntityLike & {
@@ -313,6 +322,7 @@ export function entityUnderTest(Entity: DeclaredEntity): EntityUnderTest<EntityL
     update: (entity, changes, now) => (entity as Updatable).update(changes, now),
     requireVersion: (entity, versions) => (entity as Updatable).requireVersion(versions),
     input: inputOf(Entity),
+    ...(Entity.declaration.owned ? { caller: { owner: OWNER_UNDER_TEST } } : {}),
     changes: Object.fromEntries(
       fields
         .filter(([, f]) => f.type !== 'ref' && !f.isReadonly)

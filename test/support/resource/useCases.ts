@@ -41,6 +41,8 @@ export interface EntityUnderTest<E extends EntityLike> {
   readonly input: Props;
   /** The `n`-th row's values of the unique props (`n` = 0: those of `input`): no two rows the suite makes share one. */
   readonly distinct?: (n: number) => Props;
+  /** What a create names besides the input: the caller who owns the row, for an owned resource (`{ owner }`). */
+  readonly caller?: Props;
   /** A valid change of every field to another valid value. */
   readonly changes: Props;
   /** The optional props (nullable). */
@@ -223,7 +225,7 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
       const own = Object.entries(subject.distinct?.(rowsMade++) ?? {}).filter(
         ([prop]) => input[prop] === subject.input[prop],
       );
-      return useCases().create.execute({ ...input, ...Object.fromEntries(own) } as never);
+      return useCases().create.execute({ ...input, ...Object.fromEntries(own), ...subject.caller } as never);
     };
     const get = (id: string) => useCases().get.execute({ id });
     const update = (id: string, changes: Props, expectedVersions?: readonly number[]) =>
