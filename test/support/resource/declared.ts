@@ -2,7 +2,7 @@ import type { FieldFacts } from '../../../src/domain/shared/fieldRules.js';
 import { snakeCase, type FieldDeclaration, type ResourceDeclaration } from '../../../src/domain/shared/resource.js';
 import type { ResourceErrors } from '../../../src/domain/shared/resourceErrors.js';
 import { MODULES } from '../../../src/main/modules/index.js';
-import { GENERATED_POLICY, type InvalidValue, type Json, type ResourceUnderTest } from './descriptor.js';
+import { GENERATED_POLICY, OWNED_POLICY, type InvalidValue, type Json, type ResourceUnderTest } from './descriptor.js';
 import { REFERENCED_ID } from './repository.js';
 import type { EntityLike, EntityUnderTest } from './useCases.js';
 import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
@@ -288,7 +288,7 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
       };
     }),
     ...(declaration.search ? { search: declaration.search } : {}),
-    policy: GENERATED_POLICY,
+    ...(declaration.owned ? { policy: OWNED_POLICY, owned: true } : { policy: GENERATED_POLICY }),
   };
 }
 

@@ -112,14 +112,15 @@ export async function requiredBody(world: ResourceWorld, resource: ResourceUnder
   return body;
 }
 
-/** Creates a row (as the admin) from a valid body with `overrides`, and answers it. */
+/** Creates a row from a valid body with `overrides` as `token`'s holder (the admin unless told), and answers it. */
 export async function createRow(
   world: ResourceWorld,
   resource: ResourceUnderTest,
   overrides: Record<string, Json> = {},
+  token: string = world.token,
 ): Promise<RowJson> {
   const json = { ...(await validBody(world, resource)), ...overrides };
-  return dataOf<RowJson>(await world.api.post(resource.collection, { token: world.token, json }), 201);
+  return dataOf<RowJson>(await world.api.post(resource.collection, { token, json }), 201);
 }
 
 /** A REST body in GraphQL input form: camel-case keys, enum values upper case. */
@@ -146,9 +147,10 @@ export function asGraphQLRow(resource: ResourceUnderTest, row: RowJson): Record<
   return out;
 }
 
-/** Asserts a REST answer carries exactly this field list (id, the fields, created_at, updated_at). */
+/** Asserts a REST answer carries exactly this field list (id, the fields, an owned row's owner_id, created_at, updated_at). */
 export function expectRowShape(resource: ResourceUnderTest, row: RowJson): void {
-  const keys = ['id', 'created_at', 'updated_at', ...resource.fields.map((f) => f.name)].sort();
+  const owner = resource.owned ? ['owner_id'] : [];
+  const keys = ['id', 'created_at', 'updated_at', ...owner, ...resource.fields.map((f) => f.name)].sort();
   expect(Object.keys(row).sort()).to.deep.equal(keys);
   expect(row.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(row.created_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
