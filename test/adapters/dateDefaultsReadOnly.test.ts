@@ -155,7 +155,7 @@ describe('date fields, defaults and read-only fields (a declared resource on the
       log: pino({ level: 'silent' }),
       access: {
         authenticate: { execute: async () => ({ sub: 'u1', role: 'admin' }) } as never,
-        policy: { enforce: async () => true } as never,
+        policy: { enforce: async () => true, scopeOf: async () => 'all' } as never,
       },
     });
     let schema: GraphQLSchema;

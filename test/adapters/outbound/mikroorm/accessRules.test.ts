@@ -22,13 +22,12 @@ class Migration0099Widgets extends Migration {
   }
 }
 
-/** What a generated migration of an owned `ticket` resource grants: the user's rules of scope `own`. */
-class Migration0099Tickets extends Migration {
+/** What a generated migration of an owned `parcel` resource grants: `user` reaches only its own rows. */
+class Migration0099OwnedParcels extends Migration {
   override async up(): Promise<void> {
     grantResourceAccess(this, [
-      { role: 'moderator', path: '/api/v1/tickets', action: '.*' },
-      { role: 'user', path: '/api/v1/tickets', action: 'GET|POST', scope: 'own' },
-      { role: 'user', path: '/api/v1/tickets/{id}', action: 'GET|PUT|DELETE', scope: 'own' },
+      { role: 'moderator', path: '/api/v1/parcels/{id}', action: '.*' },
+      { role: 'user', path: '/api/v1/parcels/{id}', action: 'GET|PUT|DELETE', scope: 'own' },
     ]);
   }
 }
@@ -77,18 +76,17 @@ describe("grantResourceAccess: a new resource's access rules reach databases tha
         ]);
       });
 
-      it('adds rules of scope own as such (an owned resource)', async () => {
+      it('adds a rule of scope own with its scope (the fifth field of its policy line)', async () => {
         await store().seed(SEEDED);
         await runMigration(
           database.db.orm,
-          Migration0099Tickets,
+          Migration0099OwnedParcels,
           (database.db.orm.em.getConnection() as AbstractSqlConnection).getKnex(),
         );
         expect(await store().load()).to.deep.equal([
           ...SEEDED,
-          p('moderator', '/api/v1/tickets', '.*'),
-          p('user', '/api/v1/tickets', 'GET|POST', 'own'),
-          p('user', '/api/v1/tickets/{id}', 'GET|PUT|DELETE', 'own'),
+          p('moderator', '/api/v1/parcels/{id}', '.*'),
+          p('user', '/api/v1/parcels/{id}', 'GET|PUT|DELETE', 'own'),
         ]);
       });
 

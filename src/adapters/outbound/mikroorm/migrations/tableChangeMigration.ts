@@ -37,7 +37,7 @@ function shown(column: ColumnOf, value: unknown): string {
 
 /**
  * The class of a migration that changes a resource's table (`generate field`, `generate
- * migration`): `export class Migration0007InvoicesFields extends tableChangeMigration(CHANGE) {}`.
+ * migration`): `export class Migration20261127T0512InvoicesAddDueAt extends tableChangeMigration(CHANGE) {}`.
  * Its `change` says what it does (the generator reads it back to know what the migrations so far
  * make). On PostgreSQL it runs in the migrator's transaction. On SQLite a change that rebuilds the
  * table runs on its own: foreign keys off (a rebuild drops a table other rows may refer to), the
