@@ -2,7 +2,7 @@ import type { FieldFacts } from '../../../src/domain/shared/fieldRules.js';
 import { snakeCase, type FieldDeclaration, type ResourceDeclaration } from '../../../src/domain/shared/resource.js';
 import type { ResourceErrors } from '../../../src/domain/shared/resourceErrors.js';
 import { MODULES } from '../../../src/main/modules/index.js';
-import { GENERATED_POLICY, type InvalidValue, type Json, type ResourceUnderTest } from './descriptor.js';
+import { GENERATED_POLICY, OWNED_POLICY, type InvalidValue, type Json, type ResourceUnderTest } from './descriptor.js';
 import { REFERENCED_ID } from './repository.js';
 import type { EntityLike, EntityUnderTest } from './useCases.js';
 import { NotFoundError, PreconditionFailedError } from '../../../src/domain/shared/DomainError.js';
@@ -284,18 +284,28 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
           restOnly: restOnly ?? false,
         })),
         ...(references ? { ref: () => resourceUnderTest(declaredEntity(references.plural)) } : {}),
+        ...(field.isUnique && !references ? { unique: true } : {}),
       };
     }),
     ...(declaration.search ? { search: declaration.search } : {}),
-    policy: GENERATED_POLICY,
+    ...(declaration.owned ? { policy: OWNED_POLICY, owned: true } : { policy: GENERATED_POLICY }),
   };
 }
 
-/** A valid create input of the entity (camel case), its references naming REFERENCED_ID, a read-only field as created. */
+/** The owner of the rows the domain, use case and repository suites make of an owned resource. */
+export const OWNER_UNDER_TEST = '00000000-0000-4000-8000-00000000a11c';
+
+/**
+ * A valid create input of the entity (camel case), its references naming REFERENCED_ID, a read-only
+ * field as created; an owned resource's row owned by OWNER_UNDER_TEST.
+ */
 export function inputOf(Entity: DeclaredEntity): Record<string, unknown> {
-  return Object.fromEntries(
-    fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, clientSamples(field).rest[0])]),
-  );
+  return {
+    ...Object.fromEntries(
+      fieldsOf(Entity).map(([key, field]) => [key, domainValue(field, clientSamples(field).rest[0])]),
+    ),
+    ...(Entity.declaration.owned ? { ownerId: OWNER_UNDER_TEST } : {}),
+  };
 }
 
 type Updatable = EntityLike & {
@@ -312,6 +322,7 @@ export function entityUnderTest(Entity: DeclaredEntity): EntityUnderTest<EntityL
     update: (entity, changes, now) => (entity as Updatable).update(changes, now),
     requireVersion: (entity, versions) => (entity as Updatable).requireVersion(versions),
     input: inputOf(Entity),
+    ...(Entity.declaration.owned ? { caller: { owner: OWNER_UNDER_TEST } } : {}),
     changes: Object.fromEntries(
       fields
         .filter(([, f]) => f.type !== 'ref' && !f.isReadonly)

@@ -51,6 +51,8 @@ export interface FieldUnderTest {
    * it back as it is); `other`, a valid value besides, is refused (`is read-only`).
    */
   readonly readOnly?: { readonly other?: Json; readonly otherGraphql?: Json };
+  /** Unique (not a ref): each row the suites make holds a value of its own (`variantOf`), not the sample. */
+  readonly unique?: boolean;
 }
 
 /** The REST operations of a resource, as the RBAC suite names them. */
@@ -71,6 +73,16 @@ export const GENERATED_POLICY: PolicyUnderTest = {
   admin: ['GET', 'POST', 'PUT', 'DELETE'],
 };
 
+/**
+ * The rules the generator writes for an owned resource: `user` every method, under scope `own`
+ * (GET and POST on the collection, GET, PUT and DELETE on the item), `moderator` and `admin` everything on every row.
+ */
+export const OWNED_POLICY: PolicyUnderTest = {
+  user: ['GET', 'POST', 'PUT', 'DELETE'],
+  moderator: ['GET', 'POST', 'PUT', 'DELETE'],
+  admin: ['GET', 'POST', 'PUT', 'DELETE'],
+};
+
 export interface ResourceUnderTest {
   /** "Product" (its NotFound message is "Product not found"). */
   readonly human: string;
@@ -83,6 +95,8 @@ export interface ResourceUnderTest {
   /** The searched field's snake name, when the resource has `--search`. */
   readonly search?: string;
   readonly policy: PolicyUnderTest;
+  /** Owned: each row belongs to its creator (`owner_id`); under the `user` rules of scope `own` a user reaches only theirs. */
+  readonly owned?: boolean;
 }
 
 /** The sortable names of a resource: its sortable fields in model order, then created_at and updated_at. */

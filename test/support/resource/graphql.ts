@@ -17,6 +17,7 @@ import {
   expectSorted,
   graphqlInput,
   itemPath,
+  sampleFor,
   sortKey,
   toGraphQL,
   useResourceWorld,
@@ -235,7 +236,7 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
     it(`${names.update}: status 200, only the fields sent change; NOT_FOUND for an unknown id`, async () => {
       const row = await create();
       const changed = resource.fields.find((f) => !f.ref) ?? resource.fields[0]!;
-      const value = changed.ref ? (await createRow(world(), changed.ref())).id : changed.samples[1];
+      const value = changed.ref ? (await createRow(world(), changed.ref())).id : sampleFor(world(), changed, 1);
       const response = await gql<Record<string, ResponseObject>>(docs.update, {
         id: row.id,
         input: { [changed.graphql]: toGraphQL(changed, value) },

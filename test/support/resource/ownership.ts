@@ -26,7 +26,8 @@ import { FixedClock } from '../FixedClock.js';
 import { startHttpApp, type RunningApp } from '../httpApp.js';
 import { SequentialIds } from '../SequentialIds.js';
 import { MODULES } from '../../../src/main/modules/index.js';
-import { declaredEntity, fieldsOf, samplesOf, type DeclaredEntity } from './declared.js';
+import { clientSamples, declaredEntity, fieldsOf, type DeclaredEntity } from './declared.js';
+import { variantOf } from './variants.js';
 import { clearResourceTables } from './repository.js';
 
 const MODEL = readFileSync(new URL('../../../policy/model.conf', import.meta.url), 'utf8');
@@ -179,14 +180,18 @@ async function startWorld(Entity: DeclaredEntity, chain: readonly DeclaredEntity
     ),
   });
   const schema = createSchema(
-    chain.map((entity) => ({
-      ...resourceGraphQL(inboundOf(entity as never), useCases.get(entity) as never, parentsOf(entity) as never),
-      scalars: ['Decimal'] as const,
-    })),
+    chain.map((entity) =>
+      resourceGraphQL(inboundOf(entity as never), useCases.get(entity) as never, parentsOf(entity) as never),
+    ),
   );
   const api = new Api(app.url);
+  let made = 0;
+  /** A field's value in a new row: its sample (a read-only one as a create stores it, a unique one a value of its own), or a new referenced row. */
   const valueOf = async (key: string, f: ReturnType<typeof fieldsOf>[number][1]): Promise<unknown> => {
-    if (f.type !== 'ref' || !f.references) return samplesOf(f).rest[0];
+    if (f.type !== 'ref' || !f.references) {
+      const samples = clientSamples(f).rest;
+      return f.isUnique ? variantOf({ kind: f.type, samples }, (made += 1)) : samples[0];
+    }
     const parent = chain.find((p) => p.declaration.plural === f.references!.plural)!;
     return (await makeRow(parent, 'admin')).id;
   };

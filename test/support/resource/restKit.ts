@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { dataOf, expectError, type ApiResponse } from '../api.js';
 import type { FieldUnderTest, Json, ResourceUnderTest } from './descriptor.js';
-import { createRow, etagOf, expectRowShape, itemPath, type ResourceWorld, type RowJson } from './world.js';
+import { createRow, etagOf, expectRowShape, itemPath, sampleFor, type ResourceWorld, type RowJson } from './world.js';
 
 export interface MetaJson {
   page: number;
@@ -70,9 +70,9 @@ export function restKit(resource: ResourceUnderTest, world: () => ResourceWorld)
     api().put(itemPath(resource, id), { token: token(), json, ...(headers ? { headers } : {}) });
   const list = (params: Record<string, string> | string, path = collection) =>
     api().get(withQuery(path, params), { token: token() });
-  /** A value of `field` other than the first sample: its second one, or (a ref) a new row of the resource it names. */
+  /** A value of `field` other than the first sample: its second one (unique: one of its own), or (a ref) a new row of the resource it names. */
   const otherValue = async (field: FieldUnderTest): Promise<Json> =>
-    field.ref ? (await createRow(world(), field.ref())).id : field.samples[1];
+    field.ref ? (await createRow(world(), field.ref())).id : sampleFor(world(), field, 1);
 
   return {
     resource,

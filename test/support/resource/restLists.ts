@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { dataOf, expectError, expectValidation, type ApiResponse, type FieldJson } from '../api.js';
 import { sortFieldsOf, UNKNOWN_ID } from './descriptor.js';
 import { listOf, ORDER_RULE, PAGE_RULE, PER_PAGE_RULE, Q_RULE, searchable, sleep, type RestKit } from './restKit.js';
-import { createRow, expectSorted, sortKey, validBody, type RowJson } from './world.js';
+import { createRow, expectSorted, sampleFor, sortKey, validBody, type RowJson } from './world.js';
 
 /**
  * Lists and search, as every resource has them (docs/lists.md): the default page,
@@ -83,9 +83,11 @@ export function describeResourceLists(kit: RestKit): void {
       for (const direction of ['asc', 'desc'] as const) {
         it(`sorts by ${name} ${direction.toUpperCase()}${field?.optional ? ', nulls last' : ''}, ties broken by id`, async () => {
           if (field && !field.ref) {
-            // Ties on purpose: two rows of each sample, and nulls when the field is optional.
-            for (const value of [field.samples[0], field.samples[1], field.samples[0], field.samples[1]])
-              await create({ [name]: value });
+            // Ties on purpose: two rows of each sample (a unique field: four values of their own), and nulls when the field is optional.
+            const values = field.unique
+              ? [0, 1, 2, 3].map(() => sampleFor(world(), field, 0))
+              : [field.samples[0], field.samples[1], field.samples[0], field.samples[1]];
+            for (const value of values) await create({ [name]: value });
             // A read-only field holds what a create stores: null only when it has no default.
             if (field.optional && !(field.readOnly && field.default !== undefined))
               for (let n = 0; n < 2; n += 1) await create({ [name]: null });

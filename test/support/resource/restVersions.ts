@@ -6,11 +6,20 @@ import { dataOf, expectError, expectValidation } from '../api.js';
 import { externalService } from '../env.js';
 import { UNKNOWN_ID, type FieldUnderTest, type Json, type ResourceUnderTest } from './descriptor.js';
 import type { RestKit } from './restKit.js';
-import { createRow, etagOf, itemPath, useResourceWorld, validBody, type ResourceWorld, type RowJson } from './world.js';
+import {
+  createRow,
+  etagOf,
+  itemPath,
+  sampleFor,
+  useResourceWorld,
+  validBody,
+  type ResourceWorld,
+  type RowJson,
+} from './world.js';
 
 /** Two different values of `field`: its samples, or (a ref) two new rows of the resource it names. */
 async function twoValues(world: ResourceWorld, field: FieldUnderTest): Promise<readonly [Json, Json]> {
-  if (!field.ref) return field.samples;
+  if (!field.ref) return [sampleFor(world, field, 0), sampleFor(world, field, 1)];
   return [(await createRow(world, field.ref())).id, (await createRow(world, field.ref())).id];
 }
 

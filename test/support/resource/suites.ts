@@ -19,9 +19,9 @@ import {
 } from '../../adapters/outbound/contracts/resourceRepository.contract.js';
 import {
   declaredEntity,
+  domainValue,
   entityUnderTest,
   fieldsOf,
-  inputOf,
   resourceUnderTest,
   samplesOf,
   type DeclaredEntity,
@@ -32,7 +32,14 @@ import { describeResourceOwnership } from './ownership.js';
 import { describeResourceRbac } from './rbac.js';
 import { clearResourceTables, insertRows, REFERENCED_ID } from './repository.js';
 import { describeResourceRest } from './rest.js';
-import { describeUniqueHttp, describeUniqueRepository, uniqueFieldsOf, type UniqueEngine } from './unique.js';
+import {
+  describeUniqueHttp,
+  describeUniqueRepository,
+  distinctInputOf,
+  uniqueFieldsOf,
+  variantOf,
+  type UniqueEngine,
+} from './unique.js';
 import { describeResourceEntity, describeResourceUseCases, type EntityLike, type UseCasesOf } from './useCases.js';
 
 type Entity = EntityLike & { update(changes: object, now: Date): Entity; requireVersion(v?: readonly number[]): void };
@@ -44,9 +51,10 @@ const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 const refsOf = (Entity: DeclaredEntity): [string, FieldDeclaration][] =>
   fieldsOf(Entity).filter(([, field]) => field.type === 'ref' && field.references);
 
-/** A row of `Entity` with this id, its references naming REFERENCED_ID. */
+let rowsMade = 200;
+/** A row of `Entity` with this id, its references naming REFERENCED_ID, its unique values its own. */
 const rowOf = (Entity: DeclaredEntity, id: string): Entity =>
-  Entity.create({ ...inputOf(Entity), id } as never, T0) as unknown as Entity;
+  Entity.create({ ...distinctInputOf(Entity, (rowsMade += 1)), id } as never, T0) as unknown as Entity;
 
 /**
  * A fresh memory repository of `Entity`, beside those of the resources its references name (and
@@ -79,15 +87,28 @@ async function addSqlRow(database: Database, Entity: DeclaredEntity, id: string)
 const sqlRows = (database: Database, Entity: DeclaredEntity): Rows =>
   new SqlResourceRepository(database, tableOf(Entity as never)) as unknown as Rows;
 
+/** Distinct ascending values of a unique field, one for each row of the contract's catalogues (up to 3,000). */
+const ascendingVariants = (field: FieldDeclaration): (string | number)[] =>
+  Array.from({ length: 3000 }, (_, n) =>
+    domainValue(field, variantOf({ kind: field.type, samples: samplesOf(field).rest }, n)),
+  )
+    .map((value) => value as string | number)
+    .sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : a < b ? -1 : a > b ? 1 : 0));
+
 /** How the repository contract builds and reads rows of `Entity`. */
 function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string> {
   const fields = fieldsOf(Entity);
-  const changed = fields.find(([, f]) => ['integer', 'number', 'string', 'text'].includes(f.type) && !f.isReadonly);
+  const changed = fields.find(
+    ([, f]) => ['integer', 'number', 'string', 'text'].includes(f.type) && !f.isReadonly && !f.isUnique,
+  );
   const reference = refsOf(Entity)[0];
+  const unique = new Set(uniqueFieldsOf(Entity).map(([key]) => key));
+  // Each row made holds unique values of its own, far from those the catalogue sorts by.
+  let made = 100;
   return {
     make: (id, values = {}) =>
       Entity.restore({
-        ...inputOf(Entity),
+        ...distinctInputOf(Entity, (made += 1)),
         id,
         version: 1,
         createdAt: T0,
@@ -110,7 +131,7 @@ function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string
           field: snakeCase(key),
           prop: key,
           optional: f.nullable,
-          values: samplesOf(f).ascending,
+          ...(unique.has(key) ? { values: ascendingVariants(f), unique: true } : { values: samplesOf(f).ascending }),
         })),
       { field: 'created_at', prop: 'createdAt', optional: false, values: [at(0), at(1), at(2)] },
       { field: 'updated_at', prop: 'updatedAt', optional: false, values: [at(3), at(4)] },
@@ -244,6 +265,10 @@ export function describeResource(Entity: DeclaredEntity): void {
   describeResourceUseCases({
     ...entity,
     useCases: useCasesOver(Entity),
+    distinct: (n) => {
+      const input = distinctInputOf(Entity, n);
+      return Object.fromEntries(uniqueFieldsOf(Entity).map(([key]) => [key, input[key]]));
+    },
     fresh: async () => (await freshMemoryRows(Entity)).rows as unknown as Rows,
     ...(Entity.declaration.search ? { search: Entity.declaration.search } : {}),
   });

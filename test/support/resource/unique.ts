@@ -8,7 +8,10 @@ import { externalService } from '../env.js';
 import { mutationsOf, type FieldUnderTest, type Json, type ResourceUnderTest } from './descriptor.js';
 import { documentsOf } from './graphql.js';
 import { domainValue, fieldsOf, inputOf, samplesOf, type DeclaredEntity } from './declared.js';
+import { variantOf } from './variants.js';
 import { createRow, graphqlInput, itemPath, useResourceWorld, validBody, type ResourceWorld } from './world.js';
+
+export { variantOf };
 
 /**
  * What a `unique` field promises, on every engine and through both APIs: a second row with one
@@ -16,41 +19,6 @@ import { createRow, graphqlInput, itemPath, useResourceWorld, validBody, type Re
  * value`), on create and on update; an optional one may be null in any number of rows; of ten
  * creates racing with one value exactly one is stored.
  */
-
-/**
- * The `n`-th of distinct values of a field, in REST JSON form, from its first sample (`n` = 0 is
- * the sample): a string's tail, an e-mail's local part, a number, a time or a UUID moved by `n`;
- * an enum or a boolean alternates between its two samples. Within the field's rule for the `n`
- * a suite uses (a few dozen), for the samples `declared.ts` makes.
- */
-export function variantOf(field: Pick<FieldUnderTest, 'kind' | 'samples'>, n: number): Json {
-  const sample = field.samples[0];
-  if (n === 0 || sample === null) return sample;
-  switch (field.kind) {
-    case 'string':
-    case 'text': {
-      const text = String(sample);
-      const tag = `~${n.toString(36)}`;
-      return text.length > tag.length ? text.slice(0, text.length - tag.length) + tag : tag.slice(-text.length);
-    }
-    case 'email':
-      return `${n}.${String(sample)}`;
-    case 'integer':
-    case 'number':
-      return Number(sample) + n;
-    case 'decimal': {
-      const text = String(sample);
-      const scale = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
-      return (Number(text) + n).toFixed(scale);
-    }
-    case 'datetime':
-      return new Date(Date.parse(String(sample)) + n * 1000).toISOString();
-    case 'uuid':
-      return `${String(sample).slice(0, 24)}${n.toString(16).padStart(12, '0')}`;
-    default:
-      return field.samples[n % 2] ?? sample;
-  }
-}
 
 /** The kind and samples of a declared field as `variantOf` reads them. */
 const samplesUnderTest = (field: FieldDeclaration): Pick<FieldUnderTest, 'kind' | 'samples'> => ({

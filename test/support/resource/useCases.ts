@@ -39,6 +39,10 @@ export interface EntityUnderTest<E extends EntityLike> {
   requireVersion(entity: E, versions: readonly number[] | undefined): void;
   /** A valid create input without id (camel case, refs holding ids the repository knows). */
   readonly input: Props;
+  /** The `n`-th row's values of the unique props (`n` = 0: those of `input`): no two rows the suite makes share one. */
+  readonly distinct?: (n: number) => Props;
+  /** What a create names besides the input: the caller who owns the row, for an owned resource (`{ owner }`). */
+  readonly caller?: Props;
   /** A valid change of every field to another valid value. */
   readonly changes: Props;
   /** The optional props (nullable). */
@@ -215,7 +219,14 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
     let clock: FixedClock;
     let ids: SequentialIds;
     const useCases = () => subject.useCases(repository, ids, clock);
-    const create = (input: Props = subject.input) => useCases().create.execute(input as never);
+    let rowsMade = 0;
+    /** Creates `input`; a unique prop left as `input` has it gets a value of this row's own. */
+    const create = (input: Props = subject.input) => {
+      const own = Object.entries(subject.distinct?.(rowsMade++) ?? {}).filter(
+        ([prop]) => input[prop] === subject.input[prop],
+      );
+      return useCases().create.execute({ ...input, ...Object.fromEntries(own), ...subject.caller } as never);
+    };
     const get = (id: string) => useCases().get.execute({ id });
     const update = (id: string, changes: Props, expectedVersions?: readonly number[]) =>
       useCases().update.execute({
@@ -230,6 +241,7 @@ export function describeResourceUseCases<E extends EntityLike, R, F extends stri
 
     beforeEach(async () => {
       repository = await subject.fresh();
+      rowsMade = 0;
       clock = new FixedClock(START);
       ids = new SequentialIds();
     });

@@ -4,6 +4,7 @@ import { accountWithRole, Api, dataOf, type Account, type ApiResponse } from '..
 import { emptyTables } from '../../adapters/outbound/contracts/databases.js';
 import { testConfig } from '../config.js';
 import { silentLogger } from '../logger.js';
+import { variantOf } from './variants.js';
 import { camelOf, type FieldUnderTest, type Json, type ResourceUnderTest, type Role } from './descriptor.js';
 
 /** A resource row as REST answers it. */
@@ -20,6 +21,8 @@ export interface ResourceWorld {
   readonly accounts: Readonly<Record<Role, Account>>;
   /** The admin's token: rows the suites need are made with it. */
   readonly token: string;
+  /** The next number of a new row's unique values (`variantOf`): no two bodies share one. */
+  readonly distinct: () => number;
 }
 
 export interface WorldOptions {
@@ -61,7 +64,8 @@ export function useResourceWorld(options: WorldOptions = {}): () => ResourceWorl
       moderator: await accountWithRole(service, api, 'moderator'),
       admin: await accountWithRole(service, api, 'admin'),
     };
-    world = { service, api, accounts, token: accounts.admin.access_token };
+    let made = 0;
+    world = { service, api, accounts, token: accounts.admin.access_token, distinct: () => (made += 1) };
   });
   after(async () => world?.service.stop());
   return () => {
@@ -73,10 +77,18 @@ export function useResourceWorld(options: WorldOptions = {}): () => ResourceWorl
 export const itemPath = (resource: ResourceUnderTest, id: string): string =>
   `${resource.collection}/${encodeURIComponent(id)}`;
 
-/** The value of one field in a new row: a sample, or (for a ref) the id of a row of the referenced resource made first. */
+/**
+ * The value of one field in a new row: a sample, a value of its own for a unique field, or (for a
+ * ref) the id of a row of the referenced resource made first.
+ */
 async function valueFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Promise<Json> {
   if (field.ref) return (await createRow(world, field.ref())).id;
-  return field.samples[which];
+  return sampleFor(world, field, which);
+}
+
+/** A value of a field that is not a ref: its sample `which`, or for a unique field a value no other row has. */
+export function sampleFor(world: ResourceWorld, field: FieldUnderTest, which: 0 | 1): Json {
+  return field.unique ? variantOf(field, world.distinct()) : field.samples[which];
 }
 
 /** A valid create body with every field (refs pointing at rows made for it), in REST form. */
@@ -100,14 +112,15 @@ export async function requiredBody(world: ResourceWorld, resource: ResourceUnder
   return body;
 }
 
-/** Creates a row (as the admin) from a valid body with `overrides`, and answers it. */
+/** Creates a row from a valid body with `overrides` as `token`'s holder (the admin unless told), and answers it. */
 export async function createRow(
   world: ResourceWorld,
   resource: ResourceUnderTest,
   overrides: Record<string, Json> = {},
+  token: string = world.token,
 ): Promise<RowJson> {
   const json = { ...(await validBody(world, resource)), ...overrides };
-  return dataOf<RowJson>(await world.api.post(resource.collection, { token: world.token, json }), 201);
+  return dataOf<RowJson>(await world.api.post(resource.collection, { token, json }), 201);
 }
 
 /** A REST body in GraphQL input form: camel-case keys, enum values upper case. */
@@ -134,9 +147,10 @@ export function asGraphQLRow(resource: ResourceUnderTest, row: RowJson): Record<
   return out;
 }
 
-/** Asserts a REST answer carries exactly this field list (id, the fields, created_at, updated_at). */
+/** Asserts a REST answer carries exactly this field list (id, the fields, an owned row's owner_id, created_at, updated_at). */
 export function expectRowShape(resource: ResourceUnderTest, row: RowJson): void {
-  const keys = ['id', 'created_at', 'updated_at', ...resource.fields.map((f) => f.name)].sort();
+  const owner = resource.owned ? ['owner_id'] : [];
+  const keys = ['id', 'created_at', 'updated_at', ...owner, ...resource.fields.map((f) => f.name)].sort();
   expect(Object.keys(row).sort()).to.deep.equal(keys);
   expect(row.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(row.created_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);

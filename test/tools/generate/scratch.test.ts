@@ -1016,3 +1016,93 @@ describe('generate: in a scratch copy of the repository', function () {
     expect(large.filter((path) => copy.read(path) !== copy.readSource(path))).to.deep.equal([]);
   });
 });
+
+/**
+ * A bookshop built by generator commands alone, in a scratch copy of its own: authors with a unique
+ * optional e-mail, books (a reference, a unique ISBN, a decimal, an optional date, a default) and
+ * book orders (owned, a read-only status with a default) moved by two commands (one for the owner,
+ * one for staff only), then a field added to books. After each command the copy passes the type
+ * check and lint on what it wrote, untouched; after the last, the three resources' tests pass, on
+ * SQLite and (with SVC_TEST_POSTGRES_URL) PostgreSQL.
+ */
+describe('generate: a bookshop in a scratch copy, green after every command', function () {
+  this.timeout(1_200_000);
+  let copy: ScratchCopy;
+  const tests = ['authors', 'books', 'bookOrders'].map((plural) => `test/resources/${plural}.test.ts`);
+  const COMMANDS: readonly (readonly string[])[] = [
+    ['resource', 'author', 'name:string', 'email:email?+unique', '--search', 'name'],
+    [
+      'resource',
+      'book',
+      'author_id:ref(author)',
+      'title:string',
+      'isbn:string(10..17)+unique',
+      'price:decimal(12,2)(>0)',
+      'published_on:date?',
+      'stock:integer(0..)=0',
+      '--search',
+      'title',
+    ],
+    [
+      'resource',
+      'book_order',
+      'book_id:ref(book)',
+      'quantity:integer(1..100)',
+      'status:enum(placed|paid|shipped)+readonly=placed',
+      '--owned',
+    ],
+    ['command', 'book_order', 'pay', '--field', 'status', '--from', 'placed', '--to', 'paid'],
+    ['command', 'book_order', 'ship', '--field', 'status', '--from', 'paid', '--to', 'shipped', '--staff-only'],
+    ['field', 'book', 'subtitle:string?'],
+  ];
+  /** The first command that failed: the later ones build on it. */
+  let failed: string | undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    copy = await ScratchCopy.of(process.cwd());
+  });
+  after(() => copy?.dispose());
+
+  for (const args of COMMANDS) {
+    const title = `generate ${args.join(' ')}: the type check and lint on what it wrote pass`;
+    it(title, async () => {
+      if (failed !== undefined) throw new Error(`not run: "${failed}" failed`);
+      try {
+        const result = await copy.npm('generate', args);
+        expectExit(result, 0, `generate ${args.join(' ')}`);
+        const written = [...pathsIn(result.stdout, 'created'), ...pathsIn(result.stdout, 'changed')].filter((path) =>
+          path.endsWith('.ts'),
+        );
+        expect(written, 'the TypeScript files it wrote').not.to.deep.equal([]);
+        // `npm run typecheck` in two: the typed client's types first, then the type check beside lint.
+        expectExit(await copy.npm('openapi:types'), 0, 'npm run openapi:types');
+        const [typecheck, lint] = await Promise.all([
+          copy.node('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json', '--noEmit'], {}, 900_000),
+          copy.node('node_modules/eslint/bin/eslint.js', ['--max-warnings', '0', ...written]),
+        ]);
+        expectExit(typecheck, 0, 'tsc (the type check)');
+        expectExit(lint, 0, `eslint ${written.join(' ')}`);
+      } catch (error) {
+        failed = title;
+        throw error;
+      }
+    });
+  }
+
+  it("then passes the three resources' tests, on PostgreSQL too", async () => {
+    if (failed !== undefined) throw new Error(`not run: "${failed}" failed`);
+    for (const path of tests) expect(copy.exists(path), path).to.equal(true);
+    const postgres = externalService('SVC_TEST_POSTGRES_URL');
+    const database = postgres === undefined ? undefined : await ScratchPostgres.create(postgres);
+    try {
+      const env: Record<string, string> = database ? { SVC_TEST_POSTGRES_URL: database.url } : {};
+      const result = await copy.node('node_modules/mocha/bin/mocha.js', tests, env, 900_000);
+      expectExit(result, 0, 'mocha on the bookshop’s tests');
+      expect(result.stdout).to.match(/\d+ passing/);
+      if (database) expect(result.stdout).to.include('on PostgreSQL');
+    } finally {
+      await database?.drop();
+    }
+  });
+});

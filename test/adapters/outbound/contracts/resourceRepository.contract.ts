@@ -32,6 +32,8 @@ export interface ResourceDescriptor<E, F extends string> {
     readonly prop: string;
     readonly optional: boolean;
     readonly values: readonly Value[];
+    /** Unique: no two rows share a value, so row `n` of a catalogue holds `values[n]` (as many as rows), or null now and then when optional. */
+    readonly unique?: boolean;
   }[];
   /** The searched field's props key. */
   readonly search?: string;
@@ -108,7 +110,8 @@ export function resourceRepositoryContract<E, F extends string>(
     const values: Record<string, unknown> = {};
     for (const [k, s] of descriptor.sortable.entries()) {
       const choices = s.optional ? [...s.values, null] : s.values;
-      values[s.prop] = choices[(n * (k + 1) + k) % choices.length];
+      if (s.unique) values[s.prop] = s.optional && n % 5 === 3 ? null : s.values[n];
+      else values[s.prop] = choices[(n * (k + 1) + k) % choices.length];
     }
     if (reference) values[reference.prop] = n % 3 === 0 ? OTHER_TARGET : TARGET;
     return make(id(((n * 7919) % 10_007) + 1), values);
