@@ -6,11 +6,10 @@ import { Api, dataOf } from '../../support/api.js';
 import { servedContract } from '../../support/contract.js';
 import { connectDatabase } from '../../support/database.js';
 import { externalService } from '../../support/env.js';
-import { run, ScratchCopy, ScratchPostgres, startServer, type Finished } from './scratch.js';
+import { createAdmin, PASSWORD, run, ScratchCopy, ScratchPostgres, startServer, type Finished } from './scratch.js';
 
 const ENTITY = 'src/domain/book/Book.ts';
 const MIGRATIONS = 'src/adapters/outbound/mikroorm/migrations';
-const PASSWORD = 'correct horse battery';
 
 function expectExit(result: Finished, code: number, what: string): void {
   expect(result.code, `${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`).to.equal(code);
@@ -243,25 +242,7 @@ describe('generate: two branches that each add a field merge, and the merged ser
       SVC_LOG_LEVEL: 'warn',
     };
     const email = 'admin-merge@example.com';
-    const created = await copy.node(
-      'src/main/cli.ts',
-      [
-        'users:create',
-        '--email',
-        email,
-        '--password',
-        PASSWORD,
-        '--first-name',
-        'Ada',
-        '--last-name',
-        'Admin',
-        '--role',
-        'admin',
-      ],
-      env,
-      120_000,
-    );
-    expectExit(created, 0, 'users:create');
+    await createAdmin(copy, email, env);
     const service = await startServer(copy, env);
     try {
       const api = new Api(service.url, await servedContract(service.url));

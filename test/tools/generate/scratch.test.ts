@@ -20,7 +20,9 @@ import { camelOf, namesOf } from '../../../tools/generate/model.js';
 import { PRODUCT } from '../../../src/domain/product/Product.js';
 import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../../support/resources/productBodies.js';
 import {
+  createAdmin,
   MODULE_LIST,
+  PASSWORD,
   pathsIn,
   run,
   POLICY,
@@ -35,7 +37,6 @@ import {
   type ScratchService,
 } from './scratch.js';
 
-const PASSWORD = 'correct horse battery';
 /** The field week two adds to products: `stock`, unless this project's products have one already. */
 const PRODUCT_FIELD =
   ['stock', 'stock_two', 'stock_three'].find((name) => !(camelOf(name) in PRODUCT.fields)) ?? 'stock_four';
@@ -154,25 +155,7 @@ describe('generate: in a scratch copy of the repository', function () {
       const api = new Api(service.url, await servedContract(service.url));
       return { service, api, admin: await tokenOf(api, email), user: await tokenOf(api, `user-${name}@example.com`) };
     }
-    const created = await copy.node(
-      'src/main/cli.ts',
-      [
-        'users:create',
-        '--email',
-        email,
-        '--password',
-        PASSWORD,
-        '--first-name',
-        'Ada',
-        '--last-name',
-        'Admin',
-        '--role',
-        'admin',
-      ],
-      env,
-      120_000,
-    );
-    expectExit(created, 0, 'users:create');
+    await createAdmin(copy, email, env);
     const service = await startServer(copy, env);
     // Its own document: the copy's generated resources are checked against what it says of them.
     const api = new Api(service.url, await servedContract(service.url));

@@ -235,3 +235,29 @@ export class ScratchPostgres {
     }
   }
 }
+
+/** The password of the accounts a scratch copy's tests make. */
+export const PASSWORD = 'correct horse battery';
+
+/** Makes an admin `email` (password {@link PASSWORD}) in the copy's database through its CLI, as a user would. */
+export async function createAdmin(copy: ScratchCopy, email: string, env: Record<string, string>): Promise<void> {
+  const created = await copy.node(
+    'src/main/cli.ts',
+    [
+      'users:create',
+      '--email',
+      email,
+      '--password',
+      PASSWORD,
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Admin',
+      '--role',
+      'admin',
+    ],
+    env,
+    120_000,
+  );
+  if (created.code !== 0) throw new Error(`users:create exited ${String(created.code)}: ${created.stderr}`);
+}

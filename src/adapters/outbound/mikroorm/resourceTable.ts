@@ -4,6 +4,7 @@ import type { DomainError } from '../../../domain/shared/DomainError.js';
 import type {
   FieldDeclaration,
   FieldDeclarations,
+  FieldType,
   PropsOf,
   ResourceDeclaration,
   SortFieldOf,
@@ -11,20 +12,8 @@ import type {
 import { snakeCase } from '../../../domain/shared/resource.js';
 import { unitsOf } from '../../../domain/shared/Decimal.js';
 
-/** How a resource field is stored (the generator's field types, README: Add a resource). */
-export type ColumnKind =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'number'
-  | 'decimal'
-  | 'boolean'
-  | 'datetime'
-  | 'date'
-  | 'email'
-  | 'uuid'
-  | 'enum'
-  | 'ref';
+/** How a resource field is stored: by its field type (README: Add a resource). */
+export type ColumnKind = FieldType;
 
 /** A column's default, in the domain's form (`'draft'`, `'0.00'`, `false`, `3`, an RFC 3339 time, `'2026-01-31'`). */
 export type StoredDefault = string | number | boolean;
