@@ -11,8 +11,8 @@ import type { EntityUnderTest } from '../resource/useCases.js';
 /** Products as the shared REST, GraphQL and access control suites test them (read from the declaration). */
 export const productResource: ResourceUnderTest = resourceUnderTest(Product);
 
-/** A valid create input of the domain: every field at its first sample. */
-export const productInput = inputOf(Product) as ProductFields;
+/** A valid create input of the domain: every field at its first sample (a defaulted one too, so it also makes stored rows). */
+export const productInput = inputOf(Product) as Required<ProductFields>;
 
 /** A product with this id, at version 1. */
 export const aProduct = (id: string, now = new Date('2026-01-01T00:00:00Z')): Product =>
