@@ -11,7 +11,7 @@ import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 import { emptyTables } from '../adapters/outbound/contracts/databases.js';
-import { PRODUCTS_CHANGED } from '../support/resources/productBodies.js';
+import { productsChanged } from '../support/resources/productBodies.js';
 
 interface Answer {
   status: number;
@@ -82,8 +82,8 @@ const withoutIdentity = (a: Answer): Answer => ({
 describe('bench: the same-work app answers as Portico does', function () {
   // The reference app serves products as Portico ships them; a project that changed them on purpose
   // (generate field product …) compares nothing like with like.
-  before(function () {
-    if (PRODUCTS_CHANGED) this.skip();
+  before(async function () {
+    if (await productsChanged()) this.skip();
   });
   this.timeout(60_000);
   const dir = mkdtempSync(join(tmpdir(), 'portico-same-work-'));

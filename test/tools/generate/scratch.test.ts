@@ -18,7 +18,7 @@ import {
 import { MIGRATIONS_DIR, projectState } from '../../../tools/generate/project.js';
 import { camelOf, namesOf } from '../../../tools/generate/model.js';
 import { PRODUCT } from '../../../src/domain/product/Product.js';
-import { PRODUCT_BODY, PRODUCTS_CHANGED } from '../../support/resources/productBodies.js';
+import { PRODUCT_BODY, productsChanged } from '../../support/resources/productBodies.js';
 import {
   createAdmin,
   MODULE_LIST,
@@ -37,6 +37,8 @@ import {
   type ScratchService,
 } from './scratch.js';
 
+/** Products changed on purpose (`generate field product …`): the steps about products as shipped are skipped. */
+const PRODUCTS_CHANGED = await productsChanged();
 /** The field week two adds to products: `stock`, unless this project's products have one already. */
 const PRODUCT_FIELD =
   ['stock', 'stock_two', 'stock_three'].find((name) => !(camelOf(name) in PRODUCT.fields)) ?? 'stock_four';

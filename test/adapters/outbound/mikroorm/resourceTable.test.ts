@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import { expect } from 'chai';
-import { PRODUCTS_CHANGED } from '../../../support/resources/productBodies.js';
+import { productsChanged } from '../../../support/resources/productBodies.js';
 import { Migration0002Products } from '../../../../src/adapters/outbound/mikroorm/migrations/Migration0002Products.js';
 import { createResourceTable, orderByOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { tableOf } from '../../../../src/adapters/outbound/mikroorm/resourceTable.js';
@@ -113,7 +113,7 @@ describe('createResourceTable and the sort indexes', () => {
         });
 
       it('Migration0002Products (generated) creates exactly the table and indexes it created as first released', async function () {
-        if (PRODUCTS_CHANGED) this.skip();
+        if (await productsChanged()) this.skip();
         await dropPartsTable(database.db.orm);
         const released = await recreated(async (trx) => {
           for (const statement of releasedProductsMigration(knex())) await trx.raw(statement);
@@ -125,7 +125,7 @@ describe('createResourceTable and the sort indexes', () => {
       });
 
       it("createResourceTable of the repository's PRODUCT_TABLE creates that same schema", async function () {
-        if (PRODUCTS_CHANGED) this.skip();
+        if (await productsChanged()) this.skip();
         await dropPartsTable(database.db.orm);
         const released = await recreated(async (trx) => {
           for (const statement of releasedProductsMigration(knex())) await trx.raw(statement);
