@@ -287,7 +287,7 @@ export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
         ...(field.isUnique && !references ? { unique: true } : {}),
       };
     }),
-    ...(declaration.search ? { search: declaration.search } : {}),
+    ...(declaration.search ? { search: snakeCase(declaration.search) } : {}),
     ...(declaration.owned ? { policy: OWNED_POLICY, owned: true } : { policy: GENERATED_POLICY }),
   };
 }
