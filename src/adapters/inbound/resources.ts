@@ -1,3 +1,4 @@
+import type { AccessScope } from '../../application/ports/AccessPolicy.js';
 import type { Authenticate } from '../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
 import type { ListQuery, Page } from '../../domain/shared/Page.js';
@@ -42,6 +43,16 @@ export const pathsOf = (resource: Pick<ResourceDeclaration, 'plural'>) =>
   resourcePaths(`/api/v1/${resource.plural.replace(/_/g, '-')}`);
 
 /** An id that cannot name a row of the resource is answered like an unknown one, without a query. */
+/**
+ * The owner a read or write of an owned resource is limited to: the caller, when the rule the access
+ * check found reaches only their own rows (scope `own`); else none (every row). REST and GraphQL both ask this.
+ */
+export const ownerFor = (
+  resource: { readonly owned: boolean },
+  scope: AccessScope | undefined,
+  caller: string | undefined,
+): { owner?: string } => (resource.owned && scope === 'own' && caller !== undefined ? { owner: caller } : {});
+
 export const idReader =
   (notFound: (id: string) => Error) =>
   (raw: unknown): string =>

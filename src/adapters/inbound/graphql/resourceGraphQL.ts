@@ -16,6 +16,7 @@ import {
   commandsOf,
   idReader,
   namesOf,
+  ownerFor,
   pathsOf,
   relationsOf,
   type InboundResource,
@@ -44,7 +45,7 @@ import {
 const ownerOf = (
   resource: { readonly owned: boolean },
   caller: { readonly userId: string; readonly scope: AccessScope },
-): { owner?: string } => (resource.owned && caller.scope === 'own' ? { owner: caller.userId } : {});
+): { owner?: string } => ownerFor(resource, caller.scope, caller.userId);
 
 /** The GraphQL type of each field type (an enum field has its own enum type). */
 const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {

@@ -6,6 +6,7 @@ import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from
 import {
   commandsOf,
   idReader,
+  ownerFor,
   relationsOf,
   type InboundResource,
   type ParentResource,
@@ -30,8 +31,7 @@ export function ownerFilter(
   ctx: Pick<RouterContext<RequestState>, 'state'>,
   scope: AccessScope | undefined = ctx.state.access?.scope,
 ): { owner?: string } {
-  const caller = ctx.state.principal?.userId;
-  return resource.owned && scope === 'own' && caller !== undefined ? { owner: caller } : {};
+  return ownerFor(resource, scope, ctx.state.principal?.userId);
 }
 
 /**
