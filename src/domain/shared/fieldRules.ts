@@ -10,6 +10,7 @@ import {
   type DecimalParts,
 } from './Decimal.js';
 import { ValidationError, type FieldViolation } from './DomainError.js';
+import { storedFileProblem, type StoredFile } from './files.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from './Text.js';
 
 /** A client's value read into the stored form, or why it cannot be one (a "must …" message). */
@@ -52,7 +53,8 @@ export type FieldFacts =
   | { readonly kind: 'boolean' }
   | { readonly kind: 'datetime' }
   | { readonly kind: 'date' }
-  | { readonly kind: 'choice'; readonly values: readonly string[] };
+  | { readonly kind: 'choice'; readonly values: readonly string[] }
+  | { readonly kind: 'file'; readonly types: readonly string[]; readonly maxBytes: number };
 
 /** A value range: inclusive unless marked exclusive; either end may be open. */
 export interface Range<V = number> {
@@ -334,6 +336,23 @@ export function enumRule<V extends string>(values: readonly V[]): FieldRule<V> {
   return ruleOf<V>(message, { kind: 'choice', values }, (value) =>
     typeof value === 'string' && (values as readonly string[]).includes(value) ? undefined : message,
   );
+}
+
+/** What a client's value of a `file` field is told: the file is set by uploading it, never in an item's body. */
+export const UPLOADED_ONLY = 'is set by uploading the file';
+
+/**
+ * `file`: a stored file (the object's key, size, type, SHA-256 and upload time) of one of `types`
+ * and at most `maxBytes`. Only the service makes one, from an upload; a client's value is refused.
+ */
+export function fileRule(types: readonly string[], maxBytes: number): FieldRule<StoredFile> {
+  const facts: FieldFacts = { kind: 'file', types, maxBytes };
+  return {
+    message: UPLOADED_ONLY,
+    facts,
+    violation: (value) => storedFileProblem(value, types, maxBytes),
+    read: () => ({ problem: UPLOADED_ONLY }),
+  };
 }
 
 /** An optional field: `null` (no value) or a value that keeps `rule`. */

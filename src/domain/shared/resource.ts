@@ -7,6 +7,7 @@ import {
   decimalRule,
   emailRule,
   enumRule,
+  fileRule,
   guardFields,
   integerRule,
   numberRule,
@@ -14,9 +15,11 @@ import {
   stringRule,
   textRule,
   uuidRule,
+  UPLOADED_ONLY,
   type FieldRule,
   type Range,
 } from './fieldRules.js';
+import { typesProblem, type StoredFile } from './files.js';
 import { resourceErrors, type ResourceErrors } from './resourceErrors.js';
 
 /** The field types of a resource (README: Add a resource). */
@@ -32,7 +35,8 @@ export type FieldType =
   | 'email'
   | 'uuid'
   | 'enum'
-  | 'ref';
+  | 'ref'
+  | 'file';
 
 /**
  * One field of a resource, as its declaration states it: its type, the rule a value keeps, whether
@@ -63,6 +67,10 @@ export interface FieldDeclaration<T = unknown, N extends boolean = boolean, D ex
   readonly values?: readonly string[];
   /** `ref`: the resource it names (singular and plural, snake case). */
   readonly references?: { readonly singular: string; readonly plural: string };
+  /** `file`: the media types it takes (`image/png`, or a range `image/*`), lower case. */
+  readonly types?: readonly string[];
+  /** `file`: its largest size in bytes. */
+  readonly maxBytes?: number;
   /** The same field, nullable. */
   optional(): FieldDeclaration<T, true, D>;
   /** The same field, unique. */
@@ -100,7 +108,7 @@ function declared<T, N extends boolean = false, D extends boolean = false>(
     ...facts,
     rule,
     nullable: flags.nullable as N,
-    sortable: facts.type !== 'text',
+    sortable: facts.type !== 'text' && facts.type !== 'file',
     isUnique: flags.isUnique,
     isReadonly: flags.isReadonly,
     defaultValue: defaultValue as D extends true ? T : undefined,
@@ -143,7 +151,27 @@ export const field = {
   enum: <const V extends string>(values: readonly V[]) => declared<V>({ type: 'enum', values }, enumRule(values)),
   /** The id of an existing row of the resource named (`ref('customer', 'customers')`). */
   ref: (singular: string, plural: string) => declared({ type: 'ref', references: { singular, plural } }, uuidRule()),
+  /**
+   * A file (docs/files.md) of one of `types` (`['image/png', 'image/jpeg']`, or `['image/*']`) of at
+   * most `maxBytes` (`5 * MB`), stored as an object, uploaded once the item exists: always declared
+   * `.optional()`, never unique, and read-only in an item's body (only an upload sets it).
+   */
+  file: (types: readonly string[], maxBytes: number) => {
+    const problem = typesProblem(types);
+    if (problem !== undefined) throw new Error(problem);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`a file's largest size must be a positive whole number of bytes`);
+    return declared<StoredFile>({ type: 'file', types, maxBytes }, fileRule(types, maxBytes), {
+      nullable: false,
+      isUnique: false,
+      isReadonly: true,
+    });
+  },
 };
+
+/** Bytes in a kilobyte, megabyte and gigabyte (powers of 1,024), for a file field's largest size: `5 * MB`. */
+export const KB = 1024;
+export const MB = 1024 ** 2;
+export const GB = 1024 ** 3;
 
 /** A resource's fields under their TypeScript (camel-case) names, in the order they are stored and shown. */
 export type FieldDeclarations = Readonly<Record<string, FieldDeclaration<any, boolean>>>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -188,7 +216,7 @@ export type PropsOf<F extends FieldDeclarations> = FieldValues<F> & StoredProps;
 
 /** The JSON names a list of the resource sorts by: its sortable fields, then the timestamps. */
 export type SortFieldOf<F extends FieldDeclarations> =
-  | { [K in keyof F & string]: F[K]['type'] extends 'text' ? never : SnakeCase<K> }[keyof F & string]
+  | { [K in keyof F & string]: F[K]['type'] extends 'text' | 'file' ? never : SnakeCase<K> }[keyof F & string]
   | 'created_at'
   | 'updated_at';
 
@@ -239,6 +267,12 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   if (spec.owned === true && 'ownerId' in spec.fields) {
     throw new Error(`${spec.name}: an owned resource has its owner_id already; no field may take that name`);
   }
+  for (const [key, f] of entries) {
+    if (f.type !== 'file') continue;
+    if (!f.nullable) throw new Error(`${spec.name}: the file field ${key} must be optional (a file is uploaded once its item exists)`);
+    if (f.isUnique || f.defaultValue !== undefined)
+      throw new Error(`${spec.name}: the file field ${key} cannot be unique or have a default`);
+  }
   const refused = commandProblems(spec.fields, spec.commands ?? {});
   if (refused.length > 0) throw new Error(`${spec.name}: ${refused.join('; ')}`);
   return {
@@ -286,7 +320,7 @@ function readonlyViolations(
 ): FieldViolation[] {
   const violations = Object.entries(declaration.fields)
     .filter(([key, f]) => f.isReadonly && values[key] !== undefined && !sameValue(values[key], kept[key] ?? null))
-    .map(([key]) => ({ field: snakeCase(key), message: READ_ONLY }));
+    .map(([key, f]) => ({ field: snakeCase(key), message: f.type === 'file' ? UPLOADED_ONLY : READ_ONLY }));
   if (declaration.owned && values.ownerId !== undefined && values.ownerId !== kept.ownerId)
     violations.push({ field: OWNER_ID, message: READ_ONLY });
   return violations;
@@ -295,9 +329,15 @@ function readonlyViolations(
 /** The message of a client's value for a field only the server sets. */
 export const READ_ONLY = 'is read-only';
 
-/** Equal stored values: instants by their time, everything else as it is (text, numbers, decimals' text). */
+/** Equal stored values: instants by their time, files by their object, everything else as it is (text, numbers, decimals' text). */
 const sameValue = (a: unknown, b: unknown): boolean =>
-  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+  a instanceof Date && b instanceof Date
+    ? a.getTime() === b.getTime()
+    : isFile(a) && isFile(b)
+      ? a.key === b.key
+      : a === b;
+
+const isFile = (value: unknown): value is StoredFile => typeof value === 'object' && value !== null && 'key' in value;
 
 /** What a create stores for each field: the value given, else the field's default, else null. */
 function createdValues(fields: FieldDeclarations, values: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -11,6 +11,8 @@ import type { IdGenerator } from '../../application/ports/IdGenerator.js';
 import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
 import type { JobAdmin, JobQueue, Transactions } from '../../application/ports/Jobs.js';
 import type { Mailer } from '../../application/ports/Mailer.js';
+import type { FileStorage } from '../../application/ports/FileStorage.js';
+import type { FileLinks } from '../../application/files/FileLinks.js';
 import type { RouteModule } from '../../adapters/inbound/http/app.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import type { RequestState } from '../../adapters/inbound/http/state.js';
@@ -49,6 +51,10 @@ export const TOKENS = {
   JobQueue: token<JobQueue>('JobQueue'),
   Transactions: token<Transactions>('Transactions'),
   JobAdmin: token<JobAdmin>('JobAdmin'),
+  /** Where files live (docs/files.md): the engine `storage.driver` names. */
+  FileStorage: token<FileStorage>('FileStorage'),
+  /** Signed links to stored files, valid `storage.url_ttl`. */
+  FileLinks: token<FileLinks>('FileLinks'),
   RouteModules: token<RouteModule[]>('RouteModules'),
   HttpApp: token<Koa<RequestState>>('HttpApp'),
 } as const;
