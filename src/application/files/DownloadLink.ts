@@ -1,0 +1,24 @@
+import { NotFoundError } from '../../domain/shared/DomainError.js';
+import { humanName } from '../../domain/shared/resourceErrors.js';
+import type { FileLinks } from './FileLinks.js';
+import { fileField, fileOf, type FileHolder, type FileKit } from './FileKit.js';
+
+/**
+ * The signed link that serves a row's file (docs/files.md), valid `storage.url_ttl`: what
+ * `GET …/{id}/<field>` redirects to. The resource's NotFoundError for an unknown row (with `owner`,
+ * another owner's too); a NotFoundError naming the field when it is empty.
+ */
+export class DownloadLink<E extends FileHolder> {
+  constructor(private readonly kit: Pick<FileKit<E>, 'resource' | 'rows' | 'errors'> & { readonly links: FileLinks }) {}
+
+  async execute(input: { readonly id: string; readonly field: string; readonly owner?: string }): Promise<string> {
+    const { rows, errors, links, resource } = this.kit;
+    const field = fileField(this.kit, input.field);
+    const row = await rows.findById(input.id, input.owner);
+    if (!row) throw errors.notFound(input.id);
+    const file = fileOf(row, field);
+    if (file === null)
+      throw new NotFoundError(`${humanName(resource.name)} ${field.name.replace(/_/g, ' ')}`, input.id);
+    return links.url(file);
+  }
+}
