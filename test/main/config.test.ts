@@ -101,7 +101,10 @@ const DEFAULTS: Config = {
     retryMaxDelayMs: 600_000,
     retentionMs: 14 * 86_400_000,
     maxLagMs: 300_000,
-    schedules: new Map([['tokens.purge', '0 * * * *']]),
+    schedules: new Map([
+      ['tokens.purge', '0 * * * *'],
+      ['files.purge', '0 * * * *'],
+    ]),
   },
   tracing: { otlpEndpoint: '', serviceName: 'portico', sampleRatio: 1 },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
@@ -227,16 +230,17 @@ describe('loadConfig', () => {
     const schedules = (yaml: string) =>
       valid({}, { 'config/default.yaml': `jobs:\n  schedules:\n${yaml}` }).jobs.schedules;
 
-    it('adds a file’s schedules to the built-in tokens.purge', () => {
+    it('adds a file’s schedules to the built-in tokens.purge and files.purge', () => {
       expect([...schedules("    reports.daily: '30 6 * * *'\n    tokens.purge: '*/30 * * * *'\n")]).to.deep.equal([
         ['tokens.purge', '*/30 * * * *'],
+        ['files.purge', '0 * * * *'],
         ['reports.daily', '30 6 * * *'],
       ]);
     });
 
     it('takes a built-in schedule away with off, and keeps it for an empty value', () => {
-      expect(schedules('    tokens.purge: off\n').size).to.equal(0);
-      expect([...schedules('    tokens.purge:\n')]).to.deep.equal([['tokens.purge', '0 * * * *']]);
+      expect([...schedules('    tokens.purge: off\n')]).to.deep.equal([['files.purge', '0 * * * *']]);
+      expect([...schedules('    tokens.purge:\n    files.purge: off\n')]).to.deep.equal([['tokens.purge', '0 * * * *']]);
     });
 
     it('keeps failed jobs at least a minute (jobs.retention)', () => {

@@ -11,6 +11,7 @@ import type {
 } from '../../domain/shared/resource.js';
 import { verbWords, type CommandDeclaration } from '../../domain/shared/commands.js';
 import { snakeCase } from '../../domain/shared/resource.js';
+import type { FileRouteUseCases } from './http/fileRoutes.js';
 import { idOf } from './ids.js';
 import { resourcePaths } from './paths.js';
 
@@ -101,6 +102,8 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
       }
     >
   >;
+  /** For a resource with `file` fields: its file flows (docs/files.md), each taking the field by its JSON name. */
+  files?: FileRouteUseCases<E & { readonly id: string; readonly version: number }>;
   /** For a resource with a reference: a page per referenced row, in one read (the referenced type's list field). */
   listByReference?: {
     execute(input: {

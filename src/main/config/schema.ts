@@ -125,7 +125,10 @@ export const KEYS: Readonly<Record<string, Key>> = {
 export const JOB_SCHEDULES = 'jobs.schedules';
 
 /** The schedules every service has unless its configuration sets them `off` (docs/jobs.md). */
-export const BUILT_IN_SCHEDULES: Readonly<Record<string, string>> = { 'tokens.purge': '0 * * * *' };
+export const BUILT_IN_SCHEDULES: Readonly<Record<string, string>> = {
+  'tokens.purge': '0 * * * *',
+  'files.purge': '0 * * * *',
+};
 
 /** `health.http` entries. */
 export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration, critical: OptionalBool });

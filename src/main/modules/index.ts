@@ -3,6 +3,7 @@ import { access } from './access.js';
 import { account } from './account.js';
 import { auth } from './auth.js';
 import type { FeatureModule } from './FeatureModule.js';
+import { files } from './files.js';
 import { health } from './health.js';
 import { jobs } from './jobs.js';
 import { resourceModule } from './resource.js';
@@ -15,4 +16,13 @@ import { users } from './users.js';
  * is one line here, `resourceModule(Entity)`, served by the shared cores; a referenced resource
  * comes before those naming it.
  */
-export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, jobs, resourceModule(Product)];
+export const MODULES: readonly FeatureModule[] = [
+  health,
+  auth,
+  users,
+  access,
+  account,
+  jobs,
+  files,
+  resourceModule(Product),
+];

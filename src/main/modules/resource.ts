@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.js';
 import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';
 import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';
+import { fileOperationList } from '../../adapters/inbound/http/fileRoutes.js';
 import {
   inboundOf,
   type InboundResource,
@@ -12,6 +13,12 @@ import {
 import { tableOf } from '../../adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { resourceUseCases } from '../../application/resources/resourceUseCases.js';
+import { FileTypeInspector } from '../../adapters/outbound/files/FileTypeInspector.js';
+import { fileFieldsOf } from '../../application/files/FileKit.js';
+import { fileUseCases } from '../../application/files/fileUseCases.js';
+import type { FileLinks } from '../../application/files/FileLinks.js';
+import type { FileStorage } from '../../application/ports/FileStorage.js';
+import type { JobQueue } from '../../application/ports/Jobs.js';
 import type {
   FieldDeclarations,
   FieldValues,
@@ -41,6 +48,40 @@ function useCasesOf(
 ): AnyUseCases {
   const { authenticate, policy, ...cores } = deps;
   return { authenticate, policy, ...resourceUseCases({ entity: Entity, ...cores }) } as unknown as AnyUseCases;
+}
+
+/** What the file flows of a resource with `file` fields need, beside the cores' (none for any other resource). */
+interface FileDeps {
+  readonly storage: FileStorage;
+  readonly links: FileLinks;
+  readonly jobs: JobQueue;
+}
+
+const FILE_NEEDS = { storage: TOKENS.FileStorage, links: TOKENS.FileLinks, jobs: TOKENS.JobQueue } as const;
+
+/**
+ * A resource's use cases with its file flows (docs/files.md) when it has `file` fields: `files`, and
+ * the delete that removes the row's files too in place of the generic one.
+ */
+function withFiles(
+  Entity: ResourceEntityClass<FieldDeclarations>,
+  useCases: AnyUseCases,
+  deps: Partial<FileDeps> & Pick<Parameters<typeof resourceUseCases>[0], 'rows' | 'ids' | 'clock'>,
+): AnyUseCases {
+  const { storage, links, jobs, rows, ids, clock } = deps;
+  if (!storage || !links || !jobs) return useCases;
+  const files = fileUseCases({
+    resource: Entity.declaration,
+    rows,
+    errors: Entity.errors,
+    storage,
+    inspector: new FileTypeInspector(),
+    jobs,
+    clock,
+    ids,
+    links,
+  });
+  return files ? ({ ...useCases, files, remove: files.remove } as unknown as AnyUseCases) : useCases;
 }
 
 /** The resources a declared resource's `ref` fields name, from their modules' tokens. */
@@ -80,6 +121,8 @@ export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEnti
   const parents = parentsOf(entity);
   const withParents = <T>(make: (useCases: AnyUseCases, parents: ParentsOf<FieldDeclarations>) => T): Built<T> =>
     built({ useCases: tokens.UseCases, parents: tokens.Parents }, ({ useCases, parents }) => make(useCases, parents));
+  const hasFiles = fileFieldsOf(entity.declaration).length > 0;
+  const ops = operationsOf(entity.declaration);
   return {
     name: plural,
     resource: entity,
@@ -104,16 +147,28 @@ export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEnti
             policy: TOKENS.AccessPolicy,
             ids: TOKENS.IdGenerator,
             clock: TOKENS.Clock,
+            // Only a resource with `file` fields needs the storage (and it alone is given it).
+            ...((hasFiles ? FILE_NEEDS : {}) as Partial<typeof FILE_NEEDS>),
           },
-          (deps) => useCasesOf(entity, deps),
+          ({ storage, links, jobs, ...deps }: Parameters<typeof useCasesOf>[1] & Partial<FileDeps>) =>
+            withFiles(entity, useCasesOf(entity, deps), { storage, links, jobs, ...deps }),
         ),
       );
       bindBuilt(bind(tokens.Parents), parents);
     }),
     rest: {
       always: false,
-      operations: Object.values(operationsOf(entity.declaration)),
-      routes: withParents((useCases, parents) => resourceRoutes(inbound, useCases, parents)),
+      operations: [...Object.values(ops), ...fileOperationList(entity.declaration, ops.get)],
+      routes: built(
+        { useCases: tokens.UseCases, parents: tokens.Parents, metrics: TOKENS.Metrics },
+        ({ useCases, parents, metrics }) =>
+          resourceRoutes(
+            inbound,
+            useCases,
+            parents,
+            metrics ? (r, f, bytes) => metrics.fileUploaded(r, f, bytes) : undefined,
+          ),
+      ),
     },
     graphql: withParents((useCases, parents) => resourceGraphQL(inbound, useCases, parents)),
   };

@@ -25,6 +25,7 @@ import type { Tracing } from '../infrastructure/tracing.js';
 import type { FeatureModule } from '../modules/FeatureModule.js';
 import { bindBuilt, built, buildWith } from '../modules/built.js';
 import { MODULES } from '../modules/index.js';
+import { fileResourcesOf, FileTokens } from '../modules/files.js';
 import { TOKENS } from './tokens.js';
 import type { JobQueue } from '../../application/ports/Jobs.js';
 import { CountedJobs } from '../../adapters/outbound/jobs/CountedJobs.js';
@@ -139,6 +140,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
     built({ config: TOKENS.Config, redis: TOKENS.Redis }, ({ config, redis }) => buildRateLimiter(config, redis)),
   );
   container.load(...modules.map((module) => module.bindings));
+  bindBuilt(container.bind(FileTokens.Resources), fileResourcesOf(modules));
   bindBuilt(
     container.bind(TOKENS.RouteModules),
     built({ config: TOKENS.Config, metrics: TOKENS.Metrics }, ({ config, metrics }) =>

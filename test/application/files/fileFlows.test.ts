@@ -34,7 +34,7 @@ type Row = Poster & { picture: StoredFile | null; leaflet: StoredFile | null };
 function world() {
   const clock = new FixedClock(new Date('2026-03-01T12:00:00Z'));
   const storage = new MemoryFileStorage(() => clock.now());
-  const rows = memoryRepositoryOf<Poster, never>(Poster as never);
+  const rows = memoryRepositoryOf(Poster as never);
   const jobs = new RecordingJobs();
   const kit: FileKit<Poster> = {
     resource: Poster.declaration,

@@ -5,6 +5,7 @@ import { closedObject, exampleOf, type JsonSchema } from '../codecs/jsonSchema.j
 import { listQueryShape } from '../codecs/listCodecs.js';
 import { policyPath } from './middleware/authorize.js';
 import type { Answer, Operation } from './operations.js';
+import { formatSize } from '../../../domain/shared/files.js';
 
 /** The OpenAPI 3.1 document (README: API document), as plain JSON. */
 export type OpenApiDocument = Record<string, unknown> & {
@@ -92,6 +93,8 @@ const HEADERS = {
     true,
   ),
   Location: header('The path of the item created (`/api/v1/products/{id}`)', { type: 'string' }, true),
+  /** `Location` of a redirect to a stored file. */
+  'Location-file': header('The signed link that serves the file, valid storage.url_ttl', { type: 'string' }, true),
   'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }, true),
   /** `Retry-After` on 429, which always has it (503 has it only when it is OVERLOADED). */
   'Retry-After-429': header('Seconds to wait before trying again', { type: 'integer', minimum: 1 }, true),
@@ -106,7 +109,13 @@ type HeaderName = keyof typeof HEADERS;
 
 /** The header a component describes (`Retry-After-429` is `Retry-After`). */
 const headerName = (name: HeaderName): string =>
-  ({ 'Retry-After-429': 'Retry-After', 'WWW-Authenticate-if-bearer': 'WWW-Authenticate' })[name as string] ?? name;
+  (
+    ({
+      'Retry-After-429': 'Retry-After',
+      'WWW-Authenticate-if-bearer': 'WWW-Authenticate',
+      'Location-file': 'Location',
+    }) as Record<string, string>
+  )[name as string] ?? name;
 
 /** Statuses every operation of a kind may answer, and why. */
 function failuresOf(op: Operation): Map<number, { description: string; headers?: HeaderName[] }> {
@@ -115,7 +124,7 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   const readsBody = op.method !== 'GET';
   // Answered by the HTTP layer on any route, before the app sees the request (connection closed).
   const bad: string[] = ['the request is not well-formed HTTP (BAD_REQUEST)'];
-  if (readsBody) bad.push('the body is not JSON (BAD_REQUEST)');
+  if (readsBody && !op.rawBody) bad.push('the body is not JSON (BAD_REQUEST)');
   if (op.body || op.list) bad.push('a field or parameter breaks its rule (VALIDATION_ERROR, each one in `fields`)');
   if (op.access !== 'public') bad.push('two Authorization headers (BAD_REQUEST)');
   if (op.ifMatch) bad.push('If-Match is not `*` or a list of quoted versions (BAD_REQUEST)');
@@ -138,9 +147,14 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   if (own[404]) failures.set(404, { description: own[404] });
   if (own[409]) failures.set(409, { description: own[409] });
   if (op.ifMatch) failures.set(412, { description: 'If-Match names a version that is no longer current' });
-  if (readsBody) {
-    failures.set(413, { description: 'The body is larger than server.body_limit' });
-    failures.set(415, { description: 'A body was sent with a content type other than application/json' });
+  if (op.rawBody) {
+    failures.set(413, { description: own[413] ?? 'The file is larger than its field allows' });
+    failures.set(415, { description: own[415] ?? 'The file is of a type its field does not take' });
+  } else if (readsBody) {
+    failures.set(413, { description: own[413] ?? 'The body is larger than server.body_limit' });
+    failures.set(415, {
+      description: own[415] ?? 'A body was sent with a content type other than application/json',
+    });
   }
   const rateLimited = op.rateLimited !== false;
   if (rateLimited || own[429]) {
@@ -279,6 +293,7 @@ function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): 
   const headers = answerHeaders(op, registry);
   if (answer.etag) headers.ETag = registry.header('ETag');
   if (answer.location) headers.Location = registry.header('Location');
+  if (answer.redirect) headers.Location = registry.header('Location-file');
   if (!answer.body) return { description: answer.description, headers };
   const schema = registry.use(answer.body);
   return {
@@ -311,6 +326,7 @@ function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperat
     ...(op.description ? { description: op.description } : {}),
     ...(op.access === 'public' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.rawBody ? { requestBody: rawRequestBody(op.rawBody) } : {}),
     ...(body
       ? {
           requestBody: {
@@ -320,6 +336,15 @@ function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperat
         }
       : {}),
     responses: responses as OpenApiOperation['responses'],
+  };
+}
+
+/** A file as the raw body, in any of the types it may be (docs/files.md). */
+function rawRequestBody(raw: NonNullable<Operation['rawBody']>): Record<string, unknown> {
+  return {
+    required: true,
+    description: `The file itself, its type as Content-Type (${raw.types.join(', ')}), at most ${formatSize(raw.maxBytes)}.`,
+    content: Object.fromEntries(raw.types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
   };
 }
 

@@ -35,6 +35,17 @@ export interface Operation {
    * which customers exist.
    */
   readonly readsToo?: readonly string[];
+  /**
+   * `policy` only: the route (its pattern) and method the policy is asked about instead of this
+   * one's own — a file route follows its item's rules (docs/files.md): an upload its `PUT`, a
+   * download its `GET`.
+   */
+  readonly authorizeAs?: { readonly path: string; readonly method: 'GET' | 'PUT' };
+  /**
+   * The body is the raw file, streamed by the route (never parsed as JSON): the types it takes and
+   * its largest size, for the document's request body and its 413 and 415.
+   */
+  readonly rawBody?: { readonly types: readonly string[]; readonly maxBytes: number };
   /** The JSON body it decodes (keys in camel or snake case; on the wire in snake case). */
   readonly body?: Shape;
   /** The list query (`page`, `per_page`, `sort`, `order`, `q`, filters) it decodes. */
@@ -46,7 +57,7 @@ export interface Operation {
   /** What it answers when it succeeds (and, for health probes, when it reports `down`). */
   readonly answers: readonly Answer[];
   /** When it answers these failures, in its own words (the document adds the ones every route shares). */
-  readonly failures?: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 429 | 503, string>>>;
+  readonly failures?: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503, string>>>;
 }
 
 /** A group of operations in the document. */
@@ -64,6 +75,8 @@ export interface Answer {
   readonly etag?: boolean;
   /** `Location`: the answer names the path of the item it created. */
   readonly location?: boolean;
+  /** `Location`: a redirect to a stored file's signed link. */
+  readonly redirect?: boolean;
 }
 
 /** Keeps an operation's literal types (its body shape, its sort fields) for the handler's input. */
@@ -186,6 +199,10 @@ export class RestRoutes {
     if (!this.auth) throw new Error(`${op.id}: a ${op.access} operation needs the Authenticate use case`);
     if (op.access === 'token') return [this.auth];
     if (!this.guards.policy) throw new Error(`${op.id}: a policy operation needs the access policy`);
-    return [this.auth, authorize(this.guards.policy, op.path, op.readsToo) as RouterMiddleware<RequestState>];
+    const as = op.authorizeAs;
+    return [
+      this.auth,
+      authorize(this.guards.policy, as?.path ?? op.path, op.readsToo, as?.method) as RouterMiddleware<RequestState>,
+    ];
   }
 }

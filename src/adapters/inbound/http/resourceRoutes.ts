@@ -15,6 +15,7 @@ import {
 } from '../resources.js';
 import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
+import { fileRoutes, type FileUploaded } from './fileRoutes.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
 import { commandKey, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
@@ -42,12 +43,14 @@ export function ownerFilter(
  * command does not start from). An answer carrying one row carries its version (`ETag`), a create
  * its path (`Location`); update, delete and the commands take `If-Match`. An owned resource's row
  * belongs to the caller who creates it; a caller whose rule reaches only their own rows gets only
- * those (another's id is not found).
+ * those (another's id is not found). A resource with `file` fields gets their routes too
+ * (`fileRoutes`), answering an item as these do; `uploaded` is told of each file stored.
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
   useCases: ResourceUseCases<E, F>,
   parents?: ParentsOf<F>,
+  uploaded?: FileUploaded,
 ): (router: Router<RequestState>) => void {
   const ops = operationsOf(resource.declaration);
   const present = restPresenter(resource.declaration);
@@ -142,6 +145,11 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
           withETag(ctx, await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) }), present),
         );
       });
+    }
+
+    if (useCases.files) {
+      const options = { guards: useCases, present, ...(uploaded ? { uploaded } : {}) };
+      fileRoutes({ ...resource.declaration, notFound: resource.notFound }, ops.get, useCases.files, options)(router);
     }
   };
 }

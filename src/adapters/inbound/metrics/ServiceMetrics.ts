@@ -104,6 +104,17 @@ export class ServiceMetrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
+  readonly filesUploaded = new Counter({
+    name: 'files_uploaded_total',
+    help: 'Files stored through the service or completed after a direct upload (docs/files.md), by resource and field.',
+    labelNames: ['resource', 'field'] as const,
+    registers: [this.registry],
+  });
+  readonly filesUploadedBytes = new Counter({
+    name: 'files_uploaded_bytes_total',
+    help: 'Bytes of the files counted by files_uploaded_total.',
+    registers: [this.registry],
+  });
 
   readonly jobsEnqueued = new Counter({
     name: 'jobs_enqueued_total',
@@ -182,6 +193,12 @@ export class ServiceMetrics {
     }
     series.count.inc();
     series.duration.observe(seconds);
+  }
+
+  /** A file of `bytes` was stored in a resource's (plural) field (its JSON name). */
+  fileUploaded(resource: string, field: string, bytes: number): void {
+    this.filesUploaded.labels(resource, field).inc();
+    this.filesUploadedBytes.inc(bytes);
   }
 
   /** Counts one GraphQL operation; its name is bounded (see MAX_OPERATION_NAMES). */

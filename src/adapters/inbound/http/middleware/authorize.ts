@@ -14,19 +14,21 @@ export function policyPath(routePattern: string): string {
  * tricks cannot reach a handler the role is denied) with this method — and GET each route of
  * `readsToo` (a nested list's parent row); 403 `FORBIDDEN` otherwise. HEAD is checked as GET.
  * What the rules reach (every row, or only the caller's own) is left on `ctx.state.access` for
- * the handler to pass to its use case.
+ * the handler to pass to its use case. With `asMethod`, the policy is asked about that method
+ * whatever the request's (a route that follows another's rules: a file upload its item's `PUT`).
  */
 export function authorize(
   policy: AccessPolicy,
   routePattern: string,
   readsToo: readonly string[] = [],
+  asMethod?: string,
 ): Middleware<RequestState> {
   const object = policyPath(routePattern);
   const reads = readsToo.map(policyPath);
   return async (ctx, next) => {
     const principal = ctx.state.principal;
     if (!principal) throw new UnauthorizedError('missing bearer token');
-    const action = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    const action = asMethod ?? (ctx.method === 'HEAD' ? 'GET' : ctx.method);
     const scope = await policy.scopeOf(principal.role, object, action);
     if (scope === undefined) throw new ForbiddenError();
     const readScopes: AccessScope[] = [];
