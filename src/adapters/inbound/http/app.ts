@@ -17,6 +17,7 @@ import {
   routeFallback,
   routeLookup,
   spine,
+  streamedBodies,
   timeout,
   type CorsOptions,
   type Header,
@@ -103,7 +104,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
           }
         : {}),
       timeout: timeout(options.requestTimeoutMs),
-      body: bodyParser(options.bodyLimitBytes),
+      body: bodyParser(options.bodyLimitBytes, streamedBodies(router)),
       fallback: routeFallback(router),
     }),
   );

@@ -28,7 +28,7 @@ export { createHttpServer, type HttpServer, type HttpServerOptions } from './htt
 export { LoopPressure } from './loopPressure.js';
 export { routeLookup } from './routeLookup.js';
 export { routePatterns } from './routePattern.js';
-export { bodyParser } from './spine/bodyParser.js';
+export { bodyParser, streamedBodies, streamsBody } from './spine/bodyParser.js';
 export { cors, type CorsOptions } from './spine/cors.js';
 export { httpMetrics } from './spine/httpMetrics.js';
 export { LoadShedding, type LoadSheddingOptions } from './spine/loadShedding.js';
