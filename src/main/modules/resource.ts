@@ -3,6 +3,7 @@ import { resourceGraphQL } from '../../adapters/inbound/graphql/resourceGraphQL.
 import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js';
 import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';
 import {
+  fileFieldsOf,
   inboundOf,
   type InboundResource,
   type ParentResource,
@@ -37,10 +38,15 @@ export const resourceTokens = (plural: string) => ({
 /** The use cases both inbound adapters drive: the caller checks, and the shared cores over one repository. */
 function useCasesOf(
   Entity: ResourceEntityClass<FieldDeclarations>,
-  deps: Pick<AnyUseCases, 'authenticate' | 'policy'> & Omit<Parameters<typeof resourceUseCases>[0], 'entity'>,
+  deps: Pick<AnyUseCases, 'authenticate' | 'policy' | 'links'> & Omit<Parameters<typeof resourceUseCases>[0], 'entity'>,
 ): AnyUseCases {
-  const { authenticate, policy, ...cores } = deps;
-  return { authenticate, policy, ...resourceUseCases({ entity: Entity, ...cores }) } as unknown as AnyUseCases;
+  const { authenticate, policy, links, ...cores } = deps;
+  return {
+    authenticate,
+    policy,
+    ...(links ? { links } : {}),
+    ...resourceUseCases({ entity: Entity, ...cores }),
+  } as unknown as AnyUseCases;
 }
 
 /** The resources a declared resource's `ref` fields name, from their modules' tokens. */
@@ -104,6 +110,8 @@ export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEnti
             policy: TOKENS.AccessPolicy,
             ids: TOKENS.IdGenerator,
             clock: TOKENS.Clock,
+            // A resource with file fields answers their signed links.
+            ...(fileFieldsOf(entity.declaration).length > 0 ? { links: TOKENS.FileLinks } : {}),
           },
           (deps) => useCasesOf(entity, deps),
         ),

@@ -5,6 +5,7 @@ import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
 import {
   commandsOf,
+  fileFieldsOf,
   idReader,
   ownerFor,
   relationsOf,
@@ -17,7 +18,7 @@ import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
-import { commandKey, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
+import { commandKey, linkedPresenter, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
 import type { RequestState } from './state.js';
 
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
@@ -51,6 +52,17 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
 ): (router: Router<RequestState>) => void {
   const ops = operationsOf(resource.declaration);
   const present = restPresenter(resource.declaration);
+  // A resource with file fields answers each file with its signed link: made (async) before presenting.
+  const linked =
+    fileFieldsOf(resource.declaration).length > 0
+      ? linkedPresenter<F, E>(resource.declaration, useCases.links)
+      : undefined;
+  const one =
+    linked &&
+    (async (ctx: Parameters<typeof withETag>[0], entity: E): Promise<Record<string, unknown>> => {
+      const [wire = {}] = await linked([entity]);
+      return withETag(ctx, entity, () => wire);
+    });
   const idOf = idReader(resource.notFound);
   type Query = ListQuery<SortFieldOf<F>>;
   return (router) => {
@@ -62,7 +74,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
     const owned = resource.declaration;
     api.on(ops.list, async (ctx, { query }) => {
       const page = await useCases.list.execute({ ...(query as Query), ...ownerFilter(owned, ctx) });
-      ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+      ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
     });
 
     for (const relation of relationsOf(resource.declaration).filter((r) => r.reverse)) {
@@ -82,7 +94,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
           filters: { ...list.filters, [relation.field]: id },
           ...ownerFilter(owned, ctx),
         });
-        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+        ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
@@ -91,7 +103,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       const created = await useCases.create.execute({ ...(body as object), ...owner } as never);
       ctx.status = 201;
       ctx.set('Location', `${ops.create.path}/${created.id}`);
-      ctx.body = success(withETag(ctx, created, present));
+      ctx.body = success(one ? await one(ctx, created) : withETag(ctx, created, present));
     });
 
     // Registered before `/:id`.
@@ -100,13 +112,14 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       api.on(search, async (ctx, { query }) => {
         const list = query as unknown as Query & { q?: string };
         const page = await searching.execute({ ...list, q: list.q ?? '', ...ownerFilter(owned, ctx) });
-        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+        ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
     api.on(ops.get, async (ctx) => {
       const id = idOf(ctx.params.id);
-      ctx.body = success(withETag(ctx, await useCases.get.execute({ id, ...ownerFilter(owned, ctx) }), present));
+      const found = await useCases.get.execute({ id, ...ownerFilter(owned, ctx) });
+      ctx.body = success(one ? await one(ctx, found) : withETag(ctx, found, present));
     });
 
     api.on(
@@ -116,7 +129,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
         const changes = body as never;
         const updated = await useCases.update.execute({ id, changes, expectedVersions, ...ownerFilter(owned, ctx) });
-        ctx.body = success(withETag(ctx, updated, present));
+        ctx.body = success(one ? await one(ctx, updated) : withETag(ctx, updated, present));
       },
       ...notAnId,
     );
@@ -138,9 +151,8 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       api.on((ops as Record<string, Operation>)[commandKey(command)]!, async (ctx) => {
         const id = idOf(ctx.params.id);
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
-        ctx.body = success(
-          withETag(ctx, await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) }), present),
-        );
+        const changed = await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) });
+        ctx.body = success(one ? await one(ctx, changed) : withETag(ctx, changed, present));
       });
     }
   };
