@@ -7,6 +7,7 @@ import { storedDefaultOf, type Column, type TableSpec } from '../../src/adapters
 import type { Range } from '../../src/domain/shared/fieldRules.js';
 import {
   field as fields,
+  GB,
   snakeCase,
   type FieldDeclaration,
   type FieldDeclarations,
@@ -70,6 +71,8 @@ export function fieldModelOf(camel: string, declaration: FieldDeclaration): Fiel
     ...(declaration.values ? { values: [...declaration.values] } : {}),
     ...(declaration.precision !== undefined ? { precision: declaration.precision, scale: declaration.scale ?? 0 } : {}),
     ...(declaration.references ? { ref: namesOf(declaration.references.singular) } : {}),
+    ...(declaration.types ? { types: [...declaration.types] } : {}),
+    ...(declaration.maxBytes !== undefined ? { maxBytes: declaration.maxBytes } : {}),
     sortable: declaration.sortable,
     ...flagsOf(declaration),
   };
@@ -101,7 +104,7 @@ export function fieldModelOfColumn(camel: string, column: Column): FieldModel {
     ...(column.values ? { values: [...column.values] } : {}),
     ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
     ...(column.references ? { ref: namesOf(column.references.target.replace(/ /g, '_')) } : {}),
-    sortable: column.kind !== 'text',
+    sortable: column.kind !== 'text' && column.kind !== 'file',
     ...(column.unique ? { unique: true } : {}),
     ...(column.default !== undefined ? { defaultValue: column.default } : {}),
   };
@@ -143,6 +146,8 @@ export function declarationOfField(f: FieldModel): FieldDeclaration {
     uuid: () => fields.uuid(),
     enum: () => fields.enum(f.values ?? []),
     ref: () => fields.ref(f.ref?.snake ?? '', f.ref?.pluralSnake ?? ''),
+    // A table keeps no types or size (a migration's column): any type, up to a gigabyte, stands in.
+    file: () => fields.file(f.types ?? ['application/octet-stream'], f.maxBytes ?? GB),
   }[f.type]();
   let flagged = f.optional ? declared.optional() : declared;
   if (f.unique) flagged = flagged.unique();

@@ -31,6 +31,7 @@ import type { ProjectState } from './project.js';
 import { BUILT_IN_FIELDS } from './reserved.js';
 import { domainFiles } from './templates/domain/index.js';
 import { declarationLine } from './templates/domain/entity.js';
+import { sizeUnitsOf } from './templates/domain/fields.js';
 import { policyEdit } from './templates/main/edits.js';
 import { accessGrants } from './templates/outbound/migrationFile.js';
 import { tableChangeMigrationFile } from './templates/outbound/tableChangeMigrationFile.js';
@@ -188,7 +189,20 @@ export function editDeclaration(
     const separator = /[,{]\s*$/.test(before) ? '' : ',';
     text = `${before.replace(/\s*$/, '')}${separator}\n${add.map(declarationLine).join('\n')}\n  ${text.slice(block.end)}`;
   }
-  return text;
+  return withSizeUnits(text, add);
+}
+
+/** The entity's source importing the size units (`MB`…) the added file fields' lines name, where it does not yet. */
+function withSizeUnits(source: string, add: readonly FieldModel[]): string | undefined {
+  const units = sizeUnitsOf(add);
+  if (units.length === 0) return source;
+  const from = /import\s*\{([^}]*)\}\s*from\s*'\.\.\/shared\/resource\.js';/.exec(source);
+  if (!from) return undefined;
+  const names = from[1] ?? '';
+  const missing = units.filter((unit) => !new RegExp(`\\b${unit}\\b`).test(names));
+  if (missing.length === 0) return source;
+  const start = from.index + from[0].indexOf('{') + 1;
+  return `${source.slice(0, start)} ${missing.join(', ')},${source.slice(start)}`;
 }
 
 /** The text of a project file as the plan so far leaves it: what an earlier step changed, else what is on disk. */

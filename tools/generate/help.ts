@@ -44,6 +44,13 @@ one test file.
   ref(<resource>)    varchar(36), FK     the field name ends in _id; the row must exist; deleting a
                                          row still referred to answers 409; the list takes
                                          ?<field>=<id> as a filter
+  file(<types>,<size>)?  text: the stored  never in a body (400 "is set by uploading the file"): the
+                     file's key, size,    file is uploaded once its item exists. Types: lower-case
+                     type, SHA-256 and    media types or ranges, separated by | (image/png|image/*);
+                     upload time (JSON)   size: the largest, in KB, MB or GB (powers of 1,024). Always
+                                         optional (?); answered as {url, size, content_type, sha256}
+                                         or null (GraphQL File), url a signed link. Not sortable.
+                                         photo:file(image/png|image/jpeg,5MB)?
 
   bounds    after string, text (lengths) and integer, number, decimal (values):
               string(1..80)   text(..2000)   integer(0..)   number(>0)   number(0..<1)   decimal(12,2)(>0)
@@ -51,7 +58,7 @@ one test file.
             integer(>0) is integer(1..)). A string is at most 200 characters, a text 10000.
   optional  ? after the type and its bounds: notes:text?  score:integer(0..10)?
             An optional field is null when absent on create; null in an update clears it.
-  sorting   every field but text can be sorted on (sort=<field>), besides created_at and updated_at.
+  sorting   every field but text and file can be sorted on (sort=<field>), besides created_at and updated_at.
   flags     after the type and its ?: +unique (no two rows hold equal values) and +readonly (set only
             by the server: a client may send it back as it is, else 400 "is read-only"; a required
             one needs a default). isbn:string(10..17)+unique  nickname:string?+unique
@@ -78,7 +85,8 @@ duplicate field; a field named id, created_at, updated_at or version; a ref fiel
 not end in _id, or that refers to a resource that does not exist, to itself or to user (the
 service's accounts are not a generated resource); --search on a field that is not a string; an
 unknown +flag or one given twice; a default outside the field's bounds or type; a required
-+readonly field without a default.
++readonly field without a default; a file field without ?, with +unique, +readonly or a default, or
+whose types or size are missing or malformed.
 
 It writes three files, for invoice:
   src/domain/invoice/Invoice.ts    INVOICE, the declaration, and class Invoice, where the resource's

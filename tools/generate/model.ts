@@ -14,6 +14,7 @@ export const FIELD_TYPES = [
   'uuid',
   'enum',
   'ref',
+  'file',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -70,7 +71,11 @@ export interface FieldModel {
   scale?: number;
   /** The referenced resource of a `ref`. */
   ref?: ResourceNames;
-  /** Every type but `text` can be sorted on. */
+  /** A `file`'s media types (`image/png`, or a range `image/*`), lower case, in the order given. */
+  types?: string[];
+  /** A `file`'s largest size in bytes. */
+  maxBytes?: number;
+  /** Every type but `text` and `file` can be sorted on. */
   sortable: boolean;
   /** `+unique`: no two rows hold equal values (nulls excepted). */
   unique?: boolean;

@@ -1,3 +1,4 @@
+import { parseSize, typesProblem } from '../../src/domain/shared/files.js';
 import { declarationOfField } from './declarations.js';
 import {
   DEFAULT_BOUNDS,
@@ -243,6 +244,28 @@ function parseDecimal(raw: string | undefined): Parsed<{ precision: number; scal
   return problems.length > 0 ? { problems } : { value: { precision, scale, bounds: bounds.value }, problems: [] };
 }
 
+const FILE_USAGE = 'file needs its types and largest size, e.g. file(image/png|image/jpeg,5MB)';
+
+/** `image/png|image/jpeg,5MB`: a file's media types (or ranges, `image/*`) and its largest size (KB, MB, GB). */
+function parseFile(raw: string | undefined): Parsed<{ types: string[]; maxBytes: number }> {
+  if (raw === undefined) return fail(FILE_USAGE);
+  const comma = raw.lastIndexOf(',');
+  if (comma < 0) return fail(`file(${raw}): ${FILE_USAGE}`);
+  const typesText = raw.slice(0, comma).trim();
+  const sizeText = raw.slice(comma + 1).trim();
+  const types = typesText === '' ? [] : typesText.split('|').map((t) => t.trim());
+  const problems: string[] = [];
+  const wrong = typesProblem(types);
+  if (wrong !== undefined)
+    problems.push(`file(${raw}): ${wrong}; list media types or ranges separated by | (image/png|image/*)`);
+  const duplicate = types.find((t, i) => types.indexOf(t) !== i);
+  if (duplicate !== undefined) problems.push(`file(${raw}): the type ${duplicate} is listed twice`);
+  const maxBytes = parseSize(sizeText);
+  if (maxBytes === undefined)
+    problems.push(`file(${raw}): the largest size "${sizeText}" must be a whole number of KB, MB or GB (e.g. 5MB)`);
+  return problems.length > 0 || maxBytes === undefined ? { problems } : { value: { types, maxBytes }, problems: [] };
+}
+
 function parseEnumValues(raw: string | undefined): Parsed<string[]> {
   if (raw === undefined) return fail('enum needs its values, e.g. enum(draft|sent|paid)');
   const values = raw === '' ? [] : raw.split('|');
@@ -354,6 +377,15 @@ export function parseField(arg: string, resource: string, project: ProjectState)
     else if (seen.has(flag)) problems.push(`${subject}: +${flag} given twice`);
     seen.add(flag);
   }
+  if (parsed.value?.type === 'file') {
+    const refused = [
+      ...(seen.has('unique') ? ['be +unique'] : []),
+      ...(seen.has('readonly') ? ['be marked +readonly (it is read-only already)'] : []),
+      ...(defaultText !== undefined ? ['have a default (=value)'] : []),
+    ];
+    for (const what of refused)
+      problems.push(`${subject}: a file field cannot ${what}: only an upload sets it, once its item exists`);
+  }
   if (problems.length > 0 || parsed.value === undefined) return { problems };
   const f: FieldModel = {
     ...parsed.value,
@@ -425,6 +457,16 @@ function parseTyped(arg: string, resource: string, project: ProjectState): Parse
     problems.push(...at(ref.problems));
     if (problems.length > 0 || ref.value === undefined) return { problems };
     return { value: { name, camel, type, optional, bounds: {}, ref: ref.value, sortable: true }, problems: [] };
+  }
+  if (type === 'file') {
+    if (!optional)
+      problems.push(
+        `${subject}: a file field must be optional (${name}:file(...)?): a file is uploaded once its item exists`,
+      );
+    const file = parseFile(argument);
+    problems.push(...at(file.problems));
+    if (problems.length > 0 || file.value === undefined) return { problems };
+    return { value: { name, camel, type, optional, bounds: {}, ...file.value, sortable: false }, problems: [] };
   }
   if (type === 'decimal') {
     const decimal = parseDecimal(argument);

@@ -1,6 +1,7 @@
 import type { AccessScope } from '../../application/ports/AccessPolicy.js';
 import type { Authenticate } from '../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
+import type { FileLinks } from '../../application/files/FileLinks.js';
 import type { ListQuery, Page } from '../../domain/shared/Page.js';
 import type {
   Changes,
@@ -66,6 +67,8 @@ export const idReader =
 export interface ResourceUseCases<E, F extends FieldDeclarations> {
   authenticate: Authenticate;
   policy: AccessPolicy;
+  /** For a resource with `file` fields: the signed links its items answer each file with. */
+  links?: Pick<FileLinks, 'url'>;
   /** `owner`: an owned resource's new row's owner, the caller. */
   create: { execute(input: CreateInput<F> & { readonly owner?: string }): Promise<E> };
   /** `owner` (here and below): only that owner's rows — a caller whose rule reaches only their own. */
@@ -153,6 +156,12 @@ export interface Relation {
    */
   readonly reverse: boolean;
 }
+
+/** The keys (camel case) of a resource's `file` fields, in field order. */
+export const fileFieldsOf = (resource: Pick<ResourceDeclaration, 'fields'>): string[] =>
+  Object.entries(resource.fields)
+    .filter(([, f]) => f.type === 'file')
+    .map(([key]) => key);
 
 /** The relations of a declared resource: one per `ref` field, in field order. */
 export function relationsOf(resource: Pick<ResourceDeclaration, 'plural' | 'fields'>): Relation[] {

@@ -4,6 +4,7 @@ import { operationsOf } from '../../adapters/inbound/http/resourceOperations.js'
 import { resourceRoutes } from '../../adapters/inbound/http/resourceRoutes.js';
 import { fileOperationList } from '../../adapters/inbound/http/fileRoutes.js';
 import {
+  fileFieldsOf,
   inboundOf,
   type InboundResource,
   type ParentResource,
@@ -14,7 +15,6 @@ import { tableOf } from '../../adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { resourceUseCases } from '../../application/resources/resourceUseCases.js';
 import { FileTypeInspector } from '../../adapters/outbound/files/FileTypeInspector.js';
-import { fileFieldsOf } from '../../application/files/FileKit.js';
 import { fileUseCases } from '../../application/files/fileUseCases.js';
 import type { FileLinks } from '../../application/files/FileLinks.js';
 import type { FileStorage } from '../../application/ports/FileStorage.js';
@@ -44,10 +44,15 @@ export const resourceTokens = (plural: string) => ({
 /** The use cases both inbound adapters drive: the caller checks, and the shared cores over one repository. */
 function useCasesOf(
   Entity: ResourceEntityClass<FieldDeclarations>,
-  deps: Pick<AnyUseCases, 'authenticate' | 'policy'> & Omit<Parameters<typeof resourceUseCases>[0], 'entity'>,
+  deps: Pick<AnyUseCases, 'authenticate' | 'policy' | 'links'> & Omit<Parameters<typeof resourceUseCases>[0], 'entity'>,
 ): AnyUseCases {
-  const { authenticate, policy, ...cores } = deps;
-  return { authenticate, policy, ...resourceUseCases({ entity: Entity, ...cores }) } as unknown as AnyUseCases;
+  const { authenticate, policy, links, ...cores } = deps;
+  return {
+    authenticate,
+    policy,
+    ...(links ? { links } : {}),
+    ...resourceUseCases({ entity: Entity, ...cores }),
+  } as unknown as AnyUseCases;
 }
 
 /** What the file flows of a resource with `file` fields need, beside the cores' (none for any other resource). */
@@ -150,8 +155,8 @@ export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEnti
             // Only a resource with `file` fields needs the storage (and it alone is given it).
             ...((hasFiles ? FILE_NEEDS : {}) as Partial<typeof FILE_NEEDS>),
           },
-          ({ storage, links, jobs, ...deps }: Parameters<typeof useCasesOf>[1] & Partial<FileDeps>) =>
-            withFiles(entity, useCasesOf(entity, deps), { storage, links, jobs, ...deps }),
+          ({ storage, jobs, ...deps }: Parameters<typeof useCasesOf>[1] & Partial<FileDeps>) =>
+            withFiles(entity, useCasesOf(entity, deps), { storage, jobs, ...deps }),
         ),
       );
       bindBuilt(bind(tokens.Parents), parents);

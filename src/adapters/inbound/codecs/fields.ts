@@ -5,7 +5,8 @@ import { ValidationError, type FieldViolation } from '../../../domain/shared/Dom
 import type { FieldFacts, FieldRule as DomainFieldRule } from '../../../domain/shared/fieldRules.js';
 import { hasInvisibleCharacters, INVISIBLE_MESSAGE, textProblem } from '../../../domain/shared/Text.js';
 import { jsonNumberTexts } from './jsonNumbers.js';
-import { nullableSchema, type JsonSchema } from './jsonSchema.js';
+import { closedObject, nullableSchema, type JsonSchema } from './jsonSchema.js';
+import { formatSize } from '../../../domain/shared/files.js';
 
 /**
  * Field codecs shared by the REST and GraphQL adapters, so one rule gives one message in both.
@@ -160,8 +161,31 @@ export function schemaOfFacts(facts: FieldFacts): JsonSchema {
       return { type: 'string', format: 'date' };
     case 'choice':
       return { type: 'string', enum: [...facts.values] };
+    case 'file':
+      return fileSchema(facts.types, facts.maxBytes);
   }
 }
+
+/**
+ * A `file` field as an item answers it: `{url, size, content_type, sha256}` (or null), read-only —
+ * set by uploading the file, never by a body.
+ */
+export function fileSchema(types: readonly string[], maxBytes: number): JsonSchema {
+  return {
+    ...closedObject({
+      url: { type: 'string', format: 'uri', description: 'A signed link to the file, valid for a while' },
+      size: { type: 'integer', minimum: 0, description: 'Its size in bytes' },
+      content_type: { type: 'string', description: 'Its media type' },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Its SHA-256, lower-case hex' },
+    }),
+    readOnly: true,
+    description: `A file of ${types.join(', ')}, at most ${formatSize(maxBytes)}: set by uploading it, never by a body`,
+  };
+}
+
+/** A `file` field in a body: refused whatever its value (`null` included), as only an upload sets it. */
+export const fileField = (fieldRule: Pick<DomainFieldRule<unknown>, 'facts' | 'message'>): FieldCodec<never> =>
+  rule<never>(fieldRule.message, () => new Problem(fieldRule.message), schemaOfFacts(fieldRule.facts));
 
 /** A codec over a domain rule: the message from the rule, the schema its facts. */
 const ruled = <V, A = V>(

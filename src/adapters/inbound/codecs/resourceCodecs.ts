@@ -8,6 +8,7 @@ import {
   decimalField,
   emailField,
   enumField,
+  fileField,
   integerField,
   nullable,
   numberField,
@@ -37,7 +38,7 @@ export function codecOf(declaration: FieldDeclaration): FieldCodec<unknown> {
 
 function codecByType(
   declaration: FieldDeclaration,
-): FieldCodec<string> | FieldCodec<number> | FieldCodec<boolean> | FieldCodec<Date> {
+): FieldCodec<string> | FieldCodec<number> | FieldCodec<boolean> | FieldCodec<Date> | FieldCodec<never> {
   const rule = declaration.rule as FieldRule<never>;
   switch (declaration.type) {
     case 'string':
@@ -62,6 +63,8 @@ function codecByType(
       return uuidField(rule);
     case 'enum':
       return enumField<string>(rule as FieldRule<string>);
+    case 'file':
+      return fileField(declaration.rule);
   }
 }
 
@@ -104,7 +107,11 @@ export function bodiesOf<F extends FieldDeclarations>(resource: ResourceDeclarat
   for (const [key, declaration] of Object.entries(resource.fields)) {
     const codec = codecOf(declaration);
     const readOnly: JsonSchema = declaration.isReadonly ? { readOnly: true } : {};
-    const value = documented(declaration.nullable ? nullable(codec) : codec, readOnly);
+    // A file field refuses every value a body gives it, `null` too: only an upload sets it.
+    const value = documented(
+      declaration.nullable && declaration.type !== 'file' ? nullable(codec) : codec,
+      declaration.type === 'file' ? {} : readOnly,
+    );
     const defaulted = declaration.defaultValue !== undefined;
     create[key] =
       declaration.nullable || defaulted

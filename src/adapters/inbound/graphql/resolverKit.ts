@@ -58,6 +58,8 @@ export interface GraphQLFragment {
   typeDefs: string;
   /** Scalars beyond the shared SDL's that the fragment's types use (`Decimal`, `Date`): declared once for all fragments. */
   scalars?: readonly FragmentScalar[];
+  /** Object types beyond the shared SDL's that the fragment's types use (`File`): declared once for all fragments. */
+  sharedTypes?: readonly FragmentType[];
   resolvers: { Query?: Record<string, Resolver>; Mutation?: Record<string, Resolver> };
   /** Resolvers of object types' fields (relation fields: `Invoice.customer`, `Customer.invoices`), by type. */
   types?: Readonly<Record<string, Readonly<Record<string, FieldResolver>>>>;
@@ -65,6 +67,9 @@ export interface GraphQLFragment {
 
 /** The scalars a fragment may need that the shared SDL does not declare (each declared once, when used). */
 export type FragmentScalar = 'Decimal' | 'Date';
+
+/** The object types a fragment may need that the shared SDL does not declare (each declared once, when used). */
+export type FragmentType = 'File';
 
 /**
  * Authenticates the request (once, however many fields ask) and checks the policy for the REST

@@ -9,11 +9,14 @@ import type {
   ResourceEntity,
   SortFieldOf,
 } from '../../../domain/shared/resource.js';
+import type { FileLinks } from '../../../application/files/FileLinks.js';
+import type { StoredFile } from '../../../domain/shared/files.js';
 import type { Shape } from '../codecs/fields.js';
 import { bodiesOf } from '../codecs/resourceCodecs.js';
 import { ConflictError } from '../../../domain/shared/DomainError.js';
 import {
   commandsOf,
+  fileFieldsOf,
   idReader,
   namesOf,
   ownerFor,
@@ -60,6 +63,7 @@ const SCALAR: Record<Exclude<FieldType, 'enum'>, string> = {
   email: 'String',
   uuid: 'ID',
   ref: 'ID',
+  file: 'File',
 };
 
 const pascalOf = (camel: string): string => camel.charAt(0).toUpperCase() + camel.slice(1);
@@ -96,8 +100,10 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
   const { pascal, camel } = namesOf(resource);
   const T = pascal.singular;
   const entries = Object.entries(resource.fields);
-  const fields = (required: (f: FieldDeclaration) => boolean, defaults = false) =>
-    entries.map(
+  // A file field is answered (`File`), never set by an input: only an upload sets it.
+  const inputs = entries.filter(([, f]) => f.type !== 'file');
+  const fields = (required: (f: FieldDeclaration) => boolean, defaults = false, of = entries) =>
+    of.map(
       ([key, f]) =>
         `  ${key}: ${graphqlType(resource, key, f)}${required(f) ? '!' : ''}${defaults ? sdlDefault(f) : ''}`,
     );
@@ -131,8 +137,8 @@ export function resourceTypeDefs<F extends FieldDeclarations>(resource: Resource
     `type ${T}List {\n  data: [${T}!]!\n  pagination: TPaginationObjectDto!\n}`,
     `type ${T}Response {\n  status: Int!\n  message: String\n  errors: [TCommonAPIErrorDto!]\n  data: ${T}\n}`,
     // A field with a default may be left out: the input shows the default GraphQL fills in.
-    `input Create${T}Input {\n${fields((f) => !f.nullable, true).join('\n')}\n}`,
-    `input Update${T}Input {\n${fields(() => false).join('\n')}\n}`,
+    `input Create${T}Input {\n${fields((f) => !f.nullable, true, inputs).join('\n')}\n}`,
+    `input Update${T}Input {\n${fields(() => false, false, inputs).join('\n')}\n}`,
     `extend type Query {\n  ${camel.singular}(id: ID!): ${T}\n  ${camel.plural}(${listArgs().join(', ')}): ${T}List!\n}`,
     `extend type Mutation {
   create${T}(input: Create${T}Input!): ${T}Response!
@@ -205,10 +211,13 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
     ...(types.has('decimal') ? ['Decimal' as const] : []),
     ...(types.has('date') ? ['Date' as const] : []),
   ];
+  const files = fileResolvers(declaration, useCases.links);
+  const relations = relationResolvers(resource, useCases, parents, present);
   return {
     typeDefs: resourceTypeDefs(declaration),
     ...(scalars.length > 0 ? { scalars } : {}),
-    types: relationResolvers(resource, useCases, parents, present),
+    ...(files ? { sharedTypes: ['File' as const] } : {}),
+    types: files ? { ...relations, [T]: { ...relations[T], ...files } } : relations,
     resolvers: {
       Query: {
         [camel.singular]: async (args, context) => {
@@ -250,6 +259,30 @@ export function resourceGraphQL<F extends FieldDeclarations, E extends ResourceE
       },
     },
   };
+}
+
+/**
+ * For a resource with `file` fields: each one's resolver (`Document.attachment`), answering the
+ * stored file as a `File` whose `url` is its signed link (made only when the field is asked for);
+ * undefined for a resource without one.
+ */
+function fileResolvers(
+  declaration: Pick<ResourceDeclaration, 'plural' | 'fields'>,
+  links: Pick<FileLinks, 'url'> | undefined,
+): Record<string, FieldResolver> | undefined {
+  const keys = fileFieldsOf(declaration);
+  if (keys.length === 0) return undefined;
+  if (!links) throw new Error(`${declaration.plural}: its file fields need FileLinks to answer their links`);
+  return Object.fromEntries(
+    keys.map((key): [string, FieldResolver] => [
+      key,
+      async (source) => {
+        const file = source[key] as StoredFile | null | undefined;
+        if (!file) return null;
+        return { url: await links.url(file), size: file.size, contentType: file.contentType, sha256: file.sha256 };
+      },
+    ]),
+  );
 }
 
 /**

@@ -10,7 +10,14 @@ import { defineDateTime } from './dateTime.js';
 import { defineDate } from './date.js';
 import { defineDecimal } from './decimal.js';
 import { toGraphQLError } from './errors.js';
-import type { FieldResolver, FragmentScalar, GraphQLContext, GraphQLFragment, Resolver } from './resolverKit.js';
+import type {
+  FieldResolver,
+  FragmentScalar,
+  FragmentType,
+  GraphQLContext,
+  GraphQLFragment,
+  Resolver,
+} from './resolverKit.js';
 
 /**
  * The shared part of the published SDL (README: GraphQL; scalars, the T* DTOs, the health root fields), kept
@@ -22,6 +29,12 @@ export const sharedTypeDefs = readFileSync(new URL('./schema.graphql', import.me
 const SCALARS: Record<FragmentScalar, (scalar: GraphQLScalarType) => void> = {
   Decimal: defineDecimal,
   Date: defineDate,
+};
+
+/** The SDL of each object type a fragment may ask for. */
+const TYPES: Record<FragmentType, string> = {
+  // A stored file (a resource's `file` field): its signed link, size in bytes (a whole number), type and SHA-256 (hex).
+  File: 'type File {\n  url: String!\n  size: Float!\n  contentType: String!\n  sha256: String!\n}',
 };
 
 const health = async () => ({ status: 200, message: 'ok', errors: null });
@@ -40,8 +53,13 @@ const SHARED: GraphQLFragment = {
 export function createSchema(fragments: readonly GraphQLFragment[]): GraphQLSchema {
   const all = [SHARED, ...fragments];
   const scalars = [...new Set(fragments.flatMap((fragment) => fragment.scalars ?? []))].sort();
+  const types = [...new Set(fragments.flatMap((fragment) => fragment.sharedTypes ?? []))].sort();
   const schema = buildSchema(
-    [...all.map((fragment) => fragment.typeDefs), ...scalars.map((name) => `scalar ${name}`)].join('\n'),
+    [
+      ...all.map((fragment) => fragment.typeDefs),
+      ...scalars.map((name) => `scalar ${name}`),
+      ...types.map((name) => TYPES[name]),
+    ].join('\n'),
   );
   defineDateTime(schema.getType('DateTime') as GraphQLScalarType);
   for (const name of scalars) SCALARS[name](schema.getType(name) as GraphQLScalarType);

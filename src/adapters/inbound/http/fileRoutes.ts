@@ -7,9 +7,10 @@ import type { ResourceDeclaration } from '../../../domain/shared/resource.js';
 import { integerField, required, stringField } from '../codecs/fields.js';
 import { closedObject, WIRE } from '../codecs/jsonSchema.js';
 import { idReader, namesOf, ownerFor, pathsOf } from '../resources.js';
-import { ifMatchVersions, withETag } from './conditional.js';
+import { ifMatchVersions } from './conditional.js';
 import { success } from './envelope.js';
 import { noContent, ok, RestRoutes, type Guards, type Operation } from './operations.js';
+import { streamsBody } from './runtime/index.js';
 import type { RequestState } from './state.js';
 
 type Row = { readonly id: string; readonly version: number };
@@ -212,18 +213,22 @@ function clientGone(ctx: RouterContext<RequestState>): AbortSignal {
 }
 
 /**
- * The routes of every `file` field of a resource (docs/files.md), answering an item as `present`
- * does (the item's own routes' presenter): upload (`PUT`, the raw body streamed, 200 with the
+ * The routes of every `file` field of a resource (docs/files.md), answering an item as `answer`
+ * does (the item's own routes' answer, its ETag set): upload (`PUT`, the raw body streamed, 200 with the
  * item), clear (`DELETE`, 204), download (`GET`, 302 to the signed link), a direct upload's start
  * (`POST …/uploads`, 201) and completion (`POST …/uploads/{upload_id}`, 200 with the item).
  */
-export function fileRoutes<E extends Row>(
+export function fileFieldRoutes<E extends Row>(
   resource: ResourceDeclaration & { readonly notFound: (id: string) => Error },
   get: Operation,
   files: FileRouteUseCases<E>,
-  options: { readonly guards: Guards; readonly present: (entity: E) => unknown; readonly uploaded?: FileUploaded },
+  options: {
+    readonly guards: Guards;
+    readonly answer: (ctx: RouterContext<RequestState>, entity: E) => unknown;
+    readonly uploaded?: FileUploaded;
+  },
 ): (router: Router<RequestState>) => void {
-  const { guards, present, uploaded } = options;
+  const { guards, answer, uploaded } = options;
   const idOf = idReader(resource.notFound);
   const owned = (ctx: RouterContext<RequestState>) =>
     ownerFor(resource, ctx.state.access?.scope, ctx.state.principal?.userId);
@@ -254,8 +259,9 @@ export function fileRoutes<E extends Row>(
             signal: clientGone(ctx),
           });
           uploaded?.(resource.plural, field.name, sizeOf(row, field));
-          ctx.body = success(withETag(ctx, row, present));
+          ctx.body = success(await answer(ctx, row));
         },
+        streamsBody as RouterMiddleware<RequestState>,
         streamedBody(field),
       );
 
@@ -294,7 +300,7 @@ export function fileRoutes<E extends Row>(
           uploadId: String(ctx.params.upload_id),
         });
         uploaded?.(resource.plural, field.name, sizeOf(row, field));
-        ctx.body = success(withETag(ctx, row, present));
+        ctx.body = success(await answer(ctx, row));
       });
     }
   };

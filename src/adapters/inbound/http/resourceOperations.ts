@@ -4,9 +4,11 @@ import type {
   ResourceDeclaration,
   ResourceEntity,
 } from '../../../domain/shared/resource.js';
+import type { StoredFile } from '../../../domain/shared/files.js';
+import type { FileLinks } from '../../../application/files/FileLinks.js';
 import { snakeName, type Shape } from '../codecs/fields.js';
 import { bodiesOf, ownerIdField } from '../codecs/resourceCodecs.js';
-import { commandsOf, namesOf, pathsOf, relationsOf, type Command, type Relation } from '../resources.js';
+import { commandsOf, fileFieldsOf, namesOf, pathsOf, relationsOf, type Command, type Relation } from '../resources.js';
 import { closedObject, nullableSchema, WIRE, type JsonSchema } from '../codecs/jsonSchema.js';
 import { optional } from '../codecs/fields.js';
 import type { DefaultSort } from '../codecs/listCodecs.js';
@@ -264,13 +266,25 @@ function ownOperationsOf<F extends FieldDeclarations>(
 /** A value of one field on the wire: instants in UTC with `Z`, null as null, the rest as they are. */
 const wireValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
 
+/** A stored file on the wire: `{url, size, content_type, sha256}`, `url` its signed link. */
+export const presentFile = (file: StoredFile, url: string): Record<string, unknown> => ({
+  url,
+  size: file.size,
+  content_type: file.contentType,
+  sha256: file.sha256,
+});
+
 /**
  * A declared resource's entity on the wire: `id`, each field under its JSON name, `owner_id` (an
- * owned resource), `created_at`, `updated_at` — what `resourceSchema` documents.
+ * owned resource), `created_at`, `updated_at` — what `resourceSchema` documents. A resource with
+ * `file` fields answers each as `presentFile` with its link from `urlOf` (see `linkedPresenter`).
  */
 export function restPresenter<F extends FieldDeclarations>(
   resource: ResourceDeclaration<F>,
+  urlOf?: (file: StoredFile) => string | undefined,
 ): (entity: ResourceEntity<F> & FieldValues<F>) => Record<string, unknown> {
+  const files = new Set(fileFieldsOf(resource));
+  if (files.size > 0) return filePresenter(resource, files, urlOf);
   const fields = Object.keys(resource.fields).map((key) => [key, snakeName(key)] as const);
   return (entity) => {
     const wire: Record<string, unknown> = { id: entity.id };
@@ -280,5 +294,62 @@ export function restPresenter<F extends FieldDeclarations>(
     wire.created_at = entity.createdAt.toISOString();
     wire.updated_at = entity.updatedAt.toISOString();
     return wire;
+  };
+}
+
+/** `restPresenter` of a resource with `file` fields (kept apart, so the others' presenter does no more). */
+function filePresenter<F extends FieldDeclarations>(
+  resource: ResourceDeclaration<F>,
+  files: ReadonlySet<string>,
+  urlOf: ((file: StoredFile) => string | undefined) | undefined,
+): (entity: ResourceEntity<F> & FieldValues<F>) => Record<string, unknown> {
+  const fields = Object.keys(resource.fields).map((key) => [key, snakeName(key), files.has(key)] as const);
+  return (entity) => {
+    const wire: Record<string, unknown> = { id: entity.id };
+    const values = entity as unknown as Record<string, unknown>;
+    for (const [key, name, isFile] of fields) {
+      const value = values[key];
+      if (!isFile) wire[name] = wireValue(value);
+      else if (value === null || value === undefined) wire[name] = null;
+      else {
+        const url = urlOf?.(value as StoredFile);
+        if (url === undefined) throw new Error(`${resource.plural}.${key}: no link was made for the file`);
+        wire[name] = presentFile(value as StoredFile, url);
+      }
+    }
+    if (resource.owned) wire.owner_id = entity.ownerId ?? null;
+    wire.created_at = entity.createdAt.toISOString();
+    wire.updated_at = entity.updatedAt.toISOString();
+    return wire;
+  };
+}
+
+/**
+ * A declared resource's presenter of items whose files are answered with their links: it signs
+ * every file of `entities` (`links.url`, all at once) and answers them on the wire, in order. For a
+ * resource without `file` fields it is `restPresenter` (its routes call that directly, synchronously).
+ * A resource with `file` fields needs `links` (else this throws, at start).
+ */
+export function linkedPresenter<F extends FieldDeclarations, E extends ResourceEntity<F> & FieldValues<F>>(
+  resource: ResourceDeclaration<F>,
+  links: Pick<FileLinks, 'url'> | undefined,
+): (entities: readonly E[]) => Promise<Record<string, unknown>[]> {
+  const files = fileFieldsOf(resource);
+  if (files.length === 0) {
+    const present = restPresenter(resource);
+    return async (entities) => entities.map(present);
+  }
+  if (!links) throw new Error(`${resource.plural}: its file fields need FileLinks to answer their links`);
+  return async (entities) => {
+    const stored = entities.flatMap((entity) =>
+      files.flatMap((key) => {
+        const file = (entity as unknown as Record<string, unknown>)[key] as StoredFile | null | undefined;
+        return file ? [file] : [];
+      }),
+    );
+    const urls = new Map<StoredFile, string>(
+      await Promise.all(stored.map(async (file) => [file, await links.url(file)] as const)),
+    );
+    return entities.map(restPresenter(resource, (file) => urls.get(file)));
   };
 }

@@ -5,6 +5,7 @@ import type { ListQuery } from '../../../domain/shared/Page.js';
 import type { FieldDeclarations, FieldValues, ResourceEntity, SortFieldOf } from '../../../domain/shared/resource.js';
 import {
   commandsOf,
+  fileFieldsOf,
   idReader,
   ownerFor,
   relationsOf,
@@ -15,10 +16,10 @@ import {
 } from '../resources.js';
 import { ifMatchVersions, notSearch, withETag } from './conditional.js';
 import { success } from './envelope.js';
-import { fileRoutes, type FileUploaded } from './fileRoutes.js';
+import { fileFieldRoutes, type FileUploaded } from './fileRoutes.js';
 import { RestRoutes, type Operation } from './operations.js';
 import { pageMeta } from './presenters.js';
-import { commandKey, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
+import { commandKey, linkedPresenter, nestedListKey, operationsOf, restPresenter } from './resourceOperations.js';
 import type { RequestState } from './state.js';
 
 type Entity<F extends FieldDeclarations> = ResourceEntity<F> & FieldValues<F>;
@@ -44,7 +45,7 @@ export function ownerFilter(
  * its path (`Location`); update, delete and the commands take `If-Match`. An owned resource's row
  * belongs to the caller who creates it; a caller whose rule reaches only their own rows gets only
  * those (another's id is not found). A resource with `file` fields gets their routes too
- * (`fileRoutes`), answering an item as these do; `uploaded` is told of each file stored.
+ * (`fileFieldRoutes`), answering an item as these do; `uploaded` is told of each file stored.
  */
 export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>(
   resource: InboundResource<F>,
@@ -54,6 +55,17 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
 ): (router: Router<RequestState>) => void {
   const ops = operationsOf(resource.declaration);
   const present = restPresenter(resource.declaration);
+  // A resource with file fields answers each file with its signed link: made (async) before presenting.
+  const linked =
+    fileFieldsOf(resource.declaration).length > 0
+      ? linkedPresenter<F, E>(resource.declaration, useCases.links)
+      : undefined;
+  const one =
+    linked &&
+    (async (ctx: Parameters<typeof withETag>[0], entity: E): Promise<Record<string, unknown>> => {
+      const [wire = {}] = await linked([entity]);
+      return withETag(ctx, entity, () => wire);
+    });
   const idOf = idReader(resource.notFound);
   type Query = ListQuery<SortFieldOf<F>>;
   return (router) => {
@@ -65,7 +77,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
     const owned = resource.declaration;
     api.on(ops.list, async (ctx, { query }) => {
       const page = await useCases.list.execute({ ...(query as Query), ...ownerFilter(owned, ctx) });
-      ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+      ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
     });
 
     for (const relation of relationsOf(resource.declaration).filter((r) => r.reverse)) {
@@ -85,7 +97,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
           filters: { ...list.filters, [relation.field]: id },
           ...ownerFilter(owned, ctx),
         });
-        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+        ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
@@ -94,7 +106,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       const created = await useCases.create.execute({ ...(body as object), ...owner } as never);
       ctx.status = 201;
       ctx.set('Location', `${ops.create.path}/${created.id}`);
-      ctx.body = success(withETag(ctx, created, present));
+      ctx.body = success(one ? await one(ctx, created) : withETag(ctx, created, present));
     });
 
     // Registered before `/:id`.
@@ -103,13 +115,14 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       api.on(search, async (ctx, { query }) => {
         const list = query as unknown as Query & { q?: string };
         const page = await searching.execute({ ...list, q: list.q ?? '', ...ownerFilter(owned, ctx) });
-        ctx.body = success(page.items.map(present), { meta: pageMeta(page) });
+        ctx.body = success(linked ? await linked(page.items) : page.items.map(present), { meta: pageMeta(page) });
       });
     }
 
     api.on(ops.get, async (ctx) => {
       const id = idOf(ctx.params.id);
-      ctx.body = success(withETag(ctx, await useCases.get.execute({ id, ...ownerFilter(owned, ctx) }), present));
+      const found = await useCases.get.execute({ id, ...ownerFilter(owned, ctx) });
+      ctx.body = success(one ? await one(ctx, found) : withETag(ctx, found, present));
     });
 
     api.on(
@@ -119,7 +132,7 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
         const changes = body as never;
         const updated = await useCases.update.execute({ id, changes, expectedVersions, ...ownerFilter(owned, ctx) });
-        ctx.body = success(withETag(ctx, updated, present));
+        ctx.body = success(one ? await one(ctx, updated) : withETag(ctx, updated, present));
       },
       ...notAnId,
     );
@@ -141,15 +154,20 @@ export function resourceRoutes<F extends FieldDeclarations, E extends Entity<F>>
       api.on((ops as Record<string, Operation>)[commandKey(command)]!, async (ctx) => {
         const id = idOf(ctx.params.id);
         const expectedVersions = ifMatchVersions(ctx.headers['if-match']);
-        ctx.body = success(
-          withETag(ctx, await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) }), present),
-        );
+        const changed = await run.execute({ id, expectedVersions, ...ownerFilter(owned, ctx) });
+        ctx.body = success(one ? await one(ctx, changed) : withETag(ctx, changed, present));
       });
     }
 
     if (useCases.files) {
-      const options = { guards: useCases, present, ...(uploaded ? { uploaded } : {}) };
-      fileRoutes({ ...resource.declaration, notFound: resource.notFound }, ops.get, useCases.files, options)(router);
+      const answer = one ?? ((ctx: Parameters<typeof withETag>[0], entity: E) => withETag(ctx, entity, present));
+      const options = { guards: useCases, answer, ...(uploaded ? { uploaded } : {}) };
+      fileFieldRoutes(
+        { ...resource.declaration, notFound: resource.notFound },
+        ops.get,
+        useCases.files,
+        options,
+      )(router);
     }
   };
 }

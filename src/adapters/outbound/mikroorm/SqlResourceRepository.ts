@@ -1,5 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { formatUnits, unitsOf } from '../../../domain/shared/Decimal.js';
+import type { StoredFile } from '../../../domain/shared/files.js';
 import {
   NotUniqueError,
   ValidationError,
@@ -80,9 +81,34 @@ function fromDriver(column: ColumnOf, value: unknown): unknown {
     case 'number':
     case 'version':
       return Number(value);
+    case 'file':
+      return fileFromDriver(value);
     default:
       return value;
   }
+}
+
+/** A stored file as its column holds it: JSON text (`{"key","size","content_type","sha256","uploaded_at"}`). */
+export function fileToColumn(file: StoredFile): string {
+  return JSON.stringify({
+    key: file.key,
+    size: file.size,
+    content_type: file.contentType,
+    sha256: file.sha256,
+    uploaded_at: file.uploadedAt.toISOString(),
+  });
+}
+
+/** A file column's JSON (text, or the object a `jsonb` column gives) read back into a stored file. */
+export function fileFromDriver(value: unknown): StoredFile {
+  const json = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+  return {
+    key: String(json.key),
+    size: Number(json.size),
+    contentType: String(json.content_type),
+    sha256: String(json.sha256),
+    uploadedAt: new Date(String(json.uploaded_at)),
+  };
 }
 
 /**
@@ -102,6 +128,7 @@ export function decimalFromDriver(value: unknown, scale: number): string {
  */
 function toParam(column: ColumnOf, value: unknown, sqlite: boolean): SqlParam {
   if (value === undefined || value === null) return null;
+  if (column.kind === 'file') return fileToColumn(value as StoredFile);
   if (column.kind === 'decimal' && sqlite) {
     const units = unitsOf(value as string, column.spec?.scale ?? 0);
     if (units === undefined) throw new Error(`${column.name}: not a decimal of its scale: ${String(value)}`);

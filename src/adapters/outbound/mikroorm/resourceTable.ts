@@ -125,7 +125,7 @@ export function columnsOf(spec: TableSpec): ColumnOf[] {
 /** The sortable column named `field`, or an error naming the table (a declaration mistake, found at start). */
 export function sortColumn(spec: TableSpec, field: string): ColumnOf {
   const column = columnsOf(spec).find((c) => c.name === field);
-  if (!column || column.kind === 'text' || column.kind === 'id' || column.kind === 'owner')
+  if (!column || column.kind === 'text' || column.kind === 'file' || column.kind === 'id' || column.kind === 'owner')
     throw new Error(`${spec.table}: ${field} is not a sortable column`);
   return column;
 }
@@ -195,6 +195,8 @@ export function addColumn(
     uuid: () => t.string(c, 36),
     enum: () => t.string(c, longest),
     ref: () => t.string(c, 36),
+    // The stored file as JSON text: `{"key","size","content_type","sha256","uploaded_at"}`.
+    file: () => t.text(c),
   }[spec.kind]();
   const literal =
     defaultLiteral ?? (spec.default === undefined ? undefined : storedLiteral(column, spec.default, postgres));

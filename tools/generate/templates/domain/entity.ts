@@ -1,6 +1,6 @@
 import type { FieldModel, ResourceModel } from '../../model.js';
 import type { FileContents } from '../../writer.js';
-import { fieldCall, withArticle } from './fields.js';
+import { fieldCall, sizeUnitsOf, withArticle } from './fields.js';
 
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -17,7 +17,11 @@ export function entityFile(m: ResourceModel): FileContents {
   const upper = snake.toUpperCase();
   const a = human.toLowerCase();
   const optional = m.fields.some((f) => f.optional);
-  const contents = `import { declareResource, entityOf, field, type Changes, type CreateInput, type PropsOf } from '../shared/resource.js';
+  // A file field's size names its unit (`5 * MB`).
+  const units = sizeUnitsOf(m.fields)
+    .map((unit) => `${unit}, `)
+    .join('');
+  const contents = `import { declareResource, entityOf, field, ${units}type Changes, type CreateInput, type PropsOf } from '../shared/resource.js';
 
 /** The ${a} resource, declared once: everything else about its fields is derived from this. */
 export const ${upper} = declareResource({

@@ -29,10 +29,30 @@ function fieldArguments(f: FieldModel): string {
       return `[${(f.values ?? []).map((v) => `'${v}'`).join(', ')}]`;
     case 'ref':
       return f.ref ? `'${f.ref.snake}', '${f.ref.pluralSnake}'` : '';
+    case 'file':
+      return `[${(f.types ?? []).map((t) => `'${t}'`).join(', ')}], ${sizeLiteral(f.maxBytes ?? 0)}`;
     default:
       return '';
   }
 }
+
+const SIZE_UNITS = [
+  ['GB', 1024 ** 3],
+  ['MB', 1024 ** 2],
+  ['KB', 1024],
+] as const;
+
+/** `5 * MB`: a file's largest size in the largest unit that divides it (bytes as they are otherwise). */
+export function sizeLiteral(bytes: number): string {
+  const unit = SIZE_UNITS.find(([, size]) => bytes % size === 0);
+  return unit ? `${bytes / unit[1]} * ${unit[0]}` : String(bytes);
+}
+
+/** The size units (`MB`…) the file fields' declarations name, for the entity's import. */
+export const sizeUnitsOf = (fields: readonly FieldModel[]): string[] =>
+  SIZE_UNITS.map(([unit]) => unit).filter((unit) =>
+    fields.some((f) => f.type === 'file' && sizeLiteral(f.maxBytes ?? 0).endsWith(` ${unit}`)),
+  );
 
 /** A default as a TypeScript literal of the field's value type (an instant as a Date). */
 function defaultLiteral(f: FieldModel, value: string | number | boolean): string {
