@@ -240,7 +240,9 @@ describe('loadConfig', () => {
 
     it('takes a built-in schedule away with off, and keeps it for an empty value', () => {
       expect([...schedules('    tokens.purge: off\n')]).to.deep.equal([['files.purge', '0 * * * *']]);
-      expect([...schedules('    tokens.purge:\n    files.purge: off\n')]).to.deep.equal([['tokens.purge', '0 * * * *']]);
+      expect([...schedules('    tokens.purge:\n    files.purge: off\n')]).to.deep.equal([
+        ['tokens.purge', '0 * * * *'],
+      ]);
     });
 
     it('keeps failed jobs at least a minute (jobs.retention)', () => {

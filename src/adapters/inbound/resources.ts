@@ -12,7 +12,6 @@ import type {
 } from '../../domain/shared/resource.js';
 import { verbWords, type CommandDeclaration } from '../../domain/shared/commands.js';
 import { snakeCase } from '../../domain/shared/resource.js';
-import type { FileRouteUseCases } from './http/fileRoutes.js';
 import { idOf } from './ids.js';
 import { resourcePaths } from './paths.js';
 
@@ -106,7 +105,7 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
     >
   >;
   /** For a resource with `file` fields: its file flows (docs/files.md), each taking the field by its JSON name. */
-  files?: FileRouteUseCases<E & { readonly id: string; readonly version: number }>;
+  files?: FileRouteUseCases<E>;
   /** For a resource with a reference: a page per referenced row, in one read (the referenced type's list field). */
   listByReference?: {
     execute(input: {
@@ -115,6 +114,41 @@ export interface ResourceUseCases<E, F extends FieldDeclarations> {
       readonly query: ListQuery<SortFieldOf<F>>;
     }): Promise<ReadonlyMap<string, Page<E>>>;
   };
+}
+
+type Owner = { readonly owner?: string };
+type Item = { readonly id: string; readonly field: string; readonly expectedVersions?: readonly number[] } & Owner;
+
+/** The file flows the routes drive (src/application/files), each taking the field by its JSON name. */
+export interface FileRouteUseCases<E> {
+  upload: {
+    execute(
+      input: Item & {
+        readonly contentType: string | undefined;
+        readonly body: AsyncIterable<Uint8Array>;
+        readonly signal?: AbortSignal;
+      },
+    ): Promise<E>;
+  };
+  clear: { execute(input: Item): Promise<E> };
+  download: { execute(input: { readonly id: string; readonly field: string } & Owner): Promise<string> };
+  startUpload: {
+    execute(
+      input: {
+        readonly id: string;
+        readonly field: string;
+        readonly contentType: string;
+        readonly size: number;
+      } & Owner,
+    ): Promise<{
+      readonly uploadId: string;
+      readonly url: string;
+      readonly method: 'PUT';
+      readonly headers: Readonly<Record<string, string>>;
+      readonly expiresAt: Date;
+    }>;
+  };
+  completeUpload: { execute(input: Item & { readonly uploadId: string }): Promise<E> };
 }
 
 /**

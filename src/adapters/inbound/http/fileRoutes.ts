@@ -6,7 +6,7 @@ import { integerRule, stringRule } from '../../../domain/shared/fieldRules.js';
 import type { ResourceDeclaration } from '../../../domain/shared/resource.js';
 import { integerField, required, stringField } from '../codecs/fields.js';
 import { closedObject, WIRE } from '../codecs/jsonSchema.js';
-import { idReader, namesOf, ownerFor, pathsOf } from '../resources.js';
+import { idReader, namesOf, ownerFor, pathsOf, type FileRouteUseCases } from '../resources.js';
 import { ifMatchVersions } from './conditional.js';
 import { success } from './envelope.js';
 import { noContent, ok, RestRoutes, type Guards, type Operation } from './operations.js';
@@ -14,40 +14,6 @@ import { streamsBody } from './runtime/index.js';
 import type { RequestState } from './state.js';
 
 type Row = { readonly id: string; readonly version: number };
-type Owner = { readonly owner?: string };
-type Item = { readonly id: string; readonly field: string; readonly expectedVersions?: readonly number[] } & Owner;
-
-/** The file flows the routes drive (src/application/files), each taking the field by its JSON name. */
-export interface FileRouteUseCases<E extends Row> {
-  upload: {
-    execute(
-      input: Item & {
-        readonly contentType: string | undefined;
-        readonly body: AsyncIterable<Uint8Array>;
-        readonly signal?: AbortSignal;
-      },
-    ): Promise<E>;
-  };
-  clear: { execute(input: Item): Promise<E> };
-  download: { execute(input: { readonly id: string; readonly field: string } & Owner): Promise<string> };
-  startUpload: {
-    execute(
-      input: {
-        readonly id: string;
-        readonly field: string;
-        readonly contentType: string;
-        readonly size: number;
-      } & Owner,
-    ): Promise<{
-      readonly uploadId: string;
-      readonly url: string;
-      readonly method: 'PUT';
-      readonly headers: Readonly<Record<string, string>>;
-      readonly expiresAt: Date;
-    }>;
-  };
-  completeUpload: { execute(input: Item & { readonly uploadId: string }): Promise<E> };
-}
 
 /** Told of every file stored through a route (an upload, a completed direct upload): the metrics. */
 export type FileUploaded = (resource: string, field: string, bytes: number) => void;
