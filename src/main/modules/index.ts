@@ -6,6 +6,7 @@ import type { FeatureModule } from './FeatureModule.js';
 import { health } from './health.js';
 import { jobs } from './jobs.js';
 import { resourceModule } from './resource.js';
+import { storage } from './storage.js';
 import { users } from './users.js';
 
 /**
@@ -15,4 +16,13 @@ import { users } from './users.js';
  * is one line here, `resourceModule(Entity)`, served by the shared cores; a referenced resource
  * comes before those naming it.
  */
-export const MODULES: readonly FeatureModule[] = [health, auth, users, access, account, jobs, resourceModule(Product)];
+export const MODULES: readonly FeatureModule[] = [
+  health,
+  auth,
+  users,
+  access,
+  account,
+  jobs,
+  storage,
+  resourceModule(Product),
+];
