@@ -45,6 +45,7 @@ function interpolate(text: string, env: Record<string, string | undefined>): str
 
 const SECRET = 'a'.repeat(16) + 'b'.repeat(16);
 const KEY = 'c'.repeat(16) + 'd'.repeat(16);
+const SIGNING = 'e'.repeat(16) + 'f'.repeat(16);
 const SMTP_URL = 'smtp://portico:p%40ss@smtp.example.com:587';
 const LINK_BASE = 'https://app.example.com';
 /** What production needs set, as the header of compose.yaml says to set it. */
@@ -52,6 +53,7 @@ const PRODUCTION = {
   SVC_ENV: 'production',
   SVC_JWT_SECRET: SECRET,
   SVC_SECRETS_ENCRYPTION_KEY: KEY,
+  SVC_STORAGE_SIGNING_SECRET: SIGNING,
   SVC_MAIL_SMTP_URL: SMTP_URL,
   SVC_MAIL_LINK_BASE_URL: LINK_BASE,
 };
@@ -72,6 +74,7 @@ describe('compose.yaml (README: Running in production)', () => {
         SVC_ENV: 'production',
         SVC_JWT_SECRET: SECRET,
         SVC_SECRETS_ENCRYPTION_KEY: KEY,
+        SVC_STORAGE_SIGNING_SECRET: SIGNING,
         SVC_MAIL_SMTP_URL: SMTP_URL,
         SVC_MAIL_LINK_BASE_URL: LINK_BASE,
       }),

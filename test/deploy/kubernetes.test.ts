@@ -90,6 +90,7 @@ describe('the Kubernetes manifests in deploy/k8s (README: Running in production)
       ...configMap.data,
       ...secret.stringData,
       SVC_SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
+      SVC_STORAGE_SIGNING_SECRET: 'k8s-test-secret-signing-file-links-0123',
       ...overrides,
     }) as Record<string, string>;
   /** What `c` sees: the ConfigMap and Secret (envFrom), then its own `env` entries, which win. */

@@ -104,6 +104,7 @@ describe('the production start path, as the image runs it (README: Running in pr
       SVC_ENV: 'production',
       SVC_JWT_SECRET: SECRET,
       SVC_SECRETS_ENCRYPTION_KEY: 'the production start test key, 32+ bytes',
+      SVC_STORAGE_SIGNING_SECRET: 'the production start test file-link secret',
       SVC_MAIL_SMTP_URL: smtp.url,
       SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
       SVC_LOG_LEVEL: 'warn',

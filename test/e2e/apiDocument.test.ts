@@ -113,6 +113,7 @@ describe('the API document holds every answer of the end-to-end tests', () => {
       '/graphql-playground/assets/{name}': "the GraphiQL page's scripts and styles",
       '/docs': 'the Swagger UI page (HTML)',
       '/docs/assets/{name}': "the Swagger UI page's scripts and styles",
+      '/files/*key': "the local storage engine's signed links (the signature is the grant)",
     };
 
     it('every route the router has is a documented operation, and every documented operation is routed', () => {

@@ -45,6 +45,7 @@ describe('graphql-http audit in production mode, api.mode graphql, at a custom r
         SVC_ENV: 'production',
         SVC_JWT_SECRET: 'an-audit-secret-that-is-32-bytes',
         SVC_SECRETS_ENCRYPTION_KEY: 'a production key for e-mailed links',
+        SVC_STORAGE_SIGNING_SECRET: 'a production secret signing file links',
         SVC_MAIL_SMTP_URL: smtp.url,
         SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
         SVC_API_MODE: 'graphql',

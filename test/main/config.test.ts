@@ -26,12 +26,14 @@ const H = 3_600_000;
 const SECRET_32 = 'abcdefghijklmnopqrstuvwxyz012345'; // exactly 32 bytes
 const SMTP_URL = 'smtp://mail.internal:25';
 const KEY_32 = 'a secrets key of thirty-two byte'; // exactly 32 bytes
+const SIGNING_32 = 'a file-link signing secret, 32 b'; // exactly 32 bytes
 /** Production with SMTP and an https link base set (refused without them), so each test sees only the problem it is about. */
 const PRODUCTION = {
   SVC_ENV: 'production',
   SVC_MAIL_SMTP_URL: SMTP_URL,
   SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
   SVC_SECRETS_ENCRYPTION_KEY: KEY_32,
+  SVC_STORAGE_SIGNING_SECRET: SIGNING_32,
 };
 
 /** docs/configuration.md defaults, decoded: durations in ms, sizes in bytes, the rate as points per window. */
@@ -107,6 +109,21 @@ const DEFAULTS: Config = {
     ]),
   },
   tracing: { otlpEndpoint: '', serviceName: 'portico', sampleRatio: 1 },
+  storage: {
+    driver: 'local',
+    path: 'data/files',
+    urlTtlMs: 15 * 60_000,
+    signingSecret: '',
+    publicUrl: '',
+    s3: {
+      endpoint: '',
+      region: 'us-east-1',
+      bucket: '',
+      accessKeyId: '',
+      secretAccessKey: '',
+      forcePathStyle: false,
+    },
+  },
   health: { checkTimeoutMs: 2000, disk: { path: '', minFreeBytes: 104_857_600 }, http: [] },
 };
 
@@ -782,6 +799,85 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('storage', () => {
+    it('reads the driver, folder, link lifetime and public URL from the environment', () => {
+      const config = valid({
+        SVC_STORAGE_DRIVER: 'local',
+        SVC_STORAGE_PATH: '/var/lib/portico/files',
+        SVC_STORAGE_URL_TTL: '1h',
+        SVC_STORAGE_PUBLIC_URL: 'https://api.example.com/',
+      });
+      expect(config.storage).to.include({
+        driver: 'local',
+        path: '/var/lib/portico/files',
+        urlTtlMs: 3_600_000,
+        publicUrl: 'https://api.example.com',
+      });
+      expect(problems({ SVC_STORAGE_DRIVER: 'ftp' })).to.deep.equal(['storage.driver: "ftp" is not one of local, s3']);
+      expect(problems({ SVC_STORAGE_PUBLIC_URL: 'api.example.com' })).to.deep.equal([
+        'storage.public_url: "api.example.com" is not empty or an absolute http:// or https:// URL without query or fragment',
+      ]);
+    });
+
+    it('reads the S3 settings, and refuses the s3 driver without a bucket in one line naming the key', () => {
+      const s3 = {
+        SVC_STORAGE_DRIVER: 's3',
+        SVC_STORAGE_S3_ENDPOINT: 'http://127.0.0.1:7480',
+        SVC_STORAGE_S3_REGION: 'eu-west-1',
+        SVC_STORAGE_S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        SVC_STORAGE_S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG',
+        SVC_STORAGE_S3_FORCE_PATH_STYLE: 'true',
+      };
+      expect(problems(s3)).to.deep.equal([
+        'storage.s3.bucket: must be set with storage.driver "s3" (set SVC_STORAGE_S3_BUCKET)',
+      ]);
+      expect(valid({ ...s3, SVC_STORAGE_S3_BUCKET: 'files' }).storage.s3).to.deep.equal({
+        endpoint: 'http://127.0.0.1:7480',
+        region: 'eu-west-1',
+        bucket: 'files',
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG',
+        forcePathStyle: true,
+      });
+      // A bucket is not needed by the local engine.
+      expect(valid({ SVC_STORAGE_DRIVER: 'local' }).storage.s3.bucket).to.equal('');
+    });
+
+    it('refuses an access key without its secret, never echoing the secret', () => {
+      expect(problems({ SVC_STORAGE_S3_ACCESS_KEY_ID: 'AKIDEXAMPLE' })).to.deep.equal([
+        'storage.s3.access_key_id: must be set together with storage.s3.secret_access_key (or neither)',
+      ]);
+      const lines = problems({
+        SVC_STORAGE_S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG',
+        SVC_STORAGE_S3_FORCE_PATH_STYLE: 'x',
+      });
+      expect(lines.join('\n')).to.not.include('wJalrXUtnFEMI');
+    });
+
+    it('storage.signing_secret is empty (derived in development) or at least 32 bytes, never echoed', () => {
+      expect(valid({}).storage.signingSecret).to.equal('');
+      expect(valid({ SVC_STORAGE_SIGNING_SECRET: SIGNING_32 }).storage.signingSecret).to.equal(SIGNING_32);
+      expect(problems({ SVC_STORAGE_SIGNING_SECRET: SIGNING_32.slice(1) })).to.deep.equal([
+        'storage.signing_secret: the value given is not empty or a secret of at least 32 bytes',
+      ]);
+    });
+
+    it('refuses production with the local driver and no signing secret, or the JWT secret as that secret', () => {
+      const { SVC_STORAGE_SIGNING_SECRET: _, ...without } = PRODUCTION;
+      expect(problems({ ...without, SVC_JWT_SECRET: SECRET_32 })).to.deep.equal([
+        'storage.signing_secret: must be set in production with storage.driver "local" (set SVC_STORAGE_SIGNING_SECRET, 32 bytes or more)',
+      ]);
+      expect(problems({ ...PRODUCTION, SVC_JWT_SECRET: SIGNING_32 })).to.deep.equal([
+        'storage.signing_secret: must differ from jwt.secret',
+      ]);
+      // The S3 engine's links are signed by the store: no signing secret is needed.
+      expect(
+        valid({ ...without, SVC_JWT_SECRET: SECRET_32, SVC_STORAGE_DRIVER: 's3', SVC_STORAGE_S3_BUCKET: 'files' })
+          .storage.driver,
+      ).to.equal('s3');
+    });
+  });
+
   describe('production (SVC_ENV=production)', () => {
     it('refuses the default mail.link_base_url, and any that is not https://, with one line naming the key', () => {
       const { SVC_MAIL_LINK_BASE_URL: _, ...withoutBase } = PRODUCTION;
@@ -846,6 +942,7 @@ describe('loadConfig', () => {
         graphql: { ...DEFAULTS.graphql, playground: false, introspection: false },
         docs: { enabled: false },
         mail: { ...DEFAULTS.mail, smtpUrl: SMTP_URL, linkBaseUrl: 'https://app.example.com' },
+        storage: { ...DEFAULTS.storage, signingSecret: SIGNING_32 },
       });
     });
 
@@ -888,7 +985,11 @@ describe('loadConfig', () => {
     it('refuses to start without mail.smtp_url: the log mailer is for development only', () => {
       const refusal =
         'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only';
-      const https = { SVC_MAIL_LINK_BASE_URL: 'https://app.example.com', SVC_SECRETS_ENCRYPTION_KEY: KEY_32 };
+      const https = {
+        SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
+        SVC_SECRETS_ENCRYPTION_KEY: KEY_32,
+        SVC_STORAGE_SIGNING_SECRET: SIGNING_32,
+      };
       expect(problems({ SVC_ENV: 'production', SVC_JWT_SECRET: SECRET_32, ...https })).to.deep.equal([refusal]);
       expect(
         problems(

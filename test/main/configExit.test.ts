@@ -25,6 +25,7 @@ describe('starting the server with a bad configuration', function () {
       SVC_ENV: 'production',
       SVC_JWT_SECRET: secret,
       SVC_SECRETS_ENCRYPTION_KEY: 'a production key for e-mailed links',
+      SVC_STORAGE_SIGNING_SECRET: 'a production secret signing file links',
       SVC_MAIL_LINK_BASE_URL: 'https://app.example.com',
     });
     expect(code, stderr).to.equal(1);

@@ -4,7 +4,7 @@ import { moduleEntities } from '../../src/main/infrastructure/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
-  it('are health, auth, users, access, account, jobs and products, each once', () => {
+  it('are health, auth, users, access, account, jobs, storage and products, each once', () => {
     expect(MODULES.map((module) => module.name)).to.deep.equal([
       'health',
       'auth',
@@ -12,6 +12,7 @@ describe('the feature modules (src/main/modules)', () => {
       'access',
       'account',
       'jobs',
+      'storage',
       'products',
     ]);
   });
@@ -43,7 +44,7 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {
     const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
-    expect(always).to.deep.equal(['health', 'auth', 'users', 'access', 'account', 'jobs']);
+    expect(always).to.deep.equal(['health', 'auth', 'users', 'access', 'account', 'jobs', 'storage']);
     expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
   });
 });

@@ -1,10 +1,12 @@
 import { loadConfig } from '../../src/main/config/loadConfig.js';
 import type { Config } from '../../src/main/config/schema.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pooledPostgres } from './env.js';
 
 /**
  * A validated Config from defaults plus `SVC_*` overrides (no files read), for tests that start
- * the whole service. Defaults for tests: in-memory SQLite, ephemeral ports (the API's and the metrics'), logs off, and load
+ * the whole service. Defaults for tests: in-memory SQLite, files in the temporary folder, ephemeral ports (the API's and the metrics'), logs off, and load
  * shedding by event-loop delay out of reach — a test machine busy with other work must not turn
  * a test's request into 503 OVERLOADED; the shedding tests set their own limits. Through a
  * transaction pooler, the database settings the README gives for it (see `pooledPostgres`).
@@ -20,6 +22,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
       SVC_METRICS_HOST: '127.0.0.1',
       SVC_LOG_LEVEL: 'silent',
       SVC_SERVER_MAX_EVENT_LOOP_DELAY: '1h',
+      // Files go to a folder of the machine's, never the checkout's data/ (every key is unique).
+      SVC_STORAGE_PATH: join(tmpdir(), 'portico-test-files'),
       ...(pooled ? { SVC_DATABASE_PREPARED_STATEMENTS: 'false', SVC_DATABASE_MIGRATION_URL: pooled.migrationUrl } : {}),
       ...env,
     },

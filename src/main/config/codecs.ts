@@ -1,3 +1,4 @@
+import { isRight } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { parseDuration } from '../../domain/shared/Duration.js';
 
@@ -185,6 +186,16 @@ export const LinkBaseUrl = fromString('an absolute http:// or https:// URL witho
     ? url
     : undefined;
 });
+
+/** Empty, or a {@link LinkBaseUrl} (without a trailing `/`): where the service's own links start. */
+export const OptionalBaseUrl = fromString(
+  'empty or an absolute http:// or https:// URL without query or fragment',
+  (u) => {
+    if (u === '' || u === null) return '';
+    const url = LinkBaseUrl.decode(u);
+    return isRight(url) ? url.right.replace(/\/+$/, '') : undefined;
+  },
+);
 
 /** A key the service encrypts or derives secrets with: empty (unset) or at least 32 bytes of text. */
 export const SecretKey = fromString('empty or a secret of at least 32 bytes', (u) => {

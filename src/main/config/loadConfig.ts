@@ -79,7 +79,12 @@ function readYaml(
 }
 
 /** Keys whose values are secrets: named, never shown, in a configuration error. */
-const SECRET_KEYS: ReadonlySet<string> = new Set(['jwt.secret', 'secrets.encryption_key']);
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'jwt.secret',
+  'secrets.encryption_key',
+  'storage.signing_secret',
+  'storage.s3.secret_access_key',
+]);
 
 /**
  * Loads `config/default.yaml`, then `config/<SVC_ENV>.yaml` (or the file named by `SVC_CONFIG`),
@@ -225,6 +230,12 @@ function crossChecks(config: Config, production: boolean): string[] {
   if (config.metrics.enabled && config.metrics.port !== 0 && config.metrics.port === config.server.port) {
     errors.push('metrics.port: must differ from server.port (the public port never serves the metrics)');
   }
+  if (config.storage.driver === 's3' && config.storage.s3.bucket === '') {
+    errors.push('storage.s3.bucket: must be set with storage.driver "s3" (set SVC_STORAGE_S3_BUCKET)');
+  }
+  if ((config.storage.s3.accessKeyId === '') !== (config.storage.s3.secretAccessKey === '')) {
+    errors.push('storage.s3.access_key_id: must be set together with storage.s3.secret_access_key (or neither)');
+  }
   if (production) {
     if (config.jwt.secret === PLACEHOLDER_SECRET) {
       errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
@@ -247,6 +258,13 @@ function crossChecks(config: Config, production: boolean): string[] {
       errors.push(
         'mail.smtp_url: must be set in production (set SVC_MAIL_SMTP_URL); the log mailer, which writes links with tokens to the log, is for development only',
       );
+    }
+    if (config.storage.driver === 'local' && config.storage.signingSecret === '') {
+      errors.push(
+        'storage.signing_secret: must be set in production with storage.driver "local" (set SVC_STORAGE_SIGNING_SECRET, 32 bytes or more)',
+      );
+    } else if (config.storage.driver === 'local' && config.storage.signingSecret === config.jwt.secret) {
+      errors.push('storage.signing_secret: must differ from jwt.secret');
     }
   }
   return errors;

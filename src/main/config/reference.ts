@@ -96,6 +96,21 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'tracing.service_name': 'The `service.name` of the spans.',
   'tracing.sample_ratio':
     'The share of requests traced, decided by the service (an incoming `traceparent` gives the trace, never the decision).',
+  'storage.driver':
+    'Where files live: `local` (a folder, links served under `/files/`) or `s3` (any S3-compatible store).',
+  'storage.path': '`local`: the folder files are kept in.',
+  'storage.url_ttl': 'How long a signed link to a file (a download, a direct upload) is valid.',
+  'storage.signing_secret':
+    '`local`: what the `/files/` links are signed with (HMAC), at least 32 bytes; required in production, derived from jwt.secret in development when unset.',
+  'storage.public_url':
+    '`local`: the service’s public origin its file links start with (`https://api.example.com`); empty: relative links (`/files/…`).',
+  'storage.s3.endpoint': '`s3`: the store’s URL (`http://127.0.0.1:7480`); empty: AWS’s endpoint for the region.',
+  'storage.s3.region': '`s3`: the region requests are signed for.',
+  'storage.s3.bucket': '`s3`: the bucket, which must exist; required with `storage.driver: s3`.',
+  'storage.s3.access_key_id': '`s3`: the access key; empty with the secret: the SDK’s default credentials.',
+  'storage.s3.secret_access_key': '`s3`: the secret key (never logged nor echoed).',
+  'storage.s3.force_path_style':
+    '`s3`: `true` addresses the bucket in the path (`<endpoint>/<bucket>/<key>`), as most self-hosted stores need.',
   'health.check_timeout': 'Each health check’s bound; past it the check is `down` with `timeout`.',
   'health.disk.path': 'The directory the `disk` check watches; empty: the SQLite file’s directory (`.` on PostgreSQL).',
   'health.disk.min_free_bytes': 'Below this free space the `disk` check is `down`.',
@@ -152,8 +167,9 @@ comma-separated, items trimmed; \`SVC_HEALTH_HTTP\` takes JSON. Everything is va
 anything invalid exits 1 with one line per problem naming the key (a URL's password is never
 echoed). \`SVC_ENV\`, \`SVC_CONFIG\` and \`SVC_TEST_*\` are reserved; unknown \`SVC_\` variables are
 ignored. With \`SVC_ENV=production\` the service also refuses the placeholder \`jwt.secret\`, an empty
-\`secrets.encryption_key\` (or one equal to \`jwt.secret\`), an empty \`mail.smtp_url\` and a
-\`mail.link_base_url\` that is not \`https://\`. Secret values are never echoed in these lines.
+\`secrets.encryption_key\` (or one equal to \`jwt.secret\`), an empty \`mail.smtp_url\`, a
+\`mail.link_base_url\` that is not \`https://\` and, with the \`local\` storage driver, an empty
+\`storage.signing_secret\` (or one equal to \`jwt.secret\`). Secret values are never echoed in these lines.
 
 ${configurationTable()}
 `;

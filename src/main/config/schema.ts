@@ -14,6 +14,7 @@ import {
   MailAddress,
   NonEmptyText,
   OptionalHttpUrl,
+  OptionalBaseUrl,
   OptionalBool,
   oneOf,
   RateText,
@@ -116,6 +117,17 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'tracing.otlp_endpoint': key(OptionalHttpUrl, ''),
   'tracing.service_name': key(NonEmptyText, 'portico'),
   'tracing.sample_ratio': key(Ratio, 1),
+  'storage.driver': key(oneOf('local', 's3'), 'local'),
+  'storage.path': key(NonEmptyText, 'data/files'),
+  'storage.url_ttl': key(Duration, '15m'),
+  'storage.signing_secret': key(SecretKey, ''),
+  'storage.public_url': key(OptionalBaseUrl, ''),
+  'storage.s3.endpoint': key(OptionalHttpUrl, ''),
+  'storage.s3.region': key(NonEmptyText, 'us-east-1'),
+  'storage.s3.bucket': key(Text, ''),
+  'storage.s3.access_key_id': key(Text, ''),
+  'storage.s3.secret_access_key': key(Text, ''),
+  'storage.s3.force_path_style': key(Bool, false),
   'health.check_timeout': key(Duration, '2s'),
   'health.disk.path': key(Text, ''),
   'health.disk.min_free_bytes': key(intIn(0, Number.MAX_SAFE_INTEGER), 104857600),
@@ -232,6 +244,31 @@ export interface Config {
     serviceName: string;
     /** The share of requests traced, decided by the service whatever an incoming `traceparent` says. */
     sampleRatio: number;
+  };
+  /** Where files live (docs/files.md). */
+  storage: {
+    driver: 'local' | 's3';
+    /** `local`: the folder objects live in. */
+    path: string;
+    /** How long a signed link (download or direct upload) is valid. */
+    urlTtlMs: number;
+    /**
+     * `local`: what links are signed with; empty — allowed outside production only — means one derived
+     * from `jwt.secret` (see `storageSigningKey`).
+     */
+    signingSecret: string;
+    /** `local`: the service's public origin its links start with; empty: relative links (`/files/…`). */
+    publicUrl: string;
+    s3: {
+      /** Empty: AWS's own endpoint for `region`. */
+      endpoint: string;
+      region: string;
+      bucket: string;
+      /** Both empty: the SDK's default credentials (environment, instance role). */
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    };
   };
   health: {
     checkTimeoutMs: number;

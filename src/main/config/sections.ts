@@ -90,11 +90,11 @@ function identitySections(v: Decoded): Pick<Config, 'jwt' | 'secrets' | 'auth' |
   };
 }
 
-/** What the service runs on and reports through: the database, Redis, jobs, logs, tracing, the health checks. */
+/** What the service runs on and reports through: the database, Redis, jobs, logs, tracing, file storage, the health checks. */
 function runtimeSections(
   v: Decoded,
   { httpChecks, schedules }: DecodedLists,
-): Pick<Config, 'database' | 'redis' | 'jobs' | 'log' | 'tracing' | 'health'> {
+): Pick<Config, 'database' | 'redis' | 'jobs' | 'log' | 'tracing' | 'storage' | 'health'> {
   return {
     database: {
       url: v('database.url'),
@@ -119,6 +119,21 @@ function runtimeSections(
       otlpEndpoint: v('tracing.otlp_endpoint'),
       serviceName: v('tracing.service_name'),
       sampleRatio: v('tracing.sample_ratio'),
+    },
+    storage: {
+      driver: v('storage.driver'),
+      path: v('storage.path'),
+      urlTtlMs: v('storage.url_ttl'),
+      signingSecret: v('storage.signing_secret'),
+      publicUrl: v('storage.public_url'),
+      s3: {
+        endpoint: v('storage.s3.endpoint'),
+        region: v('storage.s3.region'),
+        bucket: v('storage.s3.bucket'),
+        accessKeyId: v('storage.s3.access_key_id'),
+        secretAccessKey: v('storage.s3.secret_access_key'),
+        forcePathStyle: v('storage.s3.force_path_style'),
+      },
     },
     health: {
       checkTimeoutMs: v('health.check_timeout'),

@@ -11,11 +11,13 @@ import {
   type EventLoopDelayMonitor,
 } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.js';
+import { StorageHealthCheck } from '../../adapters/outbound/health/StorageHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { CheckHealth } from '../../application/health/CheckHealth.js';
 import { HealthCheckRegistry } from '../../application/health/HealthCheckRegistry.js';
 import { JobsHealthCheck } from '../../application/health/JobsHealthCheck.js';
 import type { Clock } from '../../application/ports/Clock.js';
+import type { FileStorage } from '../../application/ports/FileStorage.js';
 import type { JobAdmin } from '../../application/ports/Jobs.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../wiring/tokens.js';
@@ -38,6 +40,7 @@ function buildRegistry({
   eventLoop,
   jobs,
   clock,
+  storage,
 }: {
   config: Config;
   database: Database;
@@ -45,6 +48,7 @@ function buildRegistry({
   eventLoop: EventLoopDelayMonitor;
   jobs: JobAdmin;
   clock: Clock;
+  storage: FileStorage;
 }): HealthCheckRegistry {
   const registry = new HealthCheckRegistry();
   // Liveness never depends on the database or other dependencies: a restart would not fix them.
@@ -60,6 +64,8 @@ function buildRegistry({
   const diskPath = config.health.disk.path || diskPathOf(database.target);
   registry.register(new DiskHealthCheck(diskPath, config.health.disk.minFreeBytes), 'readiness', { critical: true });
   registry.register(new EventLoopHealthCheck(200, eventLoop), 'both');
+  // Only uploads and downloads need the file storage: `degraded` at worst, and readiness stays up.
+  registry.register(new StorageHealthCheck(storage), 'readiness');
   // The whole service's jobs, not this instance's fitness for traffic: in the report only.
   registry.register(new JobsHealthCheck(jobs, clock, config.jobs.maxLagMs), 'report');
   return registry;
@@ -79,6 +85,7 @@ export const health: FeatureModule = {
           eventLoop: TOKENS.EventLoop,
           jobs: TOKENS.JobAdmin,
           clock: TOKENS.Clock,
+          storage: TOKENS.FileStorage,
         },
         buildRegistry,
       ),

@@ -7,6 +7,7 @@ import { files } from './files.js';
 import { health } from './health.js';
 import { jobs } from './jobs.js';
 import { resourceModule } from './resource.js';
+import { storage } from './storage.js';
 import { users } from './users.js';
 
 /**
@@ -23,6 +24,7 @@ export const MODULES: readonly FeatureModule[] = [
   access,
   account,
   jobs,
+  storage,
   files,
   resourceModule(Product),
 ];
