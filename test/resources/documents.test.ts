@@ -172,8 +172,8 @@ describe('documents: a file field in REST, GraphQL and the API document', functi
     const sdl = printSchema(schema);
     expect(sdl).to.contain('type File {\n  url: String!\n  size: Float!\n  contentType: String!\n  sha256: String!\n}');
     expect(sdl).to.contain('attachment: File\n');
-    expect(sdl).to.match(/input CreateDocumentInput \{\n  title: String!\n\}/);
-    expect(sdl).to.match(/input UpdateDocumentInput \{\n  title: String\n\}/);
+    expect(sdl).to.match(/input CreateDocumentInput \{\n {2}title: String!\n\}/);
+    expect(sdl).to.match(/input UpdateDocumentInput \{\n {2}title: String\n\}/);
     const refused = await gql('mutation($input: CreateDocumentInput!) { createDocument(input: $input) { status } }', {
       input: { title: 'Zeta', attachment: null },
     });
