@@ -28,7 +28,8 @@ export function parseSize(text: string): number | undefined {
 
 /** 5,242,880 → `5MB`: the largest unit that divides the size exactly. */
 export function formatSize(bytes: number): string {
-  for (const unit of ['GB', 'MB', 'KB'] as const) if (bytes % UNITS[unit]! === 0) return `${bytes / UNITS[unit]!}${unit}`;
+  for (const unit of ['GB', 'MB', 'KB'] as const)
+    if (bytes % UNITS[unit]! === 0) return `${bytes / UNITS[unit]!}${unit}`;
   return `${bytes}B`;
 }
 
@@ -55,7 +56,8 @@ export function typesProblem(types: readonly string[]): string | undefined {
 }
 
 /** Whether a media type is shown inline by browsers as a picture (a download of it is not an attachment). */
-export const isImage = (contentType: string): boolean => contentType.startsWith('image/') && contentType !== 'image/svg+xml';
+export const isImage = (contentType: string): boolean =>
+  contentType.startsWith('image/') && contentType !== 'image/svg+xml';
 
 /** A file larger than its field allows (or a request body larger than the service takes). */
 export class PayloadTooLargeError extends DomainError {
@@ -74,7 +76,8 @@ export class UnsupportedMediaTypeError extends DomainError {
 }
 
 /** `file(image/png|image/jpeg,5MB)`'s "too large" message. */
-export const tooLarge = (field: string, maxBytes: number): string => `${field}: a file may be at most ${formatSize(maxBytes)}`;
+export const tooLarge = (field: string, maxBytes: number): string =>
+  `${field}: a file may be at most ${formatSize(maxBytes)}`;
 
 /** A file field's "type not allowed" message. */
 export const typeNotAllowed = (field: string, types: readonly string[]): string =>

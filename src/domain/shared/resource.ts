@@ -159,7 +159,8 @@ export const field = {
   file: (types: readonly string[], maxBytes: number) => {
     const problem = typesProblem(types);
     if (problem !== undefined) throw new Error(problem);
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`a file's largest size must be a positive whole number of bytes`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+      throw new Error(`a file's largest size must be a positive whole number of bytes`);
     return declared<StoredFile>({ type: 'file', types, maxBytes }, fileRule(types, maxBytes), {
       nullable: false,
       isUnique: false,
@@ -269,7 +270,8 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   }
   for (const [key, f] of entries) {
     if (f.type !== 'file') continue;
-    if (!f.nullable) throw new Error(`${spec.name}: the file field ${key} must be optional (a file is uploaded once its item exists)`);
+    if (!f.nullable)
+      throw new Error(`${spec.name}: the file field ${key} must be optional (a file is uploaded once its item exists)`);
     if (f.isUnique || f.defaultValue !== undefined)
       throw new Error(`${spec.name}: the file field ${key} cannot be unique or have a default`);
   }

@@ -1,6 +1,7 @@
 import type { FieldFacts } from '../../../src/domain/shared/fieldRules.js';
 import { snakeCase, type FieldDeclaration, type ResourceDeclaration } from '../../../src/domain/shared/resource.js';
 import type { ResourceErrors } from '../../../src/domain/shared/resourceErrors.js';
+import type { StoredFile } from '../../../src/domain/shared/files.js';
 import { MODULES } from '../../../src/main/modules/index.js';
 import { GENERATED_POLICY, OWNED_POLICY, type InvalidValue, type Json, type ResourceUnderTest } from './descriptor.js';
 import { REFERENCED_ID } from './repository.js';
@@ -197,6 +198,9 @@ export function samplesOf(field: FieldDeclaration): FieldSamples {
       return field.type === 'ref'
         ? { rest: [null, null], ascending: [REFERENCED_ID], invalid: [{ value: 'abc', message, domain: true }] }
         : { rest: [...UUIDS], ascending: [...UUIDS].sort(), invalid: [{ value: 'abc', message, domain: true }] };
+    case 'file':
+      // Never sent: only an upload sets a file (a body's value, any value, is refused: fileRefusals).
+      return { rest: [null, null], ascending: [], invalid: [] };
     case 'choice': {
       const [first, second = first] = facts.values as [string, string?];
       return {
@@ -253,40 +257,62 @@ export function domainValue(field: FieldDeclaration, sample: Json): unknown {
   return field.type === 'datetime' && typeof sample === 'string' ? new Date(sample) : sample;
 }
 
+/**
+ * A stored file a `file` field may hold (the repository contract's rows hold it; a body never sets
+ * one): of its first type (a range made concrete), its largest size.
+ */
+export function sampleFile(field: FieldDeclaration, n = 0): StoredFile {
+  const type = (field.types ?? ['application/octet-stream'])[0]!.replace('/*', '/png');
+  return {
+    key: `samples/00000000-0000-4000-8000-${String(n).padStart(12, '0')}/file/${n}`,
+    size: field.maxBytes ?? 1,
+    contentType: type,
+    sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    uploadedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)),
+  };
+}
+
 /** The declared resource as the shared REST, GraphQL and access suites test it. */
 export function resourceUnderTest(Entity: DeclaredEntity): ResourceUnderTest {
   const { declaration } = Entity;
+  // A file field is never in a body the suites send: each is answered null on their rows (`files`).
+  const files = fieldsOf(Entity).filter(([, field]) => field.type === 'file');
   const pascal = declaration.name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
   const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   return {
     human: Entity.errors.notFound('').message.replace(/ not found$/, ''),
     collection: `/api/v1/${declaration.plural.replace(/_/g, '-')}`,
     graphql: { type: pascal, one: camel(declaration.name), list: camel(declaration.plural) },
-    fields: fieldsOf(Entity).map(([key, field]) => {
-      const samples = samplesOf(field);
-      const client = clientSamples(field);
-      const references = field.references;
-      return {
-        name: snakeCase(key),
-        graphql: key,
-        kind: field.type,
-        optional: field.nullable,
-        sortable: field.sortable,
-        samples: client.rest as [Json, Json],
-        ...(client.graphql ? { graphqlSamples: client.graphql as [Json, Json] } : {}),
-        ...(field.defaultValue !== undefined ? { default: wireOf(field.defaultValue) } : {}),
-        ...(field.isReadonly
-          ? { readOnly: client.other === undefined ? {} : { other: client.other, otherGraphql: client.otherGraphql! } }
-          : {}),
-        invalid: samples.invalid.map(({ value, message, restOnly }) => ({
-          value,
-          message,
-          restOnly: restOnly ?? false,
-        })),
-        ...(references ? { ref: () => resourceUnderTest(declaredEntity(references.plural)) } : {}),
-        ...(field.isUnique && !references ? { unique: true } : {}),
-      };
-    }),
+    fields: fieldsOf(Entity)
+      .filter(([, field]) => field.type !== 'file')
+      .map(([key, field]) => {
+        const samples = samplesOf(field);
+        const client = clientSamples(field);
+        const references = field.references;
+        return {
+          name: snakeCase(key),
+          graphql: key,
+          kind: field.type,
+          optional: field.nullable,
+          sortable: field.sortable,
+          samples: client.rest as [Json, Json],
+          ...(client.graphql ? { graphqlSamples: client.graphql as [Json, Json] } : {}),
+          ...(field.defaultValue !== undefined ? { default: wireOf(field.defaultValue) } : {}),
+          ...(field.isReadonly
+            ? {
+                readOnly: client.other === undefined ? {} : { other: client.other, otherGraphql: client.otherGraphql! },
+              }
+            : {}),
+          invalid: samples.invalid.map(({ value, message, restOnly }) => ({
+            value,
+            message,
+            restOnly: restOnly ?? false,
+          })),
+          ...(references ? { ref: () => resourceUnderTest(declaredEntity(references.plural)) } : {}),
+          ...(field.isUnique && !references ? { unique: true } : {}),
+        };
+      }),
+    ...(files.length > 0 ? { files: files.map(([key]) => ({ name: snakeCase(key), graphql: key })) } : {}),
     ...(declaration.search ? { search: snakeCase(declaration.search) } : {}),
     ...(declaration.owned ? { policy: OWNED_POLICY, owned: true } : { policy: GENERATED_POLICY }),
   };

@@ -92,6 +92,11 @@ export interface ResourceUnderTest {
   readonly graphql: { readonly type: string; readonly one: string; readonly list: string };
   /** The fields, in the order the model declares them (the order validation errors list them in). */
   readonly fields: readonly FieldUnderTest[];
+  /**
+   * Its `file` fields (REST and GraphQL names): never in the suites' bodies (only an upload sets
+   * one), answered null on the rows they make; a body setting one is refused (`UPLOADED_ONLY`).
+   */
+  readonly files?: readonly { readonly name: string; readonly graphql: string }[];
   /** The searched field's snake name, when the resource has `--search`. */
   readonly search?: string;
   readonly policy: PolicyUnderTest;

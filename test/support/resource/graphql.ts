@@ -149,6 +149,26 @@ export function describeResourceGraphQL(resource: ResourceUnderTest): void {
       });
     }
 
+    for (const file of resource.files ?? []) {
+      it(`${resource.graphql.type}.${file.graphql} is a File, null on a new row; the inputs have no ${file.graphql} (only an upload sets it): a mutation giving it is refused, nothing stored`, async () => {
+        const row = await create();
+        const query = `query One($id: ID!) { ${one}(id: $id) { id ${file.graphql} { url size contentType sha256 } } }`;
+        const found = gqlData(await gql<Record<string, Record<string, Json>>>(query, { id: row.id }))[one]!;
+        expect(found).to.deep.equal({ id: row.id, [file.graphql]: null });
+        const input = { ...graphqlInput(resource, await validBody(world(), resource)), [file.graphql]: null };
+        const refused = await gql<Record<string, ResponseObject>>(docs.create, { input });
+        expect(refused.body.errors, refused.text).to.be.an('array').that.is.not.empty;
+        expect(refused.body.errors![0]!.message).to.contain(file.graphql);
+        const update = await gql<Record<string, ResponseObject>>(docs.update, {
+          id: row.id,
+          input: { [file.graphql]: null },
+        });
+        expect(update.body.errors, update.text).to.be.an('array').that.is.not.empty;
+        const rest = await world().api.get(itemPath(resource, row.id), { token: world().token });
+        expect(dataOf<RowJson>(rest)).to.deep.equal(row);
+      });
+    }
+
     it(`${one}: the row, and NOT_FOUND "${notFound}" for an unknown or non-UUID id`, async () => {
       const row = await create();
       const found = gqlData(await gql<Record<string, Record<string, Json>>>(docs.one, { id: row.id }))[one];

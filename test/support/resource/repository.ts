@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { columnsOf, type ColumnOf, type TableSpec } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { unitsOf } from '../../../src/domain/shared/Decimal.js';
+import type { StoredFile } from '../../../src/domain/shared/files.js';
+import { fileToColumn } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 
 /** The id the repository contract's referenced row has (its TARGET): samples of a `ref` field name it. */
 export const REFERENCED_ID = '00000000-0000-4000-8000-00000000fff0';
@@ -46,6 +48,7 @@ export async function clearResourceTables(orm: MikroORM): Promise<void> {
 
 /** A props value in the column form the driver stores (SQLite: epoch milliseconds, 0/1, a decimal's smallest unit). */
 function driverValue(column: ColumnOf, value: unknown, sqlite: boolean): unknown {
+  if (column.kind === 'file' && value !== null && value !== undefined) return fileToColumn(value as StoredFile);
   if (!sqlite || value === null || value === undefined) return value;
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'boolean') return Number(value);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { InMemoryResourceRepository } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import { memoryRepositoryOf } from '../../../src/adapters/outbound/memory/InMemoryResourceRepository.js';
 import type { Database } from '../../../src/adapters/outbound/mikroorm/database.js';
-import { tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { createResourceTable, tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
+import { MODULES } from '../../../src/main/modules/index.js';
 import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import type { Clock } from '../../../src/application/ports/Clock.js';
 import type { IdGenerator } from '../../../src/application/ports/IdGenerator.js';
@@ -23,6 +25,7 @@ import {
   entityUnderTest,
   fieldsOf,
   resourceUnderTest,
+  sampleFile,
   samplesOf,
   type DeclaredEntity,
 } from './declared.js';
@@ -103,12 +106,15 @@ function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string
   );
   const reference = refsOf(Entity)[0];
   const unique = new Set(uniqueFieldsOf(Entity).map(([key]) => key));
+  const files = fields.filter(([, f]) => f.type === 'file');
   // Each row made holds unique values of its own, far from those the catalogue sorts by.
   let made = 100;
   return {
     make: (id, values = {}) =>
       Entity.restore({
         ...distinctInputOf(Entity, (made += 1)),
+        // Each file field holds a stored file (a create never sets one: an upload does).
+        ...Object.fromEntries(files.map(([key, field]) => [key, sampleFile(field, made)])),
         id,
         version: 1,
         createdAt: T0,
@@ -149,6 +155,16 @@ function descriptorOf(Entity: DeclaredEntity): ResourceDescriptor<Entity, string
   };
 }
 
+/** Whether the service serves `Entity` (its migrations make its table). */
+const served = (Entity: DeclaredEntity): boolean => MODULES.some((m) => m.resource === Entity);
+
+/** The table of a resource of the tests alone (no migration makes it), made afresh. */
+async function createTestTable(database: Database, Entity: DeclaredEntity): Promise<void> {
+  const knex = (database.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+  await knex.schema.dropTableIfExists(Entity.declaration.plural);
+  for (const statement of createResourceTable(knex, tableOf(Entity as never))) await knex.raw(statement);
+}
+
 /** The repository contract over `Entity`'s rows: in memory, on SQLite (memory and file) and on PostgreSQL. */
 function describeResourceRepository(Entity: DeclaredEntity): void {
   const { plural } = Entity.declaration;
@@ -183,7 +199,11 @@ function describeResourceRepository(Entity: DeclaredEntity): void {
     for (const target of sqlTargets(dir, `${plural}.sqlite`)) {
       const database = new SqlDatabaseFixture(target);
       resourceRepositoryContract(`${plural} on ${target.name}`, descriptor, {
-        setUp: () => database.open(),
+        setUp: async () => {
+          const skipped = await database.open();
+          if (skipped === undefined && !served(Entity)) await createTestTable(database.db, Entity);
+          return skipped;
+        },
         fresh: async () => {
           const orm = database.db.orm;
           await clearResourceTables(orm);
@@ -252,14 +272,10 @@ const useCasesOver =
     resourceUseCases({ entity: Entity, rows: rows as never, ids, clock }) as unknown as UseCasesOf<Entity, string>;
 
 /**
- * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
- * use cases on memory, the repository contract on every engine, REST, GraphQL and access control;
- * for `unique` fields their promises on every engine and through both APIs; for an owned resource
- * each user's own rows; and each declared command (commands.ts): its move and refusal in the
- * domain, on memory, over REST and GraphQL on every engine. Behaviour added to a command's method
- * is tested beside.
+ * The shared suites below the inbound adapters, over a declared resource (served or of the tests
+ * alone): the entity's rules, the use cases on memory, the repository contract on every engine.
  */
-export function describeResource(Entity: DeclaredEntity): void {
+export function describeResourceCores(Entity: DeclaredEntity): void {
   const entity = entityUnderTest(Entity);
   describeResourceEntity(entity);
   describeResourceUseCases({
@@ -273,6 +289,18 @@ export function describeResource(Entity: DeclaredEntity): void {
     ...(Entity.declaration.search ? { search: Entity.declaration.search } : {}),
   });
   describeResourceRepository(Entity);
+}
+
+/**
+ * Every shared suite over a declared resource, read from its declaration: the entity's rules, the
+ * use cases on memory, the repository contract on every engine, REST, GraphQL and access control;
+ * for `unique` fields their promises on every engine and through both APIs; for an owned resource
+ * each user's own rows; and each declared command (commands.ts): its move and refusal in the
+ * domain, on memory, over REST and GraphQL on every engine. Behaviour added to a command's method
+ * is tested beside.
+ */
+export function describeResource(Entity: DeclaredEntity): void {
+  describeResourceCores(Entity);
   const resource = resourceUnderTest(Entity);
   describeResourceRest(resource);
   describeResourceGraphQL(resource);

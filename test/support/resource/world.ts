@@ -150,11 +150,29 @@ export function asGraphQLRow(resource: ResourceUnderTest, row: RowJson): Record<
 /** Asserts a REST answer carries exactly this field list (id, the fields, an owned row's owner_id, created_at, updated_at). */
 export function expectRowShape(resource: ResourceUnderTest, row: RowJson): void {
   const owner = resource.owned ? ['owner_id'] : [];
-  const keys = ['id', 'created_at', 'updated_at', ...owner, ...resource.fields.map((f) => f.name)].sort();
+  const files = (resource.files ?? []).map((f) => f.name);
+  const keys = ['id', 'created_at', 'updated_at', ...owner, ...resource.fields.map((f) => f.name), ...files].sort();
   expect(Object.keys(row).sort()).to.deep.equal(keys);
+  for (const file of files) if (row[file] !== null) expectFileShape(row[file] ?? null);
   expect(row.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(row.created_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   expect(row.updated_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+}
+
+/** A file as an item answers it: `{url, size, content_type, sha256}`. */
+export function expectFileShape(file: Json): void {
+  expect(file).to.be.an('object');
+  const f = file as Record<string, Json>;
+  expect(Object.keys(f).sort()).to.deep.equal(['content_type', 'sha256', 'size', 'url']);
+  expect(f.url).to.be.a('string');
+  expect(Number.isSafeInteger(f.size)).to.equal(true);
+  expect(f.sha256).to.match(/^[0-9a-f]{64}$/);
+}
+
+/** A row as a client may send it back: without its files (only an upload sets one). */
+export function withoutFiles(resource: ResourceUnderTest, row: RowJson): Record<string, Json> {
+  const files = new Set((resource.files ?? []).map((f) => f.name));
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !files.has(name)));
 }
 
 /** The `ETag` of an answer carrying one row. */
