@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { resourceRoutes } from '../../../../src/adapters/inbound/http/resourceRoutes.js';
+import { MODULES } from '../../../../src/main/modules/index.js';
+import { resourceModule } from '../../../../src/main/modules/resource.js';
+import { apiDocument } from '../../../../src/main/wiring/apiDocument.js';
+import { testConfig } from '../../../support/config.js';
 import { fileRoutes as storageRoutes } from '../../../../src/adapters/inbound/http/routes/files.js';
 import { inboundOf } from '../../../../src/adapters/inbound/resources.js';
 import { CasbinAccessPolicy } from '../../../../src/adapters/outbound/access/CasbinAccessPolicy.js';
@@ -343,5 +347,24 @@ describe('file routes (a resource with file fields, over the HTTP app and the lo
       json,
     );
     expect(bad.status).to.equal(400);
+  });
+
+  it('documents each file route with its limits: the raw body’s types, the largest size, the 302, the item’s rules', () => {
+    const document = apiDocument([...MODULES, resourceModule(Poster)], testConfig({ SVC_API_MODE: 'both' }));
+    const path = document.paths['/api/v1/posters/{id}/picture']!;
+    const upload = path.put as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(Object.keys(upload.requestBody.content)).to.deep.equal(['image/png', 'image/jpeg']);
+    expect(upload.requestBody.description).to.contain('at most 1MB');
+    expect(upload.responses['413'].description).to.contain('larger than 1MB');
+    expect(upload.responses['415'].description).to.contain('image/png, image/jpeg');
+    expect(Object.keys(path)).to.have.members(['put', 'delete', 'get']);
+    expect((path.get as Record<string, any>).responses['302'].headers).to.include.keys('Location'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(document.paths['/api/v1/posters/{id}/picture/uploads']?.post?.operationId).to.equal(
+      'startPosterPictureUpload',
+    );
+    expect(document.paths['/api/v1/posters/{id}/picture/uploads/{upload_id}']?.post?.operationId).to.equal(
+      'completePosterPictureUpload',
+    );
+    expect(document.paths['/api/v1/posters/{id}/leaflet']?.put?.operationId).to.equal('uploadPosterLeaflet');
   });
 });
