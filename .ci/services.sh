@@ -3,7 +3,8 @@
 # loopback for the test suites, without systemd. Usage: services.sh start|stop. Prints the export
 # lines on start; a second start with the servers up starts nothing.
 #   services.sh rgw-stop | rgw-start   stop or start just the gateway (its cluster and objects stay):
-#                                      the "storage down" tests.
+#                                      the "storage down" tests, through SVC_TEST_RGW_CTL (printed on
+#                                      start: this script with its state dir and port).
 # Ports: PORTICO_PG_PORT, PORTICO_REDIS_PORT, PORTICO_PGBOUNCER_PORT, PORTICO_RGW_PORT (the gateway;
 # its monitor listens on the next port); state under PORTICO_SERVICES_DIR.
 set -euo pipefail
@@ -81,6 +82,10 @@ INI
   echo "export SVC_TEST_S3_ACCESS_KEY_ID=$S3_ACCESS_KEY"
   echo "export SVC_TEST_S3_SECRET_ACCESS_KEY=$S3_SECRET_KEY"
   echo "export SVC_TEST_S3_REGION=$S3_REGION"
+  # The command a test runs with rgw-stop or rgw-start appended to stop or start this gateway.
+  local ctl
+  ctl="env PORTICO_SERVICES_DIR=$(printf %q "$(realpath "$STATE")") PORTICO_RGW_PORT=$RGW_PORT bash $(printf %q "$(realpath "$0")")"
+  echo "export SVC_TEST_RGW_CTL=$(printf %q "$ctl")"
 }
 
 # --- S3: Ceph's RADOS Gateway over a one-OSD cluster kept in memory (memstore), no auth between the
