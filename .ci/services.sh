@@ -100,6 +100,14 @@ rgw_fail() {
   exit 1
 }
 
+# A client of a monitor that has just started may send its first command before it has the
+# monitor's map, and be refused ("wrong fsid"): each setup command is tried up to five times (each
+# is idempotent: the OSD is created by its uuid).
+retry() {
+  for _ in 1 2 3 4; do "$@" && return 0; sleep 0.5; done
+  "$@"
+}
+
 rgw_cluster() {
   if ! command -v radosgw >/dev/null 2>&1; then echo "services.sh: radosgw (Ceph) is not installed" >&2; exit 1; fi
   if alive "$RGW_DIR/run/mon.a.pid" && alive "$RGW_DIR/run/osd.0.pid"; then
@@ -151,14 +159,15 @@ CONF
     || rgw_fail "monmaptool"
   ceph-mon -c "$RGW_DIR/ceph.conf" -i a --mkfs --monmap "$RGW_DIR/monmap" >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph-mon --mkfs"
   ceph-mon -c "$RGW_DIR/ceph.conf" -i a >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph-mon"
-  local osd
-  osd=$(ceph_ osd create 2>>"$RGW_DIR/log/setup.log") || rgw_fail "ceph osd create"
+  local osd_uuid osd
+  osd_uuid=$(cat /proc/sys/kernel/random/uuid)
+  osd=$(retry ceph_ osd create "$osd_uuid" 2>>"$RGW_DIR/log/setup.log") || rgw_fail "ceph osd create"
   [ "$osd" = 0 ] || rgw_fail "ceph osd create gave osd.$osd"
-  ceph-osd -c "$RGW_DIR/ceph.conf" -i 0 --mkfs >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph-osd --mkfs"
-  ceph_ osd crush add osd.0 1.0 root=default >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph osd crush add"
+  ceph-osd -c "$RGW_DIR/ceph.conf" -i 0 --mkfs --osd-uuid "$osd_uuid" >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph-osd --mkfs"
+  retry ceph_ osd crush add osd.0 1.0 root=default >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph osd crush add"
   ceph-osd -c "$RGW_DIR/ceph.conf" -i 0 >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "ceph-osd"
   rgw_start
-  radosgw-admin -c "$RGW_DIR/ceph.conf" user create --uid portico --display-name Portico \
+  retry radosgw-admin -c "$RGW_DIR/ceph.conf" user create --uid portico --display-name Portico \
     --access-key "$S3_ACCESS_KEY" --secret-key "$S3_SECRET_KEY" >>"$RGW_DIR/log/setup.log" 2>&1 || rgw_fail "radosgw-admin user create"
   local code
   # curl 7.88 signs no payload hash, which the gateway requires: the empty body's, given.
@@ -177,22 +186,23 @@ rgw_start() {
   rgw_fail "no answer on 127.0.0.1:$RGW_PORT after 60 s"
 }
 
-# Stops a daemon by its pid file and waits until it is gone (10 s, then SIGKILL).
+# Stops a daemon by its pid file (signal $2, default TERM) and waits until it is gone (10 s, then KILL).
 kill_pidfile() {
   alive "$1" || return 0
   local pid
   pid=$(cat "$1")
-  kill "$pid" 2>/dev/null || true
+  kill -"${2:-TERM}" "$pid" 2>/dev/null || true
   for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
 }
 
 rgw_stop() { kill_pidfile "$RGW_DIR/run/client.rgw.a.pid"; }
 
+# The whole cluster at once, its state thrown away (stopping gracefully takes 2 s a daemon).
 rgw_stop_all() {
-  rgw_stop
-  kill_pidfile "$RGW_DIR/run/osd.0.pid"
-  kill_pidfile "$RGW_DIR/run/mon.a.pid"
+  kill_pidfile "$RGW_DIR/run/client.rgw.a.pid" KILL
+  kill_pidfile "$RGW_DIR/run/osd.0.pid" KILL
+  kill_pidfile "$RGW_DIR/run/mon.a.pid" KILL
   rm -rf "$RGW_DIR"
 }
 
