@@ -2,7 +2,9 @@
  * External services for the suites that need them. When the variable is unset the suite says
  * it was skipped; under CI (`CI=true`) a missing variable is a failure, never a silent skip.
  */
-export function externalService(variable: 'SVC_TEST_POSTGRES_URL' | 'SVC_TEST_REDIS_URL'): string | undefined {
+export function externalService(
+  variable: 'SVC_TEST_POSTGRES_URL' | 'SVC_TEST_REDIS_URL' | 'SVC_TEST_S3_ENDPOINT' | 'SVC_TEST_RGW_CTL',
+): string | undefined {
   const value = process.env[variable]?.trim();
   if (value) return value;
   if (process.env.CI === 'true')
