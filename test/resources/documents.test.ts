@@ -25,6 +25,10 @@ import { FixedClock } from '../support/FixedClock.js';
 import { startHttpApp, type RunningApp } from '../support/httpApp.js';
 import { describeResourceCores } from '../support/resource/suites.js';
 import { SequentialIds } from '../support/SequentialIds.js';
+import { testConfig } from '../support/config.js';
+import { apiDocument } from '../../src/main/wiring/apiDocument.js';
+import { MODULES } from '../../src/main/modules/index.js';
+import { resourceModule } from '../../src/main/modules/resource.js';
 
 // The entity's rules, the use cases on memory, and the repository contract — rows holding a stored
 // file — in memory, on SQLite and on PostgreSQL.
@@ -192,6 +196,26 @@ describe('documents: a file field in REST, GraphQL and the API document', functi
     const body = ops.create.body.attachment!;
     expect(body.required).to.equal(false);
     expect(body.codec.schema.readOnly).to.equal(true);
+  });
+
+  it('the API document of a service serving documents: the item example carries a valid attachment, a request example none', () => {
+    const document = apiDocument(
+      [...MODULES, resourceModule(Document)],
+      testConfig({ SVC_API_MODE: 'both', SVC_DOCS_ENABLED: 'true' }),
+    ) as unknown as {
+      paths: Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>;
+    };
+    type Content = { content: { 'application/json': { example: Record<string, unknown> } } };
+    const item = document.paths['/api/v1/documents/{id}']!.get!.responses['200']!.content['application/json'].example
+      .data as Record<string, unknown>;
+    expect(item.attachment).to.deep.equal({
+      url: 'https://files.example.com/f/7d0c6b1e?expires=1768469400&signature=0f3a',
+      size: 48213,
+      content_type: 'application/pdf',
+      sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    });
+    const create = document.paths['/api/v1/documents']!.post!.requestBody!.content['application/json'].example;
+    expect(create).to.deep.equal({ title: 'example' });
   });
 
   it('a resource with a file field is not served without FileLinks: REST and GraphQL refuse to start', () => {

@@ -83,7 +83,8 @@ function flagsOf(declaration: FieldDeclaration): Pick<FieldModel, 'unique' | 're
   const value = declaration.defaultValue as unknown;
   return {
     ...(declaration.isUnique ? { unique: true } : {}),
-    ...(declaration.isReadonly ? { readonly: true } : {}),
+    // A file field is read-only by its kind, never by a flag.
+    ...(declaration.isReadonly && declaration.type !== 'file' ? { readonly: true } : {}),
     ...(value !== undefined && value !== null ? { defaultValue: storedDefaultOf(value) } : {}),
   };
 }

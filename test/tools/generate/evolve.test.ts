@@ -73,6 +73,16 @@ describe('generate field and generate migration', function () {
       expect(modelOfDeclaration(declaration).fields).to.deep.equal(model.fields);
     });
 
+    it('gives back a file field as `generate resource` gave it: its types and largest size', () => {
+      const model = modelOf(['album', 'title:string', 'cover:file(image/png|image/*,5MB)?'], ['user'], '20261127T0512');
+      const declaration = declareResource({
+        name: model.names.snake,
+        plural: model.names.pluralSnake,
+        fields: Object.fromEntries(model.fields.map((f) => [f.camel, declarationOfField(f)])),
+      });
+      expect(modelOfDeclaration(declaration).fields).to.deep.equal(model.fields);
+    });
+
     it('reads products as `generate resource product …` declares them', async function () {
       if (await productsChanged()) this.skip();
       const { migrationStamp: _, ...expected } = productModel();
@@ -116,6 +126,15 @@ export class Invoice extends entityOf(INVOICE) {
       );
       expect(edited).to.not.include("'sent'");
       expect(edited).to.include('send() { return this.status');
+    });
+
+    it('adds a file field line and imports the size unit it names', () => {
+      const source = `import { declareResource, entityOf, field } from '../shared/resource.js';\n\n${entity}`;
+      const [cover] = modelOf(['album', 'cover:file(image/png,2MB)?'], ['user'], '20261127T0512').fields;
+      const edited = editDeclaration(source, [], [cover!]);
+      expect(edited).to.include("    cover: field.file(['image/png'], 2 * MB).optional(),\n  },");
+      expect(edited).to.include("import { MB, declareResource, entityOf, field } from '../shared/resource.js';");
+      expect(editDeclaration(edited!, [], [])).to.equal(edited);
     });
 
     it('answers undefined when there is no declaration to edit, or no such field', () => {
@@ -266,6 +285,20 @@ export class Invoice extends entityOf(INVOICE) {
           `^would create src/adapters/outbound/mikroorm/migrations/\\d{8}T\\d{4}(\\d{2})?_products_add_${NEW_FIELD}_color\\.ts$`,
         ),
       );
+    });
+
+    it('adds a file field to products (the declaration and a migration), and refuses one without ?, +unique or with a default', async () => {
+      const result = await generate(['field', 'product', 'zzphoto:file(image/png|image/jpeg,5MB)?', '--dry-run']);
+      expect(result.code, result.err).to.equal(0);
+      const lines = result.out.split('\n').filter(Boolean).sort();
+      expect(lines[0]).to.equal('would change src/domain/product/Product.ts');
+      expect(lines[1]).to.match(/_products_add_zzphoto\.ts$/);
+      await refused(
+        ['field', 'product', 'zzphoto:file(image/png,5MB)'],
+        'field "zzphoto": a file field must be optional (zzphoto:file(...)?): a file is uploaded once its item exists',
+      );
+      await refused(['field', 'product', 'zzphoto:file(image/png,5MB)?+unique'], 'a file field cannot be +unique');
+      await refused(['field', 'product', 'zzphoto:file(image/png,5MB)?=x'], 'a file field cannot have a default');
     });
 
     it('says there is nothing to do when every declaration is what the migrations make, and writes nothing', async () => {

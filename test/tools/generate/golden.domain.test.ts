@@ -49,4 +49,27 @@ describe('generate: the domain template reproduces the committed product (the go
       "    motto: field.string(1, 200).default('it\\'s'),",
     ]);
   });
+
+  it('declares a file field with its types and size in the largest unit, importing the units it names', () => {
+    const [album] = domainFiles(
+      modelOf(
+        [
+          'album',
+          'title:string',
+          'cover:file(image/png|image/jpeg,5MB)?',
+          'booklet:file(application/pdf|image/*,1536KB)?',
+        ],
+        ['product', 'user'],
+        '20261127T0512',
+      ),
+    );
+    const lines = album!.contents.split('\n');
+    expect(lines).to.include.members([
+      "    cover: field.file(['image/png', 'image/jpeg'], 5 * MB).optional(),",
+      "    booklet: field.file(['application/pdf', 'image/*'], 1536 * KB).optional(),",
+    ]);
+    expect(lines[0]).to.equal(
+      "import { declareResource, entityOf, field, MB, KB, type Changes, type CreateInput, type PropsOf } from '../shared/resource.js';",
+    );
+  });
 });

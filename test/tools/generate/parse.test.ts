@@ -346,7 +346,7 @@ describe('generate: parsing the command', () => {
       [
         'an unknown type',
         'resource invoice total:float',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref, file)',
       ],
       [
         'a malformed type',
@@ -645,7 +645,7 @@ describe('generate: parsing the command', () => {
         'name "Invoice": must be lower snake case, each word starting with a letter (e.g. purchase_order)',
         'field "id": every resource has it already (id, created_at, updated_at and version are generated)',
         'field "type": "type" is a reserved word (TypeScript, GraphQL)',
-        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref)',
+        'field "total": unknown type "float" (the types are string, text, integer, number, decimal, boolean, datetime, date, email, uuid, enum, ref, file)',
         'field "customer": a ref field\'s name ends in _id (e.g. customer_id)',
         'field "customer": ref(customer): there is no customer resource (the resources are product, user)',
         'field "n": integer(5..1): min 5 is greater than max 1',
@@ -656,6 +656,86 @@ describe('generate: parsing the command', () => {
         'unknown option "--force" (the options are --search <field>, --owned, --dry-run, --help)',
       ]);
     });
+  });
+
+  describe('file(<types>,<size>)?', () => {
+    it('reads its types (media types and ranges, in the order given) and its largest size in bytes; optional, not sortable', () => {
+      expect(fieldOf('photo:file(image/png|image/jpeg,5MB)?')).to.deep.equal({
+        name: 'photo',
+        camel: 'photo',
+        type: 'file',
+        optional: true,
+        bounds: {},
+        types: ['image/png', 'image/jpeg'],
+        maxBytes: 5 * 1024 * 1024,
+        sortable: false,
+      });
+      expect(fieldOf('scan:file(application/pdf|image/*,512KB)?')).to.deep.include({
+        types: ['application/pdf', 'image/*'],
+        maxBytes: 512 * 1024,
+      });
+      expect(fieldOf('video:file(video/mp4,2GB)?').maxBytes).to.equal(2 * 1024 ** 3);
+    });
+
+    for (const [spec, problem] of [
+      [
+        'photo:file(image/png,5MB)',
+        'field "photo": a file field must be optional (photo:file(...)?): a file is uploaded once its item exists',
+      ],
+      [
+        'photo:file(image/png,5MB)?+unique',
+        'field "photo": a file field cannot be +unique: only an upload sets it, once its item exists',
+      ],
+      [
+        'photo:file(image/png,5MB)?+readonly',
+        'field "photo": a file field cannot be marked +readonly (it is read-only already): only an upload sets it, once its item exists',
+      ],
+      [
+        'photo:file(image/png,5MB)?=x',
+        'field "photo": a file field cannot have a default (=value): only an upload sets it, once its item exists',
+      ],
+      ['photo:file?', 'field "photo": file needs its types and largest size, e.g. file(image/png|image/jpeg,5MB)'],
+      [
+        'photo:file(image/png)?',
+        'field "photo": file(image/png): file needs its types and largest size, e.g. file(image/png|image/jpeg,5MB)',
+      ],
+      [
+        'photo:file(,5MB)?',
+        'field "photo": file(,5MB): a file field needs at least one type; list media types or ranges separated by | (image/png|image/*)',
+      ],
+      [
+        'photo:file(image/PNG,5MB)?',
+        'field "photo": file(image/PNG,5MB): "image/PNG" is not a media type (type/subtype, lower case); list media types or ranges separated by | (image/png|image/*)',
+      ],
+      [
+        'photo:file(png,5MB)?',
+        'field "photo": file(png,5MB): "png" is not a media type (type/subtype, lower case); list media types or ranges separated by | (image/png|image/*)',
+      ],
+      [
+        'photo:file(image/png|image/png,5MB)?',
+        'field "photo": file(image/png|image/png,5MB): the type image/png is listed twice',
+      ],
+      [
+        'photo:file(image/png,5TB)?',
+        'field "photo": file(image/png,5TB): the largest size "5TB" must be a whole number of KB, MB or GB (e.g. 5MB)',
+      ],
+      [
+        'photo:file(image/png,0MB)?',
+        'field "photo": file(image/png,0MB): the largest size "0MB" must be a whole number of KB, MB or GB (e.g. 5MB)',
+      ],
+      [
+        'photo:file(image/png,1.5MB)?',
+        'field "photo": file(image/png,1.5MB): the largest size "1.5MB" must be a whole number of KB, MB or GB (e.g. 5MB)',
+      ],
+    ] as const) {
+      it(`refuses ${spec}: ${problem}`, () => refusedWith(`resource invoice ${spec}`, problem));
+    }
+
+    it('--search on a file field is refused: only a string field can be searched', () =>
+      refusedWith(
+        'resource invoice title:string photo:file(image/png,5MB)? --search photo',
+        '--search photo: only a string field can be searched (photo is file)',
+      ));
   });
 
   it('accepts everyday field names that are keywords nowhere it matters (number, name, status, symbol, email)', () => {

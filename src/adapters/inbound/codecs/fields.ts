@@ -173,10 +173,24 @@ export function schemaOfFacts(facts: FieldFacts): JsonSchema {
 export function fileSchema(types: readonly string[], maxBytes: number): JsonSchema {
   return {
     ...closedObject({
-      url: { type: 'string', format: 'uri', description: 'A signed link to the file, valid for a while' },
-      size: { type: 'integer', minimum: 0, description: 'Its size in bytes' },
-      content_type: { type: 'string', description: 'Its media type' },
-      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Its SHA-256, lower-case hex' },
+      url: {
+        type: 'string',
+        format: 'uri',
+        description: 'A signed link to the file, valid for a while',
+        examples: ['https://files.example.com/f/7d0c6b1e?expires=1768469400&signature=0f3a'],
+      },
+      size: { type: 'integer', minimum: 0, description: 'Its size in bytes', examples: [48213] },
+      content_type: {
+        type: 'string',
+        description: 'Its media type',
+        examples: [(types[0] ?? 'application/octet-stream').replace('/*', '/png')],
+      },
+      sha256: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: 'Its SHA-256, lower-case hex',
+        examples: ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+      },
     }),
     readOnly: true,
     description: `A file of ${types.join(', ')}, at most ${formatSize(maxBytes)}: set by uploading it, never by a body`,

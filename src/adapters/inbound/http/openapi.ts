@@ -221,6 +221,14 @@ function withoutDescription(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** A request body's example: without the properties only the server sets (`readOnly`: a file), which a request does not carry. */
+function requestExample(body: JsonSchema, resolve: (ref: string) => JsonSchema): unknown {
+  const example = exampleOf(body, resolve) as Record<string, unknown>;
+  const readOnly = Object.entries(body.properties ?? {}).filter(([, schema]) => schema.readOnly === true);
+  if (readOnly.length === 0) return example;
+  return Object.fromEntries(Object.entries(example).filter(([name]) => !readOnly.some(([key]) => key === name)));
+}
+
 function bodySchema(shape: Shape, registry: SchemaRegistry): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -331,7 +339,7 @@ function operationObject(op: Operation, registry: SchemaRegistry): OpenApiOperat
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: body, example: exampleOf(body, registry.resolve) } },
+            content: { 'application/json': { schema: body, example: requestExample(body, registry.resolve) } },
           },
         }
       : {}),
