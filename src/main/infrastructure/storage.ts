@@ -1,30 +1,36 @@
 import { resolve } from 'node:path';
 import { LocalFileStorage } from '../../adapters/outbound/storage/LocalFileStorage.js';
+import { S3FileStorage } from '../../adapters/outbound/storage/S3FileStorage.js';
 import type { FileStorage } from '../../application/ports/FileStorage.js';
 import { storageSigningKey } from '../config/secretsKey.js';
 import type { Config } from '../config/schema.js';
-import { StartupError } from './StartupError.js';
 
 /** How one engine is made from the configuration. */
 type Engine = (config: Config) => FileStorage;
 
 /**
  * The engines by `storage.driver` (docs/files.md): the one place an engine is chosen. `local` keeps
- * files under `storage.path` and serves its signed links under `/files/`; the S3 engine
- * (`src/adapters/outbound/storage/S3FileStorage.ts`) is added here as `s3`.
+ * files under `storage.path` and serves its signed links under `/files/`; `s3` keeps them in a
+ * bucket of any S3-compatible store, whose presigned links point at the store itself.
  */
-const ENGINES: Readonly<Partial<Record<Config['storage']['driver'], Engine>>> = {
+const ENGINES: Readonly<Record<Config['storage']['driver'], Engine>> = {
   local: (config) =>
     new LocalFileStorage({
       root: resolve(config.storage.path),
       signingSecret: storageSigningKey(config),
       publicUrl: config.storage.publicUrl,
     }),
+  s3: ({ storage: { s3 } }) =>
+    new S3FileStorage({
+      ...(s3.endpoint === '' ? {} : { endpoint: s3.endpoint }),
+      region: s3.region,
+      bucket: s3.bucket,
+      ...(s3.accessKeyId === '' ? {} : { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }),
+      forcePathStyle: s3.forcePathStyle,
+    }),
 };
 
 /** The file storage `storage.driver` names. */
 export function openFileStorage(config: Config): FileStorage {
-  const engine = ENGINES[config.storage.driver];
-  if (!engine) throw new StartupError(`storage.driver: "${config.storage.driver}" is not available in this build`);
-  return engine(config);
+  return ENGINES[config.storage.driver](config);
 }
