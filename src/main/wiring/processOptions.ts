@@ -1,6 +1,7 @@
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import type { FeatureModule } from '../modules/FeatureModule.js';
 
 /** Who runs jobs (docs/jobs.md): `both` serves and runs them, `web` only stores them, `worker` runs them and serves only health. */
 export type JobsMode = Config['jobs']['mode'];
@@ -29,6 +30,11 @@ export interface ProcessOptions {
   readonly spanProcessor?: SpanProcessor;
   /** Bound on each SMTP phase (connect, greeting, socket silence); default 5000 ms (tests shorten it). */
   readonly smtpTimeoutMs?: number;
+  /**
+   * The feature modules it serves; the module list (`MODULES`, src/main/modules/index.ts) by default
+   * (tests serve resources of their own beside it).
+   */
+  readonly modules?: readonly FeatureModule[];
   /** Told the name of each start-up step before it starts (tests make the N-th one fail). */
   readonly onStep?: (name: string) => void;
 }

@@ -114,7 +114,9 @@ export const JOBS = step(
 );
 
 /** The feature modules composed over what the steps before opened. */
-export const CONTAINER = step('container', (infrastructure: Infrastructure) => buildContainer(infrastructure));
+export const CONTAINER = step('container', (infrastructure: Infrastructure & { readonly options: ProcessOptions }) =>
+  buildContainer(infrastructure, infrastructure.options.modules),
+);
 
 interface JobsWork {
   readonly config: Config;

@@ -84,7 +84,7 @@ async function startSteps(steps: Steps, start: STEP.Start): Promise<OpenedProces
   const metrics = options.listen && config.metrics.enabled ? metricsOf(database, jobs) : null;
   const lifecycle = new ProcessLifecycle();
   const opens = { redis, accessPolicy: policy, mailer: mail.mailer, jobs, eventLoop, tracing, metrics, startedAt };
-  const container = await steps.start(STEP.CONTAINER, { ...opened, ...opens, lifecycle });
+  const container = await steps.start(STEP.CONTAINER, { ...opened, ...opens, lifecycle, options });
   const composed: ComposedProcess = { ...opened, container, lifecycle };
   if (!options.listen) return composed;
   const work = { ...start, jobs, handlers: jobHandlers(container), metrics, tracer: tracing?.tracer };

@@ -175,8 +175,9 @@ export function fileSchema(types: readonly string[], maxBytes: number): JsonSche
     ...closedObject({
       url: {
         type: 'string',
-        format: 'uri',
-        description: 'A signed link to the file, valid for a while',
+        format: 'uri-reference',
+        description:
+          "A signed link to the file, valid for storage.url_ttl: the store's own (S3), or the service's /files/ (local; relative to the API's origin unless storage.public_url is set)",
         examples: ['https://files.example.com/f/7d0c6b1e?expires=1768469400&signature=0f3a'],
       },
       size: { type: 'integer', minimum: 0, description: 'Its size in bytes', examples: [48213] },
