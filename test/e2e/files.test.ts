@@ -461,20 +461,20 @@ for (const engine of ENGINES) {
           if (ctl !== undefined) await gateway('rgw-start');
         });
 
-        it('answers uploads with a clean 503; items, lists and products still work; /health shows storage degraded, readiness stays up', async () => {
+        it('answers uploads and downloads with a clean 503; items, lists and products still work; /health shows storage degraded, readiness stays up', async () => {
           const started = Date.now();
           const refused = await upload(id, PNG, 'image/png');
           expect(refused.status).to.equal(503);
           expect(refused.json.error).to.deep.include({ code: 'SERVICE_UNAVAILABLE' });
           expect(Date.now() - started).to.be.below(10_000);
-          const direct = await call(
-            'POST',
-            `/api/v1/posters/${id}/picture/uploads/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
-            {
-              token: ann.access_token,
-            },
-          );
-          expect(direct.status).to.be.oneOf([503, 404]);
+          const download = await call('GET', `/api/v1/posters/${id}/picture`, { token: ann.access_token });
+          expect(download.status).to.equal(503);
+          expect(download.json.error).to.deep.include({ code: 'SERVICE_UNAVAILABLE' });
+          const direct = await call('POST', `/api/v1/posters/${id}/picture/uploads`, {
+            token: ann.access_token,
+            json: { content_type: 'image/png', size: 100 },
+          });
+          expect(direct.status).to.equal(503);
 
           expect((await call('GET', `/api/v1/posters/${id}`, { token: ann.access_token })).status).to.equal(200);
           expect((await call('GET', '/api/v1/posters', { token: ann.access_token })).status).to.equal(200);

@@ -232,6 +232,27 @@ describe('file flows (use cases)', () => {
         'NOT_FOUND',
       );
     });
+
+    it('asks the store before linking to it: a store that cannot be reached is unavailable for downloads and direct uploads, an object gone is not found', async () => {
+      const { poster, upload, flows, storage } = world();
+      const row = await poster();
+      const { picture } = await upload(row.id, PNG);
+      storage.down = true;
+      expect((await rejection(flows.download.execute({ id: row.id, field: 'picture' }))).code).to.equal(
+        'SERVICE_UNAVAILABLE',
+      );
+      expect(
+        (
+          await rejection(
+            flows.startUpload.execute({ id: row.id, field: 'picture', contentType: 'image/png', size: 10 }),
+          )
+        ).code,
+      ).to.equal('SERVICE_UNAVAILABLE');
+      storage.down = false;
+      await storage.remove(picture!.key);
+      const gone = await rejection(flows.download.execute({ id: row.id, field: 'picture' }));
+      expect([gone.code, gone.message]).to.deep.equal(['NOT_FOUND', 'Poster picture not found']);
+    });
   });
 
   describe('StartUpload and CompleteUpload', () => {
