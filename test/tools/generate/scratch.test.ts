@@ -1043,6 +1043,7 @@ describe('generate: a bookshop in a scratch copy, green after every command', fu
     ['command', 'book_order', 'pay', '--field', 'status', '--from', 'placed', '--to', 'paid'],
     ['command', 'book_order', 'ship', '--field', 'status', '--from', 'paid', '--to', 'shipped', '--staff-only'],
     ['field', 'book', 'subtitle:string?'],
+    ['field', 'book', 'cover:file(image/png|image/jpeg,2MB)?'],
   ];
   /** The first command that failed: the later ones build on it. */
   let failed: string | undefined;
