@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../../domain/shared/DomainError.js';
 import { allowsType, formatSize, typeNotAllowed, type StoredFile } from '../../domain/shared/files.js';
 import {
+  attachFile,
   bytesProblem,
   fileField,
   fileOf,
@@ -8,7 +9,6 @@ import {
   isUuid,
   objectKey,
   peek,
-  removeLater,
   type FileHolder,
   type FileKit,
 } from './FileKit.js';
@@ -36,7 +36,7 @@ export class CompleteUpload<E extends FileHolder> {
     readonly expectedVersions?: readonly number[];
     readonly owner?: string;
   }): Promise<E> {
-    const { rows, errors, storage, inspector, clock, jobs, resource } = this.kit;
+    const { rows, errors, storage, inspector, clock, resource } = this.kit;
     const field = fileField(this.kit, input.field);
     if (!isUuid(input.uploadId)) throw new NotFoundError('Upload', input.uploadId);
     const uploadId = input.uploadId.toLowerCase();
@@ -74,23 +74,7 @@ export class CompleteUpload<E extends FileHolder> {
     if (size > field.maxBytes) await refuse(`the object is larger than ${formatSize(field.maxBytes)}`);
 
     const stored: StoredFile = { key, size, contentType, sha256: digest.hex(), uploadedAt: clock.now() };
-    let replaced: StoredFile | null = null;
-    const changed = await rows.update(
-      input.id,
-      (row) => {
-        replaced = fileOf(row, field);
-        if (replaced?.key === key) return row;
-        row.requireVersion(input.expectedVersions);
-        return row.apply({ [field.key]: stored }, clock.now());
-      },
-      input.owner,
-    );
-    if (!changed) {
-      await forget(storage, key);
-      throw errors.notFound(input.id);
-    }
-    const old = replaced as StoredFile | null;
-    if (old !== null && old.key !== key) await removeLater(jobs, [old.key]);
-    return changed;
+    // The object is the client's upload: a change that fails keeps it, so completing again can succeed.
+    return attachFile(this.kit, field, input, stored, false);
   }
 }

@@ -171,5 +171,47 @@ export async function forget(storage: FileStorage, key: string): Promise<void> {
   }
 }
 
+/**
+ * Sets a row's file field to the object just stored, by the resource's own change (`apply`, the
+ * version bumped) as one atomic read-modify-write: at one of `expectedVersions` when given, with
+ * `owner` that owner's row only. A row that names the object already is answered as it is (a direct
+ * upload completed twice). When no row is changed (it is gone: the resource's NotFoundError), and
+ * with `removeOnFailure` when the change throws, the new object is removed; once the change
+ * committed, the object it replaced is removed by a `files.delete` job.
+ */
+export async function attachFile<E extends FileHolder>(
+  kit: Pick<FileKit<E>, 'rows' | 'errors' | 'storage' | 'clock' | 'jobs'>,
+  field: FileField,
+  input: { readonly id: string; readonly expectedVersions?: readonly number[]; readonly owner?: string },
+  stored: StoredFile,
+  removeOnFailure: boolean,
+): Promise<E> {
+  const { rows, errors, storage, clock, jobs } = kit;
+  let replaced: StoredFile | null = null;
+  let changed: E | undefined;
+  try {
+    changed = await rows.update(
+      input.id,
+      (row) => {
+        replaced = fileOf(row, field);
+        if (replaced?.key === stored.key) return row;
+        row.requireVersion(input.expectedVersions);
+        return row.apply({ [field.key]: stored }, clock.now());
+      },
+      input.owner,
+    );
+  } catch (error) {
+    if (removeOnFailure) await forget(storage, stored.key);
+    throw error;
+  }
+  if (!changed) {
+    await forget(storage, stored.key);
+    throw errors.notFound(input.id);
+  }
+  const old = replaced as StoredFile | null;
+  if (old !== null && old.key !== stored.key) await removeLater(jobs, [old.key]);
+  return changed;
+}
+
 /** A 400 naming one input field. */
 export const invalid = (field: string, message: string): ValidationError => new ValidationError([{ field, message }]);

@@ -7,17 +7,7 @@ import {
   UnsupportedMediaTypeError,
   type StoredFile,
 } from '../../domain/shared/files.js';
-import {
-  bytesProblem,
-  fileField,
-  fileOf,
-  forget,
-  objectKey,
-  peek,
-  removeLater,
-  type FileHolder,
-  type FileKit,
-} from './FileKit.js';
+import { attachFile, bytesProblem, fileField, objectKey, peek, type FileHolder, type FileKit } from './FileKit.js';
 
 /**
  * Uploads a file through the service into a row's `file` field (docs/files.md): the row must exist
@@ -50,7 +40,7 @@ export class UploadFile<E extends FileHolder> {
     /** Aborts the write (the client went away): nothing is kept. */
     readonly signal?: AbortSignal;
   }): Promise<E> {
-    const { rows, errors, storage, inspector, clock, ids, jobs, resource } = this.kit;
+    const { rows, errors, storage, inspector, clock, ids, resource } = this.kit;
     const field = fileField(this.kit, input.field);
     const contentType = mediaTypeOf(input.contentType);
     if (contentType === undefined || !allowsType(field.types, contentType))
@@ -85,28 +75,6 @@ export class UploadFile<E extends FileHolder> {
       sha256: written.sha256,
       uploadedAt: clock.now(),
     };
-    let replaced: StoredFile | null = null;
-    let changed: E | undefined;
-    try {
-      changed = await rows.update(
-        input.id,
-        (row) => {
-          row.requireVersion(input.expectedVersions);
-          replaced = fileOf(row, field);
-          return row.apply({ [field.key]: stored }, clock.now());
-        },
-        input.owner,
-      );
-    } catch (error) {
-      await forget(storage, key);
-      throw error;
-    }
-    if (!changed) {
-      await forget(storage, key);
-      throw errors.notFound(input.id);
-    }
-    const old = replaced as StoredFile | null;
-    if (old !== null && old.key !== key) await removeLater(jobs, [old.key]);
-    return changed;
+    return attachFile(this.kit, field, input, stored, true);
   }
 }
