@@ -18,11 +18,13 @@ import type { Database } from '../../../src/adapters/outbound/mikroorm/database.
 import { createResourceTable, tableOf } from '../../../src/adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../../src/adapters/outbound/mikroorm/SqlResourceRepository.js';
 import { resourceUseCases } from '../../../src/application/resources/resourceUseCases.js';
+import { FileLinks } from '../../../src/application/files/FileLinks.js';
 import { snakeCase } from '../../../src/domain/shared/resource.js';
 import { SqlDatabaseFixture, sqlTargets } from '../../adapters/outbound/contracts/databases.js';
 import { deleteUserIn, registerUserIn } from '../../adapters/outbound/sqlUsers.js';
 import { Api, dataOf, expectError, type ApiResponse } from '../api.js';
 import { FixedClock } from '../FixedClock.js';
+import { MemoryFileStorage } from '../MemoryFileStorage.js';
 import { startHttpApp, type RunningApp } from '../httpApp.js';
 import { SequentialIds } from '../SequentialIds.js';
 import { MODULES } from '../../../src/main/modules/index.js';
@@ -157,12 +159,15 @@ async function startWorld(Entity: DeclaredEntity, chain: readonly DeclaredEntity
   };
   const ids = new SequentialIds('0000cafe');
   const clock = new FixedClock();
+  // Links for any resource of the chain with a file field (a parent's answer in a nested list carries them).
+  const links = new FileLinks(new MemoryFileStorage(), 900);
   const useCases = new Map(
     chain.map((entity) => [
       entity,
       {
         authenticate,
         policy,
+        links,
         ...resourceUseCases({ entity: entity as never, rows: storage.rows(entity), ids, clock }),
       },
     ]),
