@@ -33,10 +33,10 @@ describe('the service (end to end)', () => {
       const report = ready.body as Report;
       expect(report.status).to.equal('up');
       expect(report.checks.database!.status).to.equal('up');
-      expect(Object.keys(report.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop']);
+      expect(Object.keys(report.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop', 'storage']);
       const all = (await api.get('/health')).body as Report;
       // The jobs check is in the full report only: jobs are the service's, not this instance's readiness.
-      expect(Object.keys(all.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop', 'jobs']);
+      expect(Object.keys(all.checks).sort()).to.deep.equal(['database', 'disk', 'event_loop', 'jobs', 'storage']);
       expect(all.checks.jobs!.status).to.equal('up');
     });
 

@@ -4,7 +4,7 @@ import { moduleEntities } from '../../src/main/infrastructure/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
-  it('are health, auth, users, access, account, jobs, storage and products, each once', () => {
+  it('are health, auth, users, access, account, jobs, storage, files and products, each once', () => {
     expect(MODULES.map((module) => module.name)).to.deep.equal([
       'health',
       'auth',
@@ -13,6 +13,7 @@ describe('the feature modules (src/main/modules)', () => {
       'account',
       'jobs',
       'storage',
+      'files',
       'products',
     ]);
   });
