@@ -202,7 +202,8 @@ async function startWorld(Entity: DeclaredEntity, chain: readonly DeclaredEntity
   };
   const makeRow = async (entity: DeclaredEntity, caller: Caller, overrides: Record<string, unknown> = {}) => {
     const body: Record<string, unknown> = {};
-    for (const [key, f] of fieldsOf(entity)) body[snakeCase(key)] = await valueOf(key, f);
+    // A file field is never in a body (only an upload sets it).
+    for (const [key, f] of fieldsOf(entity)) if (f.type !== 'file') body[snakeCase(key)] = await valueOf(key, f);
     const json = { ...body, ...overrides };
     const path = pathsOf(entity.declaration).collection;
     return dataOf<Row>(await api.post(path, { token: caller, json }), 201);
