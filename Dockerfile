@@ -31,8 +31,9 @@ COPY policy policy
 COPY config config
 # The account e-mails' templates (mail.templates); mount another folder over it to change the wording.
 COPY mail mail
-# data/ holds the SQLite file when database.url is left at its default; the service user owns it.
-RUN mkdir -p data && chown 1000:1000 data
+# data/ holds the SQLite file when database.url is left at its default, and data/files the local
+# storage engine's files (a volume mounted there starts owned by the service user too).
+RUN mkdir -p data/files && chown -R 1000:1000 data
 # The official image's `node` user, by number so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 # 8080: the API (server.port); 9464: Prometheus metrics (metrics.port).

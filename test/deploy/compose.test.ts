@@ -15,6 +15,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   stop_grace_period?: string;
+  volumes?: string[];
 }
 
 /** A compose duration (`30s`, `1m30s`, `500ms`) in seconds. */
@@ -294,6 +295,20 @@ describe('compose.yaml (README: Running in production)', () => {
       expect(jobs.mail).to.deep.equal(api.mail);
       expect(jobs.jwt).to.deep.equal(api.jwt);
       expect({ ...jobs.jobs, mode: 'web' }, 'every jobs.* setting but the mode').to.deep.equal(api.jobs);
+    });
+
+    it('shares one files volume with the service, at the local storage engine’s folder, which the image gives the service user', () => {
+      const api = configOf('portico');
+      const jobs = configOf('worker', { SVC_JOBS_MODE: 'worker' });
+      expect(api.storage).to.deep.equal(jobs.storage);
+      expect(api.storage.driver).to.equal('local');
+      // The image's WORKDIR is /app: the relative folder the engine writes is this mount.
+      const mount = `files:/app/${api.storage.path}`;
+      expect(resolved.portico!.volumes, 'the service mounts the files volume').to.include(mount);
+      expect(resolved.worker!.volumes, 'the worker (files.delete, files.purge) mounts it too').to.include(mount);
+      const dockerfile = readRepoFile(process.cwd(), 'Dockerfile');
+      expect(dockerfile).to.match(/^WORKDIR \/app$/m);
+      expect(dockerfile).to.match(/mkdir -p data\/files && chown -R 1000:1000 data/);
     });
 
     it('starts once the stores are healthy and the migration has finished, as the service does', () => {

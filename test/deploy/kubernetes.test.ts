@@ -312,6 +312,16 @@ describe('the Kubernetes manifests in deploy/k8s (README: Running in production)
       expect(jobs.metrics).to.deep.equal(web.metrics);
     });
 
+    it('keeps files in one S3 bucket for the web pods and the workers (their root filesystem is read-only), its keys in the Secret', () => {
+      const web = configOf(container);
+      const jobs = configOf(workerContainer, { SVC_JOBS_MODE: 'worker' });
+      expect(web.storage.driver).to.equal('s3');
+      expect(web.storage.s3.bucket).to.not.equal('');
+      expect(jobs.storage, 'the worker removes the files the web pods store').to.deep.equal(web.storage);
+      expect(configMap.data).to.not.have.any.keys('SVC_STORAGE_S3_ACCESS_KEY_ID', 'SVC_STORAGE_S3_SECRET_ACCESS_KEY');
+      expect(secret.stringData).to.include.keys('SVC_STORAGE_S3_ACCESS_KEY_ID', 'SVC_STORAGE_S3_SECRET_ACCESS_KEY');
+    });
+
     it('runs the web tier on jobs.mode web: it stores jobs, the worker runs them', () => {
       expect(configOf(container).jobs.mode).to.equal('web');
       expect(
