@@ -5,7 +5,7 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
-import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+import type { SignInGate, SignInOutcome } from '../mfa/SignInGate.js';
 
 export interface LoginUserInput {
   readonly email: string;
@@ -29,7 +29,8 @@ export interface LoginUserDependencies {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
   readonly throttle: LoginThrottle;
-  readonly issuer: SessionIssuer;
+  /** Where a right password leads: a session, or a second-factor challenge. */
+  readonly gate: SignInGate;
   readonly requirement?: VerifiedEmailRequirement;
 }
 
@@ -40,7 +41,9 @@ export interface LoginUserDependencies {
  * even with the right password. A success resets the count. Concurrent attempts cannot overrun
  * the limit (see `admit`). With a VerifiedEmailRequirement, the right password of a user whose
  * e-mail is not verified is answered EmailNotVerifiedError (after the password check, so it reveals
- * nothing to a guesser), and a new verification link goes out (within the mail limit).
+ * nothing to a guesser), and a new verification link goes out (within the mail limit). A right
+ * password goes through the SignInGate: a session signed in to by `pwd`, or, for a user with a
+ * second factor, a challenge and no tokens.
  */
 export class LoginUser {
   /** Password checks running per key, and who waits for one to finish. */
@@ -53,8 +56,8 @@ export class LoginUser {
     void this.decoyHash.catch(() => undefined); // a failure surfaces at the first unknown-e-mail login
   }
 
-  async execute(input: LoginUserInput): Promise<{ user: User; tokens: TokenPair }> {
-    const { users, hasher, throttle, requirement, issuer } = this.deps;
+  async execute(input: LoginUserInput): Promise<{ user: User; outcome: SignInOutcome }> {
+    const { users, hasher, throttle, requirement, gate } = this.deps;
     const key = `${input.email}|${input.clientIp}`;
     await this.admit(key);
     try {
@@ -71,7 +74,8 @@ export class LoginUser {
         await requirement.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
         throw new EmailNotVerifiedError('a verification link has been sent to the address (at most 3 an hour)');
       }
-      return { user, tokens: await issuer.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };
+      const client = { userAgent: input.userAgent, ip: input.clientIp };
+      return { user, outcome: await gate.pass(user, ['pwd'], client) };
     } finally {
       this.release(key);
     }

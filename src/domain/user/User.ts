@@ -8,6 +8,11 @@ export interface UserProps {
   readonly passwordHash: string;
   /** Whether the user followed a link sent to `email` (docs/authentication.md); cleared when the e-mail changes. */
   readonly emailVerified: boolean;
+  /**
+   * Whether the user has a second factor on (docs/authentication.md): a password alone then signs
+   * nothing in. Absent means false (users stored before second factors existed).
+   */
+  readonly mfaEnabled?: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -53,6 +58,9 @@ export class User {
   get emailVerified(): boolean {
     return this.props.emailVerified;
   }
+  get mfaEnabled(): boolean {
+    return this.props.mfaEnabled ?? false;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
   }
@@ -75,6 +83,11 @@ export class User {
   /** The user having proved it reads `email` (it followed a link sent there). */
   withVerifiedEmail(now: Date): User {
     return new User({ ...this.props, emailVerified: true, updatedAt: now });
+  }
+
+  /** The user with a second factor turned on or off. */
+  withMfa(enabled: boolean, now: Date): User {
+    return new User({ ...this.props, mfaEnabled: enabled, updatedAt: now });
   }
 
   toProps(): UserProps {

@@ -27,7 +27,7 @@ import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
+import { MailTokens, SessionTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const AuthTokens = {
   TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
@@ -115,8 +115,8 @@ function bindCredentials(bind: Bind): void {
   bindBuilt(
     bind(TOKENS.Authenticate),
     built(
-      { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock },
-      ({ tokens, callers, clock }) => new Authenticate(tokens, callers, clock),
+      { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock, config: TOKENS.Config },
+      ({ tokens, callers, clock, config }) => new Authenticate(tokens, callers, clock, config.auth.mfaRequiredRoles),
     ),
   );
 }
@@ -133,6 +133,7 @@ const useCases = built(
     refreshTokens: SessionTokens.RefreshTokenStore,
     sessions: SessionTokens.Sessions,
     issuer: AuthTokens.SessionIssuer,
+    gate: SignInTokens.Gate,
     ender: SessionTokens.SessionEnder,
     throttle: TOKENS.LoginThrottle,
     links: MailTokens.AccountLinks,

@@ -4,6 +4,7 @@ import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { CreateUser } from '../../application/admin/CreateUser.js';
+import type { SignInGate } from '../../application/mfa/SignInGate.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -13,8 +14,8 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import { token } from '../wiring/tokens.js';
 
 /*
- * The tokens of the three features around a user — users (and the admin API), auth (sessions) and
- * account (e-mailed links) — kept apart from the modules that bind them, because each feature
+ * The tokens of the features around a user — users (and the admin API), auth (sessions), mfa (second
+ * factors) and account (e-mailed links) — kept apart from the modules that bind them, because each feature
  * builds on the others' (a profile change ends sessions and mails a link; a reset ends sessions):
  * the modules import these tokens, never one another.
  */
@@ -39,6 +40,11 @@ export const SessionTokens = {
   Sessions: token<SessionStore>('sessions.Store'),
   RefreshTokenStore: token<RefreshTokenStore>('sessions.RefreshTokenStore'),
   SessionEnder: token<SessionEnder>('sessions.SessionEnder'),
+} as const;
+
+/** Bound by the mfa module: where a first sign-in step (a password) leads — a session, or a second factor. */
+export const SignInTokens = {
+  Gate: token<SignInGate>('mfa.SignInGate'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

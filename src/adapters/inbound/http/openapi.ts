@@ -34,7 +34,7 @@ export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; 
   {
     400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_TOKEN'] },
     401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
-    403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED'] },
+    403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED', 'MFA_ENROLLMENT_REQUIRED'] },
     404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
     405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
     409: { schema: 'ConflictError', codes: ['CONFLICT'] },
