@@ -141,6 +141,12 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   }
   const forbidden = [
     ...(op.access === 'policy' ? ["The access policy does not let the caller's role use this route"] : []),
+    ...(op.access !== 'public' && !op.enrolment
+      ? [
+          "The caller's role needs a second factor (`auth.mfa.required_roles`) and none is on yet: only " +
+            'its enrolment is open (MFA_ENROLLMENT_REQUIRED)',
+        ]
+      : []),
     ...(own[403] ? [own[403]] : []),
   ];
   if (forbidden.length > 0) failures.set(403, { description: forbidden.join('; or ') });

@@ -35,7 +35,7 @@ export class Migration20261127T1701SecondFactors extends Migration {
         t.string('code_hash', 64).notNullable();
         t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
         t.timestamp('used_at', { useTz: true, precision: 3 }).nullable();
-        t.primary(['user_id', 'code_hash'], { constraintName: 'recovery_codes_pkey' });
+        t.primary(['user_id', 'code_hash'], 'recovery_codes_pkey');
       }),
     );
     this.schema(
