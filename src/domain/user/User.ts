@@ -8,11 +8,8 @@ export interface UserProps {
   readonly passwordHash: string;
   /** Whether the user followed a link sent to `email` (docs/authentication.md); cleared when the e-mail changes. */
   readonly emailVerified: boolean;
-  /**
-   * Whether the user has a second factor on (docs/authentication.md): a password alone then signs
-   * nothing in. Absent means false (users stored before second factors existed).
-   */
-  readonly mfaEnabled?: boolean;
+  /** Whether the user has a second factor on (docs/authentication.md): a password alone then signs nothing in. */
+  readonly mfaEnabled: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -24,12 +21,15 @@ export interface UserProps {
 export class User {
   private constructor(private readonly props: UserProps) {}
 
-  /** A new user, created and updated at `now`; its e-mail is unverified unless said otherwise. */
+  /** A new user, created and updated at `now`, without a second factor; its e-mail is unverified unless said otherwise. */
   static register(
-    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified'> & { readonly emailVerified?: boolean },
+    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified' | 'mfaEnabled'> & {
+      readonly emailVerified?: boolean;
+    },
     now: Date,
   ): User {
-    return new User({ ...input, emailVerified: input.emailVerified ?? false, createdAt: now, updatedAt: now });
+    const emailVerified = input.emailVerified ?? false;
+    return new User({ ...input, emailVerified, mfaEnabled: false, createdAt: now, updatedAt: now });
   }
 
   /** A user read back from storage. */
@@ -59,7 +59,7 @@ export class User {
     return this.props.emailVerified;
   }
   get mfaEnabled(): boolean {
-    return this.props.mfaEnabled ?? false;
+    return this.props.mfaEnabled;
   }
   get createdAt(): Date {
     return this.props.createdAt;

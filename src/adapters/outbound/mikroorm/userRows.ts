@@ -45,7 +45,6 @@ export const UPDATE_USER = `update users set ${COLUMNS.slice(1)
 /** A user's values in column order (for INSERT_USER; UPDATE_USER takes `[...rest, id]`). */
 export function userValues(user: User): [string, ...(string | boolean | Date)[]] {
   const p = user.toProps();
-  const mfaEnabled = p.mfaEnabled ?? false;
   return [
     p.id,
     p.email,
@@ -54,7 +53,7 @@ export function userValues(user: User): [string, ...(string | boolean | Date)[]]
     p.role,
     p.passwordHash,
     p.emailVerified,
-    mfaEnabled,
+    p.mfaEnabled,
     p.createdAt,
     p.updatedAt,
   ];
