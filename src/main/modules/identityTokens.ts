@@ -5,6 +5,7 @@ import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { CreateUser } from '../../application/admin/CreateUser.js';
 import type { SignInGate } from '../../application/mfa/SignInGate.js';
+import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -45,6 +46,8 @@ export const SessionTokens = {
 /** Bound by the mfa module: where a first sign-in step (a password) leads — a session, or a second factor. */
 export const SignInTokens = {
   Gate: token<SignInGate>('mfa.SignInGate'),
+  /** Sign-ins waiting for their second factor (purged with the expired tokens). */
+  Challenges: token<MfaChallengeStore>('mfa.Challenges'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

@@ -26,7 +26,6 @@ import { SignInTokens, UserTokens } from './identityTokens.js';
 
 export const MfaTokens = {
   Totp: token<TotpStore>('mfa.TotpStore'),
-  Challenges: token<MfaChallengeStore>('mfa.Challenges'),
   /** The `mfa_token`s: a selector and a keyed verifier, like e-mailed tokens, under a key of their own use. */
   Secrets: token<OneTimeSecrets>('mfa.Secrets'),
   Box: token<SecretBox>('mfa.SecretBox'),
@@ -42,7 +41,7 @@ function bindSecondFactors(bind: Bind): void {
     built({ database: TOKENS.Database }, ({ database }): TotpStore => new SqlTotpStore(database)),
   );
   bindBuilt(
-    bind(MfaTokens.Challenges),
+    bind(SignInTokens.Challenges),
     built({ database: TOKENS.Database }, ({ database }): MfaChallengeStore => new SqlMfaChallengeStore(database)),
   );
   bindBuilt(
@@ -66,7 +65,7 @@ function bindSecondFactors(bind: Bind): void {
     built(
       {
         issuer: AuthTokens.SessionIssuer,
-        challenges: MfaTokens.Challenges,
+        challenges: SignInTokens.Challenges,
         secrets: MfaTokens.Secrets,
         clock: TOKENS.Clock,
       },
@@ -82,7 +81,7 @@ const useCases = built(
     hasher: UserTokens.PasswordHasher,
     throttle: TOKENS.LoginThrottle,
     totp: MfaTokens.Totp,
-    challenges: MfaTokens.Challenges,
+    challenges: SignInTokens.Challenges,
     secrets: MfaTokens.Secrets,
     box: MfaTokens.Box,
     recoveryCodes: MfaTokens.RecoveryCodes,
