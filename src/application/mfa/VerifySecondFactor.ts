@@ -1,4 +1,3 @@
-import { RateLimitedError } from '../../domain/shared/DomainError.js';
 import { signInMethods } from '../../domain/user/SignInMethod.js';
 import type { User } from '../../domain/user/User.js';
 import { InvalidAccountTokenError, InvalidSecondFactorError } from '../../domain/user/UserErrors.js';
@@ -12,7 +11,8 @@ import type { RecoveryCodes } from '../ports/RecoveryCodes.js';
 import type { SecretBox } from '../ports/SecretBox.js';
 import type { TotpStore } from '../ports/TotpStore.js';
 import type { ClientInfo, SessionIssuer, TokenPair } from '../auth/SessionIssuer.js';
-import { throttleKey } from './confirmPassword.js';
+import type { LoginAttempts } from '../auth/LoginAttempts.js';
+import { throttleKey } from '../auth/LoginAttempts.js';
 
 /** A TOTP code as typed: six digits (spaces around and inside ignored). */
 const TOTP_CODE = /^\d{6}$/;
@@ -34,6 +34,8 @@ export interface VerifySecondFactorDependencies {
   readonly box: SecretBox;
   readonly recoveryCodes: RecoveryCodes;
   readonly throttle: LoginThrottle;
+  /** The process's bound on concurrent checks per throttle key, shared with LoginUser. */
+  readonly attempts: LoginAttempts;
   readonly issuer: SessionIssuer;
   readonly clock: Clock;
 }
@@ -44,7 +46,8 @@ export interface VerifySecondFactorDependencies {
  * started, its `amr` gaining `otp`. A TOTP code is accepted once (its time step, and every earlier
  * one, is then spent for the user); a recovery code once. A wrong code counts toward the login
  * throttle of the user's e-mail and the client's IP (past it: RateLimitedError, even for a right
- * code) and leaves the token usable; the first success spends the token.
+ * code) and leaves the token usable; the first success spends the token. Concurrent guesses cannot
+ * overrun the limit (LoginAttempts, shared with the password step).
  *
  * @throws InvalidAccountTokenError (`INVALID_TOKEN`) for a malformed, unknown, expired or spent token.
  * @throws InvalidSecondFactorError (`UNAUTHORIZED`) for a wrong, replayed or spent code.
@@ -54,7 +57,7 @@ export class VerifySecondFactor {
   constructor(private readonly deps: VerifySecondFactorDependencies) {}
 
   async execute(input: VerifySecondFactorInput): Promise<{ user: User; tokens: TokenPair }> {
-    const { challenges, secrets, users, throttle, clock, issuer } = this.deps;
+    const { challenges, secrets, users, throttle, attempts, clock, issuer } = this.deps;
     const now = clock.now();
     const parsed = secrets.parse(input.mfaToken);
     const challenge = parsed ? await challenges.find(parsed.selector, now) : undefined;
@@ -64,13 +67,13 @@ export class VerifySecondFactor {
     const user = await users.findById(challenge.userId);
     if (!user) throw new InvalidAccountTokenError();
     const key = throttleKey(user.email, input.client.ip);
-    const { blockedForSeconds } = await throttle.status(key);
-    if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed attempts');
-    if (!(await this.accepts(user, input.code.replace(/\s+/g, ''), now))) {
-      await throttle.recordFailure(key);
-      throw new InvalidSecondFactorError();
-    }
-    await throttle.reset(key);
+    await attempts.run(key, 'too many failed attempts', async () => {
+      if (!(await this.accepts(user, input.code.replace(/\s+/g, ''), now))) {
+        await throttle.recordFailure(key);
+        throw new InvalidSecondFactorError();
+      }
+      await throttle.reset(key);
+    });
     if (!(await challenges.spend(challenge.selector, now))) throw new InvalidAccountTokenError();
     const amr = signInMethods(...challenge.methods, 'otp');
     return { user, tokens: await issuer.start(user, input.client, amr) };

@@ -2,15 +2,13 @@ import { RateLimitedError, ValidationError } from '../../domain/shared/DomainErr
 import type { User } from '../../domain/user/User.js';
 import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
+import { throttleKey } from '../auth/LoginAttempts.js';
 
 /** What a `current_password` check takes. */
 export interface PasswordConfirmation {
   readonly hasher: PasswordHasher;
   readonly throttle: LoginThrottle;
 }
-
-/** The login throttle's key for a user's e-mail from a client address: second-factor failures count there too. */
-export const throttleKey = (email: string, clientIp: string): string => `${email}|${clientIp}`;
 
 /**
  * Checks `password` as the caller's `current_password`, throttled like a login of the user's

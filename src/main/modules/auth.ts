@@ -17,6 +17,7 @@ import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js
 import { MeteredLoginThrottle } from '../../adapters/outbound/metrics/MeteredLoginThrottle.js';
 import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
 import { Authenticate } from '../../application/auth/Authenticate.js';
+import { LoginAttempts } from '../../application/auth/LoginAttempts.js';
 import { LoginUser } from '../../application/auth/LoginUser.js';
 import { Logout } from '../../application/auth/Logout.js';
 import { RefreshSession } from '../../application/auth/RefreshSession.js';
@@ -31,7 +32,6 @@ import { MailTokens, SessionTokens, SignInTokens, UserTokens } from './identityT
 
 export const AuthTokens = {
   TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
-  SessionIssuer: token<SessionIssuer>('auth.SessionIssuer'),
   UseCases: token<AuthUseCases>('auth.UseCases'),
 } as const;
 
@@ -100,7 +100,11 @@ function bindCredentials(bind: Bind): void {
     ),
   );
   bindBuilt(
-    bind(AuthTokens.SessionIssuer),
+    bind(SessionTokens.LoginAttempts),
+    built({ throttle: TOKENS.LoginThrottle }, ({ throttle }) => new LoginAttempts(throttle)),
+  );
+  bindBuilt(
+    bind(SessionTokens.Issuer),
     built(
       {
         tokens: AuthTokens.TokenIssuer,
@@ -132,10 +136,11 @@ const useCases = built(
     tokens: AuthTokens.TokenIssuer,
     refreshTokens: SessionTokens.RefreshTokenStore,
     sessions: SessionTokens.Sessions,
-    issuer: AuthTokens.SessionIssuer,
+    issuer: SessionTokens.Issuer,
     gate: SignInTokens.Gate,
     ender: SessionTokens.SessionEnder,
     throttle: TOKENS.LoginThrottle,
+    attempts: SessionTokens.LoginAttempts,
     links: MailTokens.AccountLinks,
     transactions: TOKENS.Transactions,
     ids: TOKENS.IdGenerator,

@@ -3,6 +3,8 @@ import type { CachingUserRepository } from '../../adapters/outbound/cache/Cachin
 import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { LoginAttempts } from '../../application/auth/LoginAttempts.js';
+import type { SessionIssuer } from '../../application/auth/SessionIssuer.js';
 import type { CreateUser } from '../../application/admin/CreateUser.js';
 import type { SignInGate } from '../../application/mfa/SignInGate.js';
 import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
@@ -41,6 +43,10 @@ export const SessionTokens = {
   Sessions: token<SessionStore>('sessions.Store'),
   RefreshTokenStore: token<RefreshTokenStore>('sessions.RefreshTokenStore'),
   SessionEnder: token<SessionEnder>('sessions.SessionEnder'),
+  /** Starts and continues sessions: every sign-in's token pair. */
+  Issuer: token<SessionIssuer>('auth.SessionIssuer'),
+  /** The bound on concurrent checks per login-throttle key, one per process (passwords and second factors). */
+  LoginAttempts: token<LoginAttempts>('auth.LoginAttempts'),
 } as const;
 
 /** Bound by the mfa module: where a first sign-in step (a password) leads — a session, or a second factor. */

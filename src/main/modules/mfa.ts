@@ -19,10 +19,9 @@ import type { SecretBox } from '../../application/ports/SecretBox.js';
 import type { TotpStore } from '../../application/ports/TotpStore.js';
 import { secretsKey } from '../config/secretsKey.js';
 import { token, TOKENS } from '../wiring/tokens.js';
-import { AuthTokens } from './auth.js';
 import { bindBuilt, built } from './built.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { SignInTokens, UserTokens } from './identityTokens.js';
+import { SessionTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const MfaTokens = {
   Totp: token<TotpStore>('mfa.TotpStore'),
@@ -64,7 +63,7 @@ function bindSecondFactors(bind: Bind): void {
     bind(SignInTokens.Gate),
     built(
       {
-        issuer: AuthTokens.SessionIssuer,
+        issuer: SessionTokens.Issuer,
         challenges: SignInTokens.Challenges,
         secrets: MfaTokens.Secrets,
         clock: TOKENS.Clock,
@@ -80,13 +79,14 @@ const useCases = built(
     users: UserTokens.Repository,
     hasher: UserTokens.PasswordHasher,
     throttle: TOKENS.LoginThrottle,
+    attempts: SessionTokens.LoginAttempts,
     totp: MfaTokens.Totp,
     challenges: SignInTokens.Challenges,
     secrets: MfaTokens.Secrets,
     box: MfaTokens.Box,
     recoveryCodes: MfaTokens.RecoveryCodes,
     otp: MfaTokens.Otp,
-    issuer: AuthTokens.SessionIssuer,
+    issuer: SessionTokens.Issuer,
     transactions: TOKENS.Transactions,
     clock: TOKENS.Clock,
     authenticate: TOKENS.Authenticate,

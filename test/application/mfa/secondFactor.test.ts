@@ -3,6 +3,7 @@ import { AesGcmSecretBox } from '../../../src/adapters/outbound/crypto/AesGcmSec
 import { KeyedRecoveryCodes } from '../../../src/adapters/outbound/crypto/KeyedRecoveryCodes.js';
 import { InMemoryTotpStore } from '../../../src/adapters/outbound/memory/InMemoryTotpStore.js';
 import { Authenticate } from '../../../src/application/auth/Authenticate.js';
+import { LoginAttempts } from '../../../src/application/auth/LoginAttempts.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { ConfirmTotp } from '../../../src/application/mfa/ConfirmTotp.js';
 import { DisableTotp } from '../../../src/application/mfa/DisableTotp.js';
@@ -56,6 +57,7 @@ describe('TOTP and the two-step sign-in (use cases, in memory)', () => {
       challenges: world.challenges,
       secrets: testOneTimeSecrets(),
       issuer: world.sessions,
+      attempts: new LoginAttempts(world.throttle),
     };
     start = new StartTotp({ ...deps, issuerName: 'Portico' });
     confirm = new ConfirmTotp(deps);
@@ -200,6 +202,16 @@ describe('TOTP and the two-step sign-in (use cases, in memory)', () => {
       }
       expect(await rejectionOf(second(token, codes[0]!))).to.be.instanceOf(RateLimitedError);
       expect(await rejectionOf(attempt()), 'the password step shares the count').to.be.instanceOf(RateLimitedError);
+    });
+
+    it('lets concurrent guesses check no more codes than the throttle has failures left', async () => {
+      await enrol();
+      const token = mfaTokenOf(await attempt());
+      const errors = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => rejectionOf(second(token, String(100000 + i)))),
+      );
+      expect(errors.filter((error) => error instanceof InvalidSecondFactorError)).to.have.length(5);
+      expect(errors.filter((error) => error instanceof RateLimitedError)).to.have.length(15);
     });
   });
 
