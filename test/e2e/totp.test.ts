@@ -42,7 +42,6 @@ interface MfaRequiredJson {
   mfa_required: true;
   mfa_token: string;
   methods: string[];
-  expires_in: number;
 }
 
 interface Engine {
@@ -216,7 +215,6 @@ for (const engine of ENGINES) {
         mfa_required: true,
         mfa_token: held.mfa_token,
         methods: ['totp', 'recovery_code'],
-        expires_in: 300,
       });
       expect(JSON.stringify(held)).to.not.match(/access_token|refresh_token/);
 

@@ -19,8 +19,6 @@ export type SignInOutcome =
       /** Presented with a code to POST /auth/mfa; single use, MFA_TOKEN_TTL_MS. */
       readonly mfaToken: string;
       readonly methods: readonly SecondFactorMethod[];
-      /** Seconds the token lives. */
-      readonly expiresIn: number;
     };
 
 /** What SignInGate is given, by name. */
@@ -58,7 +56,6 @@ export class SignInGate {
       kind: 'second-factor',
       mfaToken: secret.token,
       methods: ['totp', 'recovery_code'],
-      expiresIn: MFA_TOKEN_TTL_MS / 1000,
     };
   }
 }

@@ -30,7 +30,6 @@ export const MFA_REQUIRED_SCHEMA: JsonSchema = {
       { type: 'string', enum: ['totp', 'recovery_code'] },
       'The second factors the sign-in can be finished with',
     ),
-    expires_in: WIRE.integer('Seconds until the mfa_token expires', 1),
   }),
 };
 
@@ -140,7 +139,6 @@ export function presentSignIn(outcome: SignInOutcome): Record<string, unknown> {
     mfa_required: true,
     mfa_token: outcome.mfaToken,
     methods: outcome.methods,
-    expires_in: outcome.expiresIn,
   };
 }
 
