@@ -14,6 +14,8 @@ import { InMemoryJobs } from '../../src/adapters/outbound/memory/InMemoryJobs.js
 import { SessionEnder } from '../../src/application/account/SessionEnder.js';
 import { RefreshSession } from '../../src/application/auth/RefreshSession.js';
 import { SessionIssuer, type ClientInfo, type TokenPair } from '../../src/application/auth/SessionIssuer.js';
+import { SignInGate, type SignInOutcome } from '../../src/application/mfa/SignInGate.js';
+import { InMemoryMfaChallengeStore } from '../../src/adapters/outbound/memory/InMemoryMfaChallengeStore.js';
 import { RecordingMailer } from '../support/RecordingMailer.js';
 import type { User } from '../../src/domain/user/User.js';
 import { CountingPasswordHasher } from '../support/CountingPasswordHasher.js';
@@ -35,6 +37,9 @@ export interface World {
   readonly tokens: FakeTokenIssuer;
   readonly throttle: FakeLoginThrottle;
   readonly sessions: SessionIssuer;
+  /** Where a right password leads: a session, or (a second factor on) a challenge in `challenges`. */
+  readonly gate: SignInGate;
+  readonly challenges: InMemoryMfaChallengeStore;
   readonly sessionStore: InMemorySessionStore;
   readonly callers: InMemoryCallerLookup;
   readonly ender: SessionEnder;
@@ -74,6 +79,8 @@ export function newWorld(): World {
     mailsPerIpPerHour: 20,
   });
   const handlers = accountMailJobs(links, users, mailer);
+  const sessions = new SessionIssuer({ tokens, refreshTokens, sessions: sessionStore, ids, clock });
+  const challenges = new InMemoryMfaChallengeStore();
   return {
     clock,
     ids,
@@ -82,7 +89,9 @@ export function newWorld(): World {
     hasher: new CountingPasswordHasher(),
     tokens,
     throttle: new FakeLoginThrottle(clock),
-    sessions: new SessionIssuer({ tokens, refreshTokens, sessions: sessionStore, ids, clock }),
+    sessions,
+    gate: new SignInGate({ issuer: sessions, challenges, secrets: testOneTimeSecrets(), clock }),
+    challenges,
     sessionStore,
     callers: new InMemoryCallerLookup(users, sessionStore),
     ender: new SessionEnder(sessionStore, refreshTokens, clock),
@@ -144,6 +153,12 @@ export function sessionIdOf(world: World, pair: TokenPair): string {
   const sessionId = world.tokens.inspect(pair.accessToken)?.sessionId;
   if (sessionId === undefined) throw new Error('not an access token of this world');
   return sessionId;
+}
+
+/** The session a sign-in started; fails the test when it was held for a second factor instead. */
+export function signedIn(result: { user: User; outcome: SignInOutcome }): { user: User; tokens: TokenPair } {
+  if (result.outcome.kind !== 'session') throw new Error('the sign-in waits for a second factor');
+  return { user: result.user, tokens: result.outcome.tokens };
 }
 
 /** The error `promise` rejects with; fails the test when it resolves. */

@@ -64,10 +64,21 @@ describe('access tokens (end to end)', function () {
   after(async () => service.stop());
 
   describe('the tokens the service issues', () => {
-    it('access token: header alg HS256; claims exactly sub, role, sid, iss "portico", iat, exp, jti, typ "access"', () => {
+    it('access token: header alg HS256; claims exactly sub, role, sid, amr, iss "portico", iat, exp, jti, typ "access"', () => {
       const { header, payload } = decodeJwt(account.access_token);
       expect(header).to.deep.equal({ alg: 'HS256', typ: 'JWT' });
-      expect(Object.keys(payload).sort()).to.deep.equal(['exp', 'iat', 'iss', 'jti', 'role', 'sid', 'sub', 'typ']);
+      expect(Object.keys(payload).sort()).to.deep.equal([
+        'amr',
+        'exp',
+        'iat',
+        'iss',
+        'jti',
+        'role',
+        'sid',
+        'sub',
+        'typ',
+      ]);
+      expect(payload.amr, 'signed in with a password (RFC 8176)').to.deep.equal(['pwd']);
       expect(payload.sid, 'the session: the id GET /api/v1/auth/sessions lists').to.match(
         /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
       );

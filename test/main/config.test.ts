@@ -85,7 +85,13 @@ const DEFAULTS: Config = {
     maxAgeMs: 12 * H,
   },
   rateLimit: { enabled: true, rate: { points: 100, windowSeconds: 60 }, store: 'memory' },
-  auth: { bcryptCost: 10, loginMaxFailures: 5, loginWindowMs: 15 * 60_000, requireVerifiedEmail: false },
+  auth: {
+    bcryptCost: 10,
+    loginMaxFailures: 5,
+    loginWindowMs: 15 * 60_000,
+    requireVerifiedEmail: false,
+    mfaRequiredRoles: [],
+  },
   mail: {
     smtpUrl: '',
     from: 'Portico <no-reply@localhost>',

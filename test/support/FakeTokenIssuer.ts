@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SignInMethod } from '../../src/domain/user/SignInMethod.js';
 import type { Clock } from '../../src/application/ports/Clock.js';
 import type { AccessClaims, IssuedToken, RefreshClaims, TokenIssuer } from '../../src/application/ports/TokenIssuer.js';
 
@@ -13,6 +14,8 @@ export interface FakeTokenEntry {
   readonly tokenId: string | undefined;
   /** The access token's session (`sid`); undefined for refresh tokens. */
   readonly sessionId: string | undefined;
+  /** How the session was signed in to, as the issuer was told. */
+  readonly amr: readonly SignInMethod[] | undefined;
   readonly issuedAt: Date;
   readonly expiresAt: Date;
 }
@@ -41,25 +44,28 @@ export class FakeTokenIssuer implements TokenIssuer {
   }
 
   async issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
-    return this.sign('access', claims.userId, claims.role, { sessionId: claims.sessionId }, this.accessTokenTtlSeconds);
+    const ids = { sessionId: claims.sessionId, amr: claims.amr };
+    return this.sign('access', claims.userId, claims.role, ids, this.accessTokenTtlSeconds);
   }
 
   async issueRefreshToken(claims: RefreshClaims & { readonly role: string }): Promise<IssuedToken> {
-    return this.sign('refresh', claims.userId, claims.role, { tokenId: claims.tokenId }, this.refreshTokenTtlSeconds);
+    const ids = { tokenId: claims.tokenId, amr: claims.amr };
+    return this.sign('refresh', claims.userId, claims.role, ids, this.refreshTokenTtlSeconds);
   }
 
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     await Promise.resolve();
     const entry = this.live(token, 'access');
     return entry?.sessionId !== undefined
-      ? { userId: entry.userId, role: entry.role, sessionId: entry.sessionId }
+      ? { userId: entry.userId, role: entry.role, sessionId: entry.sessionId, ...(entry.amr ? { amr: entry.amr } : {}) }
       : undefined;
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
     await Promise.resolve();
     const entry = this.live(token, 'refresh');
-    return entry?.tokenId !== undefined ? { userId: entry.userId, tokenId: entry.tokenId } : undefined;
+    if (entry?.tokenId === undefined) return undefined;
+    return { userId: entry.userId, tokenId: entry.tokenId, ...(entry.amr ? { amr: entry.amr } : {}) };
   }
 
   /** What was signed into `token`, whatever its state (for assertions); undefined if never issued. */
@@ -76,14 +82,15 @@ export class FakeTokenIssuer implements TokenIssuer {
     type: FakeTokenType,
     userId: string,
     role: string,
-    ids: { tokenId?: string; sessionId?: string },
+    ids: { tokenId?: string; sessionId?: string; amr?: readonly SignInMethod[] | undefined },
     ttlSeconds: number,
   ): Promise<IssuedToken> {
     await Promise.resolve();
     const issuedAt = this.clock.now();
     const expiresAt = new Date(issuedAt.getTime() + ttlSeconds * 1000);
     const token = `${type}.${randomBytes(12).toString('base64url')}`;
-    this.signed.set(token, { type, userId, role, tokenId: ids.tokenId, sessionId: ids.sessionId, issuedAt, expiresAt });
+    const { tokenId, sessionId, amr } = ids;
+    this.signed.set(token, { type, userId, role, tokenId, sessionId, amr, issuedAt, expiresAt });
     return { token, expiresAt };
   }
 

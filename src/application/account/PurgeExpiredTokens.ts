@@ -1,6 +1,7 @@
 import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenStore } from '../ports/EmailTokenStore.js';
 import type { JobHandler } from '../ports/Jobs.js';
+import type { MfaChallengeStore } from '../ports/MfaChallengeStore.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
 
@@ -15,10 +16,12 @@ export interface PurgedTokens {
   readonly sessions: number;
   readonly refreshTokens: number;
   readonly emailTokens: number;
+  readonly mfaChallenges: number;
 }
 
 /**
- * Deletes the sessions, refresh tokens and e-mailed tokens that expired more than a day ago, so
+ * Deletes the sessions, refresh tokens, e-mailed tokens and second-factor challenges (`mfa_token`s)
+ * that expired more than a day ago, so
  * those tables do not grow forever (docs/jobs.md). Nothing it deletes still works: an expired
  * token is refused whether its record is there or not.
  */
@@ -27,6 +30,7 @@ export class PurgeExpiredTokens {
     private readonly sessions: SessionStore,
     private readonly refreshTokens: RefreshTokenStore,
     private readonly emailTokens: EmailTokenStore,
+    private readonly mfaChallenges: MfaChallengeStore,
     private readonly clock: Clock,
   ) {}
 
@@ -36,7 +40,8 @@ export class PurgeExpiredTokens {
     const refreshTokens = await this.refreshTokens.purgeExpired(before);
     const sessions = await this.sessions.purgeExpired(before);
     const emailTokens = await this.emailTokens.purgeExpired(before);
-    return { sessions, refreshTokens, emailTokens };
+    const mfaChallenges = await this.mfaChallenges.purgeExpired(before);
+    return { sessions, refreshTokens, emailTokens, mfaChallenges };
   }
 
   /** As the `tokens.purge` job's handler. */

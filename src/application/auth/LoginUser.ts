@@ -1,11 +1,12 @@
-import { RateLimitedError, UnauthorizedError } from '../../domain/shared/DomainError.js';
+import { UnauthorizedError } from '../../domain/shared/DomainError.js';
 import type { User } from '../../domain/user/User.js';
 import { EmailNotVerifiedError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { LoginThrottle } from '../ports/LoginThrottle.js';
 import type { PasswordHasher } from '../ports/PasswordHasher.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
-import type { SessionIssuer, TokenPair } from './SessionIssuer.js';
+import type { SignInGate, SignInOutcome } from '../mfa/SignInGate.js';
+import { LoginAttempts, throttleKey } from './LoginAttempts.js';
 
 export interface LoginUserInput {
   readonly email: string;
@@ -29,8 +30,11 @@ export interface LoginUserDependencies {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
   readonly throttle: LoginThrottle;
-  readonly issuer: SessionIssuer;
+  /** Where a right password leads: a session, or a second-factor challenge. */
+  readonly gate: SignInGate;
   readonly requirement?: VerifiedEmailRequirement;
+  /** The bound on concurrent checks per throttle key, shared with the second factor's; its own if not given. */
+  readonly attempts?: LoginAttempts;
 }
 
 /**
@@ -38,26 +42,27 @@ export interface LoginUserDependencies {
  * after the same work (one hash comparison). Failures count against the e-mail and address; once
  * the pair has used up its failures it is refused with RateLimitedError until the window passes,
  * even with the right password. A success resets the count. Concurrent attempts cannot overrun
- * the limit (see `admit`). With a VerifiedEmailRequirement, the right password of a user whose
+ * the limit (LoginAttempts). With a VerifiedEmailRequirement, the right password of a user whose
  * e-mail is not verified is answered EmailNotVerifiedError (after the password check, so it reveals
- * nothing to a guesser), and a new verification link goes out (within the mail limit).
+ * nothing to a guesser), and a new verification link goes out (within the mail limit). A right
+ * password goes through the SignInGate: a session signed in to by `pwd`, or, for a user with a
+ * second factor, a challenge and no tokens.
  */
 export class LoginUser {
-  /** Password checks running per key, and who waits for one to finish. */
-  private readonly running = new Map<string, { count: number; waiting: (() => void)[] }>();
+  private readonly attempts: LoginAttempts;
   /** Made once at construction, so no login request pays for an extra hash. */
   private readonly decoyHash: Promise<string>;
 
   constructor(private readonly deps: LoginUserDependencies) {
+    this.attempts = deps.attempts ?? new LoginAttempts(deps.throttle);
     this.decoyHash = deps.hasher.hash(DECOY_PASSWORD);
     void this.decoyHash.catch(() => undefined); // a failure surfaces at the first unknown-e-mail login
   }
 
-  async execute(input: LoginUserInput): Promise<{ user: User; tokens: TokenPair }> {
-    const { users, hasher, throttle, requirement, issuer } = this.deps;
-    const key = `${input.email}|${input.clientIp}`;
-    await this.admit(key);
-    try {
+  async execute(input: LoginUserInput): Promise<{ user: User; outcome: SignInOutcome }> {
+    const { users, hasher, throttle, requirement, gate } = this.deps;
+    const key = throttleKey(input.email, input.clientIp);
+    return this.attempts.run(key, 'too many failed logins', async () => {
       const user = await users.findByEmail(input.email);
       const matches = user
         ? await hasher.verify(input.password, user.passwordHash)
@@ -71,37 +76,8 @@ export class LoginUser {
         await requirement.links.request({ userId: user.id }, 'email-verification', { ip: input.clientIp });
         throw new EmailNotVerifiedError('a verification link has been sent to the address (at most 3 an hour)');
       }
-      return { user, tokens: await issuer.start(user, { userAgent: input.userAgent, ip: input.clientIp }) };
-    } finally {
-      this.release(key);
-    }
-  }
-
-  /**
-   * Lets a check for `key` start only while fewer checks are running than the key has failures
-   * left, so concurrent guesses can never exceed the limit, yet concurrent correct logins are
-   * never refused: extra ones wait for a running check to finish, then look again.
-   */
-  private async admit(key: string): Promise<void> {
-    for (;;) {
-      const { blockedForSeconds, remaining } = await this.deps.throttle.status(key);
-      if (blockedForSeconds !== undefined) throw new RateLimitedError(blockedForSeconds, 'too many failed logins');
-      const gate = this.running.get(key) ?? { count: 0, waiting: [] };
-      if (gate.count < remaining) {
-        gate.count += 1;
-        this.running.set(key, gate);
-        return;
-      }
-      await new Promise<void>((resolve) => gate.waiting.push(resolve));
-    }
-  }
-
-  private release(key: string): void {
-    const gate = this.running.get(key);
-    if (!gate) return;
-    gate.count -= 1;
-    const waiting = gate.waiting.splice(0);
-    if (gate.count === 0 && waiting.length === 0) this.running.delete(key);
-    for (const wake of waiting) wake();
+      const client = { userAgent: input.userAgent, ip: input.clientIp };
+      return { user, outcome: await gate.pass(user, ['pwd'], client) };
+    });
   }
 }

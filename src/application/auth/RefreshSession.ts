@@ -46,6 +46,6 @@ export class RefreshSession {
       sessions.isActive(record.userId, record.familyId, now),
     ]);
     if (!user || !active) throw new UnauthorizedError('invalid token');
-    return issuer.continue(user, record.familyId);
+    return issuer.continue(user, record.familyId, claims.amr);
   }
 }

@@ -66,6 +66,6 @@ export class RegisterUser {
         tx,
       );
     });
-    return { user, tokens: sessionOnRegister ? await issuer.start(user, input.client) : undefined };
+    return { user, tokens: sessionOnRegister ? await issuer.start(user, input.client, ['pwd']) : undefined };
   }
 }

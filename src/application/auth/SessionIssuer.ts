@@ -1,3 +1,4 @@
+import type { SignInMethod } from '../../domain/user/SignInMethod.js';
 import type { User } from '../../domain/user/User.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdGenerator } from '../ports/IdGenerator.js';
@@ -32,17 +33,19 @@ export interface SessionIssuerDependencies {
 }
 
 /**
- * Issues token pairs. A new pair either starts a session (register, login: a new refresh family,
- * recorded with the client that started it) or continues one (refresh: the session's last use and
- * expiry move). Every access token carries its session's id, so ending the session refuses it.
+ * Issues token pairs. A new pair either starts a session (register, login, a second factor: a new
+ * refresh family, recorded with the client that started it) or continues one (refresh: the
+ * session's last use and expiry move). Every access token carries its session's id, so ending the
+ * session refuses it, and how the session was signed in to (`amr`: `pwd`, `otp`, `hwk`, `fed`),
+ * which the refresh token carries on to the pairs that continue it.
  */
 export class SessionIssuer {
   constructor(private readonly deps: SessionIssuerDependencies) {}
 
-  /** A pair for `user` in a new session started by `client`. */
-  async start(user: User, client: ClientInfo): Promise<TokenPair> {
+  /** A pair for `user` in a new session started by `client`, signed in to by `amr` (a password when not said). */
+  async start(user: User, client: ClientInfo, amr: readonly SignInMethod[] = ['pwd']): Promise<TokenPair> {
     const sessionId = this.deps.ids.newId();
-    return this.pair(user, sessionId, async (expiresAt) => {
+    return this.pair(user, sessionId, amr, async (expiresAt) => {
       const now = this.deps.clock.now();
       const userAgent = client.userAgent === null ? null : client.userAgent.slice(0, USER_AGENT_MAX_LENGTH);
       await this.deps.sessions.start({
@@ -57,19 +60,25 @@ export class SessionIssuer {
     });
   }
 
-  /** A pair for `user` continuing session `sessionId` (a refresh). */
-  continue(user: User, sessionId: string): Promise<TokenPair> {
-    return this.pair(user, sessionId, (expiresAt) =>
+  /** A pair for `user` continuing session `sessionId` (a refresh), signed in to by `amr`. */
+  continue(user: User, sessionId: string, amr: readonly SignInMethod[] | undefined): Promise<TokenPair> {
+    return this.pair(user, sessionId, amr, (expiresAt) =>
       this.deps.sessions.touch(sessionId, this.deps.clock.now(), expiresAt),
     );
   }
 
   /** Signs the pair, records the session (`record`, given the refresh token's expiry), then remembers the refresh token. */
-  private async pair(user: User, sessionId: string, record: (expiresAt: Date) => Promise<void>): Promise<TokenPair> {
+  private async pair(
+    user: User,
+    sessionId: string,
+    amr: readonly SignInMethod[] | undefined,
+    record: (expiresAt: Date) => Promise<void>,
+  ): Promise<TokenPair> {
     const tokenId = this.deps.ids.newId();
+    const methods = amr === undefined ? {} : { amr };
     const [access, refresh] = await Promise.all([
-      this.deps.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId }),
-      this.deps.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId }),
+      this.deps.tokens.issueAccessToken({ userId: user.id, role: user.role, sessionId, ...methods }),
+      this.deps.tokens.issueRefreshToken({ userId: user.id, role: user.role, tokenId, ...methods }),
     ]);
     await record(refresh.expiresAt);
     await this.deps.refreshTokens.add({

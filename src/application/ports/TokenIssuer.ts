@@ -1,15 +1,21 @@
+import type { SignInMethod } from '../../domain/user/SignInMethod.js';
+
 /** Who a verified access token speaks for. */
 export interface AccessClaims {
   readonly userId: string;
   readonly role: string;
   /** The session the token was issued to (`sid`): ending the session refuses the token (docs/authentication.md). */
   readonly sessionId: string;
+  /** How the session was signed in to (`amr`, RFC 8176); absent on tokens issued before it was recorded. */
+  readonly amr?: readonly SignInMethod[];
 }
 
 /** What a verified refresh token names: its user and its own id (to look up its family). */
 export interface RefreshClaims {
   readonly userId: string;
   readonly tokenId: string;
+  /** How the session was signed in to, carried so that refreshed access tokens say it too. */
+  readonly amr?: readonly SignInMethod[];
 }
 
 export interface IssuedToken {

@@ -8,6 +8,8 @@ export interface UserProps {
   readonly passwordHash: string;
   /** Whether the user followed a link sent to `email` (docs/authentication.md); cleared when the e-mail changes. */
   readonly emailVerified: boolean;
+  /** Whether the user has a second factor on (docs/authentication.md): a password alone then signs nothing in. */
+  readonly mfaEnabled: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -19,12 +21,15 @@ export interface UserProps {
 export class User {
   private constructor(private readonly props: UserProps) {}
 
-  /** A new user, created and updated at `now`; its e-mail is unverified unless said otherwise. */
+  /** A new user, created and updated at `now`, without a second factor; its e-mail is unverified unless said otherwise. */
   static register(
-    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified'> & { readonly emailVerified?: boolean },
+    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified' | 'mfaEnabled'> & {
+      readonly emailVerified?: boolean;
+    },
     now: Date,
   ): User {
-    return new User({ ...input, emailVerified: input.emailVerified ?? false, createdAt: now, updatedAt: now });
+    const emailVerified = input.emailVerified ?? false;
+    return new User({ ...input, emailVerified, mfaEnabled: false, createdAt: now, updatedAt: now });
   }
 
   /** A user read back from storage. */
@@ -53,6 +58,9 @@ export class User {
   get emailVerified(): boolean {
     return this.props.emailVerified;
   }
+  get mfaEnabled(): boolean {
+    return this.props.mfaEnabled;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
   }
@@ -75,6 +83,11 @@ export class User {
   /** The user having proved it reads `email` (it followed a link sent there). */
   withVerifiedEmail(now: Date): User {
     return new User({ ...this.props, emailVerified: true, updatedAt: now });
+  }
+
+  /** The user with a second factor turned on or off. */
+  withMfa(enabled: boolean, now: Date): User {
+    return new User({ ...this.props, mfaEnabled: enabled, updatedAt: now });
   }
 
   toProps(): UserProps {

@@ -37,3 +37,22 @@ export class EmailNotVerifiedError extends DomainError {
     super('email not verified', detail);
   }
 }
+
+/**
+ * The caller's role needs a second factor (`auth.mfa.required_roles`) and the caller has none yet:
+ * only enrolment is open to it (docs/authentication.md).
+ */
+export class MfaEnrollmentRequiredError extends DomainError {
+  readonly code = 'MFA_ENROLLMENT_REQUIRED';
+  constructor() {
+    super('a second factor must be enrolled first');
+  }
+}
+
+/** A second-factor code (TOTP or recovery code) that is wrong, replayed or already used. */
+export class InvalidSecondFactorError extends DomainError {
+  readonly code = 'UNAUTHORIZED';
+  constructor() {
+    super('invalid code');
+  }
+}

@@ -70,6 +70,9 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'auth.bcrypt_cost': 'The bcrypt cost of stored passwords.',
   'auth.login_max_failures': 'Failed logins (or wrong `current_password`) per e-mail and client IP before 429.',
   'auth.login_window': 'The window those failures are counted in.',
+  'auth.mfa.required_roles':
+    'Roles (e.g. `admin`) whose users must turn on a second factor: until they do, their tokens reach only ' +
+    '`/api/v1/profile/mfa/*` (403 `MFA_ENROLLMENT_REQUIRED` elsewhere).',
   'auth.require_verified_email':
     'Login answers 403 `EMAIL_NOT_VERIFIED` (mailing a new link) until the e-mail is verified.',
   'account.mails_per_ip_per_hour':

@@ -98,6 +98,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.login_max_failures': key(intIn(1, 1000), 5),
   'auth.login_window': key(Duration, '15m'),
   'auth.require_verified_email': key(Bool, false),
+  'auth.mfa.required_roles': key(List, []),
   'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
   'jobs.mode': key(oneOf('both', 'web', 'worker'), 'both'),
   'jobs.concurrency': key(intIn(1, 1000), 4),
@@ -213,6 +214,8 @@ export interface Config {
     loginWindowMs: number;
     /** Login answers 403 `EMAIL_NOT_VERIFIED` until the user's e-mail is verified (docs/authentication.md). */
     requireVerifiedEmail: boolean;
+    /** Roles whose users reach only second-factor enrolment until they have one (docs/authentication.md). */
+    mfaRequiredRoles: string[];
   };
   /**
    * Account e-mails (docs/authentication.md). `smtpUrl` empty: the development log mailer (refused in

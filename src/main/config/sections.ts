@@ -78,6 +78,7 @@ function identitySections(v: Decoded): Pick<Config, 'jwt' | 'secrets' | 'auth' |
       loginMaxFailures: v('auth.login_max_failures'),
       loginWindowMs: v('auth.login_window'),
       requireVerifiedEmail: v('auth.require_verified_email'),
+      mfaRequiredRoles: v('auth.mfa.required_roles'),
     },
     mail: {
       smtpUrl: v('mail.smtp_url'),

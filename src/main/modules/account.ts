@@ -19,7 +19,7 @@ import { PurgeExpiredTokens, TOKENS_PURGE_JOB } from '../../application/account/
 import { secretsKey } from '../config/secretsKey.js';
 import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
+import { MailTokens, SessionTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const AccountTokens = {
   UseCases: token<AccountUseCases>('account.UseCases'),
@@ -93,11 +93,12 @@ export const account: FeatureModule = {
       sessions: SessionTokens.Sessions,
       refreshTokens: SessionTokens.RefreshTokenStore,
       emailTokens: MailTokens.EmailTokens,
+      challenges: SignInTokens.Challenges,
       clock: TOKENS.Clock,
     },
-    ({ links, users, mailer, sessions, refreshTokens, emailTokens, clock }) => ({
+    ({ links, users, mailer, sessions, refreshTokens, emailTokens, challenges, clock }) => ({
       ...accountMailJobs(links, users, mailer),
-      [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, clock).handler(),
+      [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, challenges, clock).handler(),
     }),
   ),
   rest: {

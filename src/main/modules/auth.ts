@@ -17,6 +17,7 @@ import { JwtTokenIssuer } from '../../adapters/outbound/crypto/JwtTokenIssuer.js
 import { MeteredLoginThrottle } from '../../adapters/outbound/metrics/MeteredLoginThrottle.js';
 import { RateLimiterLoginThrottle } from '../../adapters/outbound/throttle/RateLimiterLoginThrottle.js';
 import { Authenticate } from '../../application/auth/Authenticate.js';
+import { LoginAttempts } from '../../application/auth/LoginAttempts.js';
 import { LoginUser } from '../../application/auth/LoginUser.js';
 import { Logout } from '../../application/auth/Logout.js';
 import { RefreshSession } from '../../application/auth/RefreshSession.js';
@@ -27,11 +28,10 @@ import type { TokenIssuer } from '../../application/ports/TokenIssuer.js';
 import type { Config } from '../config/schema.js';
 import { token, TOKENS } from '../wiring/tokens.js';
 import type { FeatureModule } from './FeatureModule.js';
-import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
+import { MailTokens, SessionTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const AuthTokens = {
   TokenIssuer: token<TokenIssuer>('auth.TokenIssuer'),
-  SessionIssuer: token<SessionIssuer>('auth.SessionIssuer'),
   UseCases: token<AuthUseCases>('auth.UseCases'),
 } as const;
 
@@ -100,7 +100,11 @@ function bindCredentials(bind: Bind): void {
     ),
   );
   bindBuilt(
-    bind(AuthTokens.SessionIssuer),
+    bind(SessionTokens.LoginAttempts),
+    built({ throttle: TOKENS.LoginThrottle }, ({ throttle }) => new LoginAttempts(throttle)),
+  );
+  bindBuilt(
+    bind(SessionTokens.Issuer),
     built(
       {
         tokens: AuthTokens.TokenIssuer,
@@ -115,8 +119,8 @@ function bindCredentials(bind: Bind): void {
   bindBuilt(
     bind(TOKENS.Authenticate),
     built(
-      { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock },
-      ({ tokens, callers, clock }) => new Authenticate(tokens, callers, clock),
+      { tokens: AuthTokens.TokenIssuer, callers: UserTokens.Callers, clock: TOKENS.Clock, config: TOKENS.Config },
+      ({ tokens, callers, clock, config }) => new Authenticate(tokens, callers, clock, config.auth.mfaRequiredRoles),
     ),
   );
 }
@@ -132,9 +136,11 @@ const useCases = built(
     tokens: AuthTokens.TokenIssuer,
     refreshTokens: SessionTokens.RefreshTokenStore,
     sessions: SessionTokens.Sessions,
-    issuer: AuthTokens.SessionIssuer,
+    issuer: SessionTokens.Issuer,
+    gate: SignInTokens.Gate,
     ender: SessionTokens.SessionEnder,
     throttle: TOKENS.LoginThrottle,
+    attempts: SessionTokens.LoginAttempts,
     links: MailTokens.AccountLinks,
     transactions: TOKENS.Transactions,
     ids: TOKENS.IdGenerator,

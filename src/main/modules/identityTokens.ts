@@ -3,7 +3,11 @@ import type { CachingUserRepository } from '../../adapters/outbound/cache/Cachin
 import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
+import type { LoginAttempts } from '../../application/auth/LoginAttempts.js';
+import type { SessionIssuer } from '../../application/auth/SessionIssuer.js';
 import type { CreateUser } from '../../application/admin/CreateUser.js';
+import type { SignInGate } from '../../application/mfa/SignInGate.js';
+import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -13,8 +17,8 @@ import type { UserRepository } from '../../domain/user/UserRepository.js';
 import { token } from '../wiring/tokens.js';
 
 /*
- * The tokens of the three features around a user — users (and the admin API), auth (sessions) and
- * account (e-mailed links) — kept apart from the modules that bind them, because each feature
+ * The tokens of the features around a user — users (and the admin API), auth (sessions), mfa (second
+ * factors) and account (e-mailed links) — kept apart from the modules that bind them, because each feature
  * builds on the others' (a profile change ends sessions and mails a link; a reset ends sessions):
  * the modules import these tokens, never one another.
  */
@@ -39,6 +43,17 @@ export const SessionTokens = {
   Sessions: token<SessionStore>('sessions.Store'),
   RefreshTokenStore: token<RefreshTokenStore>('sessions.RefreshTokenStore'),
   SessionEnder: token<SessionEnder>('sessions.SessionEnder'),
+  /** Starts and continues sessions: every sign-in's token pair. */
+  Issuer: token<SessionIssuer>('auth.SessionIssuer'),
+  /** The bound on concurrent checks per login-throttle key, one per process (passwords and second factors). */
+  LoginAttempts: token<LoginAttempts>('auth.LoginAttempts'),
+} as const;
+
+/** Bound by the mfa module: where a first sign-in step (a password) leads — a session, or a second factor. */
+export const SignInTokens = {
+  Gate: token<SignInGate>('mfa.SignInGate'),
+  /** Sign-ins waiting for their second factor (purged with the expired tokens). */
+  Challenges: token<MfaChallengeStore>('mfa.Challenges'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

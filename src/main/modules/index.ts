@@ -6,6 +6,7 @@ import type { FeatureModule } from './FeatureModule.js';
 import { files } from './files.js';
 import { health } from './health.js';
 import { jobs } from './jobs.js';
+import { mfa } from './mfa.js';
 import { resourceModule } from './resource.js';
 import { storage } from './storage.js';
 import { users } from './users.js';
@@ -20,6 +21,7 @@ import { users } from './users.js';
 export const MODULES: readonly FeatureModule[] = [
   health,
   auth,
+  mfa,
   users,
   access,
   account,

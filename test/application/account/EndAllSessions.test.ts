@@ -7,7 +7,7 @@ import { NotFoundError, UnauthorizedError } from '../../../src/domain/shared/Dom
 import type { User } from '../../../src/domain/user/User.js';
 import { UserNotFoundError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, type World, refreshSessionIn } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, type World, refreshSessionIn, signedIn } from '../world.js';
 
 describe('EndAllSessions', () => {
   let world: World;
@@ -49,14 +49,11 @@ describe('EndAllSessions', () => {
       users: world.users,
       hasher: world.hasher,
       throttle: world.throttle,
-      issuer: world.sessions,
+      gate: world.gate,
     });
-    const { tokens } = await login.execute({
-      email: ada.email,
-      password: DEFAULT_PASSWORD,
-      clientIp: A_CLIENT.ip!,
-      userAgent: null,
-    });
+    const { tokens } = signedIn(
+      await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: A_CLIENT.ip!, userAgent: null }),
+    );
     expect(await authenticate.execute({ accessToken: tokens.accessToken })).to.include({ userId: ada.id });
     await refresh.execute({ refreshToken: tokens.refreshToken });
   });

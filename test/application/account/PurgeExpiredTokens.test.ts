@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/InMemoryEmailTokenStore.js';
 import { InMemoryRefreshTokenStore } from '../../../src/adapters/outbound/memory/InMemoryRefreshTokenStore.js';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
+import { InMemoryMfaChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryMfaChallengeStore.js';
 import { PurgeExpiredTokens } from '../../../src/application/account/PurgeExpiredTokens.js';
 import { FixedClock } from '../../support/FixedClock.js';
 
@@ -11,11 +12,12 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const USER = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 describe('PurgeExpiredTokens (tokens.purge)', () => {
-  it('deletes sessions, refresh tokens and e-mailed tokens that expired more than a day ago, and nothing newer', async () => {
+  it('deletes sessions, refresh tokens, e-mailed tokens and mfa challenges that expired more than a day ago, and nothing newer', async () => {
     const sessions = new InMemorySessionStore();
     const refreshTokens = new InMemoryRefreshTokenStore();
     const emailTokens = new InMemoryEmailTokenStore();
-    const purge = new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, new FixedClock(NOW));
+    const challenges = new InMemoryMfaChallengeStore();
+    const purge = new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, challenges, new FixedClock(NOW));
     for (const [id, expiresAt] of [
       ['old', ago(25 * HOUR)],
       ['recent', ago(23 * HOUR)],
@@ -42,9 +44,17 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
         },
         { since: ago(HOUR), perAddress: 10, perIp: 10 },
       );
+      await challenges.add({
+        selector: `${id}-challenge`,
+        verifierHash: 'hash',
+        userId: USER,
+        methods: ['pwd'],
+        createdAt: ago(30 * HOUR),
+        expiresAt,
+      });
     }
 
-    expect(await purge.execute()).to.deep.equal({ sessions: 1, refreshTokens: 1, emailTokens: 1 });
+    expect(await purge.execute()).to.deep.equal({ sessions: 1, refreshTokens: 1, emailTokens: 1, mfaChallenges: 1 });
     expect(await refreshTokens.find('old-token')).to.equal(undefined);
     expect(await refreshTokens.find('recent-token')).to.not.equal(undefined);
     expect(await emailTokens.find('old-selector')).to.equal(undefined);
@@ -52,6 +62,6 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
     // The recent session is still there: ending it still answers true (a purged one would not).
     expect(await sessions.end(USER, 'recent', ago(24 * HOUR))).to.equal(true);
     expect(await sessions.end(USER, 'old', ago(26 * HOUR))).to.equal(false);
-    expect(await purge.execute()).to.deep.equal({ sessions: 0, refreshTokens: 0, emailTokens: 0 });
+    expect(await purge.execute()).to.deep.equal({ sessions: 0, refreshTokens: 0, emailTokens: 0, mfaChallenges: 0 });
   });
 });

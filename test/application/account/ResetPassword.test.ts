@@ -7,7 +7,7 @@ import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World, refreshSessionIn } from '../world.js';
+import { A_CLIENT, newWorld, rejectionOf, sessionIdOf, type World, refreshSessionIn, signedIn } from '../world.js';
 
 const NEW_PASSWORD = 'a fresh new passphrase';
 
@@ -32,7 +32,7 @@ describe('ResetPassword', () => {
       users: world.users,
       hasher: world.hasher,
       throttle: world.throttle,
-      issuer: world.sessions,
+      gate: world.gate,
     }).execute({
       email: ada.email,
       password,
@@ -117,7 +117,7 @@ describe('ResetPassword', () => {
   it('lets a login right after the reset work at once (same instant)', async () => {
     await world.sessions.start(ada, A_CLIENT);
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
-    const { tokens } = await login(NEW_PASSWORD);
+    const { tokens } = signedIn(await login(NEW_PASSWORD));
     const authenticate = new Authenticate(world.tokens, world.callers, world.clock);
     expect(await authenticate.execute({ accessToken: tokens.accessToken })).to.include({ userId: ada.id });
   });

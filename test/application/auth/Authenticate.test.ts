@@ -32,6 +32,7 @@ describe('Authenticate', () => {
       userId: ada.id,
       role: 'moderator',
       sessionId,
+      amr: ['pwd'],
     });
   });
 
@@ -41,6 +42,7 @@ describe('Authenticate', () => {
       userId: ada.id,
       role: 'user',
       sessionId,
+      amr: ['pwd'],
     });
     await world.users.update(ada.with({ role: 'admin' }, world.clock.now()));
     expect((await authenticate.execute({ accessToken: session.accessToken })).role).to.equal('admin');

@@ -6,7 +6,7 @@ import type { User } from '../../../src/domain/user/User.js';
 import { EmailNotVerifiedError } from '../../../src/domain/user/UserErrors.js';
 import type { UserRepository } from '../../../src/domain/user/UserRepository.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, sessionIdOf, type World } from '../world.js';
+import { newWorld, rejectionOf, sessionIdOf, type World, signedIn } from '../world.js';
 
 const EMAIL = 'ada@example.com';
 const IP = '203.0.113.7';
@@ -35,7 +35,7 @@ describe('LoginUser', () => {
   let lookups: { email: string; found: User | undefined }[];
 
   const attempt = (password: string, clientIp = IP, email = EMAIL) =>
-    login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' });
+    login.execute({ email, password, clientIp, userAgent: 'test-agent/1.0' }).then(signedIn);
   const failTimes = async (n: number, clientIp = IP, email = EMAIL): Promise<void> => {
     for (let i = 0; i < n; i++) {
       expect(await rejectionOf(attempt('wrong password', clientIp, email)), `failure ${i + 1}`).to.be.instanceOf(
@@ -52,7 +52,7 @@ describe('LoginUser', () => {
       users: recorded.repo,
       hasher: world.hasher,
       throttle: world.throttle,
-      issuer: world.sessions,
+      gate: world.gate,
     });
     ada = await world.given(aUser().withEmail(EMAIL).withRole('moderator'));
   });
@@ -217,12 +217,9 @@ describe('LoginUser', () => {
 
   describe('sessions', () => {
     it('records the session with the client’s user agent and address', async () => {
-      const { tokens } = await login.execute({
-        email: EMAIL,
-        password: DEFAULT_PASSWORD,
-        clientIp: OTHER_IP,
-        userAgent: 'Firefox/140',
-      });
+      const { tokens } = signedIn(
+        await login.execute({ email: EMAIL, password: DEFAULT_PASSWORD, clientIp: OTHER_IP, userAgent: 'Firefox/140' }),
+      );
       const sessions = await world.sessionStore.listActive(ada.id, world.clock.now());
       expect(sessions).to.have.length(1);
       expect(sessions[0]).to.include({ id: sessionIdOf(world, tokens), userAgent: 'Firefox/140', ip: OTHER_IP });
@@ -237,14 +234,14 @@ describe('LoginUser', () => {
   describe('with the verified-e-mail requirement (auth.require_verified_email)', () => {
     let strict: LoginUser;
     const strictAttempt = (password: string, email = EMAIL) =>
-      strict.execute({ email, password, clientIp: IP, userAgent: 'test-agent/1.0' });
+      strict.execute({ email, password, clientIp: IP, userAgent: 'test-agent/1.0' }).then(signedIn);
 
     beforeEach(() => {
       strict = new LoginUser({
         users: world.users,
         hasher: world.hasher,
         throttle: world.throttle,
-        issuer: world.sessions,
+        gate: world.gate,
         requirement: { links: world.links },
       });
     });

@@ -7,7 +7,7 @@ import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, type World, refreshSessionIn } from '../world.js';
+import { newWorld, rejectionOf, type World, refreshSessionIn, signedIn } from '../world.js';
 
 describe('Logout', () => {
   let world: World;
@@ -21,10 +21,10 @@ describe('Logout', () => {
       users: world.users,
       hasher: world.hasher,
       throttle: world.throttle,
-      issuer: world.sessions,
+      gate: world.gate,
     });
-    return (
-      await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
+    return signedIn(
+      await login.execute({ email: user.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null }),
     ).tokens;
   };
   const expectUnauthorized = async (promise: Promise<unknown>): Promise<void> => {

@@ -6,7 +6,7 @@ import type { TokenPair } from '../../../src/application/auth/SessionIssuer.js';
 import { UnauthorizedError } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
-import { newWorld, rejectionOf, sessionIdOf, START, type World, refreshSessionIn } from '../world.js';
+import { newWorld, rejectionOf, sessionIdOf, START, type World, refreshSessionIn, signedIn } from '../world.js';
 
 describe('RefreshSession', () => {
   let world: World;
@@ -19,10 +19,10 @@ describe('RefreshSession', () => {
       users: world.users,
       hasher: world.hasher,
       throttle: world.throttle,
-      issuer: world.sessions,
+      gate: world.gate,
     });
-    return (
-      await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null })
+    return signedIn(
+      await login.execute({ email: ada.email, password: DEFAULT_PASSWORD, clientIp: '203.0.113.7', userAgent: null }),
     ).tokens;
   };
   const use = (refreshToken: string) => refresh.execute({ refreshToken });

@@ -27,6 +27,7 @@ describe('SessionIssuer', () => {
       userId: ada.id,
       role: 'admin',
       sessionId: session!.id,
+      amr: ['pwd'],
     });
   });
 
@@ -86,7 +87,7 @@ describe('SessionIssuer', () => {
     expect(await sessionsOf(ada)).to.have.length(2);
 
     world.clock.advance(60_000);
-    const continued = await world.sessions.continue(ada, firstRecord!.familyId);
+    const continued = await world.sessions.continue(ada, firstRecord!.familyId, ['pwd']);
     const continuedRecord = await recordOf(continued.refreshToken);
     expect(continuedRecord?.familyId).to.equal(firstRecord?.familyId);
     expect(continuedRecord?.id).to.not.equal(firstRecord?.id);

@@ -173,7 +173,7 @@ describe('UpdateProfile', () => {
         users: world.users,
         hasher: world.hasher,
         throttle: world.throttle,
-        issuer: world.sessions,
+        gate: world.gate,
       });
       const attempt = (password: string) =>
         login.execute({ email: 'ada@example.com', password, clientIp: '203.0.113.7', userAgent: null });
@@ -320,7 +320,7 @@ describe('UpdateProfile', () => {
         users: world.users,
         hasher: world.hasher,
         throttle: world.throttle,
-        issuer: world.sessions,
+        gate: world.gate,
       });
       expect(
         await rejectionOf(

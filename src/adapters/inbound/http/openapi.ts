@@ -34,7 +34,7 @@ export const ERROR_STATUSES: Readonly<Record<number, { readonly schema: string; 
   {
     400: { schema: 'BadRequestError', codes: ['BAD_REQUEST', 'VALIDATION_ERROR', 'INVALID_TOKEN'] },
     401: { schema: 'UnauthorizedError', codes: ['UNAUTHORIZED'] },
-    403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED'] },
+    403: { schema: 'ForbiddenError', codes: ['FORBIDDEN', 'EMAIL_NOT_VERIFIED', 'MFA_ENROLLMENT_REQUIRED'] },
     404: { schema: 'NotFoundError', codes: ['NOT_FOUND'] },
     405: { schema: 'MethodNotAllowedError', codes: ['METHOD_NOT_ALLOWED'] },
     409: { schema: 'ConflictError', codes: ['CONFLICT'] },
@@ -141,6 +141,12 @@ function failuresOf(op: Operation): Map<number, { description: string; headers?:
   }
   const forbidden = [
     ...(op.access === 'policy' ? ["The access policy does not let the caller's role use this route"] : []),
+    ...(op.access !== 'public' && !op.enrolment
+      ? [
+          "The caller's role needs a second factor (`auth.mfa.required_roles`) and none is on yet: only " +
+            'its enrolment is open (MFA_ENROLLMENT_REQUIRED)',
+        ]
+      : []),
     ...(own[403] ? [own[403]] : []),
   ];
   if (forbidden.length > 0) failures.set(403, { description: forbidden.join('; or ') });

@@ -30,6 +30,11 @@ export interface Operation {
    */
   readonly access: 'public' | 'token' | 'policy';
   /**
+   * `token` only: a second factor's enrolment route, open to a caller whose role needs a second
+   * factor and who has none yet (`auth.mfa.required_roles`; every other route answers them 403).
+   */
+  readonly enrolment?: boolean;
+  /**
    * `policy` only: other routes (their patterns) whose GET the caller's role must be allowed too —
    * a nested list's parent row, so that a role that may not read customers cannot learn from a 404
    * which customers exist.
@@ -155,12 +160,14 @@ export interface Guards {
 /** Registers operations' handlers on a router, each behind the guards its `access` names. */
 export class RestRoutes {
   private readonly auth: RouterMiddleware<RequestState> | undefined;
+  private readonly enrolling: RouterMiddleware<RequestState> | undefined;
 
   constructor(
     private readonly router: Router<RequestState>,
     private readonly guards: Guards = {},
   ) {
     this.auth = guards.authenticate ? authenticate(guards.authenticate) : undefined;
+    this.enrolling = guards.authenticate ? authenticate(guards.authenticate, true) : undefined;
   }
 
   /**
@@ -197,7 +204,7 @@ export class RestRoutes {
   private guardsOf(op: Operation): RouterMiddleware<RequestState>[] {
     if (op.access === 'public') return [];
     if (!this.auth) throw new Error(`${op.id}: a ${op.access} operation needs the Authenticate use case`);
-    if (op.access === 'token') return [this.auth];
+    if (op.access === 'token') return [op.enrolment && this.enrolling ? this.enrolling : this.auth];
     if (!this.guards.policy) throw new Error(`${op.id}: a policy operation needs the access policy`);
     const as = op.authorizeAs;
     return [

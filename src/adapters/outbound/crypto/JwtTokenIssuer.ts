@@ -1,6 +1,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AccessClaims, IssuedToken, RefreshClaims, TokenIssuer } from '../../../application/ports/TokenIssuer.js';
+import { isSignInMethod, type SignInMethod } from '../../../domain/user/SignInMethod.js';
 
 export interface JwtOptions {
   secret: string;
@@ -16,6 +17,8 @@ interface Payload {
   role: string;
   /** Access tokens: the session they were issued to. */
   sid?: string;
+  /** How the session was signed in to (RFC 8176), when the issuer was told. */
+  amr?: SignInMethod[];
   typ: TokenType;
   jti: string;
   iss: string;
@@ -23,11 +26,16 @@ interface Payload {
   exp: number;
 }
 
+/** The `amr` claim when there are methods to say, else nothing (tokens of callers that name none stay as they were). */
+const amrOf = (amr: readonly SignInMethod[] | undefined): { amr?: SignInMethod[] } =>
+  amr === undefined || amr.length === 0 ? {} : { amr: [...amr] };
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * HS256 JWTs. Claims: `sub`, `role`, `iss`, `iat`, `exp`, `jti`, `typ`, and on access tokens
- * `sid` (the session; an access token without one is refused). Verification pins the
+ * HS256 JWTs. Claims: `sub`, `role`, `iss`, `iat`, `exp`, `jti`, `typ`, `amr` (how the session was
+ * signed in to, RFC 8176), and on access tokens `sid` (the session; an access token without one is
+ * refused). Verification pins the
  * algorithm (so `alg: none` and every other algorithm are refused), checks the issuer and the
  * type, so an access token is never taken for a refresh token or the reverse.
  */
@@ -51,30 +59,38 @@ export class JwtTokenIssuer implements TokenIssuer {
 
   issueAccessToken(claims: AccessClaims): Promise<IssuedToken> {
     return this.sign(
-      { sub: claims.userId, role: claims.role, sid: claims.sessionId, typ: 'access', jti: randomUUID() },
+      {
+        sub: claims.userId,
+        role: claims.role,
+        sid: claims.sessionId,
+        ...amrOf(claims.amr),
+        typ: 'access',
+        jti: randomUUID(),
+      },
       this.options.accessTtlMs,
     );
   }
 
   issueRefreshToken(claims: RefreshClaims & { role: string }): Promise<IssuedToken> {
     return this.sign(
-      { sub: claims.userId, role: claims.role, typ: 'refresh', jti: claims.tokenId },
+      { sub: claims.userId, role: claims.role, ...amrOf(claims.amr), typ: 'refresh', jti: claims.tokenId },
       this.options.refreshTtlMs,
     );
   }
 
   async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
     const payload = this.verify(token, 'access');
-    return payload?.sid !== undefined ? { userId: payload.sub, role: payload.role, sessionId: payload.sid } : undefined;
+    if (payload?.sid === undefined) return undefined;
+    return { userId: payload.sub, role: payload.role, sessionId: payload.sid, ...amrOf(payload.amr) };
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshClaims | undefined> {
     const payload = this.verify(token, 'refresh');
-    return payload ? { userId: payload.sub, tokenId: payload.jti } : undefined;
+    return payload ? { userId: payload.sub, tokenId: payload.jti, ...amrOf(payload.amr) } : undefined;
   }
 
   private async sign(
-    claims: Pick<Payload, 'sub' | 'role' | 'sid' | 'typ' | 'jti'>,
+    claims: Pick<Payload, 'sub' | 'role' | 'sid' | 'amr' | 'typ' | 'jti'>,
     ttlMs: number,
   ): Promise<IssuedToken> {
     const iat = Math.floor(Date.now() / 1000);
@@ -110,6 +126,7 @@ export class JwtTokenIssuer implements TokenIssuer {
       UUID.test(p.sub) &&
       typeof p.role === 'string' &&
       (p.sid === undefined || (typeof p.sid === 'string' && UUID.test(p.sid))) &&
+      (p.amr === undefined || (Array.isArray(p.amr) && p.amr.every(isSignInMethod))) &&
       typeof p.jti === 'string' &&
       typeof p.exp === 'number' &&
       typeof p.iat === 'number';

@@ -10,6 +10,8 @@ export interface RawUserRow {
   password_hash: string;
   /** 0/1 on SQLite, which has no boolean. */
   email_verified: boolean | number;
+  /** 0/1 on SQLite, like `email_verified`. */
+  mfa_enabled: boolean | number;
   created_at: Date | number | string;
   updated_at: Date | number | string;
 }
@@ -23,6 +25,7 @@ const COLUMNS = [
   'role',
   'password_hash',
   'email_verified',
+  'mfa_enabled',
   'created_at',
   'updated_at',
 ] as const;
@@ -42,7 +45,18 @@ export const UPDATE_USER = `update users set ${COLUMNS.slice(1)
 /** A user's values in column order (for INSERT_USER; UPDATE_USER takes `[...rest, id]`). */
 export function userValues(user: User): [string, ...(string | boolean | Date)[]] {
   const p = user.toProps();
-  return [p.id, p.email, p.firstName, p.lastName, p.role, p.passwordHash, p.emailVerified, p.createdAt, p.updatedAt];
+  return [
+    p.id,
+    p.email,
+    p.firstName,
+    p.lastName,
+    p.role,
+    p.passwordHash,
+    p.emailVerified,
+    p.mfaEnabled,
+    p.createdAt,
+    p.updatedAt,
+  ];
 }
 
 /** The user a raw row holds. */
@@ -55,6 +69,7 @@ export function userFromRaw(row: RawUserRow): User {
     role: row.role,
     passwordHash: row.password_hash,
     emailVerified: row.email_verified === true || row.email_verified === 1,
+    mfaEnabled: row.mfa_enabled === true || row.mfa_enabled === 1,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   });

@@ -25,6 +25,7 @@ const ada = User.restore({
   role: 'admin',
   passwordHash: '$2b$04$abcdefghijklmnopqrstuu5Yx0m0kS4jA1XvJt9qgM3b0yVh2b5yW',
   emailVerified: true,
+  mfaEnabled: true,
   createdAt: new Date('2025-12-01T10:11:12.345Z'),
   updatedAt: new Date('2025-12-02T10:11:12.678Z'),
 });
@@ -34,6 +35,7 @@ const bob = User.restore({
   email: 'bob@example.com',
   role: 'user',
   emailVerified: false,
+  mfaEnabled: false,
 });
 
 const session = (n: number, userId: string, expiresAt: Date = at(3600)): SessionRecord => ({

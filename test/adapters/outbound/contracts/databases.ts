@@ -23,7 +23,18 @@ export function sqlTargets(dir: string, fileName: string): SqlTarget[] {
 }
 
 /** Tables the outbound adapters write, children first (foreign keys). */
-const TABLES = ['email_tokens', 'sessions', 'refresh_tokens', 'users', 'access_rules', 'app_meta', 'products'] as const;
+const TABLES = [
+  'mfa_challenges',
+  'recovery_codes',
+  'totp_enrolments',
+  'email_tokens',
+  'sessions',
+  'refresh_tokens',
+  'users',
+  'access_rules',
+  'app_meta',
+  'products',
+] as const;
 
 /**
  * One migrated database for a suite. PostgreSQL's test database is shared with other suites,

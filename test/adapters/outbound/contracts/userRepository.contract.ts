@@ -18,6 +18,7 @@ function aUser(overrides: Partial<UserProps> & Pick<UserProps, 'id' | 'email'>):
     role: 'user',
     passwordHash: '$2b$04$abcdefghijklmnopqrstuu5Yx0m0kS4jA1XvJt9qgM3b0yVh2b5yW',
     emailVerified: false,
+    mfaEnabled: false,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
@@ -165,16 +166,18 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
       it('stores every changed field and the new updatedAt', async () => {
         const user = aUser({ id: id('1'), email: 'ada@example.com' });
         await repository().add(user);
-        const changed = user.with(
-          {
-            email: 'countess@example.com',
-            firstName: 'Augusta',
-            lastName: 'King',
-            role: 'admin',
-            passwordHash: 'new-hash',
-          },
-          new Date('2026-05-06T07:08:09.123Z'),
-        );
+        const changed = user
+          .with(
+            {
+              email: 'countess@example.com',
+              firstName: 'Augusta',
+              lastName: 'King',
+              role: 'admin',
+              passwordHash: 'new-hash',
+            },
+            new Date('2026-05-06T07:08:09.123Z'),
+          )
+          .withMfa(true, new Date('2026-05-06T07:08:09.123Z'));
 
         await repository().update(changed);
 

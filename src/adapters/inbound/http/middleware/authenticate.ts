@@ -38,14 +38,15 @@ export function authorizationHeader(ctx: Pick<Context, 'req' | 'get'>): string {
 /**
  * Route middleware: verifies `Authorization: Bearer <access token>` and puts the caller on
  * `ctx.state.principal`; 401 `UNAUTHORIZED` (with `WWW-Authenticate: Bearer`) otherwise, 400 for two
- * Authorization headers.
+ * Authorization headers. `enrolling`: the route is one of a second factor's enrolment routes, which
+ * a caller who must enrol one first may use (403 `MFA_ENROLLMENT_REQUIRED` elsewhere).
  */
-export function authenticate(useCase: Authenticate): Middleware<RequestState> {
+export function authenticate(useCase: Authenticate, enrolling = false): Middleware<RequestState> {
   return async (ctx, next) => {
     const bearer = bearerToken(authorizationHeader(ctx));
     try {
       if ('problem' in bearer) throw new UnauthorizedError(bearer.problem);
-      ctx.state.principal = await useCase.execute({ accessToken: bearer.token });
+      ctx.state.principal = await useCase.execute({ accessToken: bearer.token, enrolling });
     } catch (error) {
       if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', 'Bearer');
       throw error;

@@ -9,6 +9,7 @@ import { success } from '../envelope.js';
 import { noContent, ok, operation, RestRoutes } from '../operations.js';
 import { presentTokens, presentUser, REGISTERED_SCHEMA, SESSION_SCHEMA, TOKENS_SCHEMA } from '../presenters.js';
 import type { RequestState } from '../state.js';
+import { MFA_REQUIRED_SCHEMA, presentSignIn } from './mfa.js';
 
 export interface AuthUseCases {
   register: RegisterUser;
@@ -46,9 +47,16 @@ export const AUTH_OPERATIONS = {
     path: '/api/v1/auth/login',
     tag,
     summary: 'Log in',
+    description:
+      'With a second factor on, no tokens yet: `mfa_required`, an `mfa_token` and the `methods` to finish with at ' +
+      'POST /api/v1/auth/mfa.',
     access: 'public',
     body: LoginBody,
-    answers: [ok(200, 'The user and a new token pair', SESSION_SCHEMA)],
+    answers: [
+      ok(200, 'The user and a new token pair, or (a second factor on) what finishes the sign-in', {
+        oneOf: [SESSION_SCHEMA, MFA_REQUIRED_SCHEMA],
+      }),
+    ],
     failures: {
       401: 'Unknown e-mail or wrong password (`invalid credentials`, the same for both)',
       403: 'With `auth.require_verified_email` on, the e-mail is not verified yet (EMAIL_NOT_VERIFIED); a new link is mailed',
@@ -111,13 +119,15 @@ export function authRoutes(useCases: AuthUseCases): (router: Router<RequestState
 
     api.on(ops.login, async (ctx, { body }) => {
       const { ip, userAgent } = clientOf(ctx);
-      const { user, tokens } = await useCases.login.execute({
+      const { user, outcome } = await useCases.login.execute({
         email: body.email,
         password: body.password,
         clientIp: ip,
         userAgent,
       });
-      ctx.body = success({ user: presentUser(user), ...presentTokens(tokens) });
+      ctx.body = success(
+        outcome.kind === 'session' ? { user: presentUser(user), ...presentSignIn(outcome) } : presentSignIn(outcome),
+      );
     });
 
     api.on(ops.refresh, async (ctx, { body }) => {

@@ -10,6 +10,8 @@ export interface UserRow {
   passwordHash: string;
   /** 0/1 as SQLite gives it back raw; a boolean elsewhere. */
   emailVerified?: boolean | number;
+  /** Whether a second factor is on; 0/1 from SQLite, like `emailVerified`. */
+  mfaEnabled?: boolean | number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,6 +27,7 @@ export const UserSchema = new EntitySchema<UserRow>({
     role: { type: 'string', length: 50 },
     passwordHash: { type: 'string', length: 100 },
     emailVerified: { type: 'boolean', default: false },
+    mfaEnabled: { type: 'boolean', default: false },
     createdAt: { type: 'Date' },
     updatedAt: { type: 'Date' },
   },
