@@ -492,3 +492,67 @@ for (const engine of ENGINES) {
     }
   });
 }
+
+describe('files on S3 when the bucket does not exist', function () {
+  this.timeout(60_000);
+  let service: RunningService;
+  let api: Api;
+  let admin: Account;
+
+  before(async function () {
+    if (s3 === undefined) {
+      console.log('      (skipped: no S3 server: SVC_TEST_S3_ENDPOINT is unset)');
+      this.skip();
+    }
+    service = await startService(
+      testConfig({
+        SVC_STORAGE_DRIVER: 's3',
+        SVC_STORAGE_S3_ENDPOINT: s3.endpoint!,
+        SVC_STORAGE_S3_REGION: s3.region,
+        SVC_STORAGE_S3_BUCKET: 'portico-no-such-bucket',
+        SVC_STORAGE_S3_ACCESS_KEY_ID: s3.accessKeyId!,
+        SVC_STORAGE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey!,
+        SVC_STORAGE_S3_FORCE_PATH_STYLE: 'true',
+        SVC_AUTH_BCRYPT_COST: '4',
+        SVC_RATE_LIMIT_ENABLED: 'false',
+      }),
+      { logger: silentLogger(), modules: [...MODULES, resourceModule(Poster)] },
+    );
+    const knex = (service.database.orm.em.getConnection() as AbstractSqlConnection).getKnex();
+    for (const statement of createResourceTable(knex, tableOf(Poster as never))) await knex.raw(statement);
+    api = new Api(service.url, await servedContract(service.url));
+    admin = await accountWithRole(service, api, 'admin');
+  });
+  after(async () => service?.stop());
+
+  it('answers a direct upload 503 naming the bucket rather than a link into it; /health shows storage degraded, readiness stays up', async () => {
+    const auth = { Authorization: `Bearer ${admin.access_token}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${service.url}/api/v1/posters`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: 'Nowhere' }),
+    });
+    expect(created.status).to.equal(201);
+    const id = ((await created.json()) as { data: { id: string } }).data.id;
+
+    const started = await fetch(`${service.url}/api/v1/posters/${id}/picture/uploads`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ content_type: 'image/png', size: PNG.length }),
+    });
+    expect(started.status).to.equal(503);
+    expect(((await started.json()) as { error: unknown }).error).to.deep.include({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'the bucket "portico-no-such-bucket" does not exist',
+    });
+
+    const health = (await (await fetch(`${service.url}/health`)).json()) as {
+      checks: Record<string, { status: string; message?: string }>;
+    };
+    expect(health.checks.storage).to.include({
+      status: 'degraded',
+      message: 's3 storage: the bucket "portico-no-such-bucket" does not exist',
+    });
+    expect((await fetch(`${service.url}/health/ready`)).status).to.equal(200);
+  });
+});

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../../domain/shared/DomainError.js';
-import { allowsType, formatSize, typeNotAllowed, type StoredFile } from '../../domain/shared/files.js';
+import { allowsType, formatSize, mediaTypeOf, typeNotAllowed, type StoredFile } from '../../domain/shared/files.js';
 import {
   attachFile,
   bytesProblem,
@@ -53,9 +53,11 @@ export class CompleteUpload<E extends FileHolder> {
       throw new ConflictError(`${field.name}: ${problem}`, `upload_id: ${uploadId}`);
     };
     if (facts.size > field.maxBytes) await refuse(`the object is larger than ${formatSize(field.maxBytes)}`);
-    const contentType = facts.contentType.split(';', 1)[0]!.trim().toLowerCase();
-    if (!allowsType(field.types, contentType))
-      await refuse(`the object's type ${contentType} is not allowed: ${typeNotAllowed(field.name, field.types)}`);
+    const contentType = mediaTypeOf(facts.contentType);
+    if (contentType === undefined || !allowsType(field.types, contentType))
+      await refuse(
+        `the object's type ${contentType ?? facts.contentType} is not allowed: ${typeNotAllowed(field.name, field.types)}`,
+      );
 
     const body = await storage.read(key);
     if (!body) throw new ConflictError(`${field.name}: no object was uploaded`, `upload_id: ${uploadId}`);

@@ -23,9 +23,9 @@ export interface StartedUpload extends PresignedUpload {
  * Answers a presigned `PUT` of a new key, `<plural>/<id>/<field>/<upload id>`, whose signature binds
  * that size and type, valid `ttlSeconds` (`storage.url_ttl`). Nothing is stored by the service: the
  * upload id names the key, so `CompleteUpload` finds it again; an upload never completed is removed
- * by `files.purge` a day later. Presigning needs no call to the store, so the store is asked about the
- * new key first: one that cannot be reached answers the upload itself (ServiceUnavailableError, 503)
- * rather than a link that would fail.
+ * by `files.purge` a day later. Presigning needs no call to the store, so the store is checked first
+ * (reached, its bucket there, the credentials taken): one that is not usable answers the upload itself
+ * (ServiceUnavailableError, 503) rather than a link that would fail.
  */
 export class StartUpload<E extends FileHolder> {
   constructor(
@@ -54,7 +54,7 @@ export class StartUpload<E extends FileHolder> {
     if (!(await rows.findById(input.id, input.owner))) throw errors.notFound(input.id);
     const uploadId = ids.newId();
     const key = objectKey(resource.plural, input.id, field.name, uploadId);
-    await storage.stat(key);
+    await storage.check();
     const presigned = await storage.uploadUrl(key, {
       contentType,
       size: input.size,

@@ -36,7 +36,10 @@ export interface FileStorage {
    * before it expires; the store itself refuses anything else (another size or type, too late: 403).
    */
   uploadUrl(key: string, options: UploadOptions): Promise<PresignedUpload>;
-  /** Resolves when the store can be reached and is usable (its bucket exists); rejects saying why, safe to publish. */
+  /**
+   * Resolves when the store can be reached and is usable (its folder written, its bucket there);
+   * otherwise rejects with `ServiceUnavailableError` saying why, in words safe to publish.
+   */
   check(signal?: AbortSignal): Promise<void>;
 }
 

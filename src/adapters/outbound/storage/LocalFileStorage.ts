@@ -171,7 +171,7 @@ export class LocalFileStorage implements FileStorage {
       await mkdir(this.options.root, { recursive: true });
       await access(this.options.root, constants.R_OK | constants.W_OK);
     } catch {
-      throw new Error('the storage folder cannot be written');
+      throw new ServiceUnavailableError('the storage folder cannot be written');
     }
   }
 

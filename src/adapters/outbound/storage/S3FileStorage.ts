@@ -240,9 +240,11 @@ export class S3FileStorage implements FileStorage {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
     } catch (error) {
       const status = statusOf(error);
-      if (status === 404) throw new Error(`the bucket ${JSON.stringify(this.bucket)} does not exist`);
+      if (status === 404) throw new ServiceUnavailableError(`the bucket ${JSON.stringify(this.bucket)} does not exist`);
       if (status === 401 || status === 403)
-        throw new Error(`the store refuses these credentials for the bucket ${JSON.stringify(this.bucket)}`);
+        throw new ServiceUnavailableError(
+          `the store refuses these credentials for the bucket ${JSON.stringify(this.bucket)}`,
+        );
       throw new ServiceUnavailableError('file storage cannot be reached');
     }
   }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileRoutes, type ServedFiles } from '../../../../src/adapters/inbound/http/routes/files.js';
 import { LocalFileStorage } from '../../../../src/adapters/outbound/storage/LocalFileStorage.js';
+import { ServiceUnavailableError } from '../../../../src/domain/shared/DomainError.js';
 import { describeFileStorageContract } from '../../../support/fileStorageContract.js';
 import { startHttpApp } from '../../../support/httpApp.js';
 
@@ -105,13 +106,14 @@ describe('LocalFileStorage', () => {
     const file = join(engine.root, 'not-a-folder');
     await writeFile(file, 'x');
     const blocked = new LocalFileStorage({ root: join(file, 'files'), signingSecret: SECRET, publicUrl: '' });
-    let message = '';
+    let failure: unknown;
     try {
       await blocked.check();
     } catch (error) {
-      message = (error as Error).message;
+      failure = error;
     }
-    expect(message).to.equal('the storage folder cannot be written');
+    expect(failure).to.be.instanceOf(ServiceUnavailableError);
+    expect((failure as Error).message).to.equal('the storage folder cannot be written');
   });
 
   it('makes links that start with its public URL and sign the disposition', async () => {

@@ -172,12 +172,14 @@ describe('S3FileStorage against a real S3 store (Ceph RADOS Gateway)', function 
     it('names a missing bucket', async () => {
       const missing = new S3FileStorage({ ...settings, bucket: `portico-missing-${randomUUID().slice(0, 8)}` });
       const { error } = await rejection(missing.check());
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
       expect((error as Error).message).to.match(/^the bucket "portico-missing-[0-9a-f]{8}" does not exist$/);
     });
 
     it('says the credentials are refused', async () => {
       const refused = new S3FileStorage({ ...settings, secretAccessKey: 'not-the-secret' });
       const { error } = await rejection(refused.check());
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
       expect((error as Error).message).to.equal(
         `the store refuses these credentials for the bucket "${settings.bucket}"`,
       );
