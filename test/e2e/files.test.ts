@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { request } from 'node:http';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { externalService } from '../support/env.js';
 import { HTML, PNG, Poster, pngOf } from '../support/fileResources.js';
 import { silentLogger } from '../support/logger.js';
 import { testS3Options } from '../support/s3.js';
+import { streamedRequest } from '../support/streamedRequest.js';
 
 /**
  * Files through the whole service, on each engine: the local one (a folder), and S3 against the real
@@ -249,36 +249,12 @@ for (const engine of ENGINES) {
       const id = await poster();
       const rss = process.memoryUsage().rss;
       const megabyte = pngOf(1024 * 1024);
-      const { hostname, port } = new URL(service.url);
-      const answer = await new Promise<{ status: number; sent: number; body: string }>((resolve, reject) => {
-        let sent = 0;
-        let answered = false;
-        const req = request(
-          {
-            host: hostname,
-            port,
-            method: 'PUT',
-            path: `/api/v1/posters/${id}/picture`,
-            headers: { Authorization: `Bearer ${ann.access_token}`, 'Content-Type': 'image/png' },
-          },
-          (res) => {
-            answered = true;
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (body += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, sent, body }));
-          },
-        );
-        req.on('error', (error) => (answered ? undefined : reject(error)));
-        let left = 50;
-        const pump = (): void => {
-          while (!answered && !req.destroyed) {
-            if (left-- === 0) return void req.end();
-            sent += megabyte.length;
-            if (!req.write(megabyte)) return void req.once('drain', pump);
-          }
-        };
-        pump();
+      const answer = await streamedRequest(`${service.url}/api/v1/posters/${id}/picture`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${ann.access_token}`, 'Content-Type': 'image/png' },
+        chunks: function* () {
+          for (let i = 0; i < 50; i++) yield megabyte;
+        },
       });
       expect(answer.status).to.equal(413);
       expect(JSON.parse(answer.body).error).to.deep.include({ code: 'PAYLOAD_TOO_LARGE' });

@@ -55,7 +55,7 @@ export class CompleteUpload<E extends FileHolder> {
     if (facts.size > field.maxBytes) await refuse(`the object is larger than ${formatSize(field.maxBytes)}`);
     const contentType = mediaTypeOf(facts.contentType);
     if (contentType === undefined || !allowsType(field.types, contentType))
-      await refuse(
+      return refuse(
         `the object's type ${contentType ?? facts.contentType} is not allowed: ${typeNotAllowed(field.name, field.types)}`,
       );
 

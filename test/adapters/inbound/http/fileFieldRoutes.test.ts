@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -27,6 +26,7 @@ import { FixedClock } from '../../../support/FixedClock.js';
 import { HTML, PNG, pngOf, Poster } from '../../../support/fileResources.js';
 import { startHttpApp, type RunningApp } from '../../../support/httpApp.js';
 import { SequentialIds } from '../../../support/SequentialIds.js';
+import { streamedRequest } from '../../../support/streamedRequest.js';
 
 const MODEL = await readFile(new URL('../../../../policy/model.conf', import.meta.url), 'utf8');
 const CALLERS = {
@@ -51,49 +51,6 @@ class KeptJobs implements JobQueue {
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/**
- * A request whose body is `send` (chunked when no length is given), answered as soon as the
- * server answers — a refused upload is not sent whole.
- */
-function send(
-  url: string,
-  options: { method: string; headers: Record<string, string>; chunks: () => Generator<Buffer> },
-): Promise<Answer & { sent: number }> {
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request(url, { method: options.method, headers: options.headers }, (res) => {
-      answered = true;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, sent }));
-      res.on('error', reject);
-    });
-    req.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-    // Resumed where it stopped on each drain (`next`, never `for…of`, which would close it).
-    const chunks = options.chunks();
-    const pump = () => {
-      for (;;) {
-        if (answered || req.destroyed) return;
-        const next = chunks.next();
-        if (next.done) return void req.end();
-        sent += next.value.length;
-        if (!req.write(next.value)) return void req.once('drain', pump);
-      }
-    };
-    pump();
-  });
-}
 
 describe('file routes (a resource with file fields, over the HTTP app and the local engine)', () => {
   let root: string;
@@ -222,7 +179,7 @@ describe('file routes (a resource with file fields, over the HTTP app and the lo
     const started = Date.now();
     const megabyte = Buffer.alloc(1024 * 1024, 1);
     let left = 50;
-    const res = await send(`${app.url}/api/v1/posters/${id}/picture`, {
+    const res = await streamedRequest(`${app.url}/api/v1/posters/${id}/picture`, {
       method: 'PUT',
       headers: {
         Authorization: 'Bearer alice',
@@ -247,7 +204,7 @@ describe('file routes (a resource with file fields, over the HTTP app and the lo
     const rss = process.memoryUsage().rss;
     let left = 50;
     const megabyte = Buffer.concat([PNG, Buffer.alloc(1024 * 1024 - PNG.length, 1)]);
-    const res = await send(`${app.url}/api/v1/posters/${id}/picture`, {
+    const res = await streamedRequest(`${app.url}/api/v1/posters/${id}/picture`, {
       method: 'PUT',
       headers: { Authorization: 'Bearer alice', 'Content-Type': 'image/png' },
       chunks: function* () {
