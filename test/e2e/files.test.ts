@@ -409,6 +409,29 @@ for (const engine of ENGINES) {
       expect((await call('GET', `/api/v1/posters/${id}/picture`)).status).to.equal(401);
     });
 
+    it('in GraphQL: items answer their files as File, and an input that sets a file field is refused by the schema, storing nothing', async () => {
+      const id = await poster();
+      await upload(id, PNG, 'image/png');
+      const gql = async (query: string) => {
+        const answer = await call('POST', '/graphql', { token: ann.access_token, json: { query } });
+        expect(answer.status).to.equal(200);
+        return answer.json as unknown as { data?: Record<string, unknown> | null; errors?: { message: string }[] };
+      };
+      const read = await gql(`{ poster(id: "${id}") { picture { size contentType sha256 url } leaflet { size } } }`);
+      expect(read.errors, JSON.stringify(read.errors)).to.equal(undefined);
+      const item = read.data!.poster as { picture: Record<string, unknown>; leaflet: unknown };
+      expect(item.picture).to.include({ size: PNG.length, contentType: 'image/png', sha256: sha256(PNG) });
+      expect(item.leaflet).to.equal(null);
+
+      const refused = await gql(
+        `mutation { createPoster(input: {title: "Sneaky", picture: "posters/x/picture/y"}) { status data { id } } }`,
+      );
+      expect(refused.data).to.equal(undefined);
+      expect(refused.errors![0]!.message).to.match(/field "picture" is not defined by type "CreatePosterInput"/i);
+      const listed = await call('GET', '/api/v1/posters', { token: ann.access_token });
+      expect((listed.json.data as unknown as { title: string }[]).map((p) => p.title)).not.to.include('Sneaky');
+    });
+
     it('counts uploads in the metrics', async () => {
       const id = await poster();
       await upload(id, PNG, 'image/png');
