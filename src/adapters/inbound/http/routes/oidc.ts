@@ -185,6 +185,14 @@ function frontEndUrl(redirectUri: string, result: { code: string } | { error: st
   return url.href;
 }
 
+/** A 302 to `url`, without a body (the document describes none). */
+function redirect(ctx: { status: number; body: unknown; set(name: string, value: string): void }, url: string): void {
+  ctx.status = 302;
+  ctx.set('Location', url);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = '';
+}
+
 /** `/api/v1/auth/oidc/*` (public) and `/api/v1/profile/identities*` (token). */
 export function oidcRoutes(useCases: OidcUseCases): (router: Router<RequestState>) => void {
   const ops = OIDC_OPERATIONS;
@@ -205,8 +213,7 @@ export function oidcRoutes(useCases: OidcUseCases): (router: Router<RequestState
         redirectUri: queryText(ctx.query.redirect_uri),
         callbackUrl: callbackOf(ctx, provider),
       });
-      ctx.set('Cache-Control', 'no-store');
-      ctx.redirect(url);
+      redirect(ctx, url);
     });
 
     api.on(ops.oidcCallback, async (ctx) => {
@@ -216,9 +223,9 @@ export function oidcRoutes(useCases: OidcUseCases): (router: Router<RequestState
         state: queryText(ctx.query.state),
         callbackUrl: `${callbackOf(ctx, provider)}${ctx.querystring === '' ? '' : `?${ctx.querystring}`}`,
       });
-      ctx.set('Cache-Control', 'no-store');
+      // The front end's page must not pass the one-time code on in a Referer.
       ctx.set('Referrer-Policy', 'no-referrer');
-      ctx.redirect(frontEndUrl(redirectUri, result));
+      redirect(ctx, frontEndUrl(redirectUri, result));
     });
 
     api.on(ops.exchangeOidc, async (ctx, { body }) => {
