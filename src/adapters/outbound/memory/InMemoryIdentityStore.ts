@@ -6,14 +6,15 @@ export class InMemoryIdentityStore implements IdentityStore {
 
   async add(identity: Identity): Promise<boolean> {
     await Promise.resolve();
-    if (await this.find(identity.issuer, identity.subject)) return false;
+    // Checked and written with no await between: of racing adds of one identity one wins.
+    if (this.linked(identity.issuer, identity.subject)) return false;
     this.rows.set(identity.id, identity);
     return true;
   }
 
   async find(issuer: string, subject: string): Promise<Identity | undefined> {
     await Promise.resolve();
-    return [...this.rows.values()].find((row) => row.issuer === issuer && row.subject === subject);
+    return this.linked(issuer, subject);
   }
 
   async listOf(userId: string): Promise<Identity[]> {
@@ -21,6 +22,10 @@ export class InMemoryIdentityStore implements IdentityStore {
     return [...this.rows.values()]
       .filter((row) => row.userId === userId)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private linked(issuer: string, subject: string): Identity | undefined {
+    return [...this.rows.values()].find((row) => row.issuer === issuer && row.subject === subject);
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
