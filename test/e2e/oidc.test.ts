@@ -430,6 +430,15 @@ for (const engine of ENGINES) {
         refused(await native(await crafted(subject, {}, await newSigningKey(corp.keys[0]!.kid))));
         refused(await native(await crafted(subject, { iss: other.issuer })));
         refused(await native('not.a.token'));
+        // Not signed by a published key: unsigned (`alg: none`), or an HMAC under the client secret.
+        const claimsOf = (token: string) => token.split('.')[1]!;
+        const good = await crafted(subject, {});
+        const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+        refused(await native(`${none}.${claimsOf(good)}.`));
+        const hmac = await new SignJWT(decodeJwt(good).payload)
+          .setProtectedHeader({ alg: 'HS256' })
+          .sign(new TextEncoder().encode(PORTICO.client_secret));
+        refused(await native(hmac));
         // The same claims, signed by the provider's own key, are taken: what failed above was each one check.
         expect(dataOf<SessionJson>(await native(await crafted(subject, {}))).user.email).to.equal(email);
       });

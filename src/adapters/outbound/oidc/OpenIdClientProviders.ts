@@ -102,7 +102,10 @@ export class OpenIdClientProviders implements IdentityProviders {
       const { payload } = await jwtVerify(idToken, keys, {
         issuer: metadata.issuer,
         audience: this.settings(name).clientId,
-        algorithms: metadata.id_token_signing_alg_values_supported ?? ['RS256'],
+        // Only signatures by the published keys: never `none`, never a secret-keyed HMAC.
+        algorithms: (metadata.id_token_signing_alg_values_supported ?? ['RS256']).filter(
+          (alg) => alg !== 'none' && !alg.startsWith('HS'),
+        ),
         requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat'],
       });
       if (nonce !== undefined && payload.nonce !== nonce) throw new IdentityProviderError('the nonce does not match');
