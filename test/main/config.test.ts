@@ -53,6 +53,7 @@ const DEFAULTS: Config = {
     maxInFlight: 512,
     maxEventLoopDelayMs: 500,
     hsts: false,
+    publicUrl: '',
   },
   database: {
     url: 'sqlite:data/portico.sqlite',
@@ -91,6 +92,7 @@ const DEFAULTS: Config = {
     loginWindowMs: 15 * 60_000,
     requireVerifiedEmail: false,
     mfaRequiredRoles: [],
+    oidc: { providers: new Map(), redirectUris: [] },
   },
   mail: {
     smtpUrl: '',
@@ -246,6 +248,88 @@ describe('loadConfig', () => {
       expect(problems({}, { 'config/default.yaml': 'cors:\n  allowed_headers: [1, 2]\n' })).to.deep.equal([
         'cors.allowed_headers: [1,2] is not a list of strings',
       ]);
+    });
+  });
+
+  describe('auth.oidc', () => {
+    const providersYaml = (entries: string) => ({
+      'config/default.yaml': `auth:\n  oidc:\n    providers:\n${entries}`,
+    });
+    const corp =
+      "      corp:\n        issuer: 'https://login.example.com'\n        client_id: portico\n        client_secret: s3cret\n";
+
+    it('reads providers from a file, the scopes defaulting to openid email profile', () => {
+      const { providers } = valid({}, providersYaml(corp)).auth.oidc;
+      expect([...providers]).to.deep.equal([
+        [
+          'corp',
+          {
+            issuer: 'https://login.example.com',
+            clientId: 'portico',
+            clientSecret: 's3cret',
+            scopes: 'openid email profile',
+          },
+        ],
+      ]);
+    });
+
+    it("takes a provider's secret from SVC_AUTH_OIDC_<NAME>_CLIENT_SECRET over the file", () => {
+      const withoutSecret =
+        "      corp:\n        issuer: 'https://login.example.com'\n        client_id: portico\n        scopes: [openid, email]\n";
+      const provider = valid(
+        { SVC_AUTH_OIDC_CORP_CLIENT_SECRET: 'from-env' },
+        providersYaml(withoutSecret),
+      ).auth.oidc.providers.get('corp');
+      expect(provider).to.deep.include({ clientSecret: 'from-env', scopes: 'openid email' });
+      expect(problems({}, providersYaml(withoutSecret))).to.deep.equal([
+        'auth.oidc.providers.corp.client_secret: is missing (set it, or SVC_AUTH_OIDC_CORP_CLIENT_SECRET)',
+      ]);
+    });
+
+    it('refuses bad names, URLs, scopes and unknown fields, one line each', () => {
+      const found = problems(
+        {},
+        providersYaml(
+          "      Bad-Name:\n        issuer: 'https://a.example'\n" +
+            "      corp:\n        issuer: 'ftp://login.example.com'\n        client_id: portico\n        client_secret: s\n        scopes: email\n        colour: blue\n",
+        ),
+      );
+      expect(found).to.deep.equal([
+        'auth.oidc.providers.Bad-Name: "Bad-Name" is not a provider name (a lower-case letter, then up to 31 of a-z, 0-9, _)',
+        'auth.oidc.providers.corp.colour: unknown key',
+        'auth.oidc.providers.corp.issuer: "ftp://login.example.com" is not an http:// or https:// URL without query or fragment',
+        'auth.oidc.providers.corp.scopes: "email" is not a list of scopes with openid among them',
+      ]);
+      expect(problems({ SVC_AUTH_OIDC_PROVIDERS: 'x' })).to.deep.equal([
+        'SVC_AUTH_OIDC_PROVIDERS: auth.oidc.providers is a map, set in a configuration file only',
+      ]);
+    });
+
+    it('reads the redirect URIs as a list of URLs and refuses anything else', () => {
+      expect(
+        valid({ SVC_AUTH_OIDC_REDIRECT_URIS: 'https://app.example/signed-in, http://localhost:3000/cb' }).auth.oidc
+          .redirectUris,
+      ).to.deep.equal(['https://app.example/signed-in', 'http://localhost:3000/cb']);
+      expect(problems({ SVC_AUTH_OIDC_REDIRECT_URIS: 'https://app.example/a,javascript:alert(1)' })).to.have.length(1);
+    });
+
+    it('refuses to start in production with providers and no server.public_url, or an http:// issuer', () => {
+      const found = problems(
+        { ...PRODUCTION },
+        providersYaml(
+          "      corp:\n        issuer: 'http://login.example.com'\n        client_id: portico\n        client_secret: s\n",
+        ),
+      );
+      expect(found).to.include.members([
+        "server.public_url: must be set in production when auth.oidc.providers lists providers (set SVC_SERVER_PUBLIC_URL to the service's public origin)",
+        'auth.oidc.providers.corp.issuer: must be an https:// URL in production',
+      ]);
+      expect(
+        valid(
+          { ...PRODUCTION, SVC_JWT_SECRET: SECRET_32, SVC_SERVER_PUBLIC_URL: 'https://api.example.com' },
+          providersYaml(corp),
+        ).auth.oidc.providers.size,
+      ).to.equal(1);
     });
   });
 

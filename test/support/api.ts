@@ -57,6 +57,8 @@ export interface RequestOptions {
   /** A raw body, sent as is (set the content type in `headers`). */
   raw?: string;
   headers?: Record<string, string>;
+  /** Answer a redirect as it is (its `Location`), not following it. */
+  manualRedirect?: boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ export class Api {
       method,
       headers,
       ...(body !== undefined ? { body } : {}),
+      ...(options.manualRedirect ? { redirect: 'manual' as const } : {}),
     });
     const text = await response.text();
     this.contract.check(method, path, {

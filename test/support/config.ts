@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { pooledPostgres } from './env.js';
 
 /**
- * A validated Config from defaults plus `SVC_*` overrides (no files read), for tests that start
+ * A validated Config from defaults plus `SVC_*` overrides (no file read but those given, by path), for tests that start
  * the whole service. Defaults for tests: in-memory SQLite, files in the temporary folder, ephemeral ports (the API's and the metrics'), logs off, and load
  * shedding by event-loop delay out of reach — a test machine busy with other work must not turn
  * a test's request into 503 OVERLOADED; the shedding tests set their own limits. Through a
  * transaction pooler, the database settings the README gives for it (see `pooledPostgres`).
  */
-export function testConfig(env: Record<string, string> = {}): Config {
+export function testConfig(env: Record<string, string> = {}, files: Record<string, string> = {}): Config {
   const pooled = env.SVC_DATABASE_URL === undefined ? undefined : pooledPostgres(env.SVC_DATABASE_URL);
   const loaded = loadConfig({
     env: {
@@ -27,7 +27,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
       ...(pooled ? { SVC_DATABASE_PREPARED_STATEMENTS: 'false', SVC_DATABASE_MIGRATION_URL: pooled.migrationUrl } : {}),
       ...env,
     },
-    readFile: () => undefined,
+    readFile: (path) => (Object.hasOwn(files, path) ? files[path] : undefined),
   });
   if (!loaded.ok) throw new Error(`test config invalid:\n${loaded.errors.join('\n')}`);
   return loaded.config;

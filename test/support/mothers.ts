@@ -61,6 +61,12 @@ export class UserBuilder {
   }
 
   /** A user registered (created and updated) at `now`. */
+  /** An account an identity provider made: no password signs it in. */
+  withoutPassword(): this {
+    this.passwordHash = '';
+    return this;
+  }
+
   /** The user has followed a verification link. */
   verified(): this {
     this.emailVerified = true;

@@ -2,6 +2,7 @@ import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenStore } from '../ports/EmailTokenStore.js';
 import type { JobHandler } from '../ports/Jobs.js';
 import type { MfaChallengeStore } from '../ports/MfaChallengeStore.js';
+import type { OidcHandoffStore } from '../ports/OidcHandoffStore.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
 
@@ -17,11 +18,14 @@ export interface PurgedTokens {
   readonly refreshTokens: number;
   readonly emailTokens: number;
   readonly mfaChallenges: number;
+  /** States and one-time codes of sign-ins with an identity provider. */
+  readonly oidcHandoffs: number;
 }
 
 /**
- * Deletes the sessions, refresh tokens, e-mailed tokens and second-factor challenges (`mfa_token`s)
- * that expired more than a day ago, so
+ * Deletes the sessions, refresh tokens, e-mailed tokens, second-factor challenges (`mfa_token`s)
+ * and the states and one-time codes of sign-ins with an identity provider that expired more than a
+ * day ago, so
  * those tables do not grow forever (docs/jobs.md). Nothing it deletes still works: an expired
  * token is refused whether its record is there or not.
  */
@@ -31,6 +35,7 @@ export class PurgeExpiredTokens {
     private readonly refreshTokens: RefreshTokenStore,
     private readonly emailTokens: EmailTokenStore,
     private readonly mfaChallenges: MfaChallengeStore,
+    private readonly oidcHandoffs: OidcHandoffStore,
     private readonly clock: Clock,
   ) {}
 
@@ -41,7 +46,8 @@ export class PurgeExpiredTokens {
     const sessions = await this.sessions.purgeExpired(before);
     const emailTokens = await this.emailTokens.purgeExpired(before);
     const mfaChallenges = await this.mfaChallenges.purgeExpired(before);
-    return { sessions, refreshTokens, emailTokens, mfaChallenges };
+    const oidcHandoffs = await this.oidcHandoffs.purgeExpired(before);
+    return { sessions, refreshTokens, emailTokens, mfaChallenges, oidcHandoffs };
   }
 
   /** As the `tokens.purge` job's handler. */

@@ -38,8 +38,8 @@ export interface LoginUserDependencies {
 }
 
 /**
- * Logs a user in. Unknown e-mail and wrong password fail the same way (`invalid credentials`)
- * after the same work (one hash comparison). Failures count against the e-mail and address; once
+ * Logs a user in. Unknown e-mail, wrong password and an account without a password (one an identity
+ * provider made) fail the same way (`invalid credentials`) after the same work (one hash comparison). Failures count against the e-mail and address; once
  * the pair has used up its failures it is refused with RateLimitedError until the window passes,
  * even with the right password. A success resets the count. Concurrent attempts cannot overrun
  * the limit (LoginAttempts). With a VerifiedEmailRequirement, the right password of a user whose
@@ -64,7 +64,8 @@ export class LoginUser {
     const key = throttleKey(input.email, input.clientIp);
     return this.attempts.run(key, 'too many failed logins', async () => {
       const user = await users.findByEmail(input.email);
-      const matches = user
+      // An unknown e-mail, or an account without a password, spends the same comparison and fails.
+      const matches = user?.hasPassword
         ? await hasher.verify(input.password, user.passwordHash)
         : (await hasher.verify(input.password, await this.decoyHash), false);
       if (!user || !matches) {

@@ -1,6 +1,6 @@
 import { RateLimitedError, ValidationError } from '../../domain/shared/DomainError.js';
 import type { User } from '../../domain/user/User.js';
-import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../domain/user/UserErrors.js';
+import { EmailAlreadyRegisteredError, NoPasswordError, UserNotFoundError } from '../../domain/user/UserErrors.js';
 import type { UserRepository } from '../../domain/user/UserRepository.js';
 import type { AccountLinks } from '../account/AccountLinks.js';
 import type { SessionEnder } from '../account/SessionEnder.js';
@@ -36,7 +36,8 @@ export interface UpdateProfileDependencies {
 
 /**
  * Updates the caller's names, e-mail and password. A new password or a new e-mail needs the right
- * current password (else a validation error on `current_password`); wrong attempts count toward the
+ * current password (else a validation error on `current_password`; an account without a password is
+ * refused with NoPasswordError: a password reset sets its first one); wrong attempts count toward the
  * login throttle of the user's e-mail and the caller's IP, and past it the answer is RateLimitedError,
  * so a stolen access token cannot guess its way to the account. A new password ends every other
  * session and spends every outstanding e-mailed link; a taken e-mail is a conflict; a new e-mail is
@@ -83,6 +84,7 @@ export class UpdateProfile {
 
   /** The current password, throttled like a login of the user's e-mail from the caller's IP. */
   private async checkCurrentPassword(user: User, input: UpdateProfileInput, what: string): Promise<void> {
+    if (!user.hasPassword) throw new NoPasswordError();
     if (input.currentPassword === undefined) {
       throw new ValidationError([{ field: 'current_password', message: `is required to change the ${what}` }]);
     }

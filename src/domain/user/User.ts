@@ -5,6 +5,7 @@ export interface UserProps {
   readonly firstName: string;
   readonly lastName: string;
   readonly role: string;
+  /** Empty for an account that has no password (one an identity provider made): no password signs it in. */
   readonly passwordHash: string;
   /** Whether the user followed a link sent to `email` (docs/authentication.md); cleared when the e-mail changes. */
   readonly emailVerified: boolean;
@@ -54,6 +55,10 @@ export class User {
   }
   get passwordHash(): string {
     return this.props.passwordHash;
+  }
+  /** Whether a password can sign the user in: false for an account an identity provider made, until one is set. */
+  get hasPassword(): boolean {
+    return this.props.passwordHash !== '';
   }
   get emailVerified(): boolean {
     return this.props.emailVerified;

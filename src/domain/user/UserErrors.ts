@@ -1,4 +1,4 @@
-import { ConflictError, DomainError, NotFoundError } from '../shared/DomainError.js';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../shared/DomainError.js';
 
 export class UserNotFoundError extends NotFoundError {
   constructor(id: string) {
@@ -54,5 +54,21 @@ export class InvalidSecondFactorError extends DomainError {
   readonly code = 'UNAUTHORIZED';
   constructor() {
     super('invalid code');
+  }
+}
+
+/**
+ * A `current_password` asked of an account that has none (one an identity provider made): nothing
+ * to check it against. A password reset (`POST /api/v1/auth/password/forgot`) sets one.
+ */
+export class NoPasswordError extends ValidationError {
+  constructor() {
+    super([
+      {
+        field: 'current_password',
+        message:
+          'cannot be checked: the account has no password; set one with a password reset (POST /api/v1/auth/password/forgot)',
+      },
+    ]);
   }
 }

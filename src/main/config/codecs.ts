@@ -197,6 +197,18 @@ export const OptionalBaseUrl = fromString(
   },
 );
 
+/** A list (as {@link List}) of absolute http:// or https:// URLs without a fragment, each kept as written. */
+export const HttpUrlList = fromString('a list of absolute http:// or https:// URLs without a fragment', (u) => {
+  const decoded = List.decode(u);
+  if (!isRight(decoded)) return undefined;
+  const items = decoded.right;
+  const urls = items.map((item) => {
+    const url = urlWithScheme(['http:', 'https:'], item);
+    return url !== undefined && new URL(url).hostname !== '' && !url.includes('#') ? url : undefined;
+  });
+  return urls.every((url) => url !== undefined) ? (urls as string[]) : undefined;
+});
+
 /** A key the service encrypts or derives secrets with: empty (unset) or at least 32 bytes of text. */
 export const SecretKey = fromString('empty or a secret of at least 32 bytes', (u) => {
   if (typeof u !== 'string') return undefined;

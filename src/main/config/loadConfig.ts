@@ -1,7 +1,17 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { parse as parseYaml } from 'yaml';
 import { cronProblem } from '../../adapters/outbound/schedules/cron.js';
-import { BUILT_IN_SCHEDULES, HttpCheckEntry, JOB_SCHEDULES, KEYS, PLACEHOLDER_SECRET, type Config } from './schema.js';
+import {
+  BUILT_IN_SCHEDULES,
+  DEFAULT_OIDC_SCOPES,
+  HttpCheckEntry,
+  JOB_SCHEDULES,
+  KEYS,
+  OIDC_PROVIDERS,
+  PLACEHOLDER_SECRET,
+  type Config,
+  type OidcProvider,
+} from './schema.js';
 import { configOf } from './sections.js';
 
 /** Where configuration comes from; injected so loading is testable without touching the disk. */
@@ -27,7 +37,8 @@ function show(value: unknown): string {
 const hidePassword = (value: unknown): unknown =>
   typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value;
 
-const known = (path: string): boolean => Object.hasOwn(KEYS, path) || path === HTTP_CHECKS || path === JOB_SCHEDULES;
+const known = (path: string): boolean =>
+  Object.hasOwn(KEYS, path) || path === HTTP_CHECKS || path === JOB_SCHEDULES || path === OIDC_PROVIDERS;
 const isSection = (path: string): boolean =>
   Object.keys(KEYS).some((k) => k.startsWith(`${path}.`)) || HTTP_CHECKS.startsWith(`${path}.`);
 
@@ -101,8 +112,11 @@ export function loadConfig(sources: ConfigSources): ConfigResult {
   if (sources.env[envName(JOB_SCHEDULES)] !== undefined)
     errors.push(`${envName(JOB_SCHEDULES)}: ${JOB_SCHEDULES} is a map, set in a configuration file only`);
   const schedules = decodeSchedules(fileValues.get(JOB_SCHEDULES), errors);
+  if (sources.env[envName(OIDC_PROVIDERS)] !== undefined)
+    errors.push(`${envName(OIDC_PROVIDERS)}: ${OIDC_PROVIDERS} is a map, set in a configuration file only`);
+  const oidcProviders = decodeOidcProviders(fileValues.get(OIDC_PROVIDERS), sources.env, errors);
   if (errors.length > 0) return { ok: false, errors };
-  const config = configOf(env, <A>(path: string) => values.get(path) as A, { httpChecks, schedules });
+  const config = configOf(env, <A>(path: string) => values.get(path) as A, { httpChecks, schedules, oidcProviders });
   errors.push(...crossChecks(config, production));
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
 }
@@ -212,6 +226,83 @@ function decodeSchedules(fromFile: unknown, errors: string[]): Map<string, strin
   return schedules;
 }
 
+/** A provider's name: it is a path segment and a part of its secret's variable name. */
+const PROVIDER_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/** `SVC_AUTH_OIDC_<NAME>_CLIENT_SECRET`: where a provider's secret may come from instead of the file. */
+export const oidcSecretVariable = (name: string): string => `SVC_AUTH_OIDC_${name.toUpperCase()}_CLIENT_SECRET`;
+
+/** One provider's entry, or its problems as error lines. */
+function decodeOidcProvider(
+  name: string,
+  entry: unknown,
+  env: ConfigSources['env'],
+  errors: string[],
+): OidcProvider | undefined {
+  const where = `${OIDC_PROVIDERS}.${name}`;
+  if (!PROVIDER_NAME.test(name)) {
+    errors.push(`${where}: ${show(name)} is not a provider name (a lower-case letter, then up to 31 of a-z, 0-9, _)`);
+    return undefined;
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    errors.push(`${where}: must be a mapping of issuer, client_id, client_secret and scopes`);
+    return undefined;
+  }
+  const fields = entry as Record<string, unknown>;
+  const before = errors.length;
+  for (const field of Object.keys(fields)) {
+    if (!['issuer', 'client_id', 'client_secret', 'scopes'].includes(field))
+      errors.push(`${where}.${field}: unknown key`);
+  }
+  const issuer = typeof fields.issuer === 'string' ? fields.issuer.trim() : undefined;
+  let issuerOk = false;
+  try {
+    const url = issuer === undefined ? undefined : new URL(issuer);
+    issuerOk = url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '';
+  } catch {
+    issuerOk = false;
+  }
+  if (!issuerOk)
+    errors.push(`${where}.issuer: ${show(fields.issuer)} is not an http:// or https:// URL without query or fragment`);
+  const clientId = typeof fields.client_id === 'string' ? fields.client_id.trim() : '';
+  if (clientId === '') errors.push(`${where}.client_id: is missing`);
+  const secretVariable = oidcSecretVariable(name);
+  const fromEnv = env[secretVariable];
+  const clientSecret =
+    fromEnv !== undefined ? fromEnv : typeof fields.client_secret === 'string' ? fields.client_secret : '';
+  if (clientSecret === '') errors.push(`${where}.client_secret: is missing (set it, or ${secretVariable})`);
+  const rawScopes = fields.scopes ?? DEFAULT_OIDC_SCOPES;
+  const scopes = (Array.isArray(rawScopes) ? rawScopes : typeof rawScopes === 'string' ? rawScopes.split(/\s+/) : [])
+    .map((scope) => (typeof scope === 'string' ? scope.trim() : ''))
+    .filter((scope) => scope !== '');
+  if (!scopes.includes('openid') || scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+    errors.push(`${where}.scopes: ${show(rawScopes)} is not a list of scopes with openid among them`);
+  }
+  if (errors.length > before) return undefined;
+  return { issuer: issuer!, clientId, clientSecret, scopes: scopes.join(' ') };
+}
+
+/** The identity providers of the files: a map of names to `{issuer, client_id, client_secret, scopes}`. */
+function decodeOidcProviders(
+  fromFile: unknown,
+  env: ConfigSources['env'],
+  errors: string[],
+): Map<string, OidcProvider> {
+  const providers = new Map<string, OidcProvider>();
+  if (fromFile === undefined) return providers;
+  if (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile)) {
+    errors.push(
+      `${OIDC_PROVIDERS}: ${show(fromFile)} is not a map of provider names to {issuer, client_id, client_secret, scopes}`,
+    );
+    return providers;
+  }
+  for (const [name, entry] of Object.entries(fromFile as Record<string, unknown>)) {
+    const provider = decodeOidcProvider(name, entry, env, errors);
+    if (provider) providers.set(name, provider);
+  }
+  return providers;
+}
+
 function crossChecks(config: Config, production: boolean): string[] {
   const errors: string[] = [];
   if (config.cors.allowCredentials && config.cors.allowedOrigins.includes('*')) {
@@ -237,6 +328,7 @@ function crossChecks(config: Config, production: boolean): string[] {
     errors.push('storage.s3.access_key_id: must be set together with storage.s3.secret_access_key (or neither)');
   }
   if (production) {
+    errors.push(...oidcProductionChecks(config));
     if (config.jwt.secret === PLACEHOLDER_SECRET) {
       errors.push('jwt.secret: the shipped placeholder must be replaced in production (set SVC_JWT_SECRET)');
     } else if (Buffer.byteLength(config.jwt.secret, 'utf8') < 32) {
@@ -266,6 +358,22 @@ function crossChecks(config: Config, production: boolean): string[] {
     } else if (config.storage.driver === 'local' && config.storage.signingSecret === config.jwt.secret) {
       errors.push('storage.signing_secret: must differ from jwt.secret');
     }
+  }
+  return errors;
+}
+
+/** In production, identity providers need the service's public origin and `https://` issuers. */
+function oidcProductionChecks(config: Config): string[] {
+  const errors: string[] = [];
+  const { providers } = config.auth.oidc;
+  if (providers.size > 0 && config.server.publicUrl === '') {
+    errors.push(
+      `server.public_url: must be set in production when ${OIDC_PROVIDERS} lists providers (set SVC_SERVER_PUBLIC_URL to the service's public origin)`,
+    );
+  }
+  for (const [name, provider] of providers) {
+    if (!provider.issuer.startsWith('https://'))
+      errors.push(`${OIDC_PROVIDERS}.${name}.issuer: must be an https:// URL in production`);
   }
   return errors;
 }

@@ -1,5 +1,5 @@
 import { envName } from './loadConfig.js';
-import { BUILT_IN_SCHEDULES, JOB_SCHEDULES, KEYS } from './schema.js';
+import { BUILT_IN_SCHEDULES, DEFAULT_OIDC_SCOPES, JOB_SCHEDULES, KEYS, OIDC_PROVIDERS } from './schema.js';
 
 /** The list of HTTP checks, read apart from KEYS (a list of objects, JSON in the environment). */
 const HTTP_CHECKS = 'health.http';
@@ -26,6 +26,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
     'Past this many requests in progress, a new one answers 503 `OVERLOADED` (health paths exempt).',
   'server.max_event_loop_delay':
     'While the event loop stays this late (with hysteresis), new requests answer 503 `OVERLOADED` (health paths exempt).',
+  'server.public_url':
+    'The service’s public origin (`https://api.example.com`): identity providers send browsers back to it; empty: the request’s own origin (refused in production with providers configured).',
   'server.hsts':
     '`Strict-Transport-Security` on every answer too, beside `X-Content-Type-Options`, `Referrer-Policy` and `X-Frame-Options` (only when every client uses HTTPS).',
   'database.url': '`sqlite:<file>`, `sqlite::memory:`, or `postgres://user:pass@host:5432/db`.',
@@ -73,6 +75,12 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'auth.mfa.required_roles':
     'Roles (e.g. `admin`) whose users must turn on a second factor: until they do, their tokens reach only ' +
     '`/api/v1/profile/mfa/*` (403 `MFA_ENROLLMENT_REQUIRED` elsewhere).',
+  'auth.oidc.redirect_uris':
+    'The front-end URLs allowed to receive a sign-in with an identity provider (`redirect_uri` of `/api/v1/auth/oidc/{provider}/start`), matched exactly.',
+  [OIDC_PROVIDERS]:
+    'Identity providers to sign in with: name (`a-z`, `0-9`, `_`) → `{issuer, client_id, client_secret, scopes}`, the provider discovered from its ' +
+    `issuer (\`https://\` in production); \`scopes\` defaults to \`${DEFAULT_OIDC_SCOPES}\`; a secret may come from ` +
+    '`SVC_AUTH_OIDC_<NAME>_CLIENT_SECRET` instead. In a configuration file only.',
   'auth.require_verified_email':
     'Login answers 403 `EMAIL_NOT_VERIFIED` (mailing a new link) until the e-mail is verified.',
   'account.mails_per_ip_per_hour':
@@ -132,7 +140,7 @@ const shownDefault = (value: unknown): string => {
 
 /** Every key of the schema without a meaning, and every meaning that names no key. */
 export function referenceGaps(): { undescribed: string[]; unknown: string[] } {
-  const keys = [...Object.keys(KEYS), HTTP_CHECKS, JOB_SCHEDULES];
+  const keys = [...Object.keys(KEYS), HTTP_CHECKS, JOB_SCHEDULES, OIDC_PROVIDERS];
   return {
     undescribed: keys.filter((key) => !Object.hasOwn(MEANINGS, key)),
     unknown: Object.keys(MEANINGS).filter((key) => !keys.includes(key)),
@@ -152,6 +160,7 @@ export function configurationTable(): string {
         .map(([name, cron]) => `\`${name}: ${cron}\``)
         .join(', '),
     )} | ${cell(MEANINGS[JOB_SCHEDULES] ?? '')} |`,
+    `| \`${OIDC_PROVIDERS}\` | none | a map of provider names to {issuer, client_id, client_secret, scopes} | empty | ${cell(MEANINGS[OIDC_PROVIDERS] ?? '')} |`,
   );
   return ['| key | environment | type | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
@@ -171,7 +180,8 @@ anything invalid exits 1 with one line per problem naming the key (a URL's passw
 echoed). \`SVC_ENV\`, \`SVC_CONFIG\` and \`SVC_TEST_*\` are reserved; unknown \`SVC_\` variables are
 ignored. With \`SVC_ENV=production\` the service also refuses the placeholder \`jwt.secret\`, an empty
 \`secrets.encryption_key\` (or one equal to \`jwt.secret\`), an empty \`mail.smtp_url\`, a
-\`mail.link_base_url\` that is not \`https://\` and, with the \`local\` storage driver, an empty
+\`mail.link_base_url\` that is not \`https://\`, identity providers without \`server.public_url\` or with an
+\`http://\` issuer and, with the \`local\` storage driver, an empty
 \`storage.signing_secret\` (or one equal to \`jwt.secret\`). Secret values are never echoed in these lines.
 
 ${configurationTable()}

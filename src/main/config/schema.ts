@@ -7,6 +7,7 @@ import {
   Duration,
   DurationOrZero,
   HttpUrl,
+  HttpUrlList,
   intIn,
   List,
   LinkBaseUrl,
@@ -56,6 +57,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'server.max_in_flight': key(intIn(1, 1_000_000), 512),
   'server.max_event_loop_delay': key(Duration, '500ms'),
   'server.hsts': key(Bool, false),
+  'server.public_url': key(OptionalBaseUrl, ''),
   'database.url': key(DatabaseUrl, 'sqlite:data/portico.sqlite'),
   'database.migrate_on_start': key(Bool, true),
   'database.query_timeout': key(Duration, '5s'),
@@ -99,6 +101,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.login_window': key(Duration, '15m'),
   'auth.require_verified_email': key(Bool, false),
   'auth.mfa.required_roles': key(List, []),
+  'auth.oidc.redirect_uris': key(HttpUrlList, []),
   'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
   'jobs.mode': key(oneOf('both', 'web', 'worker'), 'both'),
   'jobs.concurrency': key(intIn(1, 1000), 4),
@@ -143,6 +146,22 @@ export const BUILT_IN_SCHEDULES: Readonly<Record<string, string>> = {
   'files.purge': '0 * * * *',
 };
 
+/** `auth.oidc.providers`: set in a configuration file only (a map; each secret may come from its own variable). */
+export const OIDC_PROVIDERS = 'auth.oidc.providers';
+
+/** The scopes a provider is asked for unless its entry says otherwise. */
+export const DEFAULT_OIDC_SCOPES = 'openid email profile';
+
+/** One OpenID Connect provider a user may sign in with (docs/authentication.md). */
+export interface OidcProvider {
+  /** Its issuer: discovered at `<issuer>/.well-known/openid-configuration`, and the `iss` of its ID tokens. */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Space-separated, `openid` among them. */
+  readonly scopes: string;
+}
+
 /** `health.http` entries. */
 export const HttpCheckEntry = t.type({ name: NonEmptyText, url: HttpUrl, timeout: Duration, critical: OptionalBool });
 
@@ -166,6 +185,8 @@ export interface Config {
     maxEventLoopDelayMs: number;
     /** `Strict-Transport-Security` too, beside the security headers every answer carries (only behind HTTPS). */
     hsts: boolean;
+    /** The service's public origin (`https://api.example.com`), where providers send browsers back; empty: the request's own. */
+    publicUrl: string;
   };
   database: {
     url: string;
@@ -216,6 +237,8 @@ export interface Config {
     requireVerifiedEmail: boolean;
     /** Roles whose users reach only second-factor enrolment until they have one (docs/authentication.md). */
     mfaRequiredRoles: string[];
+    /** Sign-in with identity providers (docs/authentication.md): the providers by name, the front ends allowed to receive a sign-in. */
+    oidc: { providers: ReadonlyMap<string, OidcProvider>; redirectUris: string[] };
   };
   /**
    * Account e-mails (docs/authentication.md). `smtpUrl` empty: the development log mailer (refused in

@@ -4,10 +4,11 @@ import type { Config } from './schema.js';
 /** A key's decoded value (`server.port`): every key of `KEYS` has one once it decoded. */
 export type Decoded = <A>(path: string) => A;
 
-/** What is decoded apart from the keys: the HTTP checks' list and the schedules' map. */
+/** What is decoded apart from the keys: the HTTP checks' list, the schedules' and the identity providers' maps. */
 export interface DecodedLists {
   readonly httpChecks: Config['health']['http'];
   readonly schedules: Config['jobs']['schedules'];
+  readonly oidcProviders: Config['auth']['oidc']['providers'];
 }
 
 /**
@@ -16,7 +17,7 @@ export interface DecodedLists {
  * a type error here.
  */
 export function configOf(env: string, v: Decoded, lists: DecodedLists): Config {
-  return { env, ...servingSections(v), ...identitySections(v), ...runtimeSections(v, lists) };
+  return { env, ...servingSections(v), ...identitySections(v, lists), ...runtimeSections(v, lists) };
 }
 
 /** What the HTTP side reads: the listener, the APIs and their documents, cross-origin rules, the rate limit, metrics. */
@@ -38,6 +39,7 @@ function servingSections(
       maxInFlight: v('server.max_in_flight'),
       maxEventLoopDelayMs: v('server.max_event_loop_delay'),
       hsts: v('server.hsts'),
+      publicUrl: v('server.public_url'),
     },
     api: { mode: v('api.mode') },
     graphql: {
@@ -64,7 +66,10 @@ function servingSections(
 }
 
 /** Who callers are and what they are mailed: tokens and secrets, the login rules, mail, the access rules' files. */
-function identitySections(v: Decoded): Pick<Config, 'jwt' | 'secrets' | 'auth' | 'mail' | 'account' | 'access'> {
+function identitySections(
+  v: Decoded,
+  { oidcProviders }: DecodedLists,
+): Pick<Config, 'jwt' | 'secrets' | 'auth' | 'mail' | 'account' | 'access'> {
   return {
     jwt: {
       secret: v('jwt.secret'),
@@ -79,6 +84,7 @@ function identitySections(v: Decoded): Pick<Config, 'jwt' | 'secrets' | 'auth' |
       loginWindowMs: v('auth.login_window'),
       requireVerifiedEmail: v('auth.require_verified_email'),
       mfaRequiredRoles: v('auth.mfa.required_roles'),
+      oidc: { providers: oidcProviders, redirectUris: v('auth.oidc.redirect_uris') },
     },
     mail: {
       smtpUrl: v('mail.smtp_url'),

@@ -3,6 +3,7 @@ import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/I
 import { InMemoryRefreshTokenStore } from '../../../src/adapters/outbound/memory/InMemoryRefreshTokenStore.js';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { InMemoryMfaChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryMfaChallengeStore.js';
+import { InMemoryOidcHandoffStore } from '../../../src/adapters/outbound/memory/InMemoryOidcHandoffStore.js';
 import { PurgeExpiredTokens } from '../../../src/application/account/PurgeExpiredTokens.js';
 import { FixedClock } from '../../support/FixedClock.js';
 
@@ -12,12 +13,20 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const USER = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 describe('PurgeExpiredTokens (tokens.purge)', () => {
-  it('deletes sessions, refresh tokens, e-mailed tokens and mfa challenges that expired more than a day ago, and nothing newer', async () => {
+  it('deletes sessions, refresh tokens, e-mailed tokens, mfa challenges and sign-in states and codes that expired more than a day ago, and nothing newer', async () => {
     const sessions = new InMemorySessionStore();
     const refreshTokens = new InMemoryRefreshTokenStore();
     const emailTokens = new InMemoryEmailTokenStore();
     const challenges = new InMemoryMfaChallengeStore();
-    const purge = new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, challenges, new FixedClock(NOW));
+    const handoffs = new InMemoryOidcHandoffStore();
+    const purge = new PurgeExpiredTokens(
+      sessions,
+      refreshTokens,
+      emailTokens,
+      challenges,
+      handoffs,
+      new FixedClock(NOW),
+    );
     for (const [id, expiresAt] of [
       ['old', ago(25 * HOUR)],
       ['recent', ago(23 * HOUR)],
@@ -52,9 +61,31 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
         createdAt: ago(30 * HOUR),
         expiresAt,
       });
+      await handoffs.addState({
+        selector: `${id}-state`,
+        verifierHash: 'hash',
+        provider: 'corp',
+        redirectUri: 'https://app.example/cb',
+        sealed: 'sealed',
+        createdAt: ago(30 * HOUR),
+        expiresAt,
+      });
+      await handoffs.addCode({
+        selector: `${id}-code`,
+        verifierHash: 'hash',
+        userId: USER,
+        createdAt: ago(30 * HOUR),
+        expiresAt,
+      });
     }
 
-    expect(await purge.execute()).to.deep.equal({ sessions: 1, refreshTokens: 1, emailTokens: 1, mfaChallenges: 1 });
+    expect(await purge.execute()).to.deep.equal({
+      sessions: 1,
+      refreshTokens: 1,
+      emailTokens: 1,
+      mfaChallenges: 1,
+      oidcHandoffs: 2,
+    });
     expect(await refreshTokens.find('old-token')).to.equal(undefined);
     expect(await refreshTokens.find('recent-token')).to.not.equal(undefined);
     expect(await emailTokens.find('old-selector')).to.equal(undefined);
@@ -62,6 +93,12 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
     // The recent session is still there: ending it still answers true (a purged one would not).
     expect(await sessions.end(USER, 'recent', ago(24 * HOUR))).to.equal(true);
     expect(await sessions.end(USER, 'old', ago(26 * HOUR))).to.equal(false);
-    expect(await purge.execute()).to.deep.equal({ sessions: 0, refreshTokens: 0, emailTokens: 0, mfaChallenges: 0 });
+    expect(await purge.execute()).to.deep.equal({
+      sessions: 0,
+      refreshTokens: 0,
+      emailTokens: 0,
+      mfaChallenges: 0,
+      oidcHandoffs: 0,
+    });
   });
 });

@@ -52,6 +52,19 @@ describe('ResetPassword', () => {
     ada = await world.given(aUser().withEmail('ada@example.com'));
   });
 
+  it('sets the first password of an account without one (made by an identity provider): it logs in with it', async () => {
+    const grace = await world.given(aUser().withEmail('grace@example.com').withoutPassword());
+    await reset.execute({ token: await mailedReset(grace), password: NEW_PASSWORD });
+    expect((await stored(grace.id)).hasPassword).to.equal(true);
+    const { user } = await new LoginUser({
+      users: world.users,
+      hasher: world.hasher,
+      throttle: world.throttle,
+      gate: world.gate,
+    }).execute({ email: grace.email, password: NEW_PASSWORD, clientIp: A_CLIENT.ip!, userAgent: null });
+    expect(user.id).to.equal(grace.id);
+  });
+
   it('sets the new password: it logs in, the old one does not', async () => {
     await reset.execute({ token: await mailedReset(), password: NEW_PASSWORD });
     const hash = (await stored()).passwordHash;

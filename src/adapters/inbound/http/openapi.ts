@@ -95,6 +95,18 @@ const HEADERS = {
   Location: header('The path of the item created (`/api/v1/products/{id}`)', { type: 'string' }, true),
   /** `Location` of a redirect to a stored file. */
   'Location-file': header('The signed link that serves the file, valid storage.url_ttl', { type: 'string' }, true),
+  /** `Location` of a redirect to an identity provider. */
+  'Location-identity-provider': header(
+    "The identity provider's authorization URL (code flow, PKCE S256, `state`, `nonce`)",
+    { type: 'string' },
+    true,
+  ),
+  /** `Location` of a redirect back to a front end after a sign-in at a provider. */
+  'Location-front-end': header(
+    'The `redirect_uri` the sign-in started with, with `?code=<one-time code>` or `?error=<error code>`',
+    { type: 'string' },
+    true,
+  ),
   'WWW-Authenticate': header('The challenge: `Bearer`', { type: 'string', const: 'Bearer' }, true),
   /** `Retry-After` on 429, which always has it (503 has it only when it is OVERLOADED). */
   'Retry-After-429': header('Seconds to wait before trying again', { type: 'integer', minimum: 1 }, true),
@@ -114,6 +126,8 @@ const headerName = (name: HeaderName): string =>
       'Retry-After-429': 'Retry-After',
       'WWW-Authenticate-if-bearer': 'WWW-Authenticate',
       'Location-file': 'Location',
+      'Location-identity-provider': 'Location',
+      'Location-front-end': 'Location',
     }) as Record<string, string>
   )[name as string] ?? name;
 
@@ -255,13 +269,21 @@ function bodySchema(shape: Shape, registry: SchemaRegistry): JsonSchema {
 function parametersOf(op: Operation, registry: SchemaRegistry): unknown[] {
   const parameters: unknown[] = [];
   for (const match of op.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)) {
-    parameters.push({
-      name: match[1],
-      in: 'path',
-      required: true,
-      description: 'The id (a UUID; any other text is answered 404)',
-      schema: { type: 'string', format: 'uuid' },
-    });
+    const named = op.pathNames?.[match[1]!];
+    parameters.push(
+      named === undefined
+        ? {
+            name: match[1],
+            in: 'path',
+            required: true,
+            description: 'The id (a UUID; any other text is answered 404)',
+            schema: { type: 'string', format: 'uuid' },
+          }
+        : { name: match[1], in: 'path', required: true, description: named, schema: { type: 'string' } },
+    );
+  }
+  for (const query of op.queryParams ?? []) {
+    parameters.push({ ...query, in: 'query', schema: { type: 'string' } });
   }
   if (op.list) {
     for (const [name, spec] of Object.entries(listQueryShape(op.list))) {
@@ -307,7 +329,11 @@ function answerObject(answer: Answer, op: Operation, registry: SchemaRegistry): 
   const headers = answerHeaders(op, registry);
   if (answer.etag) headers.ETag = registry.header('ETag');
   if (answer.location) headers.Location = registry.header('Location');
-  if (answer.redirect) headers.Location = registry.header('Location-file');
+  if (answer.redirect) {
+    headers.Location = registry.header(
+      answer.redirect === true ? 'Location-file' : (`Location-${answer.redirect}` as HeaderName),
+    );
+  }
   if (!answer.body) return { description: answer.description, headers };
   const schema = registry.use(answer.body);
   return {

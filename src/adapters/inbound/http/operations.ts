@@ -53,6 +53,10 @@ export interface Operation {
   readonly rawBody?: { readonly types: readonly string[]; readonly maxBytes: number };
   /** The JSON body it decodes (keys in camel or snake case; on the wire in snake case). */
   readonly body?: Shape;
+  /** Path parameters that are not ids (`provider`): each one's description; the others are UUIDs. */
+  readonly pathNames?: Readonly<Record<string, string>>;
+  /** Query parameters the handler reads itself (not a list query): each one's description and whether it must be there. */
+  readonly queryParams?: readonly { readonly name: string; readonly description: string; readonly required: boolean }[];
   /** The list query (`page`, `per_page`, `sort`, `order`, `q`, filters) it decodes. */
   readonly list?: ListQuerySpec;
   /** Takes `If-Match` (412 when stale). */
@@ -80,8 +84,11 @@ export interface Answer {
   readonly etag?: boolean;
   /** `Location`: the answer names the path of the item it created. */
   readonly location?: boolean;
-  /** `Location`: a redirect to a stored file's signed link. */
-  readonly redirect?: boolean;
+  /**
+   * `Location`: a redirect — `true` to a stored file's signed link; `identity-provider` to a provider's
+   * sign-in page; `front-end` to an allowed front-end URL with the outcome of a sign-in.
+   */
+  readonly redirect?: true | 'identity-provider' | 'front-end';
 }
 
 /** Keeps an operation's literal types (its body shape, its sort fields) for the handler's input. */

@@ -137,7 +137,7 @@ describe('the API document (README: API document)', () => {
     }
   });
 
-  it('lists Location as a required header of every 201 that creates a resource item, and of no other answer', () => {
+  it('lists Location as a required header of every 201 that creates a resource item and of redirects (302), and of no other answer', () => {
     const headers = document.components.headers as Record<string, { required?: boolean }>;
     expect(headers.Location?.required).to.equal(true);
     const withLocation: string[] = [];
@@ -146,6 +146,7 @@ describe('the API document (README: API document)', () => {
         if ((answer as { headers?: Record<string, unknown> }).headers?.Location)
           withLocation.push(`${where} ${status}`);
     expect(withLocation).to.include('POST /api/v1/products 201');
-    for (const entry of withLocation) expect(entry).to.match(/^POST \/api\/v1\/[a-z-]+ 201$/);
+    expect(withLocation).to.include('GET /api/v1/auth/oidc/{provider}/start 302');
+    for (const entry of withLocation) expect(entry).to.match(/^(POST \/api\/v1\/[a-z-]+ 201|GET \/api\/v1\/\S+ 302)$/);
   });
 });

@@ -24,6 +24,9 @@ export function sqlTargets(dir: string, fileName: string): SqlTarget[] {
 
 /** Tables the outbound adapters write, children first (foreign keys). */
 const TABLES = [
+  'oidc_codes',
+  'oidc_states',
+  'identities',
   'mfa_challenges',
   'recovery_codes',
   'totp_enrolments',
