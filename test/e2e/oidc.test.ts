@@ -19,7 +19,7 @@ import {
   type UserJson,
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
-import { externalService, pooledPostgres } from '../support/env.js';
+import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 import {
   idTokenFor,
@@ -57,18 +57,7 @@ const ENGINES: Engine[] = [
   { name: 'SQLite', settings: (scratch) => ({ SVC_DATABASE_URL: `sqlite:${join(scratch, 'portico.sqlite')}` }) },
   {
     name: 'PostgreSQL',
-    settings: () =>
-      POSTGRES === undefined
-        ? undefined
-        : {
-            SVC_DATABASE_URL: POSTGRES,
-            ...(pooledPostgres(POSTGRES)
-              ? {
-                  SVC_DATABASE_PREPARED_STATEMENTS: 'false',
-                  SVC_DATABASE_MIGRATION_URL: pooledPostgres(POSTGRES)!.migrationUrl,
-                }
-              : {}),
-          },
+    settings: () => (POSTGRES === undefined ? undefined : { SVC_DATABASE_URL: POSTGRES }),
   },
 ];
 

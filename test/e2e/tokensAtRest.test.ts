@@ -79,18 +79,7 @@ const ENGINES: Engine[] = [
   },
   {
     name: 'PostgreSQL (pg-boss)',
-    settings: () =>
-      POSTGRES === undefined
-        ? undefined
-        : {
-            SVC_DATABASE_URL: POSTGRES,
-            ...(pooledPostgres(POSTGRES)
-              ? {
-                  SVC_DATABASE_PREPARED_STATEMENTS: 'false',
-                  SVC_DATABASE_MIGRATION_URL: pooledPostgres(POSTGRES)!.migrationUrl,
-                }
-              : {}),
-          },
+    settings: () => (POSTGRES === undefined ? undefined : { SVC_DATABASE_URL: POSTGRES }),
     copy: () => postgresRows(pooledPostgres(POSTGRES!)?.migrationUrl ?? POSTGRES!),
     // pg-boss moves finished jobs to its archive once they are past their retention (a day for the
     // service's completed jobs): a second pg-boss on the same schema with a retention of a second

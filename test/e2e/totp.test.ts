@@ -17,7 +17,7 @@ import {
   type SessionJson,
 } from '../support/api.js';
 import { testConfig } from '../support/config.js';
-import { externalService, pooledPostgres } from '../support/env.js';
+import { externalService } from '../support/env.js';
 import { silentLogger } from '../support/logger.js';
 
 /** The TOTP code of `secret` at `epochSeconds`, computed by Debian's oathtool, not by the service's library. */
@@ -61,18 +61,7 @@ const ENGINES: Engine[] = [
   },
   {
     name: 'PostgreSQL',
-    settings: () =>
-      POSTGRES === undefined
-        ? undefined
-        : {
-            SVC_DATABASE_URL: POSTGRES,
-            ...(pooledPostgres(POSTGRES)
-              ? {
-                  SVC_DATABASE_PREPARED_STATEMENTS: 'false',
-                  SVC_DATABASE_MIGRATION_URL: pooledPostgres(POSTGRES)!.migrationUrl,
-                }
-              : {}),
-          },
+    settings: () => (POSTGRES === undefined ? undefined : { SVC_DATABASE_URL: POSTGRES }),
   },
 ];
 
