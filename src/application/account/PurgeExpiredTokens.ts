@@ -2,6 +2,7 @@ import type { Clock } from '../ports/Clock.js';
 import type { EmailTokenStore } from '../ports/EmailTokenStore.js';
 import type { JobHandler } from '../ports/Jobs.js';
 import type { MfaChallengeStore } from '../ports/MfaChallengeStore.js';
+import type { PasskeyChallengeStore } from '../ports/PasskeyChallengeStore.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
 
@@ -17,11 +18,12 @@ export interface PurgedTokens {
   readonly refreshTokens: number;
   readonly emailTokens: number;
   readonly mfaChallenges: number;
+  readonly passkeyChallenges: number;
 }
 
 /**
- * Deletes the sessions, refresh tokens, e-mailed tokens and second-factor challenges (`mfa_token`s)
- * that expired more than a day ago, so
+ * Deletes the sessions, refresh tokens, e-mailed tokens, second-factor challenges (`mfa_token`s) and
+ * passkey ceremonies' challenges that expired more than a day ago, so
  * those tables do not grow forever (docs/jobs.md). Nothing it deletes still works: an expired
  * token is refused whether its record is there or not.
  */
@@ -32,6 +34,7 @@ export class PurgeExpiredTokens {
     private readonly emailTokens: EmailTokenStore,
     private readonly mfaChallenges: MfaChallengeStore,
     private readonly clock: Clock,
+    private readonly passkeyChallenges: PasskeyChallengeStore,
   ) {}
 
   async execute(): Promise<PurgedTokens> {
@@ -41,7 +44,8 @@ export class PurgeExpiredTokens {
     const sessions = await this.sessions.purgeExpired(before);
     const emailTokens = await this.emailTokens.purgeExpired(before);
     const mfaChallenges = await this.mfaChallenges.purgeExpired(before);
-    return { sessions, refreshTokens, emailTokens, mfaChallenges };
+    const passkeyChallenges = await this.passkeyChallenges.purgeExpired(before);
+    return { sessions, refreshTokens, emailTokens, mfaChallenges, passkeyChallenges };
   }
 
   /** As the `tokens.purge` job's handler. */

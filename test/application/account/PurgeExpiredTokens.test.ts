@@ -3,6 +3,7 @@ import { InMemoryEmailTokenStore } from '../../../src/adapters/outbound/memory/I
 import { InMemoryRefreshTokenStore } from '../../../src/adapters/outbound/memory/InMemoryRefreshTokenStore.js';
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { InMemoryMfaChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryMfaChallengeStore.js';
+import { InMemoryPasskeyChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryPasskeyChallengeStore.js';
 import { PurgeExpiredTokens } from '../../../src/application/account/PurgeExpiredTokens.js';
 import { FixedClock } from '../../support/FixedClock.js';
 
@@ -12,12 +13,20 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const USER = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 describe('PurgeExpiredTokens (tokens.purge)', () => {
-  it('deletes sessions, refresh tokens, e-mailed tokens and mfa challenges that expired more than a day ago, and nothing newer', async () => {
+  it('deletes sessions, refresh tokens, e-mailed tokens mfa and passkey challenges that expired more than a day ago, and nothing newer', async () => {
     const sessions = new InMemorySessionStore();
     const refreshTokens = new InMemoryRefreshTokenStore();
     const emailTokens = new InMemoryEmailTokenStore();
     const challenges = new InMemoryMfaChallengeStore();
-    const purge = new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, challenges, new FixedClock(NOW));
+    const passkeyChallenges = new InMemoryPasskeyChallengeStore();
+    const purge = new PurgeExpiredTokens(
+      sessions,
+      refreshTokens,
+      emailTokens,
+      challenges,
+      new FixedClock(NOW),
+      passkeyChallenges,
+    );
     for (const [id, expiresAt] of [
       ['old', ago(25 * HOUR)],
       ['recent', ago(23 * HOUR)],
@@ -52,16 +61,37 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
         createdAt: ago(30 * HOUR),
         expiresAt,
       });
+      await passkeyChallenges.add({
+        selector: `${id}-passkey`,
+        verifierHash: 'hash',
+        purpose: 'authentication',
+        userId: null,
+        createdAt: ago(30 * HOUR),
+        expiresAt,
+      });
     }
 
-    expect(await purge.execute()).to.deep.equal({ sessions: 1, refreshTokens: 1, emailTokens: 1, mfaChallenges: 1 });
+    expect(await purge.execute()).to.deep.equal({
+      sessions: 1,
+      refreshTokens: 1,
+      emailTokens: 1,
+      mfaChallenges: 1,
+      passkeyChallenges: 1,
+    });
     expect(await refreshTokens.find('old-token')).to.equal(undefined);
     expect(await refreshTokens.find('recent-token')).to.not.equal(undefined);
     expect(await emailTokens.find('old-selector')).to.equal(undefined);
     expect(await emailTokens.find('recent-selector')).to.not.equal(undefined);
+    expect(await passkeyChallenges.find('recent-passkey', ago(24 * HOUR))).to.not.equal(undefined);
     // The recent session is still there: ending it still answers true (a purged one would not).
     expect(await sessions.end(USER, 'recent', ago(24 * HOUR))).to.equal(true);
     expect(await sessions.end(USER, 'old', ago(26 * HOUR))).to.equal(false);
-    expect(await purge.execute()).to.deep.equal({ sessions: 0, refreshTokens: 0, emailTokens: 0, mfaChallenges: 0 });
+    expect(await purge.execute()).to.deep.equal({
+      sessions: 0,
+      refreshTokens: 0,
+      emailTokens: 0,
+      mfaChallenges: 0,
+      passkeyChallenges: 0,
+    });
   });
 });
