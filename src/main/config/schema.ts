@@ -6,6 +6,7 @@ import {
   OptionalDatabaseUrl,
   Duration,
   DurationOrZero,
+  HostName,
   HttpUrl,
   intIn,
   List,
@@ -17,6 +18,7 @@ import {
   OptionalBaseUrl,
   OptionalBool,
   oneOf,
+  OriginList,
   RateText,
   Ratio,
   RedisUrl,
@@ -99,6 +101,10 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.login_window': key(Duration, '15m'),
   'auth.require_verified_email': key(Bool, false),
   'auth.mfa.required_roles': key(List, []),
+  'auth.webauthn.rp_id': key(HostName, 'localhost'),
+  'auth.webauthn.rp_name': key(NonEmptyText, 'Portico'),
+  'auth.webauthn.origins': key(OriginList, ['http://localhost:3000']),
+  'auth.webauthn.require_user_verification': key(Bool, true),
   'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
   'jobs.mode': key(oneOf('both', 'web', 'worker'), 'both'),
   'jobs.concurrency': key(intIn(1, 1000), 4),
@@ -216,6 +222,8 @@ export interface Config {
     requireVerifiedEmail: boolean;
     /** Roles whose users reach only second-factor enrolment until they have one (docs/authentication.md). */
     mfaRequiredRoles: string[];
+    /** Passkeys (docs/authentication.md): the relying party, where its front ends are served, and user verification. */
+    webauthn: { rpId: string; rpName: string; origins: string[]; requireUserVerification: boolean };
   };
   /**
    * Account e-mails (docs/authentication.md). `smtpUrl` empty: the development log mailer (refused in

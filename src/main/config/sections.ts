@@ -79,6 +79,12 @@ function identitySections(v: Decoded): Pick<Config, 'jwt' | 'secrets' | 'auth' |
       loginWindowMs: v('auth.login_window'),
       requireVerifiedEmail: v('auth.require_verified_email'),
       mfaRequiredRoles: v('auth.mfa.required_roles'),
+      webauthn: {
+        rpId: v('auth.webauthn.rp_id'),
+        rpName: v('auth.webauthn.rp_name'),
+        origins: v('auth.webauthn.origins'),
+        requireUserVerification: v('auth.webauthn.require_user_verification'),
+      },
     },
     mail: {
       smtpUrl: v('mail.smtp_url'),

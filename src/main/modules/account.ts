@@ -94,11 +94,19 @@ export const account: FeatureModule = {
       refreshTokens: SessionTokens.RefreshTokenStore,
       emailTokens: MailTokens.EmailTokens,
       challenges: SignInTokens.Challenges,
+      passkeyChallenges: SignInTokens.PasskeyChallenges,
       clock: TOKENS.Clock,
     },
-    ({ links, users, mailer, sessions, refreshTokens, emailTokens, challenges, clock }) => ({
+    ({ links, users, mailer, sessions, refreshTokens, emailTokens, challenges, passkeyChallenges, clock }) => ({
       ...accountMailJobs(links, users, mailer),
-      [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(sessions, refreshTokens, emailTokens, challenges, clock).handler(),
+      [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(
+        sessions,
+        refreshTokens,
+        emailTokens,
+        challenges,
+        clock,
+        passkeyChallenges,
+      ).handler(),
     }),
   ),
   rest: {

@@ -8,6 +8,7 @@ import type { SessionIssuer } from '../../application/auth/SessionIssuer.js';
 import type { CreateUser } from '../../application/admin/CreateUser.js';
 import type { SignInGate } from '../../application/mfa/SignInGate.js';
 import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
+import type { PasskeyChallengeStore } from '../../application/ports/PasskeyChallengeStore.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -54,6 +55,8 @@ export const SignInTokens = {
   Gate: token<SignInGate>('mfa.SignInGate'),
   /** Sign-ins waiting for their second factor (purged with the expired tokens). */
   Challenges: token<MfaChallengeStore>('mfa.Challenges'),
+  /** Bound by the passkeys module: the challenges of passkey ceremonies (purged with the expired tokens). */
+  PasskeyChallenges: token<PasskeyChallengeStore>('passkeys.Challenges'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

@@ -7,6 +7,7 @@ import { files } from './files.js';
 import { health } from './health.js';
 import { jobs } from './jobs.js';
 import { mfa } from './mfa.js';
+import { passkeys } from './passkeys.js';
 import { resourceModule } from './resource.js';
 import { storage } from './storage.js';
 import { users } from './users.js';
@@ -22,6 +23,7 @@ export const MODULES: readonly FeatureModule[] = [
   health,
   auth,
   mfa,
+  passkeys,
   users,
   access,
   account,
