@@ -24,6 +24,8 @@ export function sqlTargets(dir: string, fileName: string): SqlTarget[] {
 
 /** Tables the outbound adapters write, children first (foreign keys). */
 const TABLES = [
+  'passkey_challenges',
+  'passkeys',
   'mfa_challenges',
   'recovery_codes',
   'totp_enrolments',
