@@ -93,6 +93,12 @@ const DEFAULTS: Config = {
     requireVerifiedEmail: false,
     mfaRequiredRoles: [],
     oidc: { providers: new Map(), redirectUris: [] },
+    webauthn: {
+      rpId: 'localhost',
+      rpName: 'Portico',
+      origins: ['http://localhost:3000'],
+      requireUserVerification: true,
+    },
   },
   mail: {
     smtpUrl: '',
@@ -853,6 +859,36 @@ describe('loadConfig', () => {
       const config = valid({ SVC_CORS_ALLOW_CREDENTIALS: 'true', SVC_CORS_ALLOWED_ORIGINS: 'https://a.example' });
       expect(config.cors.allowCredentials).to.equal(true);
       expect(config.cors.allowedOrigins).to.deep.equal(['https://a.example']);
+    });
+
+    it('auth.webauthn: an RP id, origins on it (https://, or http:// on localhost), user verification', () => {
+      const config = valid({
+        SVC_AUTH_WEBAUTHN_RP_ID: 'Example.com',
+        SVC_AUTH_WEBAUTHN_RP_NAME: 'Example',
+        SVC_AUTH_WEBAUTHN_ORIGINS: 'https://example.com, https://app.example.com:8443/',
+        SVC_AUTH_WEBAUTHN_REQUIRE_USER_VERIFICATION: 'false',
+      });
+      expect(config.auth.webauthn).to.deep.equal({
+        rpId: 'example.com',
+        rpName: 'Example',
+        origins: ['https://example.com', 'https://app.example.com:8443'],
+        requireUserVerification: false,
+      });
+      expect(problems({ SVC_AUTH_WEBAUTHN_RP_ID: 'https://example.com' })).to.deep.equal([
+        'auth.webauthn.rp_id: "https://example.com" is not a host name such as example.com (no scheme, port or path)',
+      ]);
+      expect(problems({ SVC_AUTH_WEBAUTHN_ORIGINS: 'https://example.com/app' })).to.deep.equal([
+        'auth.webauthn.origins: "https://example.com/app" is not a list of origins such as https://app.example.com (scheme, host, port only)',
+      ]);
+      expect(problems({ SVC_AUTH_WEBAUTHN_RP_ID: 'example.com' })).to.deep.equal([
+        'auth.webauthn.origins: http://localhost:3000 is not on auth.webauthn.rp_id "example.com" or under it',
+      ]);
+      expect(
+        problems({ SVC_AUTH_WEBAUTHN_RP_ID: 'example.com', SVC_AUTH_WEBAUTHN_ORIGINS: 'http://app.example.com' }),
+      ).to.deep.equal(['auth.webauthn.origins: http://app.example.com must be https:// (http:// only on localhost)']);
+      expect(problems({ SVC_AUTH_WEBAUTHN_ORIGINS: 'https://notexample.com,http://localhost:5173' })).to.deep.equal([
+        'auth.webauthn.origins: https://notexample.com is not on auth.webauthn.rp_id "localhost" or under it',
+      ]);
     });
 
     it('rate_limit.store redis without redis.url is an error', () => {

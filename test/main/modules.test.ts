@@ -4,12 +4,13 @@ import { moduleEntities } from '../../src/main/infrastructure/database.js';
 import { MODULES } from '../../src/main/modules/index.js';
 
 describe('the feature modules (src/main/modules)', () => {
-  it('are health, auth, mfa, oidc, users, access, account, jobs, storage, files and products, each once', () => {
+  it('are health, auth, mfa, oidc, passkeys, users, access, account, jobs, storage, files and products, each once', () => {
     expect(MODULES.map((module) => module.name)).to.deep.equal([
       'health',
       'auth',
       'mfa',
       'oidc',
+      'passkeys',
       'users',
       'access',
       'account',
@@ -47,7 +48,18 @@ describe('the feature modules (src/main/modules)', () => {
 
   it('serve the core features over REST always, the resources only when api.mode asks', () => {
     const always = MODULES.filter((module) => module.rest?.always).map((module) => module.name);
-    expect(always).to.deep.equal(['health', 'auth', 'mfa', 'oidc', 'users', 'access', 'account', 'jobs', 'storage']);
+    expect(always).to.deep.equal([
+      'health',
+      'auth',
+      'mfa',
+      'oidc',
+      'passkeys',
+      'users',
+      'access',
+      'account',
+      'jobs',
+      'storage',
+    ]);
     expect(MODULES.filter((module) => module.graphql).map((module) => module.name)).to.deep.equal(['products']);
   });
 });

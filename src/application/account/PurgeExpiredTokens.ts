@@ -3,6 +3,7 @@ import type { EmailTokenStore } from '../ports/EmailTokenStore.js';
 import type { JobHandler } from '../ports/Jobs.js';
 import type { MfaChallengeStore } from '../ports/MfaChallengeStore.js';
 import type { OidcHandoffStore } from '../ports/OidcHandoffStore.js';
+import type { PasskeyChallengeStore } from '../ports/PasskeyChallengeStore.js';
 import type { RefreshTokenStore } from '../ports/RefreshTokenStore.js';
 import type { SessionStore } from '../ports/SessionStore.js';
 
@@ -20,13 +21,13 @@ export interface PurgedTokens {
   readonly mfaChallenges: number;
   /** States and one-time codes of sign-ins with an identity provider. */
   readonly oidcHandoffs: number;
+  readonly passkeyChallenges: number;
 }
 
 /**
- * Deletes the sessions, refresh tokens, e-mailed tokens, second-factor challenges (`mfa_token`s)
- * and the states and one-time codes of sign-ins with an identity provider that expired more than a
- * day ago, so
- * those tables do not grow forever (docs/jobs.md). Nothing it deletes still works: an expired
+ * Deletes the sessions, refresh tokens, e-mailed tokens, second-factor challenges (`mfa_token`s),
+ * passkey ceremonies' challenges, and the states and one-time codes of sign-ins with an identity
+ * provider that expired more than a day ago, so those tables do not grow forever (docs/jobs.md). Nothing it deletes still works: an expired
  * token is refused whether its record is there or not.
  */
 export class PurgeExpiredTokens {
@@ -36,6 +37,7 @@ export class PurgeExpiredTokens {
     private readonly emailTokens: EmailTokenStore,
     private readonly mfaChallenges: MfaChallengeStore,
     private readonly oidcHandoffs: OidcHandoffStore,
+    private readonly passkeyChallenges: PasskeyChallengeStore,
     private readonly clock: Clock,
   ) {}
 
@@ -47,7 +49,8 @@ export class PurgeExpiredTokens {
     const emailTokens = await this.emailTokens.purgeExpired(before);
     const mfaChallenges = await this.mfaChallenges.purgeExpired(before);
     const oidcHandoffs = await this.oidcHandoffs.purgeExpired(before);
-    return { sessions, refreshTokens, emailTokens, mfaChallenges, oidcHandoffs };
+    const passkeyChallenges = await this.passkeyChallenges.purgeExpired(before);
+    return { sessions, refreshTokens, emailTokens, mfaChallenges, oidcHandoffs, passkeyChallenges };
   }
 
   /** As the `tokens.purge` job's handler. */

@@ -18,7 +18,7 @@ export interface AuthenticateInput {
  * as long as its user still exists and its session has not ended (docs/authentication.md): one
  * lookup answers both. The role is the user's current one, read by that same lookup, not the one
  * the token was issued with: a demotion takes effect on tokens already issued. That lookup also
- * says whether the user has a second factor, so a caller whose role requires one
+ * says whether the user has a second factor (TOTP, or a passkey), so a caller whose role requires one
  * (`requiredRoles`) and who has none reaches only enrolment — at no extra read.
  *
  * @throws UnauthorizedError for a token that is not a live one of an existing user.
@@ -42,7 +42,7 @@ export class Authenticate {
     if (!claims) throw new UnauthorizedError('invalid token');
     const user = await this.callers.find(claims.userId, claims.sessionId, this.clock.now());
     if (!user) throw new UnauthorizedError('invalid token');
-    if (!input.enrolling && !user.mfaEnabled && this.requiredRoles.has(user.role)) {
+    if (!input.enrolling && !(user.mfaEnabled || user.hasPasskey) && this.requiredRoles.has(user.role)) {
       throw new MfaEnrollmentRequiredError();
     }
     return user.role === claims.role ? claims : { ...claims, role: user.role };

@@ -6,7 +6,7 @@ import type { OneTimeSecrets } from '../ports/OneTimeSecrets.js';
 import type { ClientInfo, SessionIssuer, TokenPair } from '../auth/SessionIssuer.js';
 
 /** The second factors a sign-in can be finished with (`methods` of an `mfa_required` answer). */
-export type SecondFactorMethod = 'totp' | 'recovery_code';
+export type SecondFactorMethod = 'totp' | 'recovery_code' | 'passkey';
 
 /** How long an `mfa_token` lives. */
 export const MFA_TOKEN_TTL_MS = 5 * 60 * 1000;
@@ -36,12 +36,19 @@ export interface SignInGateDependencies {
  * keyed verifier, stored only hashed, like e-mailed tokens) that VerifySecondFactor trades, with a
  * code, for the session. A method that is two factors on its own (a passkey with user verification)
  * starts its session with the issuer directly.
+ *
+ * The second factors are TOTP (`totp`, `recovery_code`) and a passkey (`passkey`, offered unless the
+ * first step was that passkey: `hwk`). A passkey finishes a held sign-in by being a whole sign-in of
+ * its own (POST /auth/passkey), so the `mfa_token` is traded only with a TOTP or recovery code; it
+ * is made all the same, so the answer has one shape whatever the methods.
  */
 export class SignInGate {
   constructor(private readonly deps: SignInGateDependencies) {}
 
   async pass(user: User, amr: readonly SignInMethod[], client: ClientInfo): Promise<SignInOutcome> {
-    if (!user.mfaEnabled) return { kind: 'session', tokens: await this.deps.issuer.start(user, client, amr) };
+    const methods: SecondFactorMethod[] = user.mfaEnabled ? ['totp', 'recovery_code'] : [];
+    if (user.hasPasskey && !amr.includes('hwk')) methods.push('passkey');
+    if (methods.length === 0) return { kind: 'session', tokens: await this.deps.issuer.start(user, client, amr) };
     const now = this.deps.clock.now();
     const secret = this.deps.secrets.create();
     await this.deps.challenges.add({
@@ -55,7 +62,7 @@ export class SignInGate {
     return {
       kind: 'second-factor',
       mfaToken: secret.token,
-      methods: ['totp', 'recovery_code'],
+      methods,
     };
   }
 }

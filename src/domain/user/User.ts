@@ -11,6 +11,8 @@ export interface UserProps {
   readonly emailVerified: boolean;
   /** Whether the user has a second factor on (docs/authentication.md): a password alone then signs nothing in. */
   readonly mfaEnabled: boolean;
+  /** Whether the user has a passkey (docs/authentication.md): a second factor too, and a sign-in of its own. */
+  readonly hasPasskey: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -24,13 +26,13 @@ export class User {
 
   /** A new user, created and updated at `now`, without a second factor; its e-mail is unverified unless said otherwise. */
   static register(
-    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified' | 'mfaEnabled'> & {
+    input: Omit<UserProps, 'createdAt' | 'updatedAt' | 'emailVerified' | 'mfaEnabled' | 'hasPasskey'> & {
       readonly emailVerified?: boolean;
     },
     now: Date,
   ): User {
     const emailVerified = input.emailVerified ?? false;
-    return new User({ ...input, emailVerified, mfaEnabled: false, createdAt: now, updatedAt: now });
+    return new User({ ...input, emailVerified, mfaEnabled: false, hasPasskey: false, createdAt: now, updatedAt: now });
   }
 
   /** A user read back from storage. */
@@ -66,6 +68,9 @@ export class User {
   get mfaEnabled(): boolean {
     return this.props.mfaEnabled;
   }
+  get hasPasskey(): boolean {
+    return this.props.hasPasskey;
+  }
   get createdAt(): Date {
     return this.props.createdAt;
   }
@@ -93,6 +98,11 @@ export class User {
   /** The user with a second factor turned on or off. */
   withMfa(enabled: boolean, now: Date): User {
     return new User({ ...this.props, mfaEnabled: enabled, updatedAt: now });
+  }
+
+  /** The user with a passkey or none left. */
+  withPasskey(has: boolean, now: Date): User {
+    return new User({ ...this.props, hasPasskey: has, updatedAt: now });
   }
 
   toProps(): UserProps {

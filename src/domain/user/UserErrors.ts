@@ -72,3 +72,21 @@ export class NoPasswordError extends ValidationError {
     ]);
   }
 }
+
+/** The caller has no passkey of this id (docs/authentication.md). */
+export class PasskeyNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('Passkey', id);
+  }
+}
+
+/**
+ * A passkey sign-in refused: an unknown credential, a signature, origin or RP id that does not
+ * verify, a counter that did not move forward, or no user verification where it is required.
+ */
+export class PasskeyRefusedError extends DomainError {
+  readonly code = 'UNAUTHORIZED';
+  constructor(message = 'invalid passkey') {
+    super(message);
+  }
+}

@@ -216,3 +216,33 @@ export const SecretKey = fromString('empty or a secret of at least 32 bytes', (u
 });
 
 export const LogLevel = oneOf('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent');
+
+/** A host name (a WebAuthn RP id): lower-case labels of letters, digits and hyphens, dot-separated; no scheme, port or path. */
+export const HostName = fromString('a host name such as example.com (no scheme, port or path)', (u) => {
+  if (typeof u !== 'string') return undefined;
+  const host = u.trim().toLowerCase();
+  return host.length <= 253 && host.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label))
+    ? host
+    : undefined;
+});
+
+/**
+ * A list of web origins (`https://app.example.com`, `http://localhost:3000`): each an http(s) URL
+ * with nothing after its host and port, written as its origin; at least one.
+ */
+export const OriginList = fromString(
+  'a list of origins such as https://app.example.com (scheme, host, port only)',
+  (u) => {
+    const decoded = List.decode(u);
+    if (!isRight(decoded) || decoded.right.length === 0) return undefined;
+    const origins: string[] = [];
+    for (const item of decoded.right) {
+      const url = urlWithScheme(['http:', 'https:'], item);
+      if (url === undefined) return undefined;
+      const parsed = new URL(url);
+      if (parsed.hostname === '' || `${parsed.origin}` !== item.replace(/\/$/, '')) return undefined;
+      origins.push(parsed.origin);
+    }
+    return origins;
+  },
+);

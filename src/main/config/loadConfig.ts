@@ -327,6 +327,16 @@ function crossChecks(config: Config, production: boolean): string[] {
   if ((config.storage.s3.accessKeyId === '') !== (config.storage.s3.secretAccessKey === '')) {
     errors.push('storage.s3.access_key_id: must be set together with storage.s3.secret_access_key (or neither)');
   }
+  const { rpId, origins } = config.auth.webauthn;
+  for (const origin of origins) {
+    const { protocol, hostname } = new URL(origin);
+    if (hostname !== rpId && !hostname.endsWith(`.${rpId}`)) {
+      errors.push(`auth.webauthn.origins: ${origin} is not on auth.webauthn.rp_id "${rpId}" or under it`);
+    } else if (protocol === 'http:' && hostname !== 'localhost' && !hostname.endsWith('.localhost')) {
+      // Browsers offer WebAuthn to secure contexts only: https://, or http:// on localhost.
+      errors.push(`auth.webauthn.origins: ${origin} must be https:// (http:// only on localhost)`);
+    }
+  }
   if (production) {
     errors.push(...oidcProductionChecks(config));
     if (config.jwt.secret === PLACEHOLDER_SECRET) {

@@ -74,7 +74,17 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'auth.login_window': 'The window those failures are counted in.',
   'auth.mfa.required_roles':
     'Roles (e.g. `admin`) whose users must turn on a second factor: until they do, their tokens reach only ' +
-    '`/api/v1/profile/mfa/*` (403 `MFA_ENROLLMENT_REQUIRED` elsewhere).',
+    '`/api/v1/profile/mfa/*` and `/api/v1/profile/passkeys*` (403 `MFA_ENROLLMENT_REQUIRED` elsewhere).',
+  'auth.webauthn.rp_id':
+    'The passkeys’ relying party id: the host name they belong to (your front end’s, or a parent domain of it). ' +
+    'Changing it orphans every passkey registered before.',
+  'auth.webauthn.rp_name': 'The name a browser shows when it registers a passkey.',
+  'auth.webauthn.origins':
+    'The origins of the front ends that run passkey ceremonies (`https://app.example.com`); each host must be ' +
+    '`auth.webauthn.rp_id` or under it; `https://` except on localhost. The default is a local front end: set your own.',
+  'auth.webauthn.require_user_verification':
+    'Passkeys must verify their user (a PIN, a fingerprint): a passkey sign-in is then two factors; without ' +
+    'verification it is refused.',
   'auth.oidc.redirect_uris':
     'The front-end URLs allowed to receive a sign-in with an identity provider (`redirect_uri` of `/api/v1/auth/oidc/{provider}/start`), matched exactly.',
   [OIDC_PROVIDERS]:

@@ -6,6 +6,7 @@ import {
   OptionalDatabaseUrl,
   Duration,
   DurationOrZero,
+  HostName,
   HttpUrl,
   HttpUrlList,
   intIn,
@@ -18,6 +19,7 @@ import {
   OptionalBaseUrl,
   OptionalBool,
   oneOf,
+  OriginList,
   RateText,
   Ratio,
   RedisUrl,
@@ -102,6 +104,10 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'auth.require_verified_email': key(Bool, false),
   'auth.mfa.required_roles': key(List, []),
   'auth.oidc.redirect_uris': key(HttpUrlList, []),
+  'auth.webauthn.rp_id': key(HostName, 'localhost'),
+  'auth.webauthn.rp_name': key(NonEmptyText, 'Portico'),
+  'auth.webauthn.origins': key(OriginList, ['http://localhost:3000']),
+  'auth.webauthn.require_user_verification': key(Bool, true),
   'account.mails_per_ip_per_hour': key(intIn(1, 1_000_000), 20),
   'jobs.mode': key(oneOf('both', 'web', 'worker'), 'both'),
   'jobs.concurrency': key(intIn(1, 1000), 4),
@@ -239,6 +245,8 @@ export interface Config {
     mfaRequiredRoles: string[];
     /** Sign-in with identity providers (docs/authentication.md): the providers by name, the front ends allowed to receive a sign-in. */
     oidc: { providers: ReadonlyMap<string, OidcProvider>; redirectUris: string[] };
+    /** Passkeys (docs/authentication.md): the relying party, where its front ends are served, and user verification. */
+    webauthn: { rpId: string; rpName: string; origins: string[]; requireUserVerification: boolean };
   };
   /**
    * Account e-mails (docs/authentication.md). `smtpUrl` empty: the development log mailer (refused in

@@ -85,6 +85,12 @@ function identitySections(
       requireVerifiedEmail: v('auth.require_verified_email'),
       mfaRequiredRoles: v('auth.mfa.required_roles'),
       oidc: { providers: oidcProviders, redirectUris: v('auth.oidc.redirect_uris') },
+      webauthn: {
+        rpId: v('auth.webauthn.rp_id'),
+        rpName: v('auth.webauthn.rp_name'),
+        origins: v('auth.webauthn.origins'),
+        requireUserVerification: v('auth.webauthn.require_user_verification'),
+      },
     },
     mail: {
       smtpUrl: v('mail.smtp_url'),

@@ -95,9 +95,21 @@ export const account: FeatureModule = {
       emailTokens: MailTokens.EmailTokens,
       challenges: SignInTokens.Challenges,
       oidcHandoffs: SignInTokens.OidcHandoffs,
+      passkeyChallenges: SignInTokens.PasskeyChallenges,
       clock: TOKENS.Clock,
     },
-    ({ links, users, mailer, sessions, refreshTokens, emailTokens, challenges, oidcHandoffs, clock }) => ({
+    ({
+      links,
+      users,
+      mailer,
+      sessions,
+      refreshTokens,
+      emailTokens,
+      challenges,
+      oidcHandoffs,
+      passkeyChallenges,
+      clock,
+    }) => ({
       ...accountMailJobs(links, users, mailer),
       [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(
         sessions,
@@ -105,6 +117,7 @@ export const account: FeatureModule = {
         emailTokens,
         challenges,
         oidcHandoffs,
+        passkeyChallenges,
         clock,
       ).handler(),
     }),

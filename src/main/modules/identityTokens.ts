@@ -9,6 +9,7 @@ import type { CreateUser } from '../../application/admin/CreateUser.js';
 import type { SignInGate } from '../../application/mfa/SignInGate.js';
 import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
 import type { OidcHandoffStore } from '../../application/ports/OidcHandoffStore.js';
+import type { PasskeyChallengeStore } from '../../application/ports/PasskeyChallengeStore.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -57,6 +58,8 @@ export const SignInTokens = {
   Challenges: token<MfaChallengeStore>('mfa.Challenges'),
   /** Bound by the oidc module: the states and one-time codes of sign-ins at a provider (purged with the expired tokens). */
   OidcHandoffs: token<OidcHandoffStore>('oidc.Handoffs'),
+  /** Bound by the passkeys module: the challenges of passkey ceremonies (purged with the expired tokens). */
+  PasskeyChallenges: token<PasskeyChallengeStore>('passkeys.Challenges'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

@@ -8,6 +8,7 @@ import { health } from './health.js';
 import { jobs } from './jobs.js';
 import { mfa } from './mfa.js';
 import { oidc } from './oidc.js';
+import { passkeys } from './passkeys.js';
 import { resourceModule } from './resource.js';
 import { storage } from './storage.js';
 import { users } from './users.js';
@@ -24,6 +25,7 @@ export const MODULES: readonly FeatureModule[] = [
   auth,
   mfa,
   oidc,
+  passkeys,
   users,
   access,
   account,

@@ -4,6 +4,7 @@ import { InMemoryRefreshTokenStore } from '../../../src/adapters/outbound/memory
 import { InMemorySessionStore } from '../../../src/adapters/outbound/memory/InMemorySessionStore.js';
 import { InMemoryMfaChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryMfaChallengeStore.js';
 import { InMemoryOidcHandoffStore } from '../../../src/adapters/outbound/memory/InMemoryOidcHandoffStore.js';
+import { InMemoryPasskeyChallengeStore } from '../../../src/adapters/outbound/memory/InMemoryPasskeyChallengeStore.js';
 import { PurgeExpiredTokens } from '../../../src/application/account/PurgeExpiredTokens.js';
 import { FixedClock } from '../../support/FixedClock.js';
 
@@ -13,18 +14,20 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const USER = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 describe('PurgeExpiredTokens (tokens.purge)', () => {
-  it('deletes sessions, refresh tokens, e-mailed tokens, mfa challenges and sign-in states and codes that expired more than a day ago, and nothing newer', async () => {
+  it('deletes sessions, refresh tokens, e-mailed tokens, mfa and passkey challenges, and sign-in states and codes that expired more than a day ago, and nothing newer', async () => {
     const sessions = new InMemorySessionStore();
     const refreshTokens = new InMemoryRefreshTokenStore();
     const emailTokens = new InMemoryEmailTokenStore();
     const challenges = new InMemoryMfaChallengeStore();
     const handoffs = new InMemoryOidcHandoffStore();
+    const passkeyChallenges = new InMemoryPasskeyChallengeStore();
     const purge = new PurgeExpiredTokens(
       sessions,
       refreshTokens,
       emailTokens,
       challenges,
       handoffs,
+      passkeyChallenges,
       new FixedClock(NOW),
     );
     for (const [id, expiresAt] of [
@@ -77,6 +80,14 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
         createdAt: ago(30 * HOUR),
         expiresAt,
       });
+      await passkeyChallenges.add({
+        selector: `${id}-passkey`,
+        verifierHash: 'hash',
+        purpose: 'authentication',
+        userId: null,
+        createdAt: ago(30 * HOUR),
+        expiresAt,
+      });
     }
 
     expect(await purge.execute()).to.deep.equal({
@@ -85,11 +96,13 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
       emailTokens: 1,
       mfaChallenges: 1,
       oidcHandoffs: 2,
+      passkeyChallenges: 1,
     });
     expect(await refreshTokens.find('old-token')).to.equal(undefined);
     expect(await refreshTokens.find('recent-token')).to.not.equal(undefined);
     expect(await emailTokens.find('old-selector')).to.equal(undefined);
     expect(await emailTokens.find('recent-selector')).to.not.equal(undefined);
+    expect(await passkeyChallenges.find('recent-passkey', ago(24 * HOUR))).to.not.equal(undefined);
     // The recent session is still there: ending it still answers true (a purged one would not).
     expect(await sessions.end(USER, 'recent', ago(24 * HOUR))).to.equal(true);
     expect(await sessions.end(USER, 'old', ago(26 * HOUR))).to.equal(false);
@@ -99,6 +112,7 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
       emailTokens: 0,
       mfaChallenges: 0,
       oidcHandoffs: 0,
+      passkeyChallenges: 0,
     });
   });
 });

@@ -50,6 +50,7 @@ const toUser = (row: Omit<UserRow, 'createdAt' | 'updatedAt'> & { createdAt: Tim
     // SQLite has no boolean: it answers 0 or 1.
     emailVerified: row.emailVerified === true || row.emailVerified === 1,
     mfaEnabled: row.mfaEnabled === true || row.mfaEnabled === 1,
+    hasPasskey: row.hasPasskey === true || row.hasPasskey === 1,
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
   });

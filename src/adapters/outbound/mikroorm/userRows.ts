@@ -12,6 +12,8 @@ export interface RawUserRow {
   email_verified: boolean | number;
   /** 0/1 on SQLite, like `email_verified`. */
   mfa_enabled: boolean | number;
+  /** 0/1 on SQLite, like `email_verified`. */
+  has_passkey: boolean | number;
   created_at: Date | number | string;
   updated_at: Date | number | string;
 }
@@ -26,6 +28,7 @@ const COLUMNS = [
   'password_hash',
   'email_verified',
   'mfa_enabled',
+  'has_passkey',
   'created_at',
   'updated_at',
 ] as const;
@@ -54,6 +57,7 @@ export function userValues(user: User): [string, ...(string | boolean | Date)[]]
     p.passwordHash,
     p.emailVerified,
     p.mfaEnabled,
+    p.hasPasskey,
     p.createdAt,
     p.updatedAt,
   ];
@@ -70,6 +74,7 @@ export function userFromRaw(row: RawUserRow): User {
     passwordHash: row.password_hash,
     emailVerified: row.email_verified === true || row.email_verified === 1,
     mfaEnabled: row.mfa_enabled === true || row.mfa_enabled === 1,
+    hasPasskey: row.has_passkey === true || row.has_passkey === 1,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   });

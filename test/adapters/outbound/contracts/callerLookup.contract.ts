@@ -26,6 +26,7 @@ const ada = User.restore({
   passwordHash: '$2b$04$abcdefghijklmnopqrstuu5Yx0m0kS4jA1XvJt9qgM3b0yVh2b5yW',
   emailVerified: true,
   mfaEnabled: true,
+  hasPasskey: true,
   createdAt: new Date('2025-12-01T10:11:12.345Z'),
   updatedAt: new Date('2025-12-02T10:11:12.678Z'),
 });
@@ -36,6 +37,7 @@ const bob = User.restore({
   role: 'user',
   emailVerified: false,
   mfaEnabled: false,
+  hasPasskey: false,
 });
 
 const session = (n: number, userId: string, expiresAt: Date = at(3600)): SessionRecord => ({

@@ -27,6 +27,8 @@ const TABLES = [
   'oidc_codes',
   'oidc_states',
   'identities',
+  'passkey_challenges',
+  'passkeys',
   'mfa_challenges',
   'recovery_codes',
   'totp_enrolments',

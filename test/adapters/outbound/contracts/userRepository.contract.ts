@@ -19,6 +19,7 @@ function aUser(overrides: Partial<UserProps> & Pick<UserProps, 'id' | 'email'>):
     passwordHash: '$2b$04$abcdefghijklmnopqrstuu5Yx0m0kS4jA1XvJt9qgM3b0yVh2b5yW',
     emailVerified: false,
     mfaEnabled: false,
+    hasPasskey: false,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
@@ -177,7 +178,8 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
             },
             new Date('2026-05-06T07:08:09.123Z'),
           )
-          .withMfa(true, new Date('2026-05-06T07:08:09.123Z'));
+          .withMfa(true, new Date('2026-05-06T07:08:09.123Z'))
+          .withPasskey(true, new Date('2026-05-06T07:08:09.123Z'));
 
         await repository().update(changed);
 

@@ -27,8 +27,10 @@ export const MFA_REQUIRED_SCHEMA: JsonSchema = {
     mfa_required: { const: true },
     mfa_token: WIRE.text('Single use, for 5 minutes: POST it to /api/v1/auth/mfa with a code'),
     methods: arrayOf(
-      { type: 'string', enum: ['totp', 'recovery_code'] },
-      'The second factors the sign-in can be finished with',
+      { type: 'string', enum: ['totp', 'recovery_code', 'passkey'] },
+      'The second factors the sign-in can be finished with: `totp` and `recovery_code` with the `mfa_token` at ' +
+        '/api/v1/auth/mfa; `passkey` by a passkey sign-in of its own (POST /api/v1/auth/passkey/options, then ' +
+        '/api/v1/auth/passkey), which needs no `mfa_token`',
     ),
   }),
 };

@@ -12,6 +12,8 @@ export interface UserRow {
   emailVerified?: boolean | number;
   /** Whether a second factor is on; 0/1 from SQLite, like `emailVerified`. */
   mfaEnabled?: boolean | number;
+  /** Whether the user has a passkey; 0/1 from SQLite, like `emailVerified`. */
+  hasPasskey?: boolean | number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,6 +30,7 @@ export const UserSchema = new EntitySchema<UserRow>({
     passwordHash: { type: 'string', length: 100 },
     emailVerified: { type: 'boolean', default: false },
     mfaEnabled: { type: 'boolean', default: false },
+    hasPasskey: { type: 'boolean', default: false },
     createdAt: { type: 'Date' },
     updatedAt: { type: 'Date' },
   },
