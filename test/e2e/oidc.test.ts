@@ -461,7 +461,7 @@ for (const engine of ENGINES) {
           await api.delete(`/api/v1/profile/identities/${identities[1]!.id}`, { token: session.access_token }),
           409,
           'CONFLICT',
-          'this identity is the only way to sign in to the account: set a password (a password reset) or link another first',
+          'this identity is the only way to sign in to the account: set a password (a password reset) or add another way first',
         );
         expect(await identitiesOf(session.access_token)).to.have.length(1);
       });

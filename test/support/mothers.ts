@@ -1,3 +1,4 @@
+import type { Passkey } from '../../src/application/ports/PasskeyStore.js';
 import { DEFAULT_ROLE } from '../../src/domain/user/Role.js';
 import { User } from '../../src/domain/user/User.js';
 import { fakeHashOf } from './CountingPasswordHasher.js';
@@ -80,3 +81,18 @@ export class UserBuilder {
 }
 
 export const aUser = (): UserBuilder => new UserBuilder();
+
+/** A stored passkey of `userId` (the store's record; no authenticator behind it). */
+export const aPasskeyOf = (userId: string, n = 1): Passkey => ({
+  id: `0000000${n}-0000-4000-8000-0000000000a${n}`,
+  userId,
+  credentialId: `credential-of-${userId.slice(0, 8)}-${n}`,
+  publicKey: `pQECAyYgASFYI${'A'.repeat(80)}${n}`,
+  counter: 0,
+  transports: ['internal'],
+  deviceType: 'multiDevice',
+  backedUp: true,
+  name: `Passkey ${n}`,
+  createdAt: new Date('2026-01-01T12:00:00.000Z'),
+  lastUsedAt: null,
+});

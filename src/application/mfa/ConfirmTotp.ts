@@ -50,7 +50,7 @@ export class ConfirmTotp {
       if (!(await totp.confirm(user.id, now, step, hashes, tx))) {
         throw new ConflictError('no TOTP secret waits for confirmation');
       }
-      await users.update(user.withMfa(true, now), tx);
+      await users.setSecondFactors(user.id, { mfaEnabled: true }, now, tx);
     });
     return { recoveryCodes: codes };
   }

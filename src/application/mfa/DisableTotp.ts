@@ -38,7 +38,7 @@ export class DisableTotp {
     await confirmPassword(this.deps, user, input.currentPassword, input.clientIp);
     await transactions.run(async (tx) => {
       if (!(await totp.remove(user.id, tx))) throw new ConflictError('TOTP is not on');
-      if (user.mfaEnabled) await users.update(user.withMfa(false, clock.now()), tx);
+      await users.setSecondFactors(user.id, { mfaEnabled: false }, clock.now(), tx);
     });
   }
 }

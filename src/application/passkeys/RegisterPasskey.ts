@@ -74,7 +74,7 @@ export class RegisterPasskey {
         lastUsedAt: null,
       };
       if (!(await passkeys.add(passkey, tx))) throw new ConflictError('this passkey is registered already');
-      if (!user.hasPasskey) await users.update(user.withPasskey(true, now), tx);
+      await users.setSecondFactors(user.id, { hasPasskey: true }, now, tx);
       return passkey;
     });
   }

@@ -22,7 +22,14 @@ export interface IdentityStore {
   /** Inside `within` when given: stored only if that transaction commits (with the account it links). */
   add(identity: Identity, within?: Transaction): Promise<boolean>;
   find(issuer: string, subject: string): Promise<Identity | undefined>;
-  listOf(userId: string): Promise<Identity[]>;
-  /** Deletes the user's identity `id`; false when the user has no such identity. */
-  remove(userId: string, id: string): Promise<boolean>;
+  /** The user's identities (inside `within` when given). */
+  listOf(userId: string, within?: Transaction): Promise<Identity[]>;
+  /** How many identities the user has (inside `within` when given, after its user-row lock when it took one). */
+  countOf(userId: string, within?: Transaction): Promise<number>;
+  /**
+   * Deletes the user's identity `id`; false when the user has no such identity. Inside `within`
+   * when given, having first locked the user's row there, so that counts taken after it are exact
+   * while other transactions change the user's ways in.
+   */
+  remove(userId: string, id: string, within?: Transaction): Promise<boolean>;
 }

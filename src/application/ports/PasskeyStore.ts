@@ -33,8 +33,8 @@ export interface Passkey {
 export interface PasskeyStore {
   /** Stores a new passkey; false (nothing stored) when its credential id is stored already. */
   add(passkey: Passkey, within?: Transaction): Promise<boolean>;
-  /** The user's passkeys, oldest first. */
-  listOf(userId: string): Promise<Passkey[]>;
+  /** The user's passkeys, oldest first (inside `within` when given). */
+  listOf(userId: string, within?: Transaction): Promise<Passkey[]>;
   findByCredentialId(credentialId: string): Promise<Passkey | undefined>;
   /** How many passkeys the user has (inside `within` when given, after its user-row lock when it took one). */
   countOf(userId: string, within?: Transaction): Promise<number>;

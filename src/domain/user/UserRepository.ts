@@ -23,11 +23,28 @@ export type KeepingAnAdmin = 'done' | 'not-found' | 'last-admin';
  * `update` and `delete` of an unknown id reject with / return the not-found outcome; lists are
  * sorted by the requested field, then by id.
  */
+/** The second-factor flags of a user, as `setSecondFactors` sets them (absent: unchanged). */
+export interface SecondFactorFlags {
+  readonly mfaEnabled?: boolean;
+  readonly hasPasskey?: boolean;
+}
+
 export interface UserRepository {
   /** Inside `within` when given: stored only if that transaction commits (with the job that follows it). */
   add(user: User, within?: Transaction): Promise<void>;
-  /** Rejects with UserNotFoundError when the user no longer exists. Inside `within` when given, like `add`. */
+  /**
+   * Rejects with UserNotFoundError when the user no longer exists. Inside `within` when given, like
+   * `add`. Writes everything but the second-factor flags (`mfaEnabled`, `hasPasskey`): those change
+   * only through `setSecondFactors`, so a profile change made from an older read never undoes them.
+   */
   update(user: User, within?: Transaction): Promise<void>;
+  /** Sets the user's second-factor flags given (and `updatedAt`), inside `within` when given; UserNotFoundError when none. */
+  setSecondFactors(id: string, flags: SecondFactorFlags, now: Date, within?: Transaction): Promise<void>;
+  /**
+   * Holds the user's row until `within` ends, so that what a transaction counts of the user's ways in
+   * (passkeys, identities) after it stays true until it commits; UserNotFoundError when there is none.
+   */
+  lock(id: string, within: Transaction): Promise<void>;
   findById(id: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** `true` when a user was deleted. */

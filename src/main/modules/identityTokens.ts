@@ -10,6 +10,8 @@ import type { SignInGate } from '../../application/mfa/SignInGate.js';
 import type { MfaChallengeStore } from '../../application/ports/MfaChallengeStore.js';
 import type { OidcHandoffStore } from '../../application/ports/OidcHandoffStore.js';
 import type { PasskeyChallengeStore } from '../../application/ports/PasskeyChallengeStore.js';
+import type { PasskeyStore } from '../../application/ports/PasskeyStore.js';
+import type { IdentityStore } from '../../application/ports/IdentityStore.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
 import type { EmailTokenStore } from '../../application/ports/EmailTokenStore.js';
 import type { PasswordHasher } from '../../application/ports/PasswordHasher.js';
@@ -60,6 +62,10 @@ export const SignInTokens = {
   OidcHandoffs: token<OidcHandoffStore>('oidc.Handoffs'),
   /** Bound by the passkeys module: the challenges of passkey ceremonies (purged with the expired tokens). */
   PasskeyChallenges: token<PasskeyChallengeStore>('passkeys.Challenges'),
+  /** Bound by the oidc module: the identities linked to accounts (a way in, counted before one goes). */
+  Identities: token<IdentityStore>('oidc.Identities'),
+  /** Bound by the passkeys module: the passkeys of accounts (a way in, counted before one goes). */
+  Passkeys: token<PasskeyStore>('passkeys.Store'),
 } as const;
 
 /** Bound by the account module: e-mailed links (their mail goes out as jobs). */

@@ -19,7 +19,6 @@ import type { FeatureModule } from './FeatureModule.js';
 import { MailTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const OidcTokens = {
-  Identities: token<IdentityStore>('oidc.Identities'),
   Providers: token<IdentityProviders>('oidc.Providers'),
   UseCases: token<OidcUseCases>('oidc.UseCases'),
 } as const;
@@ -27,7 +26,7 @@ export const OidcTokens = {
 /** The stores and the configured providers. */
 function bindStores(bind: Bind): void {
   bindBuilt(
-    bind(OidcTokens.Identities),
+    bind(SignInTokens.Identities),
     built({ database: TOKENS.Database }, ({ database }): IdentityStore => new SqlIdentityStore(database)),
   );
   bindBuilt(
@@ -47,7 +46,8 @@ function bindStores(bind: Bind): void {
 const useCases = built(
   {
     users: UserTokens.Repository,
-    identities: OidcTokens.Identities,
+    identities: SignInTokens.Identities,
+    passkeys: SignInTokens.Passkeys,
     handoffs: SignInTokens.OidcHandoffs,
     providers: OidcTokens.Providers,
     links: MailTokens.AccountLinks,

@@ -25,7 +25,6 @@ import type { FeatureModule } from './FeatureModule.js';
 import { SessionTokens, SignInTokens, UserTokens } from './identityTokens.js';
 
 export const PasskeyTokens = {
-  Store: token<PasskeyStore>('passkeys.Store'),
   WebAuthn: token<WebAuthn>('passkeys.WebAuthn'),
   /** The ceremonies' challenges: OneTimeSecrets tokens, kept only as their verifiers' hashes. */
   Ceremonies: token<CeremonyChallenges>('passkeys.Ceremonies'),
@@ -36,7 +35,8 @@ export const PasskeyTokens = {
 const useCases = built(
   {
     users: UserTokens.Repository,
-    passkeys: PasskeyTokens.Store,
+    passkeys: SignInTokens.Passkeys,
+    identities: SignInTokens.Identities,
     ceremonies: PasskeyTokens.Ceremonies,
     webAuthn: PasskeyTokens.WebAuthn,
     issuer: SessionTokens.Issuer,
@@ -66,7 +66,7 @@ export const passkeys: FeatureModule = {
   name: 'passkeys',
   bindings: new ContainerModule(({ bind }) => {
     bindBuilt(
-      bind(PasskeyTokens.Store),
+      bind(SignInTokens.Passkeys),
       built({ database: TOKENS.Database }, ({ database }): PasskeyStore => new SqlPasskeyStore(database)),
     );
     bindBuilt(

@@ -4,7 +4,9 @@ import { InMemoryIdentityStore } from '../../../src/adapters/outbound/memory/InM
 import { InMemoryOidcHandoffStore } from '../../../src/adapters/outbound/memory/InMemoryOidcHandoffStore.js';
 import { LoginUser } from '../../../src/application/auth/LoginUser.js';
 import { BrowserSignIn, OIDC_CODE_TTL_MS, OIDC_STATE_TTL_MS } from '../../../src/application/oidc/BrowserSignIn.js';
-import { keepsAWayIn, LinkedIdentities } from '../../../src/application/oidc/LinkedIdentities.js';
+import { LinkedIdentities } from '../../../src/application/oidc/LinkedIdentities.js';
+import { keepsAWayIn } from '../../../src/domain/user/waysIn.js';
+import { InMemoryPasskeyStore } from '../../../src/adapters/outbound/memory/InMemoryPasskeyStore.js';
 import { NativeSignIn } from '../../../src/application/oidc/NativeSignIn.js';
 import { OidcAccounts } from '../../../src/application/oidc/OidcAccounts.js';
 import {
@@ -21,7 +23,7 @@ import {
 } from '../../../src/domain/shared/DomainError.js';
 import type { User } from '../../../src/domain/user/User.js';
 import { EmailNotVerifiedError, InvalidAccountTokenError } from '../../../src/domain/user/UserErrors.js';
-import { aUser } from '../../support/mothers.js';
+import { aPasskeyOf, aUser } from '../../support/mothers.js';
 import { TEST_SECRETS_KEY, testOneTimeSecrets } from '../../support/oneTimeSecrets.js';
 import { A_CLIENT, newWorld, rejectionOf, type World } from '../world.js';
 
@@ -313,22 +315,29 @@ describe('Sign-in with an identity provider (use cases, in memory)', () => {
       expect(world.hasher.verifications.at(-1)!.hash).to.not.equal('');
     });
 
-    it('keep a way in: a password or another identity (keepsAWayIn), and unlinking the last is ConflictError', async () => {
+    it('keep a way in: a password, another identity or a passkey (keepsAWayIn), and unlinking the last is ConflictError', async () => {
       const withPassword = aUser().build(world.clock.now());
       const without = aUser().withoutPassword().build(world.clock.now());
-      expect(keepsAWayIn(withPassword, 0)).to.equal(true);
-      expect(keepsAWayIn(without, 1)).to.equal(true);
-      expect(keepsAWayIn(without, 0)).to.equal(false);
+      expect(keepsAWayIn(withPassword, { identities: 0, passkeys: 0 })).to.equal(true);
+      expect(keepsAWayIn(without, { identities: 1, passkeys: 0 })).to.equal(true);
+      expect(keepsAWayIn(without, { identities: 0, passkeys: 1 })).to.equal(true);
+      expect(keepsAWayIn(without, { identities: 0, passkeys: 0 })).to.equal(false);
 
       providers.claims = claims();
       const grace = await accounts.accountFor(claims());
-      const linked = new LinkedIdentities({ users: world.users, identities });
+      const passkeys = new InMemoryPasskeyStore();
+      const linked = new LinkedIdentities({ users: world.users, identities, passkeys, transactions: world.jobs });
       const [only] = await linked.list(grace.id);
       expect(await rejectionOf(linked.unlink(grace.id, only!.id))).to.be.instanceOf(ConflictError);
       expect(await rejectionOf(linked.unlink(grace.id, 'no-such-id'))).to.be.instanceOf(NotFoundError);
       await accounts.accountFor(claims({ issuer: 'https://other.example', subject: 'elsewhere' }));
       await linked.unlink(grace.id, only!.id);
-      expect((await linked.list(grace.id)).map((identity) => identity.issuer)).to.deep.equal(['https://other.example']);
+      const [last] = await linked.list(grace.id);
+      expect(last!.issuer).to.equal('https://other.example');
+      expect(await rejectionOf(linked.unlink(grace.id, last!.id))).to.be.instanceOf(ConflictError);
+      await passkeys.add(aPasskeyOf(grace.id));
+      await linked.unlink(grace.id, last!.id);
+      expect(await linked.list(grace.id)).to.deep.equal([]);
     });
   });
 });

@@ -21,6 +21,7 @@ import {
   PasskeyNotFoundError,
   PasskeyRefusedError,
 } from '../../../src/domain/user/UserErrors.js';
+import { InMemoryIdentityStore } from '../../../src/adapters/outbound/memory/InMemoryIdentityStore.js';
 import { FakeWebAuthn, fakeCredential } from '../../support/FakeWebAuthn.js';
 import { aUser, DEFAULT_PASSWORD } from '../../support/mothers.js';
 import { testOneTimeSecrets } from '../../support/oneTimeSecrets.js';
@@ -29,6 +30,7 @@ import { A_CLIENT, newWorld, rejectionOf, type World } from '../world.js';
 describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
   let world: World;
   let passkeys: InMemoryPasskeyStore;
+  let identities: InMemoryIdentityStore;
   let challenges: InMemoryPasskeyChallengeStore;
   let webAuthn: FakeWebAuthn;
   let ada: User;
@@ -38,6 +40,7 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
     const deps = {
       users: world.users,
       passkeys,
+      identities,
       ceremonies: new CeremonyChallenges({ challenges, secrets: testOneTimeSecrets(), clock: world.clock }),
       webAuthn,
       issuer: world.sessions,
@@ -61,6 +64,7 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
   beforeEach(async () => {
     world = newWorld();
     passkeys = new InMemoryPasskeyStore();
+    identities = new InMemoryIdentityStore();
     challenges = new InMemoryPasskeyChallengeStore();
     webAuthn = new FakeWebAuthn();
     uses = useCases();
@@ -178,6 +182,26 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
       expect((await world.users.findById(ada.id))?.hasPasskey).to.equal(false);
       expect(await uses.list.execute({ userId: ada.id })).to.deep.equal([]);
     });
+
+    it('never removes the last way in: an account with no password keeps its last passkey until an identity is linked', async () => {
+      const linus = await world.given(aUser().withEmail('linus@example.com').withoutPassword());
+      const only = await enrol(linus.id, 'cred-9');
+      expect(await rejectionOf(uses.remove.execute({ userId: linus.id, passkeyId: only.id }))).to.be.instanceOf(
+        ConflictError,
+      );
+      expect(await uses.list.execute({ userId: linus.id })).to.have.length(1);
+      expect((await world.users.findById(linus.id))?.hasPasskey).to.equal(true);
+      await identities.add({
+        id: 'a1b2c3d4-0000-4000-8000-000000000001',
+        userId: linus.id,
+        issuer: 'https://id.example',
+        subject: 'linus',
+        email: 'linus@example.com',
+        createdAt: world.clock.now(),
+      });
+      await uses.remove.execute({ userId: linus.id, passkeyId: only.id });
+      expect((await world.users.findById(linus.id))?.hasPasskey).to.equal(false);
+    });
   });
 
   describe('sign-in', () => {
@@ -194,7 +218,7 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
 
     it('is two factors: a user with TOTP on still gets a session at once', async () => {
       await enrol(ada.id, 'cred-1');
-      await world.users.update((await world.users.findById(ada.id))!.withMfa(true, world.clock.now()));
+      await world.users.setSecondFactors(ada.id, { mfaEnabled: true }, world.clock.now());
       expect((await signIn(await asserted('cred-1', { counter: 1 }))).outcome.kind).to.equal('session');
     });
 
@@ -246,7 +270,7 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
       uses = useCases(false);
       await enrol(ada.id, 'cred-1');
       expect((await signIn(await asserted('cred-1', { userVerified: false }))).outcome.kind).to.equal('session');
-      await world.users.update((await world.users.findById(ada.id))!.withMfa(true, world.clock.now()));
+      await world.users.setSecondFactors(ada.id, { mfaEnabled: true }, world.clock.now());
       const { outcome } = await signIn(await asserted('cred-1', { userVerified: false }));
       expect(outcome).to.include({ kind: 'second-factor' });
       expect(outcome.kind === 'second-factor' && outcome.methods).to.deep.equal(['totp', 'recovery_code']);
@@ -268,7 +292,7 @@ describe('passkeys (use cases, in memory, a fake WebAuthn port)', () => {
       await enrol(ada.id, 'cred-1');
       const held = (await login()).outcome;
       expect(held.kind === 'second-factor' && held.methods).to.deep.equal(['passkey']);
-      await world.users.update((await world.users.findById(ada.id))!.withMfa(true, world.clock.now()));
+      await world.users.setSecondFactors(ada.id, { mfaEnabled: true }, world.clock.now());
       const both = (await login()).outcome;
       expect(both.kind === 'second-factor' && both.methods).to.deep.equal(['totp', 'recovery_code', 'passkey']);
     });

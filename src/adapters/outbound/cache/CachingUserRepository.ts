@@ -1,6 +1,11 @@
 import type { Page } from '../../../domain/shared/Page.js';
 import type { User } from '../../../domain/user/User.js';
-import type { KeepingAnAdmin, UserListQuery, UserRepository } from '../../../domain/user/UserRepository.js';
+import type {
+  KeepingAnAdmin,
+  SecondFactorFlags,
+  UserListQuery,
+  UserRepository,
+} from '../../../domain/user/UserRepository.js';
 import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { afterCommit } from '../afterCommit.js';
 
@@ -61,6 +66,14 @@ export class CachingUserRepository implements UserRepository {
   /** Within a transaction, the user is forgotten (here and, through the listener, elsewhere) again once it committed. */
   update(user: User, within?: Transaction): Promise<void> {
     return this.forgetting(user.id, () => this.inner.update(user, within), within);
+  }
+
+  setSecondFactors(id: string, flags: SecondFactorFlags, now: Date, within?: Transaction): Promise<void> {
+    return this.forgetting(id, () => this.inner.setSecondFactors(id, flags, now, within), within);
+  }
+
+  lock(id: string, within: Transaction): Promise<void> {
+    return this.inner.lock(id, within);
   }
 
   delete(id: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../domain/shared/Transaction.js';
 import type { Identity, IdentityStore } from '../../../application/ports/IdentityStore.js';
 
 /** Linked identities in memory. */
@@ -28,7 +29,12 @@ export class InMemoryIdentityStore implements IdentityStore {
     return [...this.rows.values()].find((row) => row.issuer === issuer && row.subject === subject);
   }
 
-  async remove(userId: string, id: string): Promise<boolean> {
+  async countOf(userId: string, _within?: Transaction): Promise<number> {
+    return (await this.listOf(userId)).length;
+  }
+
+  /** `within` is not joined: memory writes are not transactional. */
+  async remove(userId: string, id: string, _within?: Transaction): Promise<boolean> {
     await Promise.resolve();
     const row = this.rows.get(id);
     if (!row || row.userId !== userId) return false;

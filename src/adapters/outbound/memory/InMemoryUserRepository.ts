@@ -5,6 +5,7 @@ import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/
 import {
   ADMIN_ROLE,
   type KeepingAnAdmin,
+  type SecondFactorFlags,
   type UserListQuery,
   type UserRepository,
   type UserSortField,
@@ -18,6 +19,13 @@ const SORT: Record<UserSortField, (u: UserProps) => string | Date> = {
   created_at: (u) => u.createdAt,
 };
 
+/** `user`'s props with the second-factor flags as stored: only setSecondFactors changes them. */
+const keepingSecondFactors = (user: User, stored: UserProps): UserProps => ({
+  ...user.toProps(),
+  mfaEnabled: stored.mfaEnabled,
+  hasPasskey: stored.hasPasskey,
+});
+
 /** Users in a Map: a real adapter for tests and single-process runs, async like the others. */
 export class InMemoryUserRepository implements UserRepository {
   private readonly rows = new Map<string, UserProps>();
@@ -29,9 +37,21 @@ export class InMemoryUserRepository implements UserRepository {
   }
 
   async update(user: User, _within?: Transaction): Promise<void> {
-    if (!this.rows.has(user.id)) throw new UserNotFoundError(user.id);
+    const stored = this.rows.get(user.id);
+    if (!stored) throw new UserNotFoundError(user.id);
     this.assertEmailFree(user);
-    this.rows.set(user.id, user.toProps());
+    this.rows.set(user.id, keepingSecondFactors(user, stored));
+  }
+
+  async setSecondFactors(id: string, flags: SecondFactorFlags, now: Date, _within?: Transaction): Promise<void> {
+    const stored = this.rows.get(id);
+    if (!stored) throw new UserNotFoundError(id);
+    this.rows.set(id, { ...stored, ...flags, updatedAt: now });
+  }
+
+  /** Nothing to hold: memory writes run one at a time between awaits. */
+  async lock(id: string, _within: Transaction): Promise<void> {
+    if (!this.rows.has(id)) throw new UserNotFoundError(id);
   }
 
   async findById(id: string): Promise<User | undefined> {
@@ -61,7 +81,7 @@ export class InMemoryUserRepository implements UserRepository {
     if (!this.rows.has(user.id)) return 'not-found';
     if (user.role !== ADMIN_ROLE && this.isLastAdmin(user.id)) return 'last-admin';
     this.assertEmailFree(user);
-    this.rows.set(user.id, user.toProps());
+    this.rows.set(user.id, keepingSecondFactors(user, this.rows.get(user.id)!));
     return 'done';
   }
 

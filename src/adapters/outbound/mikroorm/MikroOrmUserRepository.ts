@@ -6,13 +6,24 @@ import { EmailAlreadyRegisteredError, UserNotFoundError } from '../../../domain/
 import {
   ADMIN_ROLE,
   type KeepingAnAdmin,
+  type SecondFactorFlags,
   type UserListQuery,
   type UserRepository,
   type UserSortField,
 } from '../../../domain/user/UserRepository.js';
 import { MikroOrmStore } from './MikroOrmStore.js';
 import { guarded } from './errors.js';
-import { INSERT_USER, UPDATE_USER, userColumns, userFromRaw, userValues, type RawUserRow } from './userRows.js';
+import {
+  INSERT_USER,
+  lockUserRow,
+  setSecondFactors,
+  UPDATE_USER,
+  userColumns,
+  userFromRaw,
+  userUpdateValues,
+  userValues,
+  type RawUserRow,
+} from './userRows.js';
 import { sqlOf } from './SqlTransactions.js';
 import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { inTransaction } from './transaction.js';
@@ -66,9 +77,24 @@ export class MikroOrmUserRepository extends MikroOrmStore implements UserReposit
 
   update(user: User, within?: Transaction): Promise<void> {
     return guarded(this.orm, async () => {
-      const [id, ...rest] = userValues(user);
-      const affected = await this.taken(() => (within ? sqlOf(within) : this.sql).run(UPDATE_USER, [...rest, id]));
+      const affected = await this.taken(() =>
+        (within ? sqlOf(within) : this.sql).run(UPDATE_USER, userUpdateValues(user)),
+      );
+      if (affected === 0) throw new UserNotFoundError(user.id);
+    });
+  }
+
+  setSecondFactors(id: string, flags: SecondFactorFlags, now: Date, within?: Transaction): Promise<void> {
+    return guarded(this.orm, async () => {
+      const { statement, values } = setSecondFactors(flags);
+      const affected = await (within ? sqlOf(within) : this.sql).run(statement, [...values, now, id]);
       if (affected === 0) throw new UserNotFoundError(id);
+    });
+  }
+
+  lock(id: string, within: Transaction): Promise<void> {
+    return guarded(this.orm, async () => {
+      if (!(await lockUserRow(sqlOf(within), id))) throw new UserNotFoundError(id);
     });
   }
 
@@ -105,7 +131,8 @@ export class MikroOrmUserRepository extends MikroOrmStore implements UserReposit
 
   updateKeepingAnAdmin(user: User): Promise<KeepingAnAdmin> {
     return this.keepingAnAdmin(user.id, async (em) => {
-      const { id, ...changes } = user.toProps();
+      // The second-factor flags are written only by setSecondFactors.
+      const { id, mfaEnabled: _mfa, hasPasskey: _passkey, ...changes } = user.toProps();
       const qb = em.createQueryBuilder(UserSchema).update(changes).where({ id });
       if (user.role !== ADMIN_ROLE) qb.andWhere(ANOTHER_ADMIN_REMAINS, [ADMIN_ROLE, ADMIN_ROLE, id]);
       try {

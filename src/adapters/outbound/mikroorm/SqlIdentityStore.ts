@@ -3,6 +3,8 @@ import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { MikroOrmStore } from './MikroOrmStore.js';
 import { sqlOf } from './SqlTransactions.js';
 import { guarded } from './errors.js';
+import type { SqlStatements } from './sqlExecutor.js';
+import { lockUserRow } from './userRows.js';
 
 /** An `identities` row as a raw read returns it (timestamps: numbers on SQLite, Dates on PostgreSQL). */
 interface IdentityRow {
@@ -51,20 +53,32 @@ export class SqlIdentityStore extends MikroOrmStore implements IdentityStore {
     });
   }
 
-  listOf(userId: string): Promise<Identity[]> {
+  listOf(userId: string, within?: Transaction): Promise<Identity[]> {
     return guarded(this.orm, async () =>
       (
-        await this.sql.all<IdentityRow>(`select ${COLUMNS} from identities where user_id = ? order by created_at, id`, [
-          userId,
-        ])
+        await (within ? sqlOf(within) : this.sql).all<IdentityRow>(
+          `select ${COLUMNS} from identities where user_id = ? order by created_at, id`,
+          [userId],
+        )
       ).map(toIdentity),
     );
   }
 
-  remove(userId: string, id: string): Promise<boolean> {
-    return guarded(
-      this.orm,
-      async () => (await this.sql.run('delete from identities where user_id = ? and id = ?', [userId, id])) === 1,
-    );
+  countOf(userId: string, within?: Transaction): Promise<number> {
+    return guarded(this.orm, async () => {
+      const row = await (within ? sqlOf(within) : this.sql).one<{ n: number | string }>(
+        'select count(*) as n from identities where user_id = ?',
+        [userId],
+      );
+      return Number(row?.n ?? 0);
+    });
+  }
+
+  remove(userId: string, id: string, within?: Transaction): Promise<boolean> {
+    const work = async (sql: SqlStatements): Promise<boolean> => {
+      await lockUserRow(sql, userId);
+      return (await sql.run('delete from identities where user_id = ? and id = ?', [userId, id])) === 1;
+    };
+    return guarded(this.orm, () => (within ? work(sqlOf(within)) : this.sql.transaction(work)));
   }
 }

@@ -4,6 +4,7 @@ import { MikroOrmStore } from './MikroOrmStore.js';
 import { sqlOf } from './SqlTransactions.js';
 import { guarded } from './errors.js';
 import type { SqlStatements } from './sqlExecutor.js';
+import { lockUserRow } from './userRows.js';
 
 /** A `passkeys` row as a raw read returns it (timestamps: numbers on SQLite, Dates on PostgreSQL; bigint as text on PostgreSQL). */
 interface PasskeyRow {
@@ -47,7 +48,7 @@ const toPasskey = (row: PasskeyRow): Passkey => ({
 export class SqlPasskeyStore extends MikroOrmStore implements PasskeyStore {
   add(passkey: Passkey, within?: Transaction): Promise<boolean> {
     const work = async (sql: SqlStatements): Promise<boolean> => {
-      await lockUser(sql, passkey.userId);
+      await lockUserRow(sql, passkey.userId);
       const added = await sql.run(
         `insert into passkeys (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (credential_id) do nothing`,
         [
@@ -69,12 +70,13 @@ export class SqlPasskeyStore extends MikroOrmStore implements PasskeyStore {
     return guarded(this.orm, () => (within ? work(sqlOf(within)) : this.sql.transaction(work)));
   }
 
-  listOf(userId: string): Promise<Passkey[]> {
+  listOf(userId: string, within?: Transaction): Promise<Passkey[]> {
     return guarded(this.orm, async () =>
       (
-        await this.sql.all<PasskeyRow>(`select ${COLUMNS} from passkeys where user_id = ? order by created_at, id`, [
-          userId,
-        ])
+        await (within ? sqlOf(within) : this.sql).all<PasskeyRow>(
+          `select ${COLUMNS} from passkeys where user_id = ? order by created_at, id`,
+          [userId],
+        )
       ).map(toPasskey),
     );
   }
@@ -100,7 +102,7 @@ export class SqlPasskeyStore extends MikroOrmStore implements PasskeyStore {
 
   remove(userId: string, id: string, within?: Transaction): Promise<boolean> {
     const work = async (sql: SqlStatements): Promise<boolean> => {
-      await lockUser(sql, userId);
+      await lockUserRow(sql, userId);
       return (await sql.run('delete from passkeys where id = ? and user_id = ?', [id, userId])) === 1;
     };
     return guarded(this.orm, () => (within ? work(sqlOf(within)) : this.sql.transaction(work)));
@@ -117,9 +119,4 @@ export class SqlPasskeyStore extends MikroOrmStore implements PasskeyStore {
         )) === 1,
     );
   }
-}
-
-/** Locks the user's row to the end of the transaction (PostgreSQL; SQLite's transaction holds the write lock already). */
-async function lockUser(sql: SqlStatements, userId: string): Promise<void> {
-  await sql.run('update users set has_passkey = has_passkey where id = ?', [userId]);
 }

@@ -183,9 +183,36 @@ export function userRepositoryContract(name: string, subject: ContractSubject<Us
 
         await repository().update(changed);
 
-        expect((await repository().findById(id('1')))?.toProps()).to.deep.equal(changed.toProps());
+        // Everything but the second-factor flags, which only setSecondFactors writes.
+        expect((await repository().findById(id('1')))?.toProps()).to.deep.equal({
+          ...changed.toProps(),
+          mfaEnabled: false,
+          hasPasskey: false,
+        });
         expect(await repository().findByEmail('ada@example.com')).to.equal(undefined);
         expect((await repository().findByEmail('countess@example.com'))?.id).to.equal(id('1'));
+      });
+
+      it('sets the second-factor flags alone; an update made from an older read keeps them', async () => {
+        const user = aUser({ id: id('1'), email: 'ada@example.com' });
+        await repository().add(user);
+        await repository().setSecondFactors(id('1'), { mfaEnabled: true }, at(10));
+        expect((await repository().findById(id('1')))?.toProps()).to.include({ mfaEnabled: true, hasPasskey: false });
+        await repository().setSecondFactors(id('1'), { hasPasskey: true }, at(20));
+        await repository().update(user.with({ firstName: 'Augusta' }, at(30)));
+        const stored = (await repository().findById(id('1')))!;
+        expect(stored.toProps()).to.include({ firstName: 'Augusta', mfaEnabled: true, hasPasskey: true });
+        expect(stored.updatedAt).to.deep.equal(at(30));
+        await repository().setSecondFactors(id('1'), { mfaEnabled: false, hasPasskey: false }, at(40));
+        expect((await repository().findById(id('1')))?.toProps()).to.deep.include({
+          firstName: 'Augusta',
+          mfaEnabled: false,
+          hasPasskey: false,
+          updatedAt: at(40),
+        });
+        expect(await rejection(repository().setSecondFactors(id('9'), { mfaEnabled: true }, at(50)))).to.be.instanceOf(
+          UserNotFoundError,
+        );
       });
 
       it('keeps the user its own e-mail (no conflict with itself)', async () => {

@@ -158,7 +158,7 @@ export const OIDC_OPERATIONS = {
     answers: [noContent('The identity is unlinked')],
     failures: {
       404: 'The caller has no identity with this id',
-      409: 'It is the account’s only way to sign in: set a password (a password reset) or link another identity first',
+      409: 'It is the account’s only way to sign in (no password, no other identity, no passkey): set a password (a password reset) or add another way first',
     },
   }),
 };

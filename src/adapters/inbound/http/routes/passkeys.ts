@@ -131,7 +131,10 @@ export const PASSKEY_OPERATIONS = {
     access: 'token',
     enrolment: true,
     answers: [noContent('The passkey is removed')],
-    failures: { 404: 'The caller has no passkey of this id' },
+    failures: {
+      404: 'The caller has no passkey of this id',
+      409: 'It is the account’s only way to sign in (no password, no linked identity): set a password (a password reset) first',
+    },
   }),
   startPasskeySignIn: operation({
     id: 'startPasskeySignIn',
