@@ -1,27 +1,21 @@
+import type { SingleUseRecord } from './SingleUseRecords.js';
+
 /**
  * A browser sign-in at a provider under way (its `state`): found by selector, its verifier kept
  * only hashed, the nonce and PKCE verifier only sealed.
  */
-export interface OidcState {
-  readonly selector: string;
-  readonly verifierHash: string;
+export interface OidcState extends SingleUseRecord {
   /** The provider's configured name (`auth.oidc.providers`). */
   readonly provider: string;
   /** Where the front end receives the outcome (one of `auth.oidc.redirect_uris`). */
   readonly redirectUri: string;
   /** The nonce and PKCE verifier, sealed (SecretBox) under the selector. */
   readonly sealed: string;
-  readonly createdAt: Date;
-  readonly expiresAt: Date;
 }
 
 /** A finished browser sign-in waiting for the front end to trade its one-time `code`. */
-export interface OidcCode {
-  readonly selector: string;
-  readonly verifierHash: string;
+export interface OidcCode extends SingleUseRecord {
   readonly userId: string;
-  readonly createdAt: Date;
-  readonly expiresAt: Date;
 }
 
 /**
