@@ -51,6 +51,37 @@ const CREATION_OPTIONS_SCHEMA: JsonSchema = {
     'WebAuthn `PublicKeyCredentialCreationOptionsJSON`: give it to `startRegistration({ optionsJSON })` of ' +
     '`@simplewebauthn/browser` (or `PublicKeyCredential.parseCreationOptionsFromJSON`). Its challenge is single use, ' +
     'for 5 minutes.',
+  properties: {
+    rp: {
+      type: 'object',
+      description: 'The relying party: `auth.webauthn.rp_id` and `auth.webauthn.rp_name`',
+      required: ['id', 'name'],
+      properties: { id: { type: 'string', examples: ['localhost'] }, name: { type: 'string', examples: ['Portico'] } },
+      additionalProperties: true,
+    },
+    user: {
+      type: 'object',
+      description: 'The account the passkey is for: a random user handle (base64url), its e-mail and its name',
+      required: ['id', 'name', 'displayName'],
+      properties: {
+        id: { type: 'string', examples: ['MDhlZTRmYzYtOGY3Ni00YjI3'] },
+        name: { type: 'string', examples: ['ada@example.com'] },
+        displayName: { type: 'string', examples: ['Ada Lovelace'] },
+      },
+      additionalProperties: true,
+    },
+    challenge: { type: 'string', description: 'base64url; single use, for 5 minutes', examples: ['dGkwOVZ4c2Q'] },
+    pubKeyCredParams: {
+      type: 'array',
+      description: 'The signature algorithms accepted (COSE ids)',
+      items: {
+        type: 'object',
+        required: ['type', 'alg'],
+        properties: { type: { const: 'public-key' }, alg: { type: 'integer', examples: [-7] } },
+        additionalProperties: true,
+      },
+    },
+  },
   required: ['rp', 'user', 'challenge', 'pubKeyCredParams'],
   additionalProperties: true,
 };
@@ -61,6 +92,10 @@ const REQUEST_OPTIONS_SCHEMA: JsonSchema = {
   description:
     'WebAuthn `PublicKeyCredentialRequestOptionsJSON` with no `allowCredentials` (discoverable passkeys): give it to ' +
     '`startAuthentication({ optionsJSON })` of `@simplewebauthn/browser`. Its challenge is single use, for 5 minutes.',
+  properties: {
+    challenge: { type: 'string', description: 'base64url; single use, for 5 minutes', examples: ['RUt5V1hjZGQ'] },
+    rpId: { type: 'string', description: '`auth.webauthn.rp_id`', examples: ['localhost'] },
+  },
   required: ['challenge', 'rpId'],
   additionalProperties: true,
 };
