@@ -5,11 +5,13 @@
 #   services.sh rgw-stop | rgw-start   stop or start just the gateway (its cluster and objects stay):
 #                                      the "storage down" tests, through SVC_TEST_RGW_CTL (printed on
 #                                      start: this script with its state dir and port).
-# Ports: PORTICO_PG_PORT, PORTICO_REDIS_PORT, PORTICO_PGBOUNCER_PORT, PORTICO_RGW_PORT (the gateway;
-# its monitor listens on the next port); state under PORTICO_SERVICES_DIR.
+# Ports: PORTICO_PG_PORT, PORTICO_PG_REPLICA_PORT (a streaming replica of that server),
+# PORTICO_REDIS_PORT, PORTICO_PGBOUNCER_PORT, PORTICO_RGW_PORT (the gateway; its monitor listens on
+# the next port); state under PORTICO_SERVICES_DIR.
 set -euo pipefail
 STATE=${PORTICO_SERVICES_DIR:-/tmp/portico-ci-services}
 PG_PORT=${PORTICO_PG_PORT:-55432}
+REPLICA_PORT=${PORTICO_PG_REPLICA_PORT:-55433}
 REDIS_PORT=${PORTICO_REDIS_PORT:-56379}
 BOUNCER_PORT=${PORTICO_PGBOUNCER_PORT:-56432}
 RGW_PORT=${PORTICO_RGW_PORT:-57480}
@@ -25,6 +27,10 @@ PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
+psql_() { as_postgres "$PG_BIN/psql" -h 127.0.0.1 -U postgres -tA "$@"; }
+running() { as_postgres "$PG_BIN/pg_ctl" -D "$1" status >/dev/null 2>&1; }
+# The settings both servers run with: throwaway data (no fsync), loopback only.
+PG_OPTS="-c listen_addresses=127.0.0.1 -k /tmp -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
 
 start() {
   mkdir -p "$STATE"
@@ -35,13 +41,24 @@ start() {
     as_postgres "$PG_BIN/initdb" -D "$STATE/pg" -U postgres -A trust --no-sync >"$STATE/initdb.log" 2>&1 \
       || { cat "$STATE/initdb.log" >&2; exit 1; }
   fi
-  if ! as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg" status >/dev/null 2>&1; then
-    as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg" -l "$STATE/pg/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k /tmp -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null \
-      || { cat "$STATE/pg/server.log" >&2; exit 1; }
+  # The replica connects over loopback for replication (initdb writes this line; a state dir made
+  # otherwise gets it).
+  grep -Eq '^host[[:space:]]+replication[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$STATE/pg/pg_hba.conf" \
+    || echo 'host replication all 127.0.0.1/32 trust' >> "$STATE/pg/pg_hba.conf"
+  # A primary left running from before without WAL for a replica is restarted with it.
+  if running "$STATE/pg" && [ "$(psql_ -p "$PG_PORT" -c 'show wal_level' 2>/dev/null)" = minimal ]; then
+    as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast stop >/dev/null
   fi
-  as_postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "select 1 from pg_database where datname='portico_test'" | grep -q 1 \
+  if ! running "$STATE/pg"; then
+    as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg" -l "$STATE/pg/server.log" -w -t 60 \
+      -o "$PG_OPTS -p $PG_PORT -c wal_level=replica -c max_wal_senders=10 -c max_replication_slots=10" start >/dev/null \
+      || { cat "$STATE/pg/server.log" >&2; exit 1; }
+  else
+    psql_ -p "$PG_PORT" -c 'select pg_reload_conf()' >/dev/null
+  fi
+  psql_ -p "$PG_PORT" -c "select 1 from pg_database where datname='portico_test'" | grep -q 1 \
     || as_postgres "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres portico_test
+  pg_replica
   if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
     redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
       --pidfile "$STATE/redis.pid" --logfile "$STATE/redis.log"
@@ -74,6 +91,7 @@ INI
   fi
   rgw_cluster
   echo "export SVC_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$PG_PORT/portico_test"
+  echo "export SVC_TEST_POSTGRES_REPLICA_URL=postgres://postgres@127.0.0.1:$REPLICA_PORT/portico_test"
   [ -x "$PGBOUNCER" ] && echo "export SVC_TEST_PGBOUNCER_URL=postgres://postgres@127.0.0.1:$BOUNCER_PORT/portico_test"
   echo "export SVC_TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
   echo "export SVC_TEST_REDIS_SERVER=redis-server"
@@ -86,6 +104,25 @@ INI
   local ctl
   ctl="env PORTICO_SERVICES_DIR=$(printf %q "$(realpath "$STATE")") PORTICO_RGW_PORT=$RGW_PORT bash $(printf %q "$(realpath "$0")")"
   echo "export SVC_TEST_RGW_CTL=$(printf %q "$ctl")"
+}
+
+# A hot standby of that server, streaming its WAL through the replication slot replica1: copied
+# once with pg_basebackup (-R writes standby.signal and primary_conninfo), then started on its own
+# port. A test can pause its replay (pg_wal_replay_pause()) to make its lag deterministic.
+pg_replica() {
+  local dir=$STATE/pg-replica
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    rm -rf "$dir"; mkdir -p "$dir"; chmod 700 "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
+    # A slot left by a copy thrown away would make -C fail.
+    psql_ -p "$PG_PORT" -c "select pg_drop_replication_slot('replica1') from pg_replication_slots where slot_name = 'replica1'" >/dev/null
+    as_postgres "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$PG_PORT" -U postgres -D "$dir" -R -X stream -C -S replica1 \
+      >"$STATE/basebackup.log" 2>&1 || { cat "$STATE/basebackup.log" >&2; rm -rf "$dir"; exit 1; }
+  fi
+  if ! running "$dir"; then
+    as_postgres "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 -o "$PG_OPTS -p $REPLICA_PORT" start >/dev/null \
+      || { cat "$dir/server.log" >&2; exit 1; }
+  fi
 }
 
 # --- S3: Ceph's RADOS Gateway over a one-OSD cluster kept in memory (memstore), no auth between the
@@ -208,6 +245,7 @@ rgw_stop_all() {
 
 stop() {
   [ -f "$STATE/pgbouncer/pgbouncer.pid" ] && kill "$(cat "$STATE/pgbouncer/pgbouncer.pid")" 2>/dev/null || true
+  [ -n "$PG_BIN" ] && [ -d "$STATE/pg-replica" ] && as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg-replica" -m fast stop >/dev/null 2>&1 || true
   [ -n "$PG_BIN" ] && [ -d "$STATE/pg" ] && as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg" -m fast stop >/dev/null 2>&1 || true
   redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
   rgw_stop_all
