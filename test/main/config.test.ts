@@ -61,6 +61,8 @@ const DEFAULTS: Config = {
     queryTimeoutMs: 5000,
     migrationUrl: '',
     preparedStatements: true,
+    replicaUrls: [],
+    replicaMaxLagMs: 5000,
   },
   redis: { url: '' },
   api: { mode: 'rest' },
@@ -889,6 +891,38 @@ describe('loadConfig', () => {
       expect(problems({ SVC_AUTH_WEBAUTHN_ORIGINS: 'https://notexample.com,http://localhost:5173' })).to.deep.equal([
         'auth.webauthn.origins: https://notexample.com is not on auth.webauthn.rp_id "localhost" or under it',
       ]);
+    });
+
+    it('database.replica_urls: a list of postgres:// URLs, refused with SQLite, passwords never echoed', () => {
+      const PG = 'postgres://portico:pw@primary:5432/portico';
+      const config = valid({
+        SVC_DATABASE_URL: PG,
+        SVC_DATABASE_REPLICA_URLS: 'postgres://portico:pw@replica1:5432/portico, postgresql://replica2/portico',
+        SVC_DATABASE_REPLICA_MAX_LAG: '2s',
+      });
+      expect([config.database.replicaUrls, config.database.replicaMaxLagMs]).to.deep.equal([
+        ['postgres://portico:pw@replica1:5432/portico', 'postgresql://replica2/portico'],
+        2000,
+      ]);
+      expect(
+        valid(
+          { SVC_DATABASE_URL: PG },
+          { 'config/default.yaml': 'database:\n  replica_urls:\n    - postgres://r1/p\n' },
+        ).database.replicaUrls,
+      ).to.deep.equal(['postgres://r1/p']);
+      expect(problems({ SVC_DATABASE_REPLICA_URLS: 'postgres://replica1/portico' })).to.deep.equal([
+        'database.replica_urls: read replicas need PostgreSQL (database.url is SQLite); leave it empty',
+      ]);
+      const [line] = problems({
+        SVC_DATABASE_URL: PG,
+        SVC_DATABASE_REPLICA_URLS: 'postgres://a:s3cret@r1/p,mysql://b:s3cret2@r2/p',
+      });
+      expect(line).to.equal(
+        'database.replica_urls: "postgres://a:***@r1/p,mysql://b:***@r2/p" is not a list of postgres:// URLs',
+      );
+      expect(problems({ SVC_DATABASE_URL: PG, SVC_DATABASE_REPLICA_MAX_LAG: '0s' })[0]).to.match(
+        /^database\.replica_max_lag: /,
+      );
     });
 
     it('rate_limit.store redis without redis.url is an error', () => {

@@ -137,6 +137,14 @@ export const OptionalDatabaseUrl = fromString('empty or a postgres:// URL', (u) 
   return urlWithScheme(['postgres:', 'postgresql:'], u);
 });
 
+/** A list (as {@link List}) of `postgres://` URLs (`database.replica_urls`), each kept as written; empty by default. */
+export const DatabaseUrlList = fromString('a list of postgres:// URLs', (u) => {
+  const decoded = List.decode(u === null ? [] : u);
+  if (!isRight(decoded)) return undefined;
+  const urls = decoded.right.map((item) => urlWithScheme(['postgres:', 'postgresql:'], item));
+  return urls.every((url) => url !== undefined) ? (urls as string[]) : undefined;
+});
+
 /** Empty (no Redis) or a `redis://` / `rediss://` URL. */
 export const RedisUrl = fromString('empty or a redis:// URL', (u) => {
   if (u === '' || u === null) return '';

@@ -33,9 +33,13 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
-/** The password of any URL in a value (`database.url`, `redis.url`, `mail.smtp_url` …), never echoed in an error line. */
+/** The password of any URL in a value (`database.url`, `redis.url`, `mail.smtp_url`, each of a list …), never echoed in an error line. */
 const hidePassword = (value: unknown): unknown =>
-  typeof value === 'string' ? value.replace(/^(\s*[^:/?#\s]*:\/\/[^:/@]*:)[^@]*@/, '$1***@') : value;
+  typeof value === 'string'
+    ? value.replace(/(^|[\s,])([^:/?#\s,]*:\/\/[^:/@]*:)[^@]*@/g, '$1$2***@')
+    : Array.isArray(value)
+      ? value.map(hidePassword)
+      : value;
 
 const known = (path: string): boolean =>
   Object.hasOwn(KEYS, path) || path === HTTP_CHECKS || path === JOB_SCHEDULES || path === OIDC_PROVIDERS;
@@ -307,6 +311,9 @@ function crossChecks(config: Config, production: boolean): string[] {
   const errors: string[] = [];
   if (config.cors.allowCredentials && config.cors.allowedOrigins.includes('*')) {
     errors.push('cors.allow_credentials: true cannot be combined with cors.allowed_origins "*"; list the origins');
+  }
+  if (config.database.replicaUrls.length > 0 && config.database.url.startsWith('sqlite:')) {
+    errors.push('database.replica_urls: read replicas need PostgreSQL (database.url is SQLite); leave it empty');
   }
   if (config.rateLimit.store === 'redis' && config.redis.url === '') {
     errors.push('rate_limit.store: "redis" needs redis.url to be set');

@@ -3,6 +3,7 @@ import {
   Bool,
   ByteSize,
   DatabaseUrl,
+  DatabaseUrlList,
   OptionalDatabaseUrl,
   Duration,
   DurationOrZero,
@@ -65,6 +66,8 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'database.query_timeout': key(Duration, '5s'),
   'database.migration_url': key(OptionalDatabaseUrl, ''),
   'database.prepared_statements': key(Bool, true),
+  'database.replica_urls': key(DatabaseUrlList, []),
+  'database.replica_max_lag': key(Duration, '5s'),
   'redis.url': key(RedisUrl, ''),
   'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
   'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
@@ -202,6 +205,10 @@ export interface Config {
     migrationUrl: string;
     /** PostgreSQL: named prepared statements and a session statement bound; false behind a transaction pooler. */
     preparedStatements: boolean;
+    /** PostgreSQL: read replicas, which serve reads outside a transaction; empty: every read on the primary. */
+    replicaUrls: string[];
+    /** A replica further behind than this serves no reads (they go to the primary). */
+    replicaMaxLagMs: number;
   };
   redis: { url: string };
   api: { mode: 'rest' | 'graphql' | 'both' };

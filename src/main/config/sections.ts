@@ -115,6 +115,8 @@ function runtimeSections(
       queryTimeoutMs: v('database.query_timeout'),
       migrationUrl: v('database.migration_url'),
       preparedStatements: v('database.prepared_statements'),
+      replicaUrls: v('database.replica_urls'),
+      replicaMaxLagMs: v('database.replica_max_lag'),
     },
     redis: { url: v('redis.url') },
     jobs: {
