@@ -3,7 +3,12 @@
  * it was skipped; under CI (`CI=true`) a missing variable is a failure, never a silent skip.
  */
 export function externalService(
-  variable: 'SVC_TEST_POSTGRES_URL' | 'SVC_TEST_REDIS_URL' | 'SVC_TEST_S3_ENDPOINT' | 'SVC_TEST_RGW_CTL',
+  variable:
+    | 'SVC_TEST_POSTGRES_URL'
+    | 'SVC_TEST_POSTGRES_REPLICA_URL'
+    | 'SVC_TEST_REDIS_URL'
+    | 'SVC_TEST_S3_ENDPOINT'
+    | 'SVC_TEST_RGW_CTL',
 ): string | undefined {
   const value = process.env[variable]?.trim();
   if (value) return value;

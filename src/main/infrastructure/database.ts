@@ -23,6 +23,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
   return Database.connect(config.database.url, {
     queryTimeoutMs: config.database.queryTimeoutMs,
     preparedStatements: config.database.preparedStatements,
+    replicaUrls: config.database.replicaUrls,
     ...(config.database.migrationUrl !== '' ? { migrationUrl: config.database.migrationUrl } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
     entities: moduleEntities(),

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/core';
+import { MikroORM, type ConnectionType, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/core';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { PostgreSqlDriver, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { withMigrationLock } from './migrationLock.js';
 import { traceQueries } from './queryTracing.js';
+import { ReadRouting } from './readRouting.js';
 import { sqlExecutor, type SqlExecutor } from './sqlExecutor.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
@@ -49,6 +50,33 @@ export interface DatabaseOptions {
    * transaction pooler, where a server connection is another client's at the next transaction.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * PostgreSQL only (`database.replica_urls`): read replicas. Reads outside a transaction — the
+   * ORM's and the SQL executor's `select`s — go to one of them ({@link ReadRouting}); writes and
+   * transactions, and reads asking for it (`connectionType: 'write'`), to `database.url`.
+   */
+  readonly replicaUrls?: readonly string[];
+}
+
+/**
+ * MikroORM's PostgreSQL driver with reads routed by {@link ReadRouting} rather than to a random
+ * replica: a read the routing keeps on the primary (there is no replica fit, or the caller reads
+ * from the primary) takes the primary's connection.
+ */
+function routedPostgreSqlDriver(routing: ReadRouting): typeof PostgreSqlDriver {
+  return class RoutedPostgreSqlDriver extends PostgreSqlDriver {
+    override getConnection(type: ConnectionType = 'write'): PostgreSqlConnection {
+      if (type === 'write') return this.connection;
+      const replica = routing.replicaForRead();
+      return (replica === undefined ? undefined : this.replicas[replica]) ?? this.connection;
+    }
+  };
+}
+
+/** The knex instances of the ORM's replica connections, by index (none on SQLite or without replicas). */
+function replicaKnexes(orm: MikroORM, count: number): Knex[] {
+  const driver = orm.em.getDriver() as unknown as { readonly replicas?: readonly AbstractSqlConnection[] };
+  return (driver.replicas ?? []).slice(0, count).map((replica) => replica.getKnex());
 }
 
 /** knex's logger, sent to `warn` instead of the console. */
@@ -57,7 +85,7 @@ function driverLog(options: DatabaseOptions): Record<string, (message: unknown) 
   return { warn, error: warn, deprecate: () => undefined, debug: () => undefined };
 }
 
-function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
+function ormOptions(target: DatabaseTarget, options: DatabaseOptions, routing: ReadRouting): Options {
   const common: Options = {
     entities: [...options.entities],
     extensions: [Migrator],
@@ -109,8 +137,10 @@ function ormOptions(target: DatabaseTarget, options: DatabaseOptions): Options {
   const timeout = options.queryTimeoutMs;
   return {
     ...common,
-    driver: PostgreSqlDriver,
+    driver: routedPostgreSqlDriver(routing),
     clientUrl: target.url,
+    // Each replica gets a pool of its own, with the primary's size, bounds and session settings.
+    replicas: (options.replicaUrls ?? []).map((clientUrl, i) => ({ name: `replica${i + 1}`, clientUrl })),
     pool: {
       min: 0,
       max: 10,
@@ -163,9 +193,11 @@ export class Database {
   /** Connects, or throws DatabaseConnectionError naming the (password-masked) target. */
   static async connect(url: string, options: DatabaseOptions): Promise<Database> {
     const target = databaseTarget(url);
+    const replicaUrls = target.kind === 'postgres' ? (options.replicaUrls ?? []) : [];
+    const routing = new ReadRouting(replicaUrls.length);
     let orm: MikroORM;
     try {
-      orm = await MikroORM.init(ormOptions(target, options));
+      orm = await MikroORM.init(ormOptions(target, { ...options, replicaUrls }, routing));
     } catch (error) {
       throw new DatabaseConnectionError(`cannot open ${target.display}: ${reason(error)}`);
     }
@@ -175,7 +207,10 @@ export class Database {
       throw new DatabaseConnectionError(`cannot connect to ${target.display}: ${status.reason}`);
     }
     const knex = (orm.em.getConnection() as AbstractSqlConnection).getKnex();
-    const sql = sqlExecutor(knex, { preparedStatements: options.preparedStatements !== false });
+    const sql = sqlExecutor(knex, {
+      preparedStatements: options.preparedStatements !== false,
+      replicas: { knexes: replicaKnexes(orm, replicaUrls.length), routing },
+    });
     return new Database(orm, sql, target, options.migrationUrl);
   }
 
@@ -197,12 +232,12 @@ export class Database {
   }
 
   /**
-   * One round trip (`select 1`). After a write failed for lack of storage, also one small write,
+   * One round trip to the primary (`select 1`). After a write failed for lack of storage, also one small write,
    * so the health check stays `down` (`storage is full`) until writes work again, and comes back
    * by itself once space is freed.
    */
   async ping(): Promise<void> {
-    await this.sql.one('select 1');
+    await this.sql.primary.one('select 1');
     if (!storageFullOf(this.orm)) return;
     await guarded(this.orm, () =>
       this.sql.run(

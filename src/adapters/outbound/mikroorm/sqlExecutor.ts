@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { inQuerySpan } from './queryTracing.js';
+import type { ReadRouting } from './readRouting.js';
 
 /** A value a statement binds. Dates and booleans are converted for SQLite (epoch milliseconds, 1/0), as the ORM stores them. */
 export type SqlParam = string | number | boolean | Date | null;
@@ -24,9 +25,15 @@ export interface SqlStatements {
  * prepared — once per connection on SQLite, as named server-side statements on PostgreSQL (unless
  * `database.prepared_statements` is false) — on connections of the ORM's pool, so they share its
  * size, its bound on getting a connection and (PostgreSQL) the driver's per-query bound.
+ *
+ * With read replicas (PostgreSQL), a `select` run by `one` or `all` outside a transaction goes where
+ * {@link ReadRouting} says, on the pool the ORM keeps for that replica; `run`, transactions,
+ * `select … for update` and statements that are no `select` (`update … returning`) go to the primary.
  */
 export interface SqlExecutor extends SqlStatements {
   readonly dialect: SqlDialect;
+  /** The same statements, always on the primary: a read that must see the last write, the health check. */
+  readonly primary: SqlStatements;
   /**
    * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
    * it rejects. On SQLite it takes the write lock first (`begin immediate`), so a read-modify-write
@@ -39,6 +46,15 @@ export interface SqlExecutor extends SqlStatements {
 
 /** The part of the ORM's knex client the executor uses: its pool, through knex's typed `Client` methods. */
 type Pool = Pick<Knex.Client, 'acquireConnection' | 'releaseConnection'>;
+
+/** The replicas' pools (by index) and which of them a read goes to. */
+interface ReadPools {
+  readonly pools: readonly Pool[];
+  readonly routing: ReadRouting;
+}
+
+/** A statement a replica may answer: a `select` that locks nothing (a hot standby refuses writes and row locks). */
+const REPLICA_SAFE = /^\s*select\b(?![\s\S]*\bfor\s+(?:update|no\s+key\s+update|share|key\s+share)\b)/i;
 
 /** The part of a libsql (better-sqlite3 API) statement used here. */
 interface LibSqlStatement {
@@ -80,7 +96,27 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   abstract readonly dialect: SqlDialect;
   private tracer: { tracer: Tracer; system: string } | undefined;
 
-  protected constructor(private readonly pool: Pool) {}
+  protected constructor(
+    private readonly pool: Pool,
+    private readonly reads?: ReadPools,
+  ) {}
+
+  get primary(): SqlStatements {
+    return {
+      one: <T>(sql: string, params: readonly SqlParam[] = []) =>
+        this.withConnection((c) => this.on(c).one<T>(sql, params)),
+      all: <T>(sql: string, params: readonly SqlParam[] = []) =>
+        this.withConnection((c) => this.on(c).all<T>(sql, params)),
+      run: (sql: string, params: readonly SqlParam[] = []) => this.run(sql, params),
+    };
+  }
+
+  /** The pool a read outside a transaction takes its connection from: a replica's, or the primary's. */
+  private poolForRead(sql: string): Pool {
+    if (!this.reads || !REPLICA_SAFE.test(sql)) return this.pool;
+    const replica = this.reads.routing.replicaForRead();
+    return (replica === undefined ? undefined : this.reads.pools[replica]) ?? this.pool;
+  }
 
   traceWith(tracer: Tracer): void {
     this.tracer = { tracer, system: this.dialect };
@@ -90,13 +126,13 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   protected abstract begin(connection: C): Promise<void>;
   protected abstract end(connection: C, commit: boolean): Promise<void>;
 
-  /** Runs `use` on a connection of the pool, given back afterwards whatever happens. */
-  protected async withConnection<T>(use: (connection: C) => Promise<T>): Promise<T> {
-    const connection = (await this.pool.acquireConnection()) as C;
+  /** Runs `use` on a connection of `pool` (the primary's by default), given back afterwards whatever happens. */
+  protected async withConnection<T>(use: (connection: C) => Promise<T>, pool: Pool = this.pool): Promise<T> {
+    const connection = (await pool.acquireConnection()) as C;
     try {
       return await use(connection);
     } finally {
-      await this.pool.releaseConnection(connection);
+      await pool.releaseConnection(connection);
     }
   }
 
@@ -116,11 +152,11 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   }
 
   one<T>(sql: string, params: readonly SqlParam[] = []): Promise<T | undefined> {
-    return this.withConnection((c) => this.on(c).one<T>(sql, params));
+    return this.withConnection((c) => this.on(c).one<T>(sql, params), this.poolForRead(sql));
   }
 
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    return this.withConnection((c) => this.on(c).all<T>(sql, params));
+    return this.withConnection((c) => this.on(c).all<T>(sql, params), this.poolForRead(sql));
   }
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
@@ -220,8 +256,9 @@ class PgExecutor extends PooledExecutor<PgConnection> {
   constructor(
     pool: Pool,
     private readonly named: boolean,
+    reads?: ReadPools,
   ) {
-    super(pool);
+    super(pool, reads);
   }
 
   private statementOf(sql: string): { name: string | undefined; text: string } {
@@ -258,8 +295,23 @@ class PgExecutor extends PooledExecutor<PgConnection> {
   }
 }
 
-/** The executor for the ORM's knex instance: its dialect decides which. */
-export function sqlExecutor(knex: Knex, options: { readonly preparedStatements: boolean }): SqlExecutor {
+/**
+ * The executor for the ORM's knex instance: its dialect decides which. `replicas` (PostgreSQL): the
+ * knex instances the ORM keeps for its read replicas, by index, and the routing of reads among them.
+ */
+export function sqlExecutor(
+  knex: Knex,
+  options: {
+    readonly preparedStatements: boolean;
+    readonly replicas?: { readonly knexes: readonly Knex[]; readonly routing: ReadRouting };
+  },
+): SqlExecutor {
   const pool = knex.client as Pool & { readonly dialect: string };
-  return pool.dialect === 'postgresql' ? new PgExecutor(pool, options.preparedStatements) : new LibSqlExecutor(pool);
+  if (pool.dialect !== 'postgresql') return new LibSqlExecutor(pool);
+  const { replicas } = options;
+  const reads =
+    replicas && replicas.knexes.length > 0
+      ? { pools: replicas.knexes.map((replica) => replica.client as Pool), routing: replicas.routing }
+      : undefined;
+  return new PgExecutor(pool, options.preparedStatements, reads);
 }
