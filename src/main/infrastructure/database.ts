@@ -24,6 +24,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
     queryTimeoutMs: config.database.queryTimeoutMs,
     preparedStatements: config.database.preparedStatements,
     replicaUrls: config.database.replicaUrls,
+    replicaMaxLagMs: config.database.replicaMaxLagMs,
     ...(config.database.migrationUrl !== '' ? { migrationUrl: config.database.migrationUrl } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
     entities: moduleEntities(),

@@ -8,7 +8,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { withMigrationLock } from './migrationLock.js';
 import { traceQueries } from './queryTracing.js';
-import { ReadRouting } from './readRouting.js';
+import { ReadRouting, walPosition, type ReplicaProbe } from './readRouting.js';
 import { sqlExecutor, type SqlExecutor } from './sqlExecutor.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
@@ -56,6 +56,30 @@ export interface DatabaseOptions {
    * transactions, and reads asking for it (`connectionType: 'write'`), to `database.url`.
    */
   readonly replicaUrls?: readonly string[];
+  /** A replica further behind than this serves no reads (`database.replica_max_lag`); unbounded when absent. */
+  readonly replicaMaxLagMs?: number;
+}
+
+/** How often the replicas are probed: a quarter of the lag allowed, within 100 ms … 1 s. */
+const probeIntervalMs = (maxLagMs: number): number => Math.min(1000, Math.max(100, maxLagMs / 4));
+
+/** Positions read on the ORM's own connections: the primary's, and each replica's (whose pools the driver and the executor share). */
+function replicaProbe(orm: MikroORM): ReplicaProbe {
+  const driver = orm.em.getDriver() as unknown as { readonly replicas?: readonly AbstractSqlConnection[] };
+  const position = async (connection: AbstractSqlConnection | undefined, sql: string): Promise<bigint> => {
+    if (!connection) throw new Error('no such replica');
+    const row: { lsn?: string | null } | undefined = await connection.execute<{ lsn: string | null }>(sql, [], 'get');
+    if (!row?.lsn) throw new Error('not a replica');
+    return walPosition(row.lsn);
+  };
+  return {
+    primaryPosition: () =>
+      position(
+        orm.em.getConnection('write') as AbstractSqlConnection,
+        'select pg_current_wal_insert_lsn()::text as lsn',
+      ),
+    replayedPosition: (index) => position(driver.replicas?.[index], 'select pg_last_wal_replay_lsn()::text as lsn'),
+  };
 }
 
 /**
@@ -188,13 +212,18 @@ export class Database {
     readonly sql: SqlExecutor,
     readonly target: DatabaseTarget,
     private readonly migrationUrl: string | undefined,
+    /** Where reads outside a transaction go, and what the last probe found of each replica. */
+    readonly reads: ReadRouting,
   ) {}
+
+  /** The timer probing the replicas (none without replicas). */
+  private probing: NodeJS.Timeout | undefined;
 
   /** Connects, or throws DatabaseConnectionError naming the (password-masked) target. */
   static async connect(url: string, options: DatabaseOptions): Promise<Database> {
     const target = databaseTarget(url);
     const replicaUrls = target.kind === 'postgres' ? (options.replicaUrls ?? []) : [];
-    const routing = new ReadRouting(replicaUrls.length);
+    const routing = new ReadRouting(replicaUrls.length, options.replicaMaxLagMs);
     let orm: MikroORM;
     try {
       orm = await MikroORM.init(ormOptions(target, { ...options, replicaUrls }, routing));
@@ -211,7 +240,18 @@ export class Database {
       preparedStatements: options.preparedStatements !== false,
       replicas: { knexes: replicaKnexes(orm, replicaUrls.length), routing },
     });
-    return new Database(orm, sql, target, options.migrationUrl);
+    const database = new Database(orm, sql, target, options.migrationUrl, routing);
+    if (replicaUrls.length > 0) {
+      // The first probe before any read: a replica serves none until one found it up.
+      const probe = replicaProbe(orm);
+      await routing.probe(probe);
+      database.probing = setInterval(
+        () => void routing.probe(probe),
+        probeIntervalMs(options.replicaMaxLagMs ?? Number.POSITIVE_INFINITY),
+      );
+      database.probing.unref();
+    }
+    return database;
   }
 
   /**
@@ -260,6 +300,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.probing);
     await this.orm.close(true);
   }
 }

@@ -16,18 +16,106 @@ export function readingFromPrimary<T>(work: () => Promise<T>): Promise<T> {
   return scope.run({ primary: true }, work);
 }
 
+/** A WAL position (`0/16B3748`, PostgreSQL's `pg_lsn` as text) as a number that orders like it. */
+export function walPosition(lsn: string): bigint {
+  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(lsn.trim());
+  if (!match) throw new Error(`not a WAL position: ${lsn}`);
+  return (BigInt(`0x${match[1]}`) << 32n) + BigInt(`0x${match[2]}`);
+}
+
+/** How {@link ReadRouting} learns where the primary's WAL is and how far each replica replayed it. */
+export interface ReplicaProbe {
+  /** The primary's WAL position (its insert position: a commit may be asynchronous). */
+  primaryPosition(): Promise<bigint>;
+  /** How far replica `index` has replayed; rejects when it cannot be reached within the bound, or is no replica. */
+  replayedPosition(index: number): Promise<bigint>;
+}
+
+/** What the last probe found of one replica. */
+export interface ReplicaState {
+  readonly up: boolean;
+  /** Milliseconds since the primary reached a position this replica has not replayed yet (0: none). */
+  readonly lagMs: number;
+  readonly replayed: bigint;
+}
+
+/** The primary's positions are kept this long past the largest lag that matters, and no more than this many. */
+const MAX_SAMPLES = 1000;
+
 /**
- * Where a read outside a transaction goes (`database.replica_urls`): one of the replicas at random,
- * or the primary when there is none or the current async context reads from the primary
+ * Where a read outside a transaction goes (`database.replica_urls`): one of the replicas at random
+ * among those up and no further behind than `maxLagMs` (`database.replica_max_lag`), or the primary
+ * when there is none such or the current async context reads from the primary
  * ({@link readingFromPrimary}). Writes and transactions never ask: they always run on the primary.
+ *
+ * A replica's lag is measured by WAL positions, not by timestamps (an idle primary leaves a replica
+ * nothing to replay, and it is then not behind): each {@link probe} records the primary's position
+ * with the time, and a replica is behind by the age of the oldest recorded position it has not
+ * replayed. A replica serves no read before its first probe found it up.
  */
 export class ReadRouting {
-  /** `replicas`: how many replicas there are; their indexes are `0 … replicas - 1`. */
-  constructor(readonly replicas: number) {}
+  private readonly states: ReplicaState[];
+  private samples: { at: number; position: bigint }[] = [];
+  private probing = false;
+
+  constructor(
+    /** How many replicas there are; their indexes are `0 … replicas - 1`. */
+    readonly replicas: number,
+    private readonly maxLagMs: number = Number.POSITIVE_INFINITY,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.states = Array.from({ length: replicas }, () => ({ up: false, lagMs: 0, replayed: 0n }));
+  }
+
+  /** What the last probe found of each replica, by index. */
+  get state(): readonly ReplicaState[] {
+    return this.states;
+  }
 
   /** The index of the replica the next read goes to, or `undefined` for the primary. */
   replicaForRead(): number | undefined {
     if (this.replicas === 0 || scope.getStore()?.primary) return undefined;
-    return randomInt(this.replicas);
+    const fit = this.states.flatMap((state, index) => (state.up && state.lagMs <= this.maxLagMs ? [index] : []));
+    return fit.length === 0 ? undefined : fit[randomInt(fit.length)];
+  }
+
+  /**
+   * Asks the primary its position and every replica how far it replayed (at once; each bounded by
+   * the probe itself), and updates their states: a replica that does not answer is down until a
+   * probe finds it again. A probe still running when the next is due makes that one do nothing.
+   */
+  async probe(probe: ReplicaProbe): Promise<void> {
+    if (this.replicas === 0 || this.probing) return;
+    this.probing = true;
+    try {
+      const at = this.now();
+      let primary: bigint;
+      try {
+        primary = await probe.primaryPosition();
+      } catch {
+        // Without the primary's position no lag can be told; the states stay as they were.
+        return;
+      }
+      this.samples.push({ at, position: primary });
+      const horizon = at - 2 * Math.min(this.maxLagMs, 3_600_000);
+      this.samples = this.samples.filter((sample) => sample.at >= horizon).slice(-MAX_SAMPLES);
+      await Promise.all(
+        this.states.map(async (previous, index) => {
+          try {
+            const replayed = await probe.replayedPosition(index);
+            this.states[index] = { up: true, replayed, lagMs: this.lagOf(replayed) };
+          } catch {
+            this.states[index] = { ...previous, up: false };
+          }
+        }),
+      );
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private lagOf(replayed: bigint): number {
+    const behind = this.samples.find((sample) => sample.position > replayed);
+    return behind ? this.now() - behind.at : 0;
   }
 }
