@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomInt } from 'node:crypto';
 
-/** What the code running in an async context asked of its reads: all of them on the primary. */
-interface ReadScope {
-  readonly primary: true;
-}
+/**
+ * What the code running in an async context asked of its reads: all of them on the primary, or on a
+ * replica only once it has replayed the primary's WAL up to `atLeast` (else on the primary).
+ */
+type ReadScope = { readonly primary: true } | { readonly atLeast: bigint };
 
 const scope = new AsyncLocalStorage<ReadScope>();
 
@@ -14,6 +15,16 @@ const scope = new AsyncLocalStorage<ReadScope>();
  */
 export function readingFromPrimary<T>(work: () => Promise<T>): Promise<T> {
   return scope.run({ primary: true }, work);
+}
+
+/**
+ * Runs `work` with every read it makes outside a transaction on a replica only if that replica has
+ * replayed the primary's WAL up to `position` (as its last probe found), else on the primary: a
+ * caller whose last write put the primary at `position` reads it, and reads from replicas again
+ * as soon as one has replayed it.
+ */
+export function readingAtLeast<T>(position: bigint, work: () => Promise<T>): Promise<T> {
+  return scope.run({ atLeast: position }, work);
 }
 
 /** A WAL position (`0/16B3748`, PostgreSQL's `pg_lsn` as text) as a number that orders like it. */
@@ -46,7 +57,7 @@ const MAX_SAMPLES = 1000;
  * Where a read outside a transaction goes (`database.replica_urls`): one of the replicas at random
  * among those up and no further behind than `maxLagMs` (`database.replica_max_lag`), or the primary
  * when there is none such or the current async context reads from the primary
- * ({@link readingFromPrimary}). Writes and transactions never ask: they always run on the primary.
+ * ({@link readingFromPrimary}) or from a position none of them has replayed ({@link readingAtLeast}). Writes and transactions never ask: they always run on the primary.
  *
  * A replica's lag is measured by WAL positions, not by timestamps (an idle primary leaves a replica
  * nothing to replay, and it is then not behind): each {@link probe} records the primary's position
@@ -74,8 +85,12 @@ export class ReadRouting {
 
   /** The index of the replica the next read goes to, or `undefined` for the primary. */
   replicaForRead(): number | undefined {
-    if (this.replicas === 0 || scope.getStore()?.primary) return undefined;
-    const fit = this.states.flatMap((state, index) => (state.up && state.lagMs <= this.maxLagMs ? [index] : []));
+    const asked = scope.getStore();
+    if (this.replicas === 0 || (asked && 'primary' in asked)) return undefined;
+    const atLeast = asked?.atLeast ?? 0n;
+    const fit = this.states.flatMap((state, index) =>
+      state.up && state.lagMs <= this.maxLagMs && state.replayed >= atLeast ? [index] : [],
+    );
     return fit.length === 0 ? undefined : fit[randomInt(fit.length)];
   }
 

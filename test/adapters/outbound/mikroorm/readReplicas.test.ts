@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
-import { readingFromPrimary } from '../../../../src/adapters/outbound/mikroorm/readRouting.js';
+import {
+  readingAtLeast,
+  readingFromPrimary,
+  walPosition,
+} from '../../../../src/adapters/outbound/mikroorm/readRouting.js';
 import { AppMetaSchema } from '../../../../src/adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
@@ -120,6 +124,25 @@ describe('read replicas (PostgreSQL)', function () {
     await replica.query('select pg_wal_replay_resume()');
     await caughtUp();
     expect(valueOf(await find())).to.equal('fresh');
+  });
+
+  it("reading at least from a write's WAL position: on the primary while the replica has not replayed it, on the replica once it has", async () => {
+    const position = async () =>
+      walPosition((await db.sql.primary.one<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn'))!.lsn);
+    const select = 'select value from app_meta where key = ?';
+    const read = (at: bigint) => readingAtLeast(at, () => db.sql.one<{ value: string }>(select, [key]));
+    const findAt = (at: bigint) => readingAtLeast(at, () => db.orm.em.fork().findOne(AppMetaSchema, { key }));
+    await staleReplica();
+    const written = await position();
+    expect(valueOf(await read(written))).to.equal('fresh');
+    expect(valueOf(await findAt(written))).to.equal('fresh');
+    expect(valueOf(await read(0n))).to.equal('old');
+    await replica.query('select pg_wal_replay_resume()');
+    await caughtUp();
+    await sleep(1100); // the next probe (one a second) finds the replica at the write
+    expect(db.reads.replicaForRead()).to.equal(0);
+    expect(await readingAtLeast(written, () => Promise.resolve(db.reads.replicaForRead()))).to.equal(0);
+    expect(valueOf(await read(written))).to.equal('fresh');
   });
 
   it('a replica further behind than replica_max_lag serves no reads until it catches up', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   ReadRouting,
+  readingAtLeast,
   readingFromPrimary,
   walPosition,
   type ReplicaProbe,
@@ -72,5 +73,20 @@ describe('ReadRouting', () => {
       [true, 0],
       [true, 0],
     ]);
+  });
+
+  it('reads at least from a position on a replica that has replayed it, else on the primary', async () => {
+    const routing = new ReadRouting(2);
+    const probe = fakeProbe();
+    probe.primary = 300n;
+    probe.replicas = [300n, 200n];
+    await routing.probe(probe);
+    const at = (position: bigint) => readingAtLeast(position, () => Promise.resolve(routing.replicaForRead()));
+    expect(await at(250n)).to.equal(0);
+    expect(await at(300n)).to.equal(0);
+    expect(await at(301n)).to.equal(undefined);
+    const anyFit = new Set<number | undefined>();
+    for (let i = 0; i < 50; i++) anyFit.add(await at(200n));
+    expect([...anyFit].sort()).to.deep.equal([0, 1]);
   });
 });
