@@ -89,12 +89,47 @@ function replicaProbe(orm: MikroORM): ReplicaProbe {
  */
 function routedPostgreSqlDriver(routing: ReadRouting): typeof PostgreSqlDriver {
   return class RoutedPostgreSqlDriver extends PostgreSqlDriver {
+    /** Each replica's connection, its statements run again on the primary when they fail there (see {@link onPrimaryWhenFailing}). */
+    private readonly reading = new Map<number, PostgreSqlConnection>();
+
     override getConnection(type: ConnectionType = 'write'): PostgreSqlConnection {
       if (type === 'write') return this.connection;
       const replica = routing.replicaForRead();
-      return (replica === undefined ? undefined : this.replicas[replica]) ?? this.connection;
+      const connection = replica === undefined ? undefined : this.replicas[replica];
+      if (replica === undefined || !connection) return this.connection;
+      let reading = this.reading.get(replica);
+      if (!reading) {
+        reading = onPrimaryWhenFailing(connection, this.connection, () => routing.failed(replica));
+        this.reading.set(replica, reading);
+      }
+      return reading;
     }
   };
+}
+
+/**
+ * `replica`, whose `execute` runs a statement that fails there again on `primary` (the ORM reads
+ * only outside transactions there) after telling `failed`: a replica down since its last probe
+ * fails no request.
+ */
+function onPrimaryWhenFailing(
+  replica: PostgreSqlConnection,
+  primary: PostgreSqlConnection,
+  failed: () => void,
+): PostgreSqlConnection {
+  return new Proxy(replica, {
+    get(target, property, receiver) {
+      if (property !== 'execute') return Reflect.get(target, property, receiver) as unknown;
+      return async (...args: Parameters<PostgreSqlConnection['execute']>) => {
+        try {
+          return await target.execute(...args);
+        } catch {
+          failed();
+          return primary.execute(...args);
+        }
+      };
+    },
+  });
 }
 
 /** The knex instances of the ORM's replica connections, by index (none on SQLite or without replicas). */

@@ -94,6 +94,12 @@ export class ReadRouting {
     return fit.length === 0 ? undefined : fit[randomInt(fit.length)];
   }
 
+  /** A read failed on replica `index`: it serves none until the next probe finds it up. */
+  failed(index: number): void {
+    const state = this.states[index];
+    if (state) this.states[index] = { ...state, up: false };
+  }
+
   /**
    * Asks the primary its position and every replica how far it replayed (at once; each bounded by
    * the probe itself), and updates their states: a replica that does not answer is down until a

@@ -111,11 +111,22 @@ abstract class PooledExecutor<C> implements SqlExecutor {
     };
   }
 
-  /** The pool a read outside a transaction takes its connection from: a replica's, or the primary's. */
-  private poolForRead(sql: string): Pool {
-    if (!this.reads || !REPLICA_SAFE.test(sql)) return this.pool;
-    const replica = this.reads.routing.replicaForRead();
-    return (replica === undefined ? undefined : this.reads.pools[replica]) ?? this.pool;
+  /**
+   * Runs a read outside a transaction on the replica the routing picks, or on the primary. A read
+   * that fails on a replica (down since its last probe, its connection lost, a conflict with
+   * recovery) is run again on the primary, and that replica serves no more reads until a probe
+   * finds it fit again.
+   */
+  private async read<T>(sql: string, use: (connection: C) => Promise<T>): Promise<T> {
+    const replica = this.reads && REPLICA_SAFE.test(sql) ? this.reads.routing.replicaForRead() : undefined;
+    const pool = replica === undefined ? undefined : this.reads?.pools[replica];
+    if (replica === undefined || !pool) return this.withConnection(use);
+    try {
+      return await this.withConnection(use, pool);
+    } catch {
+      this.reads?.routing.failed(replica);
+      return this.withConnection(use);
+    }
   }
 
   traceWith(tracer: Tracer): void {
@@ -152,11 +163,11 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   }
 
   one<T>(sql: string, params: readonly SqlParam[] = []): Promise<T | undefined> {
-    return this.withConnection((c) => this.on(c).one<T>(sql, params), this.poolForRead(sql));
+    return this.read(sql, (c) => this.on(c).one<T>(sql, params));
   }
 
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    return this.withConnection((c) => this.on(c).all<T>(sql, params), this.poolForRead(sql));
+    return this.read(sql, (c) => this.on(c).all<T>(sql, params));
   }
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<number> {

@@ -184,6 +184,25 @@ describe('read replicas (PostgreSQL)', function () {
     }
   });
 
+  it('a read that fails on a replica its probe found up runs again on the primary, and that replica serves no more reads', async () => {
+    // The replica's `postgres` database: it answers the probe, and has none of the service's tables.
+    const failing = await connectDatabase(primaryUrl!, { replicaUrls: [onDatabase(replicaUrl!, 'postgres')] });
+    try {
+      await failing.sql.run('delete from app_meta where key = ?', [key]);
+      await failing.sql.run('insert into app_meta (key, value) values (?, ?)', [key, 'here']);
+      const select = 'select value from app_meta where key = ?';
+      expect(failing.reads.state[0]).to.include({ up: true });
+      expect(valueOf(await failing.sql.one<{ value: string }>(select, [key]))).to.equal('here');
+      expect(failing.reads.state[0]).to.include({ up: false });
+      await sleep(1100); // the next probe finds it up again
+      expect(failing.reads.state[0]).to.include({ up: true });
+      expect(valueOf(await failing.orm.em.fork().findOne(AppMetaSchema, { key }))).to.equal('here');
+      expect(failing.reads.state[0]).to.include({ up: false });
+    } finally {
+      await failing.close();
+    }
+  });
+
   it("the replica's own counters show the reads reaching it, and only its probes when they read from the primary", async () => {
     // A database of its own for each half: closing it ends its sessions on the replica, which flushes their counters.
     const reads = async (onPrimary: boolean): Promise<number> => {
