@@ -11,6 +11,7 @@ import {
   type EventLoopDelayMonitor,
 } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../adapters/outbound/health/HttpHealthCheck.js';
+import { ReplicaHealthCheck } from '../../adapters/outbound/health/ReplicaHealthCheck.js';
 import { StorageHealthCheck } from '../../adapters/outbound/health/StorageHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { CheckHealth } from '../../application/health/CheckHealth.js';
@@ -56,6 +57,10 @@ function buildRegistry({
   // cache is not (the limiter fails open), nor is a slow event loop.
   registry.register(new DatabaseHealthCheck(database), 'readiness', { critical: true });
   if (redis) registry.register(new CacheHealthCheck(redis), 'readiness');
+  // Reads a replica cannot serve go to the primary: `degraded` at worst, and readiness stays up.
+  if (database.reads.replicas > 0) {
+    registry.register(new ReplicaHealthCheck(database.reads, config.database.replicaMaxLagMs), 'readiness');
+  }
   for (const http of config.health.http) {
     registry.register(new HttpHealthCheck(http.name, http.url, http.timeoutMs), 'readiness', {
       critical: http.critical,

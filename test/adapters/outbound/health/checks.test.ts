@@ -8,6 +8,7 @@ import {
   EventLoopHealthCheck,
 } from '../../../../src/adapters/outbound/health/EventLoopHealthCheck.js';
 import { HttpHealthCheck } from '../../../../src/adapters/outbound/health/HttpHealthCheck.js';
+import { ReplicaHealthCheck } from '../../../../src/adapters/outbound/health/ReplicaHealthCheck.js';
 
 const live = () => new AbortController().signal;
 
@@ -143,5 +144,28 @@ describe('EventLoopDelayMonitor (shared by the event_loop check and load sheddin
     } finally {
       monitor.close();
     }
+  });
+});
+
+describe('ReplicaHealthCheck', () => {
+  const outcome = (state: { up: boolean; lagMs: number }[]) => new ReplicaHealthCheck({ state }, 5000).check();
+
+  it('is up while every replica answers and is within replica_max_lag; degraded, never down, otherwise', async () => {
+    expect(
+      await outcome([
+        { up: true, lagMs: 0 },
+        { up: true, lagMs: 5000 },
+      ]),
+    ).to.deep.equal({ status: 'up' });
+    expect(
+      await outcome([
+        { up: true, lagMs: 0 },
+        { up: true, lagMs: 7200 },
+      ]),
+    ).to.deep.equal({ status: 'degraded', message: 'replica 2 7200 ms behind' });
+    expect(await outcome([{ up: false, lagMs: 0 }])).to.deep.equal({
+      status: 'degraded',
+      message: 'replica 1 unreachable',
+    });
   });
 });
