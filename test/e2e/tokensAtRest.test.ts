@@ -124,6 +124,10 @@ for (const engine of ENGINES) {
           ...settings,
           SVC_AUTH_BCRYPT_COST: '4',
           SVC_RATE_LIMIT_ENABLED: 'false',
+          // The mail budget per client address is counted in the database, which the suites before
+          // this one share: their registrations from 127.0.0.1 would spend it, and the reset mail
+          // this suite waits for would be withheld (the request still answers 202).
+          SVC_ACCOUNT_MAILS_PER_IP_PER_HOUR: '1000000',
           SVC_MAIL_SMTP_URL: smtp.url,
           SVC_MAIL_LINK_BASE_URL: 'https://app.example.com/account',
         }),
