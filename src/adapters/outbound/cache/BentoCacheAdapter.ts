@@ -1,0 +1,99 @@
+import { BentoCache, bentostore } from 'bentocache';
+import { memoryDriver } from 'bentocache/drivers/memory';
+import { redisBusDriver, redisDriver } from 'bentocache/drivers/redis';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Cache, CacheEntryOptions } from '../../../application/ports/Cache.js';
+
+export interface BentoCacheSettings {
+  /** Keys are stored under this prefix (in Redis and on the bus channel). */
+  readonly prefix: string;
+  /** Empty: memory only, on this instance. Set: memory + Redis + an invalidation bus. */
+  readonly redisUrl: string;
+  /** At most this many entries in memory. */
+  readonly maxItems?: number;
+  /** Told (throttled by the caller) when the shared layer has a connection problem. */
+  readonly onRedisError?: (error: Error) => void;
+}
+
+/**
+ * The `Cache` port over bentocache: a memory layer (L1), and with Redis a shared layer (L2) and a
+ * bus that makes every instance drop its L1 copy of a deleted key. Values are stored as JSON in
+ * both modes, so what one instance caches another reads alike: cache plain data.
+ *
+ * Redis clients: the L2 client and the bus publisher never queue while disconnected (a call fails
+ * over to memory and the loader at once); the bus subscriber queues and retries without limit, so
+ * it subscribes again when Redis comes back. bentocache's bus builds its publisher and then its
+ * subscriber with `duplicate()` of the client given, in that order: the given client's
+ * `duplicate` hands out the two kinds in turn, each with the error listener.
+ */
+export class BentoCacheAdapter implements Cache {
+  private readonly bento: BentoCache<{ cache: ReturnType<typeof bentostore> }>;
+  private readonly clients: Redis[] = [];
+
+  constructor(settings: BentoCacheSettings) {
+    const store = bentostore().useL1Layer(memoryDriver({ maxItems: settings.maxItems ?? 10_000 }));
+    if (settings.redisUrl) {
+      const onError = settings.onRedisError ?? (() => undefined);
+      store.useL2Layer(redisDriver({ connection: this.client(settings.redisUrl, FAIL_FAST, onError) }));
+      // Never connects itself: only the template of the bus's two clients.
+      const bus = this.client(settings.redisUrl, { ...FAIL_FAST, lazyConnect: true }, onError);
+      let made = 0;
+      bus.duplicate = (override?: Partial<RedisOptions>) => {
+        const options = made++ % 2 === 0 ? FAIL_FAST : SUBSCRIBER;
+        return this.client(settings.redisUrl, { ...options, ...override }, onError);
+      };
+      store.useBus(redisBusDriver({ connection: bus, retryQueue: { enabled: true, maxSize: 1000 } }));
+    }
+    this.bento = new BentoCache({
+      default: 'cache',
+      prefix: settings.prefix,
+      stores: { cache: store },
+      // A shared layer that fails is skipped (and not asked again for a second): memory and the loader answer.
+      suppressL2Errors: true,
+      l2CircuitBreakerDuration: '1s',
+      grace: false,
+    });
+    // bentocache builds the store (and subscribes its bus) on first use: subscribe from the start.
+    this.bento.use('cache');
+  }
+
+  async getOrSet<T>(
+    key: string,
+    loader: () => Promise<T | undefined>,
+    options: CacheEntryOptions & { readonly tags?: readonly string[] },
+  ): Promise<T | undefined> {
+    const value: T | undefined = await this.bento.getOrSet<T | undefined>({
+      key,
+      ttl: options.ttlMs,
+      ...(options.tags ? { tags: [...options.tags] } : {}),
+      factory: async (ctx) => {
+        const loaded = await loader();
+        return loaded === undefined ? ctx.skip() : loaded;
+      },
+    });
+    return value;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.bento.delete({ key });
+  }
+
+  async deleteTagged(tags: readonly string[]): Promise<void> {
+    await this.bento.deleteByTag({ tags: [...tags] });
+  }
+
+  async close(): Promise<void> {
+    await this.bento.disconnect().catch(() => undefined);
+    for (const client of this.clients) client.disconnect();
+  }
+
+  private client(url: string, options: RedisOptions, onError: (error: Error) => void): Redis {
+    const client = new Redis(url, { ...options, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+    client.on('error', onError);
+    this.clients.push(client);
+    return client;
+  }
+}
+
+const FAIL_FAST: RedisOptions = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
+const SUBSCRIBER: RedisOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null, connectTimeout: 2000 };
