@@ -111,13 +111,16 @@ export const account: FeatureModule = {
       clock,
     }) => ({
       ...accountMailJobs(links, users, mailer),
+      // Refresh tokens first: a family goes once its every token expired, its session after.
       [TOKENS_PURGE_JOB]: new PurgeExpiredTokens(
-        sessions,
-        refreshTokens,
-        emailTokens,
-        challenges,
-        oidcHandoffs,
-        passkeyChallenges,
+        {
+          refreshTokens,
+          sessions,
+          emailTokens,
+          mfaChallenges: challenges,
+          oidcHandoffs,
+          passkeyChallenges,
+        },
         clock,
       ).handler(),
     }),

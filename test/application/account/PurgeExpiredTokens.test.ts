@@ -22,12 +22,7 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
     const handoffs = new InMemoryOidcHandoffStore();
     const passkeyChallenges = new InMemoryPasskeyChallengeStore();
     const purge = new PurgeExpiredTokens(
-      sessions,
-      refreshTokens,
-      emailTokens,
-      challenges,
-      handoffs,
-      passkeyChallenges,
+      { refreshTokens, sessions, emailTokens, mfaChallenges: challenges, oidcHandoffs: handoffs, passkeyChallenges },
       new FixedClock(NOW),
     );
     for (const [id, expiresAt] of [
@@ -114,5 +109,22 @@ describe('PurgeExpiredTokens (tokens.purge)', () => {
       oidcHandoffs: 0,
       passkeyChallenges: 0,
     });
+  });
+
+  it('purges the stores one after another in the order given, each with the same bound a day before now', async () => {
+    const calls: string[] = [];
+    const store = (name: string, count: number) => ({
+      purgeExpired: async (before: Date) => {
+        calls.push(`${name} ${before.toISOString()}`);
+        await Promise.resolve();
+        return count;
+      },
+    });
+    const purge = new PurgeExpiredTokens(
+      { refreshTokens: store('r', 3), sessions: store('s', 2) },
+      new FixedClock(NOW),
+    );
+    expect(await purge.execute()).to.deep.equal({ refreshTokens: 3, sessions: 2 });
+    expect(calls).to.deep.equal(['r 2026-03-09T12:00:00.000Z', 's 2026-03-09T12:00:00.000Z']);
   });
 });
