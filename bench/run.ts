@@ -12,8 +12,8 @@
  *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login]
- *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload|jobs] [--skip-cost]
- *                    [--jobs 2000] [--jobs-duration 1]
+ *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload|jobs|capacity]
+ *                    [--skip-cost] [--jobs 2000] [--jobs-duration 1] [--capacity-requests 2000]
  *
  * Then the cost of metrics (README: Metrics and Tracing): authenticated GET by id on the service as
  * configured and on a second one with metrics off, in alternating rounds (target ≤ 5%). Both send the
@@ -31,6 +31,10 @@
  * scratch SQLite file and, with SVC_TEST_POSTGRES_URL set, on that database (its jobs deleted
  * first; the rows it adds deleted after). The write is measured at the ports, not over HTTP
  * (bench/jobs.ts says why and how).
+ *
+ * Last, the capacity part (bench/capacity.ts; `--only capacity` runs it alone): CPU time,
+ * database statements and Redis commands per request of each scenario, on services of its own, and
+ * the capacity model of docs/scaling.md computed from them (bench/results/capacity-<database>.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
@@ -40,7 +44,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import bcrypt from 'bcrypt';
+import { runCapacity } from './capacity.js';
 import { BENCH_ADMIN } from './fixtures.js';
+import { partsOf } from './parts.js';
 import { json, SCENARIOS, type Scenario } from './scenarios.js';
 
 const { values } = parseArgs({
@@ -56,13 +62,14 @@ const { values } = parseArgs({
     'skip-cost': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '2000' },
     'jobs-duration': { type: 'string', default: '1' },
+    'capacity-requests': { type: 'string', default: '2000' },
   },
 });
-if (values.only !== undefined && !['table', 'overload', 'jobs'].includes(values.only))
-  throw new Error('--only takes table, overload or jobs');
-const RUN_TABLE = values.only === undefined || values.only === 'table';
-const RUN_OVERLOAD = values.only === undefined || values.only === 'overload';
-const RUN_JOBS = values.only === undefined || values.only === 'jobs';
+const PARTS_RUN = partsOf(values.only);
+const RUN_TABLE = PARTS_RUN.has('table');
+const RUN_OVERLOAD = PARTS_RUN.has('overload');
+const RUN_JOBS = PARTS_RUN.has('jobs');
+const RUN_CAPACITY = PARTS_RUN.has('capacity');
 const OVERLOAD_CONNECTIONS = Number(values['overload-connections']);
 const OVERLOAD_DURATION = Number(values['overload-duration']);
 const OVERLOAD_PATH = '/api/v1/products?per_page=100';
@@ -421,6 +428,11 @@ async function main(): Promise<void> {
       say('bench: wrote bench/results/jobs.json');
       return;
     }
+    if (values.only === 'capacity') {
+      // The capacity part alone: services of its own; latest.json keeps the last full run.
+      await runCapacity(dir, env, Number(values['capacity-requests']), machine);
+      return;
+    }
     say('bench: timing bcrypt on an idle machine (the login ceiling)…');
     const threads = Math.min(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism());
     const hash = await bcrypt.hash(BENCH_ADMIN.password, BCRYPT_COST);
@@ -611,6 +623,10 @@ async function main(): Promise<void> {
       await stop(observed);
     }
     const overloadRow = RUN_OVERLOAD ? await overload(serviceUrl, probesUrl, token) : undefined;
+    // The capacity part starts services of its own: the table's service is idle by now.
+    const capacityReport = RUN_CAPACITY
+      ? await runCapacity(dir, env, Number(values['capacity-requests']), machine)
+      : undefined;
     const ceiling = (threads * 1000) / hashMs;
     const loginRow = rows.find((r) => r.scenario === 'POST /api/v1/auth/login');
 
@@ -635,6 +651,7 @@ async function main(): Promise<void> {
       scenarios: rows,
       ...(jobsReport ? { jobs: jobsReport } : {}),
       ...(costRow ? { metrics_cost: costRow } : {}),
+      ...(capacityReport ? { capacity: capacityReport } : {}),
       ...(overloadRow
         ? { overload: { ...overloadRow, peak_rss_mib: Math.round(peakRssBytes(service.pid!) / 2 ** 20) } }
         : {}),

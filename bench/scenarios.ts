@@ -79,3 +79,10 @@ export const SCENARIOS: Scenario[] = [
     request: () => ({ method: 'POST', path: '/api/v1/auth/login', headers: json, body: JSON.stringify(BENCH_ADMIN) }),
   },
 ];
+
+/** The caller's own profile ("GET /me"): measured by the capacity part (bench/capacity.ts), not in the table. */
+export const PROFILE: Scenario = {
+  name: 'profile',
+  label: 'GET /api/v1/profile (auth)',
+  request: ({ token }) => ({ method: 'GET', path: '/api/v1/profile', headers: { authorization: `Bearer ${token}` } }),
+};
