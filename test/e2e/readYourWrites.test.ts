@@ -4,10 +4,12 @@ import { startService, type RunningService } from '../../src/main/wiring/service
 import { accountWithRole, Api, dataOf, register, type Account, type UserJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
 import { externalService } from '../support/env.js';
+import { gqlCreateProduct, gqlData, graphql } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
 
 const POSTGRES = externalService('SVC_TEST_POSTGRES_URL');
 const REPLICA = externalService('SVC_TEST_POSTGRES_REPLICA_URL');
+const REDIS = externalService('SVC_TEST_REDIS_URL');
 const PRODUCTS = '/api/v1/products';
 
 interface ProductJson {
@@ -27,12 +29,18 @@ describe('read-your-writes with a paused replica (end to end)', function () {
   this.timeout(120_000);
   let service: RunningService;
   let api: Api;
+  /** A second instance on the same database (and Redis, when there is one): behind one load balancer. */
+  let second: RunningService | undefined;
   let primary: pg.Client;
   let replica: pg.Client;
   let writer: Account;
   let reader: Account;
   const A = { 'X-Forwarded-For': '203.0.113.71' };
+  /** The reading client's address: nothing is ever written from it. */
   const B = { 'X-Forwarded-For': '203.0.113.72' };
+  /** Where the writing user reads from besides A, and where a login is sent from. */
+  const A2 = { 'X-Forwarded-For': '203.0.113.73' };
+  const L = { 'X-Forwarded-For': '203.0.113.74' };
 
   /** Resolves once the replica has replayed everything the primary has written so far. */
   const caughtUp = async (): Promise<void> => {
@@ -67,7 +75,7 @@ describe('read-your-writes with a paused replica (end to end)', function () {
     replica = new pg.Client({ connectionString: REPLICA });
     await Promise.all([primary.connect(), replica.connect()]);
     await resume();
-    service = await startService(
+    const config = () =>
       testConfig({
         SVC_DATABASE_URL: POSTGRES!,
         SVC_DATABASE_REPLICA_URLS: REPLICA!,
@@ -76,9 +84,11 @@ describe('read-your-writes with a paused replica (end to end)', function () {
         SVC_AUTH_BCRYPT_COST: '4',
         SVC_RATE_LIMIT_ENABLED: 'false',
         SVC_SERVER_TRUST_PROXY: 'true',
-      }),
-      { logger: silentLogger() },
-    );
+        SVC_API_MODE: 'both',
+        ...(REDIS ? { SVC_REDIS_URL: REDIS } : {}),
+      });
+    service = await startService(config(), { logger: silentLogger() });
+    if (REDIS) second = await startService(config(), { logger: silentLogger() });
     api = new Api(service.url);
     writer = await accountWithRole(service, api, 'moderator');
     reader = await register(api);
@@ -87,6 +97,7 @@ describe('read-your-writes with a paused replica (end to end)', function () {
   afterEach(async () => resume());
   after(async () => {
     await resume().catch(() => undefined);
+    await second?.stop();
     await service?.stop();
     await Promise.all([primary?.end(), replica?.end()]);
   });
@@ -118,7 +129,7 @@ describe('read-your-writes with a paused replica (end to end)', function () {
     // The same user from another address reads its writes too (its user is its client).
     const last = created.at(-1)!;
     expect(
-      dataOf<ProductJson>(await api.get(`${PRODUCTS}/${last.id}`, { token: writer.access_token, headers: B })).id,
+      dataOf<ProductJson>(await api.get(`${PRODUCTS}/${last.id}`, { token: writer.access_token, headers: A2 })).id,
     ).to.equal(last.id);
 
     // Another user at another address reads from the replica, which has not replayed them.
@@ -146,9 +157,45 @@ describe('read-your-writes with a paused replica (end to end)', function () {
     await pause();
     const account = await register(api);
     const session = await api.post('/api/v1/auth/login', {
-      headers: B,
+      headers: L,
       json: { email: account.user.email, password: account.password },
     });
     expect(dataOf<{ user: UserJson }>(session).user.id).to.equal(account.user.id);
+  });
+
+  it('over GraphQL too: a query posted by the writing client reads its mutation; another client’s reads the replica', async () => {
+    await pause();
+    const product = await gqlCreateProduct(service.url, writer.access_token, { name: 'Over GraphQL', price: 2 });
+    const query = 'query ($id: ID!) { product(id: $id) { id name } }';
+    const mine = await graphql<{ product: ProductJson | null }>(service.url, query, {
+      token: writer.access_token,
+      variables: { id: product.id },
+    });
+    expect(gqlData(mine).product?.name).to.equal('Over GraphQL');
+    const theirs = await graphql<{ product: ProductJson | null }>(service.url, query, {
+      token: reader.access_token,
+      headers: B,
+      variables: { id: product.id },
+    });
+    expect(theirs.body.data?.product ?? null, theirs.text).to.equal(null);
+  });
+
+  it('a client reads its write through another instance sharing Redis', async function () {
+    if (!second) {
+      console.log('      (skipped: needs SVC_TEST_REDIS_URL)');
+      this.skip();
+    }
+    await pause();
+    const name = `Through one instance ${Date.now()}`;
+    const product = dataOf<ProductJson>(
+      await api.post(PRODUCTS, { token: writer.access_token, headers: A, json: { name, price: 3 } }),
+      201,
+    );
+    const other = new Api(second!.url);
+    // The same user from another address, through the other instance: the position is in Redis.
+    const read = await other.get(`${PRODUCTS}/${product.id}`, { token: writer.access_token, headers: A2 });
+    expect(dataOf<ProductJson>(read).name).to.equal(name);
+    const elsewhere = await other.get(`${PRODUCTS}/${product.id}`, { token: reader.access_token, headers: B });
+    expect(elsewhere.status, elsewhere.text).to.equal(404);
   });
 });
