@@ -312,7 +312,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
       };
       try {
         // Both servers serve: the replica answers reads.
-        const healthy = await phase(2500);
+        const healthy = await phase(1500);
         expect(await productReadsOnReplica(), 'product reads on the replica before any fault').to.be.greaterThan(
           readsBefore,
         );
@@ -322,14 +322,14 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         await queryOnce(replica, 'select pg_wal_replay_pause()');
         replayPaused = true;
         const before = Number(await valueOf(replica, 'select count(*) as value from products'));
-        const paused = await phase(4000);
+        const paused = await phase(3000);
         const onReplica = Number(await valueOf(replica, 'select count(*) as value from products'));
         const onPrimary = Number(await valueOf(primary, 'select count(*) as value from products'));
         expect(onReplica, 'products on the paused replica').to.equal(before);
         expect(onPrimary, 'products on the primary, written during the pause').to.be.greaterThan(onReplica);
         await queryOnce(replica, 'select pg_wal_replay_resume()');
         replayPaused = false;
-        await phase(1000);
+        await phase(500);
 
         // Replica stopped: its reads go to the primary, every instance says `replica` degraded.
         await replicaCommand('replica-stop');
@@ -340,7 +340,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
           15_000,
           'every instance reporting the replica degraded',
         );
-        await phase(2000);
+        await phase(1500);
         const stopped = requests - stoppedAt;
 
         // Started again: every instance finds it up, and reads return to it.
@@ -357,7 +357,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
           10_000,
           'product reads on the replica after its restart',
         );
-        const restarted = await phase(1500);
+        const restarted = await phase(1000);
         for (const [name, count] of Object.entries({ healthy, paused, stopped, restarted }))
           expect(count, `requests made while ${name}`).to.be.greaterThan(20);
       } finally {
