@@ -11,7 +11,11 @@ import { HEALTH_PATHS } from '../../adapters/inbound/http/routes/health.js';
 import { apiDocument, restModules } from './apiDocument.js';
 import { LoopPressure, securityHeaderList, TurnBudget } from '../../adapters/inbound/http/runtime/index.js';
 import type { EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
-import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import { replayedWithinMs, type Database } from '../../adapters/outbound/mikroorm/database.js';
+import type { ReadYourWritesOptions } from '../../adapters/inbound/http/middleware/readYourWrites.js';
+import { RedisWritePositions } from '../../adapters/outbound/cache/RedisWritePositions.js';
+import { InMemoryWritePositions } from '../../adapters/outbound/memory/InMemoryWritePositions.js';
+import { ReplicaReadYourWrites } from '../../adapters/outbound/mikroorm/ReplicaReadYourWrites.js';
 import { SystemClock } from '../../adapters/outbound/system/SystemClock.js';
 import { UuidGenerator } from '../../adapters/outbound/system/UuidGenerator.js';
 import type { Lifecycle } from '../../application/health/CheckHealth.js';
@@ -25,6 +29,7 @@ import type { Tracing } from '../infrastructure/tracing.js';
 import type { FeatureModule } from '../modules/FeatureModule.js';
 import { bindBuilt, built, buildWith } from '../modules/built.js';
 import { MODULES } from '../modules/index.js';
+import { AuthTokens } from '../modules/auth.js';
 import { fileResourcesOf, FileTokens } from '../modules/files.js';
 import { TOKENS } from './tokens.js';
 import type { JobQueue } from '../../application/ports/Jobs.js';
@@ -69,6 +74,25 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
     });
   }
   return new RateLimiterMemory({ points, duration: windowSeconds, keyPrefix: 'portico:rl' });
+}
+
+/**
+ * Read-your-writes for the HTTP app when the database has read replicas (`database.replica_urls`),
+ * else `undefined` (no middleware, no cost): the clients' write positions in Redis when `redis.url`
+ * is set (every instance shares them), else in this process.
+ */
+function readYourWritesOf(container: Container, infra: Infrastructure): ReadYourWritesOptions | undefined {
+  const { database, redis, config, logger } = infra;
+  if (database.reads.replicas === 0 || !container.isBound(AuthTokens.TokenIssuer)) return undefined;
+  return {
+    tokens: container.get(AuthTokens.TokenIssuer),
+    readYourWrites: new ReplicaReadYourWrites({
+      positions: redis ? new RedisWritePositions(redis) : new InMemoryWritePositions(),
+      primaryPosition: () => database.primaryPosition(),
+      ttlMs: replayedWithinMs(config.database.replicaMaxLagMs),
+      warn: (message) => logger.warn(message),
+    }),
+  };
 }
 
 /**
@@ -148,6 +172,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
     ),
   );
   const { tracing } = infra;
+  const consistent = readYourWritesOf(container, infra);
   const pressure = new LoopPressure(infra.config.server.maxEventLoopDelayMs);
   infra.eventLoop.onWindow((window) => pressure.observe(window));
   bindBuilt(
@@ -180,6 +205,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
             loopOverloaded: () => pressure.overloaded,
             turns: new TurnBudget(),
           },
+          ...(consistent ? { readYourWrites: consistent } : {}),
         }),
     ),
   );

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ServiceMetrics } from '../metrics/ServiceMetrics.js';
+import { readYourWrites, type ReadYourWritesOptions } from './middleware/readYourWrites.js';
 import { traceRequests, type RequestTracing } from './middleware/tracing.js';
 import { HEALTH_PATHS } from './routes/health.js';
 import {
@@ -53,6 +54,8 @@ export interface HttpAppOptions {
   metrics?: ServiceMetrics;
   /** Load shedding (ADR 15); absent: never shed. */
   shedding?: Omit<LoadSheddingOptions, 'exemptPaths'>;
+  /** Read-your-writes with database read replicas (`middleware/readYourWrites.ts`); absent: no such middleware at all. */
+  readYourWrites?: ReadYourWritesOptions;
 }
 
 const routers = new WeakMap<Koa<RequestState>, Router<RequestState>>();
@@ -66,7 +69,8 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
  * Builds the Koa application: [tracing →] the spine → the router, reached through `routeLookup`
  * (both from the HTTP runtime, `runtime/`). The spine (docs/adr/0031-one-spine.md) runs the outer
  * layers in one frame, in this order: security headers → request id → metrics → logger → recovery →
- * CORS → load shedding → rate limit → timeout → body parser → router → 404/405 fallback.
+ * CORS → load shedding → rate limit → timeout → body parser → router → 404/405 fallback; with read
+ * replicas, read-your-writes (`middleware/readYourWrites.ts`) wraps the router.
  * Authentication and RBAC are route middleware, so they see the path the router routed.
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
@@ -108,6 +112,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
       fallback: routeFallback(router),
     }),
   );
+  // Inside the spine, so it sees the client address the rate limiter counts and its failures are answered.
+  if (options.readYourWrites) app.use(readYourWrites(options.readYourWrites));
   app.use(routeLookup(router));
   routers.set(app, router);
   return app;

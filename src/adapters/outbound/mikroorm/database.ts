@@ -8,7 +8,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { withMigrationLock } from './migrationLock.js';
 import { traceQueries } from './queryTracing.js';
-import { ReadRouting, walPosition, type ReplicaProbe } from './readRouting.js';
+import { noteWrite, ReadRouting, walPosition, writes, type ReplicaProbe } from './readRouting.js';
 import { sqlExecutor, type SqlExecutor } from './sqlExecutor.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
@@ -62,6 +62,14 @@ export interface DatabaseOptions {
 
 /** How often the replicas are probed: a quarter of the lag allowed, within 100 ms … 1 s. */
 const probeIntervalMs = (maxLagMs: number): number => Math.min(1000, Math.max(100, maxLagMs / 4));
+
+/**
+ * How long after a write every replica fit to read (no further behind than `maxLagMs`, as probed)
+ * has replayed it: the lag allowed and two probes (one to sample the write's position, one to find
+ * the replica's); an hour at most. Read-your-writes keeps a client's position this long.
+ */
+export const replayedWithinMs = (maxLagMs: number): number =>
+  Math.min(3_600_000, maxLagMs + 2 * probeIntervalMs(maxLagMs));
 
 /** Positions read on the ORM's own connections: the primary's, and each replica's (whose pools the driver and the executor share). */
 function replicaProbe(orm: MikroORM): ReplicaProbe {
@@ -129,6 +137,18 @@ function onPrimaryWhenFailing(
         }
       };
     },
+  });
+}
+
+/**
+ * Tells every request (readRouting.ts's {@link noteWrite}) that a statement the ORM runs on the
+ * primary writes, from knex's `query` event — emitted, as the request's own code, by the primary's
+ * knex and the transactions it opens (the replicas have knex instances of their own).
+ */
+function noteOrmWrites(orm: MikroORM): void {
+  const knex = (orm.em.getConnection('write') as AbstractSqlConnection).getKnex();
+  knex.on('query', (query: { sql?: string }) => {
+    if (query.sql !== undefined && writes(query.sql)) noteWrite();
   });
 }
 
@@ -251,6 +271,16 @@ export class Database {
     readonly reads: ReadRouting,
   ) {}
 
+  /**
+   * The primary's WAL position now (PostgreSQL): every write committed so far lies at or before it,
+   * and a replica that has replayed up to it reads them all.
+   */
+  async primaryPosition(): Promise<bigint> {
+    const row = await this.sql.primary.one<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+    if (!row) throw new Error('no WAL position');
+    return walPosition(row.lsn);
+  }
+
   /** The timer probing the replicas (none without replicas). */
   private probing: NodeJS.Timeout | undefined;
 
@@ -277,6 +307,7 @@ export class Database {
     });
     const database = new Database(orm, sql, target, options.migrationUrl, routing);
     if (replicaUrls.length > 0) {
+      noteOrmWrites(orm);
       // The first probe before any read: a replica serves none until one found it up.
       const probe = replicaProbe(orm);
       await routing.probe(probe);

@@ -1,20 +1,32 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomInt } from 'node:crypto';
 
+/** Whether the code running in an async context wrote on the primary (see {@link notingWrites}). */
+export interface WriteNote {
+  wrote: boolean;
+}
+
 /**
  * What the code running in an async context asked of its reads: all of them on the primary, or on a
- * replica only once it has replayed the primary's WAL up to `atLeast` (else on the primary).
+ * replica only once it has replayed the primary's WAL up to `atLeast` (else on the primary); and,
+ * when it is one request's work ({@link notingWrites}), where its writes are noted.
  */
-type ReadScope = { readonly primary: true } | { readonly atLeast: bigint };
+type ReadScope = ({ readonly primary: true } | { readonly atLeast: bigint }) & { readonly note?: WriteNote };
 
 const scope = new AsyncLocalStorage<ReadScope>();
+
+/** A scope nested in the current one keeps noting the writes where the outer one does. */
+function nested(asked: { readonly primary: true } | { readonly atLeast: bigint }): ReadScope {
+  const note = scope.getStore()?.note;
+  return note ? { ...asked, note } : asked;
+}
 
 /**
  * Runs `work` with every read it makes outside a transaction — the ORM's and the SQL executor's —
  * on the primary instead of a replica: for a caller that must see its own writes at once.
  */
 export function readingFromPrimary<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run({ primary: true }, work);
+  return scope.run(nested({ primary: true }), work);
 }
 
 /**
@@ -24,8 +36,30 @@ export function readingFromPrimary<T>(work: () => Promise<T>): Promise<T> {
  * as soon as one has replayed it.
  */
 export function readingAtLeast<T>(position: bigint, work: () => Promise<T>): Promise<T> {
-  return scope.run({ atLeast: position }, work);
+  return scope.run(nested({ atLeast: position }), work);
 }
+
+/**
+ * Runs `work` (one request's) reading as `reads` says — from `position` on ({@link readingAtLeast}),
+ * or all on the primary — and sets `note.wrote` when any statement it runs writes on the primary
+ * ({@link noteWrite}): the caller then knows to remember the primary's position for its client.
+ */
+export function notingWrites<T>(note: WriteNote, reads: bigint | 'primary', work: () => Promise<T>): Promise<T> {
+  return scope.run(reads === 'primary' ? { primary: true, note } : { atLeast: reads, note }, work);
+}
+
+/** The statement about to run on the primary writes: noted for the request running it, if any. */
+export function noteWrite(): void {
+  const note = scope.getStore()?.note;
+  if (note) note.wrote = true;
+}
+
+/**
+ * Whether a statement may write (what {@link noteWrite} is told of): anything but a `select`, a
+ * `show`, or a transaction's own statements — a transaction writes by the statements it runs.
+ */
+export const writes = (sql: string): boolean =>
+  !/^\s*(?:select|show|begin|start\s+transaction|commit|rollback|savepoint|release)\b/i.test(sql);
 
 /** A WAL position (`0/16B3748`, PostgreSQL's `pg_lsn` as text) as a number that orders like it. */
 export function walPosition(lsn: string): bigint {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { inQuerySpan } from './queryTracing.js';
-import type { ReadRouting } from './readRouting.js';
+import { noteWrite, writes, type ReadRouting } from './readRouting.js';
 
 /** A value a statement binds. Dates and booleans are converted for SQLite (epoch milliseconds, 1/0), as the ORM stores them. */
 export type SqlParam = string | number | boolean | Date | null;
@@ -28,7 +28,8 @@ export interface SqlStatements {
  *
  * With read replicas (PostgreSQL), a `select` run by `one` or `all` outside a transaction goes where
  * {@link ReadRouting} says, on the pool the ORM keeps for that replica; `run`, transactions,
- * `select … for update` and statements that are no `select` (`update … returning`) go to the primary.
+ * `select … for update` and statements that are no `select` (`update … returning`) go to the primary,
+ * and a statement that writes is noted for the request running it ({@link noteWrite}).
  */
 export interface SqlExecutor extends SqlStatements {
   readonly dialect: SqlDialect;
@@ -148,6 +149,8 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   }
 
   private statement(connection: C, sql: string, params: readonly SqlParam[], mode: Mode): Promise<unknown> {
+    // With replicas, a request that writes is told so (read-your-writes: readRouting.ts).
+    if (this.reads && writes(sql)) noteWrite();
     return inQuerySpan(this.tracer, sql, () => this.execute(connection, sql, params, mode));
   }
 
