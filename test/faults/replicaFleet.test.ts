@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ defaults
   retry-on conn-failure empty-response
 frontend portico
   bind 127.0.0.1:${frontPort}
+  option forwardfor
   default_backend instances
 backend instances
   balance roundrobin
@@ -53,6 +55,19 @@ interface ProductJson {
   id: string;
   name: string;
   price: number;
+}
+
+/** An HTTP answer as the load's clients keep it. */
+interface Answer {
+  status: number;
+  text: string;
+  etag: string | null;
+}
+
+/** A client of the load: its user's access token and its own connections, from its own address. */
+interface Client {
+  token: string;
+  agent: Agent;
 }
 
 /** A product as one answer showed it, with its version (the answer's `ETag`). */
@@ -148,6 +163,8 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         SVC_METRICS_ENABLED: 'false',
         SVC_LOG_LEVEL: 'silent',
         SVC_SERVER_HOST: '127.0.0.1',
+        // Behind the balancer: a client's address is the one it forwards.
+        SVC_SERVER_TRUST_PROXY: 'true',
         SVC_SERVER_MAX_CONNECTIONS_PER_IP: '10000',
       };
       // The first admin, made by the CLI on the primary; the instances start once the replica has it.
@@ -210,6 +227,14 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         writerAccounts.map(async (account) => (await login(api, account.user.email, account.password)).access_token),
       );
       const readerTokens = readerAccounts.map((account) => account.access_token);
+      // Each client from a loopback address of its own, which the balancer forwards: the instances
+      // tell the clients apart (a client is its address and its user).
+      const clients = [...writerTokens, ...readerTokens].map((token, i): Client => ({
+        token,
+        agent: new Agent({ keepAlive: true, localAddress: `127.0.0.${10 + i}` }),
+      }));
+      const writers = clients.slice(0, writerTokens.length);
+      const readers = clients.slice(writerTokens.length);
       // The writers' sessions too: the load below is what tests reading one's own writes.
       await caughtUp();
 
@@ -217,94 +242,91 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
       const stale: string[] = [];
       let requests = 0;
       let running = true;
-      const call = async (
-        method: string,
-        path: string,
-        token: string,
-        body?: unknown,
-      ): Promise<Response | undefined> => {
+      /** What the run is at, told with each failure and stale read. */
+      let stage = 'healthy';
+      /** One request of a client, on its own connections from its own address; a connection error is a failure. */
+      const call = (client: Client, method: string, path: string, body?: unknown): Promise<Answer | undefined> => {
         requests += 1;
-        try {
-          return await fetch(`${base}${path}`, {
-            method,
-            headers: {
-              authorization: `Bearer ${token}`,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        const payload = body === undefined ? undefined : JSON.stringify(body);
+        return new Promise((resolve) => {
+          const request = httpRequest(
+            `${base}${path}`,
+            {
+              method,
+              agent: client.agent,
+              headers: {
+                authorization: `Bearer ${client.token}`,
+                ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+              },
             },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            (response) => {
+              let text = '';
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => (text += chunk));
+              response.on('end', () => {
+                const etag = response.headers.etag;
+                resolve({ status: response.statusCode ?? 0, text, etag: etag ?? null });
+              });
+            },
+          );
+          request.on('error', (error) => {
+            failures.push(`[${stage}] ${method} ${path}: ${error.message}`);
+            resolve(undefined);
           });
-        } catch (error) {
-          failures.push(`${method} ${path}: ${(error as Error).message}`);
-          return undefined;
-        }
+          request.end(payload);
+        });
       };
       /** The answer's product and version when it has `status`, else a failure noted. */
-      const expectStatus = async (answer: Response | undefined, status: number, what: string) => {
+      const expectStatus = (answer: Answer | undefined, status: number, what: string): Written | undefined => {
         if (!answer) return undefined;
-        const text = await answer.text();
         if (answer.status !== status) {
-          failures.push(`${what}: ${answer.status} ${text.slice(0, 160)}`);
+          failures.push(`[${stage}] ${what}: ${answer.status} ${answer.text.slice(0, 160)}`);
           return undefined;
         }
-        return { ...(JSON.parse(text) as { data: ProductJson }).data, etag: answer.headers.get('etag') } as Written;
+        return { ...(JSON.parse(answer.text) as { data: ProductJson }).data, etag: answer.etag };
       };
       /**
        * A writer's read of the product it has just written: a stale read unless it shows that very
        * write, its version and price (a 404 for a product it has just made is one too); any other
        * answer is a failure.
        */
-      const readBack = async (token: string, written: Written, what: string): Promise<void> => {
-        const answer = await call('GET', `/api/v1/products/${written.id}`, token);
+      const readBack = async (client: Client, written: Written, what: string): Promise<void> => {
+        const answer = await call(client, 'GET', `/api/v1/products/${written.id}`);
         if (answer?.status === 404) {
-          await answer.text();
-          stale.push(`${what} ${written.name} (${written.etag}), read: 404`);
+          stale.push(`[${stage}] ${what} ${written.name} (${written.etag}), read: 404`);
           return;
         }
-        const seen = await expectStatus(answer, 200, `read back: ${what}`);
+        const seen = expectStatus(answer, 200, `read back: ${what}`);
         if (seen && (!seen.etag || seen.etag !== written.etag || seen.price !== written.price))
-          stale.push(`${what} ${written.name} (${written.etag}), read ${seen.etag}`);
+          stale.push(`[${stage}] ${what} ${written.name} (${written.etag}), read ${seen.etag}`);
       };
       /** A writer: creates a product and reads it back, changes it and reads it back, again and again. */
-      const writer = async (token: string, n: number): Promise<void> => {
+      const writer = async (client: Client, n: number): Promise<void> => {
         let round = 0;
         while (running) {
           round += 1;
-          const made = await expectStatus(
-            await call('POST', '/api/v1/products', token, {
-              ...PRODUCT_BODY,
-              name: `fleet ${n}.${round}`,
-              price: round,
-            }),
-            201,
-            'create',
-          );
+          const product = { ...PRODUCT_BODY, name: `fleet ${n}.${round}`, price: round };
+          const made = expectStatus(await call(client, 'POST', '/api/v1/products', product), 201, 'create');
           if (!made) continue;
-          await readBack(token, made, 'created');
-          const changed = await expectStatus(
-            await call('PUT', `/api/v1/products/${made.id}`, token, {
-              ...PRODUCT_BODY,
-              name: made.name,
-              price: round + 0.5,
-            }),
-            200,
-            'update',
-          );
+          await readBack(client, made, 'created');
+          const change = { ...product, price: round + 0.5 };
+          const changed = expectStatus(await call(client, 'PUT', `/api/v1/products/${made.id}`, change), 200, 'update');
           if (!changed) continue;
-          await readBack(token, changed, 'updated');
+          await readBack(client, changed, 'updated');
           await sleep(20);
         }
       };
       /** A reader: a product by id and a page of the list; these may be as old as the replica's lag. */
-      const reader = async (token: string): Promise<void> => {
+      const reader = async (client: Client): Promise<void> => {
         while (running) {
-          await expectStatus(await call('GET', `/api/v1/products/${shared.id}`, token), 200, 'read a product');
-          await expectStatus(await call('GET', '/api/v1/products?per_page=5', token), 200, 'list products');
+          expectStatus(await call(client, 'GET', `/api/v1/products/${shared.id}`), 200, 'read a product');
+          expectStatus(await call(client, 'GET', '/api/v1/products?per_page=5'), 200, 'list products');
           await sleep(20);
         }
       };
 
       const readsBefore = await productReadsOnReplica();
-      const load = [...writerTokens.map((token, n) => writer(token, n)), ...readerTokens.map((token) => reader(token))];
+      const load = [...writers.map((client, n) => writer(client, n)), ...readers.map((client) => reader(client))];
       const phase = async (ms: number): Promise<number> => {
         const from = requests;
         await sleep(ms);
@@ -321,6 +343,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         // must not come from it.
         await queryOnce(replica, 'select pg_wal_replay_pause()');
         replayPaused = true;
+        stage = 'replay paused';
         const before = Number(await valueOf(replica, 'select count(*) as value from products'));
         const paused = await phase(3000);
         const onReplica = Number(await valueOf(replica, 'select count(*) as value from products'));
@@ -329,11 +352,13 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         expect(onPrimary, 'products on the primary, written during the pause').to.be.greaterThan(onReplica);
         await queryOnce(replica, 'select pg_wal_replay_resume()');
         replayPaused = false;
+        stage = 'replay resumed';
         await phase(500);
 
         // Replica stopped: its reads go to the primary, every instance says `replica` degraded.
         await replicaCommand('replica-stop');
         replicaStopped = true;
+        stage = 'replica stopped';
         const stoppedAt = requests;
         await waitFor(
           async () => (await replicaChecks()).every((status) => status === 'degraded'),
@@ -346,6 +371,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         // Started again: every instance finds it up, and reads return to it.
         await replicaCommand('replica-start');
         replicaStopped = false;
+        stage = 'replica started';
         await waitFor(
           async () => (await replicaChecks()).every((status) => status === 'up'),
           20_000,
@@ -363,6 +389,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
       } finally {
         running = false;
         await Promise.all(load);
+        for (const client of clients) client.agent.destroy();
       }
 
       expect(failures.length, `failed requests of ${requests}, some: ${failures.slice(0, 5).join(' | ')}`).to.equal(0);
