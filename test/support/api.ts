@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
+import { readingFromPrimary } from '../../src/adapters/outbound/mikroorm/readRouting.js';
 import type { RunningService } from '../../src/main/wiring/service.js';
 import { UserTokens } from '../../src/main/modules/identityTokens.js';
+import { TOKENS } from '../../src/main/wiring/tokens.js';
 import { fullContract, type ResponseContract } from './contract.js';
 
 /** A user as the REST API shows it (docs/authentication.md). */
@@ -214,10 +216,15 @@ export async function refresh(api: Api, refreshToken: string): Promise<TokensJso
   return dataOf<TokensJson>(await api.post('/api/v1/auth/refresh', { json: { refresh_token: refreshToken } }));
 }
 
-/** Changes a user's role straight in the repository (what `users:create --role` or an admin would do). */
+/**
+ * Changes a user's role straight in the repository (what `users:create --role` or an admin would
+ * do), reading the user from the primary (with replicas: this is no client's request, so no
+ * read-your-writes; without, no async context is started).
+ */
 export async function setRole(service: RunningService, userId: string, role: string): Promise<void> {
   const users = service.container.get(UserTokens.Repository);
-  const user = await users.findById(userId);
+  const replicas = service.container.get(TOKENS.Database).reads.replicas > 0;
+  const user = await (replicas ? readingFromPrimary(() => users.findById(userId)) : users.findById(userId));
   if (!user) throw new Error(`no user ${userId}`);
   await users.update(user.with({ role }, new Date()));
 }

@@ -10,8 +10,11 @@ import { pooledPostgres } from './env.js';
  * shedding by event-loop delay out of reach — a test machine busy with other work must not turn
  * a test's request into 503 OVERLOADED; the shedding tests set their own limits. Through a
  * transaction pooler, the database settings the README gives for it (see `pooledPostgres`).
+ * With SVC_TEST_APP_ON_REPLICAS=1, a test that names no database gets the PostgreSQL primary with
+ * its streaming replica instead of SQLite (`onReplicas`).
  */
 export function testConfig(env: Record<string, string> = {}, files: Record<string, string> = {}): Config {
+  if (env.SVC_DATABASE_URL === undefined) env = { ...onReplicas(), ...env };
   const pooled = env.SVC_DATABASE_URL === undefined ? undefined : pooledPostgres(env.SVC_DATABASE_URL);
   const loaded = loadConfig({
     env: {
@@ -31,4 +34,20 @@ export function testConfig(env: Record<string, string> = {}, files: Record<strin
   });
   if (!loaded.ok) throw new Error(`test config invalid:\n${loaded.errors.join('\n')}`);
   return loaded.config;
+}
+
+/**
+ * The database settings that put a test's service on the PostgreSQL primary (SVC_TEST_POSTGRES_URL)
+ * reading from its replica (SVC_TEST_POSTGRES_REPLICA_URL) when SVC_TEST_APP_ON_REPLICAS is `1`:
+ * the end-to-end suites then run with reads on the replica, and must read their own writes. Empty
+ * otherwise (SQLite in memory); a switch without both servers is an error, never a silent SQLite.
+ */
+export function onReplicas(): Record<string, string> {
+  if (process.env.SVC_TEST_APP_ON_REPLICAS !== '1') return {};
+  const primary = process.env.SVC_TEST_POSTGRES_URL?.trim();
+  const replica = process.env.SVC_TEST_POSTGRES_REPLICA_URL?.trim();
+  if (!primary || !replica) {
+    throw new Error('SVC_TEST_APP_ON_REPLICAS=1 needs SVC_TEST_POSTGRES_URL and SVC_TEST_POSTGRES_REPLICA_URL');
+  }
+  return { SVC_DATABASE_URL: primary, SVC_DATABASE_REPLICA_URLS: replica };
 }

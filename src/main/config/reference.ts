@@ -39,7 +39,7 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'database.prepared_statements':
     'PostgreSQL: named prepared statements and a server-side statement bound per connection; `false` behind a transaction pooler such as PgBouncer.',
   'database.replica_urls':
-    'PostgreSQL: read replicas (`postgres://` URLs); reads outside a transaction go to one of them, writes and transactions to `database.url`; empty: none.',
+    'PostgreSQL: read replicas (`postgres://` URLs); reads outside a transaction go to one of them, writes and transactions to `database.url`, and a client reads its own writes at once (docs/deployment.md#read-replicas); empty: none.',
   'database.replica_max_lag': 'A replica further behind than this serves no reads: they go to the primary.',
   'redis.url':
     'Redis for the shared rate limit, login throttle, the `cache` check and change propagation; empty: none.',

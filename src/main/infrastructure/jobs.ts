@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
+import { readingFromPrimary } from '../../adapters/outbound/mikroorm/readRouting.js';
 import { tracedHandlers, untracedHandlers } from '../../adapters/outbound/jobs/jobTracing.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { SqlJobs } from '../../adapters/outbound/mikroorm/SqlJobs.js';
@@ -119,17 +120,31 @@ export async function startScheduler(
 /**
  * Starts a runner taking every handled job: each run counted and timed in `metrics`, in a span of
  * its own linked to the request that enqueued it while tracing is on; a run that fails is logged
- * (its retry or failure is kept with the job).
+ * (its retry or failure is kept with the job). With read replicas (`onPrimary`) a run reads from
+ * the primary: a job reads what the request that enqueued it has just written, whichever replica
+ * has not replayed it yet.
  */
 export async function startRunner(
   engine: JobsEngine,
   handlers: ReadonlyMap<string, JobHandler>,
   logger: Logger,
-  observed: { readonly metrics?: ServiceMetrics | null; readonly tracer?: Tracer | undefined } = {},
+  observed: {
+    readonly metrics?: ServiceMetrics | null;
+    readonly tracer?: Tracer | undefined;
+    readonly onPrimary?: boolean;
+  } = {},
 ): Promise<JobRunner> {
   const runner = engine.runner();
   const { metrics, tracer } = observed;
-  const run = tracer ? tracedHandlers(handlers, tracer) : untracedHandlers(handlers);
+  const handled = tracer ? tracedHandlers(handlers, tracer) : untracedHandlers(handlers);
+  const run = observed.onPrimary
+    ? new Map(
+        [...handled].map(([name, handler]): [string, JobHandler] => [
+          name,
+          (payload, job) => readingFromPrimary(() => handler(payload, job)),
+        ]),
+      )
+    : handled;
   await runner.start(run, ({ job, outcome, error, durationMs }) => {
     metrics?.jobFinished(job.name, outcome, durationMs / 1000);
     if (outcome === 'completed') return;

@@ -84,8 +84,10 @@ function buildRateLimiter(config: Config, redis: Redis | null): RateLimiterAbstr
 function readYourWritesOf(container: Container, infra: Infrastructure): ReadYourWritesOptions | undefined {
   const { database, redis, config, logger } = infra;
   if (database.reads.replicas === 0 || !container.isBound(AuthTokens.TokenIssuer)) return undefined;
+  const graphql = config.api.mode === 'graphql' || config.api.mode === 'both';
   return {
     tokens: container.get(AuthTokens.TokenIssuer),
+    ...(graphql ? { graphqlPath: config.graphql.generalRoute } : {}),
     readYourWrites: new ReplicaReadYourWrites({
       positions: redis ? new RedisWritePositions(redis) : new InMemoryWritePositions(),
       primaryPosition: () => database.primaryPosition(),

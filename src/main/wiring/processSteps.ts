@@ -135,7 +135,9 @@ interface JobsWork {
 export const JOB_RUNNER = step(
   'job runner',
   ({ config, logger, jobs, handlers, metrics, tracer }: JobsWork) =>
-    config.jobs.mode === 'web' ? undefined : startRunner(jobs, handlers, logger, { metrics, tracer }),
+    config.jobs.mode === 'web'
+      ? undefined
+      : startRunner(jobs, handlers, logger, { metrics, tracer, onPrimary: config.database.replicaUrls.length > 0 }),
   (runner, { config }) => runner?.stop(config.server.shutdownTimeoutMs),
 );
 

@@ -38,8 +38,13 @@ export class MikroOrmPolicyRuleStore extends MikroOrmStore implements PolicyRule
   load(): Promise<StoredRule[] | undefined> {
     return guarded(this.orm, async () => {
       const em = this.em();
-      if (!(await em.findOne(AppMetaSchema, { key: POLICY_SEEDED_KEY }, { disableIdentityMap: true })))
-        return undefined;
+      // On the primary: the rules decide every access, and are loaded again when another instance changed them.
+      const seeded = await em.findOne(
+        AppMetaSchema,
+        { key: POLICY_SEEDED_KEY },
+        { disableIdentityMap: true, connectionType: 'write' },
+      );
+      if (!seeded) return undefined;
       return this.rules(em);
     });
   }
@@ -118,7 +123,11 @@ export class MikroOrmPolicyRuleStore extends MikroOrmStore implements PolicyRule
   }
 
   private async rules(em: EntityManager): Promise<StoredRule[]> {
-    const rows = await em.find(AccessRuleSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
+    const rows = await em.find(
+      AccessRuleSchema,
+      {},
+      { orderBy: { id: 'asc' }, disableIdentityMap: true, connectionType: 'write' },
+    );
     return rows.map(toRule);
   }
 

@@ -34,14 +34,16 @@ export class MikroOrmRefreshTokenStore extends MikroOrmStore implements RefreshT
         { id: tokenId, consumedAt: null, revokedAt: null },
         { consumedAt: now },
       );
-      const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true });
+      // Read on the primary, after its own update: a replica may have neither the update nor the token.
+      const primary = { connectionType: 'write' } as const;
+      const row = await em.findOne(RefreshTokenSchema, { id: tokenId }, { disableIdentityMap: true, ...primary });
       if (!row) return { outcome: 'unknown' };
       const record = toRecord(row);
       // A token added to its family after the family was revoked (a refresh racing reuse
       // detection or logout) has no revokedAt of its own: the family's other tokens say it.
       const familyRevoked =
         row.revokedAt != null ||
-        (await em.count(RefreshTokenSchema, { familyId: row.familyId, revokedAt: { $ne: null } })) > 0;
+        (await em.count(RefreshTokenSchema, { familyId: row.familyId, revokedAt: { $ne: null } }, primary)) > 0;
       if (familyRevoked) return { outcome: 'revoked', record };
       if (won === 1) return { outcome: 'consumed', record };
       return { outcome: 'reused', record };

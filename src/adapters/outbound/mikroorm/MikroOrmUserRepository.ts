@@ -174,7 +174,9 @@ export class MikroOrmUserRepository extends MikroOrmStore implements UserReposit
             })
           : await write(em);
       if (affected > 0) return 'done';
-      return (await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true })) ? 'last-admin' : 'not-found';
+      // On the primary, as the write was: a replica may not have the user yet.
+      const found = await this.em().findOne(UserSchema, { id }, { disableIdentityMap: true, connectionType: 'write' });
+      return found ? 'last-admin' : 'not-found';
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ReadYourWrites } from '../../../application/ports/ReadYourWrites.js';
+import type { ClientRequest, ReadYourWrites } from '../../../application/ports/ReadYourWrites.js';
 import type { WritePositions } from '../../../application/ports/WritePositions.js';
 import { notingWrites, type WriteNote } from './readRouting.js';
 
@@ -16,9 +16,9 @@ export interface ReplicaReadYourWritesOptions {
 }
 
 /**
- * Read-your-writes over the read routing of readRouting.ts: a request reads on a replica only once
- * that replica has replayed the largest position recorded for its client's keys
- * ({@link notingWrites}); a request whose statements wrote on the primary records the primary's
+ * Read-your-writes over the read routing of readRouting.ts: a request that changes something reads
+ * on the primary; any other reads on a replica only once that replica has replayed the largest
+ * position recorded for its client's keys ({@link notingWrites}); a request whose statements wrote on the primary records the primary's
  * position for its writers' keys before it is answered. Positions that cannot be looked up make the
  * request read from the primary (the safe side); positions that cannot be recorded are told to
  * `warn`, and the request is answered as it is.
@@ -31,13 +31,13 @@ export class ReplicaReadYourWrites implements ReadYourWrites {
     this.lookupTimeoutMs = options.lookupTimeoutMs ?? 250;
   }
 
-  async serve<T>(clients: readonly string[], work: () => Promise<T>, writers?: () => readonly string[]): Promise<T> {
-    const reads = await this.lookUp(clients);
+  async serve<T>(request: ClientRequest, work: () => Promise<T>): Promise<T> {
+    const reads = request.changing ? 'primary' : await this.lookUp(request.clients);
     const note: WriteNote = { wrote: false };
     try {
       return await notingWrites(note, reads, work);
     } finally {
-      if (note.wrote) await this.remember(writers ? writers() : clients);
+      if (note.wrote) await this.remember(request.writers ? request.writers() : request.clients);
     }
   }
 

@@ -13,7 +13,9 @@ const SQL =
 
 /**
  * The caller of every authenticated request in one read: the user joined to its session, found
- * only while that session is active (one prepared statement on SQLite, no entity hydration).
+ * only while that session is active (one prepared statement on SQLite, no entity hydration). Read
+ * on the primary, never a replica: a session ended, a user deleted or demoted elsewhere takes
+ * effect at once, not a replica's lag later.
  */
 export class SqlCallerLookup implements CallerLookup {
   private readonly orm: MikroORM;
@@ -26,7 +28,7 @@ export class SqlCallerLookup implements CallerLookup {
 
   find(userId: string, sessionId: string, now: Date): Promise<User | undefined> {
     return guarded(this.orm, async () => {
-      const row = await this.sql.one<RawUserRow>(SQL, [sessionId, userId, now]);
+      const row = await this.sql.primary.one<RawUserRow>(SQL, [sessionId, userId, now]);
       return row ? userFromRaw(row) : undefined;
     });
   }

@@ -285,7 +285,8 @@ export class SqlJobs implements JobQueue, JobAdmin {
   }
 
   private async exists(id: string): Promise<boolean> {
-    return (await this.sql.one('select 1 as found from jobs where id = ?', [id])) !== undefined;
+    // On the primary, as the write before it was: a replica may not have the job yet.
+    return (await this.sql.primary.one('select 1 as found from jobs where id = ?', [id])) !== undefined;
   }
 
   stats(now: Date): Promise<JobStats> {

@@ -52,38 +52,59 @@ describe('read-your-writes (request context and positions)', () => {
       ttlMs: 60_000,
     });
     // A client that wrote nothing lately reads on the replica; a request that only reads records nothing.
-    expect(await ryw.serve(['address:a'], whereReads(routing))).to.equal('replica');
+    expect(await ryw.serve({ clients: ['address:a'], changing: false }, whereReads(routing))).to.equal('replica');
     expect(asked).to.equal(0);
 
     // It writes: the primary moves on, the replica's replay is paused.
     probe.primary = 200n;
-    await ryw.serve(
-      ['address:a'],
-      () => {
-        noteWrite();
-        return Promise.resolve();
-      },
-      () => ['address:a', 'user:u'],
-    );
+    await ryw.serve({ clients: ['address:a'], changing: false, writers: () => ['address:a', 'user:u'] }, () => {
+      noteWrite();
+      return Promise.resolve();
+    });
     expect(asked).to.equal(1);
     expect(await positions.get(['user:u'])).to.equal(200n);
     await routing.probe(probe);
 
     // Its next requests, by address or by user, read on the primary; another client on the replica.
-    expect(await ryw.serve(['address:a'], whereReads(routing))).to.equal('primary');
-    expect(await ryw.serve(['address:b', 'user:u'], whereReads(routing))).to.equal('primary');
-    expect(await ryw.serve(['address:b'], whereReads(routing))).to.equal('replica');
+    expect(await ryw.serve({ clients: ['address:a'], changing: false }, whereReads(routing))).to.equal('primary');
+    expect(await ryw.serve({ clients: ['address:b', 'user:u'], changing: false }, whereReads(routing))).to.equal(
+      'primary',
+    );
+    expect(await ryw.serve({ clients: ['address:b'], changing: false }, whereReads(routing))).to.equal('replica');
 
     // Once the replica replayed the write, its reads go back there.
     probe.replayed = 200n;
     await routing.probe(probe);
-    expect(await ryw.serve(['address:a'], whereReads(routing))).to.equal('replica');
+    expect(await ryw.serve({ clients: ['address:a'], changing: false }, whereReads(routing))).to.equal('replica');
+  });
+
+  it('reads a changing request all on the primary without looking positions up, and records its write', async () => {
+    const { routing, probe } = oneReplica();
+    await routing.probe(probe);
+    let lookups = 0;
+    const memory = new InMemoryWritePositions();
+    const positions: WritePositions = {
+      get: (keys) => {
+        lookups += 1;
+        return memory.get(keys);
+      },
+      record: (keys, position, ttlMs) => memory.record(keys, position, ttlMs),
+    };
+    const ryw = new ReplicaReadYourWrites({ positions, primaryPosition: () => Promise.resolve(300n), ttlMs: 60_000 });
+    const where = await ryw.serve({ clients: ['address:a'], changing: true }, async () => {
+      const read = await whereReads(routing)();
+      noteWrite();
+      return read;
+    });
+    expect(where).to.equal('primary');
+    expect(lookups).to.equal(0);
+    expect(await memory.get(['address:a'])).to.equal(300n);
   });
 
   it('notes a write made inside readingFromPrimary, and a request that failed after writing', async () => {
     const positions = new InMemoryWritePositions();
     const ryw = new ReplicaReadYourWrites({ positions, primaryPosition: () => Promise.resolve(7n), ttlMs: 60_000 });
-    await ryw.serve(['address:a'], () =>
+    await ryw.serve({ clients: ['address:a'], changing: false }, () =>
       readingFromPrimary(() => {
         noteWrite();
         return Promise.resolve();
@@ -92,7 +113,7 @@ describe('read-your-writes (request context and positions)', () => {
     expect(await positions.get(['address:a'])).to.equal(7n);
     let error: unknown;
     await ryw
-      .serve(['address:b'], () => {
+      .serve({ clients: ['address:b'], changing: false }, () => {
         noteWrite();
         return Promise.reject(new Error('answered 409'));
       })
@@ -115,9 +136,9 @@ describe('read-your-writes (request context and positions)', () => {
       ttlMs: 1000,
       warn: (message) => warnings.push(message),
     });
-    expect(await ryw.serve(['address:a'], whereReads(routing))).to.equal('primary');
+    expect(await ryw.serve({ clients: ['address:a'], changing: false }, whereReads(routing))).to.equal('primary');
     expect(
-      await ryw.serve(['address:a'], () => {
+      await ryw.serve({ clients: ['address:a'], changing: false }, () => {
         noteWrite();
         return Promise.resolve('answered');
       }),
@@ -131,6 +152,6 @@ describe('read-your-writes (request context and positions)', () => {
       ttlMs: 1000,
       lookupTimeoutMs: 20,
     });
-    expect(await slow.serve(['address:a'], whereReads(routing))).to.equal('primary');
+    expect(await slow.serve({ clients: ['address:a'], changing: false }, whereReads(routing))).to.equal('primary');
   });
 });
