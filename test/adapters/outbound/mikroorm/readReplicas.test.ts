@@ -3,10 +3,12 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Database } from '../../../../src/adapters/outbound/mikroorm/database.js';
 import {
+  notingWrites,
   readingAtLeast,
   readingFromPrimary,
   walPosition,
 } from '../../../../src/adapters/outbound/mikroorm/readRouting.js';
+import { inTransaction } from '../../../../src/adapters/outbound/mikroorm/transaction.js';
 import { AppMetaSchema } from '../../../../src/adapters/outbound/mikroorm/schemas/AccessRuleSchema.js';
 import { connectDatabase } from '../../../support/database.js';
 import { externalService } from '../../../support/env.js';
@@ -35,6 +37,7 @@ describe('read replicas (PostgreSQL)', function () {
   /** A session on the primary (direct, past any pooler): its WAL position (the insert position: commits may be asynchronous). */
   let primary: pg.Client;
   const key = `replica-probe-${randomUUID()}`;
+  const probeKey = key;
 
   before(async function () {
     if (!primaryUrl || !replicaUrl) {
@@ -227,5 +230,33 @@ describe('read replicas (PostgreSQL)', function () {
     expect(await reads(false)).to.be.at.least(40);
     // Only the probes of how far it replayed (one at start, one a second) reach it then.
     expect(await reads(true)).to.be.below(10);
+  });
+
+  it('notes a request’s writes on the primary — the ORM’s, its transactions’, the SQL executor’s — and not its reads', async () => {
+    const noted = async (work: () => Promise<unknown>): Promise<boolean> => {
+      const note = { wrote: false };
+      await notingWrites(note, 0n, work);
+      return note.wrote;
+    };
+    const table = AppMetaSchema;
+    const key = `${probeKey}-noted`;
+    expect(await noted(() => db.orm.em.fork().find(table, { key }))).to.equal(false);
+    expect(await noted(() => db.sql.one('select value from app_meta where key = ?', [key]))).to.equal(false);
+    expect(
+      await noted(() => db.sql.primary.all('select value from app_meta where key = ? for update', [key])),
+    ).to.equal(false);
+    expect(await noted(() => db.orm.em.fork().insert(table, { key, value: 'orm' }))).to.equal(true);
+    expect(await noted(() => db.orm.em.fork().nativeUpdate(table, { key }, { value: 'orm again' }))).to.equal(true);
+    expect(
+      await noted(() => inTransaction(db.orm, (em) => em.nativeUpdate(table, { key }, { value: 'in a transaction' }))),
+    ).to.equal(true);
+    expect(await noted(() => db.sql.run('update app_meta set value = ? where key = ?', ['sql', key]))).to.equal(true);
+    expect(
+      await noted(() => db.sql.transaction((tx) => tx.run('update app_meta set value = ? where key = ?', ['tx', key]))),
+    ).to.equal(true);
+    // The primary's position covers the write just made.
+    const { rows } = await primary.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+    expect(await db.primaryPosition()).to.be.at.least(walPosition(rows[0]!.lsn));
+    await db.sql.run('delete from app_meta where key = ?', [key]);
   });
 });
