@@ -5,6 +5,10 @@
 #   services.sh rgw-stop | rgw-start   stop or start just the gateway (its cluster and objects stay):
 #                                      the "storage down" tests, through SVC_TEST_RGW_CTL (printed on
 #                                      start: this script with its state dir and port).
+#   services.sh replica-stop | replica-start
+#                                      stop (fast shutdown) or start just the replica (its data stays;
+#                                      started, it streams from the primary again): the "replica down"
+#                                      tests, through SVC_TEST_REPLICA_CTL (printed on start likewise).
 # Ports: PORTICO_PG_PORT, PORTICO_PG_REPLICA_PORT (a streaming replica of that server),
 # PORTICO_REDIS_PORT, PORTICO_PGBOUNCER_PORT, PORTICO_RGW_PORT (the gateway; its monitor listens on
 # the next port); state under PORTICO_SERVICES_DIR.
@@ -65,12 +69,17 @@ start() {
     for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
   fi
   # PgBouncer (Debian's 1.18) in transaction mode in front of that server, as teams deploy it:
-  # the PostgreSQL suites run through it a second time (npm run test:pgbouncer).
-  if [ -x "$PGBOUNCER" ] && ! (echo > "/dev/tcp/127.0.0.1/$BOUNCER_PORT") 2>/dev/null; then
+  # the PostgreSQL suites run through it a second time (npm run test:pgbouncer). The database
+  # portico_test_replica is portico_test on the replica, through the same pooler. A pooler left
+  # running from before reloads the file (SIGHUP).
+  if [ -x "$PGBOUNCER" ]; then
     mkdir -p "$STATE/pgbouncer"
     printf '"postgres" ""\n' > "$STATE/pgbouncer/userlist.txt"
+    # server_login_retry 1: a server that was down (the replica, stopped by a test) is tried again
+    # after a second, not the default 15.
     cat > "$STATE/pgbouncer/pgbouncer.ini" <<INI
 [databases]
+portico_test_replica = host=127.0.0.1 port=$REPLICA_PORT dbname=portico_test
 * = host=127.0.0.1 port=$PG_PORT
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -81,18 +90,26 @@ auth_file = $STATE/pgbouncer/userlist.txt
 pool_mode = transaction
 max_client_conn = 1000
 default_pool_size = 40
+server_login_retry = 1
 logfile = $STATE/pgbouncer/pgbouncer.log
 pidfile = $STATE/pgbouncer/pgbouncer.pid
 INI
     [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$STATE/pgbouncer"
-    as_postgres "$PGBOUNCER" -d "$STATE/pgbouncer/pgbouncer.ini" >/dev/null \
-      || { cat "$STATE/pgbouncer/pgbouncer.log" >&2; exit 1; }
-    for _ in $(seq 1 50); do (echo > "/dev/tcp/127.0.0.1/$BOUNCER_PORT") 2>/dev/null && break; sleep 0.1; done
+    if (echo > "/dev/tcp/127.0.0.1/$BOUNCER_PORT") 2>/dev/null; then
+      [ -f "$STATE/pgbouncer/pgbouncer.pid" ] && kill -HUP "$(cat "$STATE/pgbouncer/pgbouncer.pid")" 2>/dev/null || true
+    else
+      as_postgres "$PGBOUNCER" -d "$STATE/pgbouncer/pgbouncer.ini" >/dev/null \
+        || { cat "$STATE/pgbouncer/pgbouncer.log" >&2; exit 1; }
+      for _ in $(seq 1 50); do (echo > "/dev/tcp/127.0.0.1/$BOUNCER_PORT") 2>/dev/null && break; sleep 0.1; done
+    fi
   fi
   rgw_cluster
   echo "export SVC_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$PG_PORT/portico_test"
   echo "export SVC_TEST_POSTGRES_REPLICA_URL=postgres://postgres@127.0.0.1:$REPLICA_PORT/portico_test"
-  [ -x "$PGBOUNCER" ] && echo "export SVC_TEST_PGBOUNCER_URL=postgres://postgres@127.0.0.1:$BOUNCER_PORT/portico_test"
+  if [ -x "$PGBOUNCER" ]; then
+    echo "export SVC_TEST_PGBOUNCER_URL=postgres://postgres@127.0.0.1:$BOUNCER_PORT/portico_test"
+    echo "export SVC_TEST_PGBOUNCER_REPLICA_URL=postgres://postgres@127.0.0.1:$BOUNCER_PORT/portico_test_replica"
+  fi
   echo "export SVC_TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
   echo "export SVC_TEST_REDIS_SERVER=redis-server"
   echo "export SVC_TEST_S3_ENDPOINT=http://127.0.0.1:$RGW_PORT"
@@ -104,6 +121,9 @@ INI
   local ctl
   ctl="env PORTICO_SERVICES_DIR=$(printf %q "$(realpath "$STATE")") PORTICO_RGW_PORT=$RGW_PORT bash $(printf %q "$(realpath "$0")")"
   echo "export SVC_TEST_RGW_CTL=$(printf %q "$ctl")"
+  # Likewise with replica-stop or replica-start appended, for the replica.
+  ctl="env PORTICO_SERVICES_DIR=$(printf %q "$(realpath "$STATE")") PORTICO_PG_PORT=$PG_PORT PORTICO_PG_REPLICA_PORT=$REPLICA_PORT bash $(printf %q "$(realpath "$0")")"
+  echo "export SVC_TEST_REPLICA_CTL=$(printf %q "$ctl")"
 }
 
 # A hot standby of that server, streaming its WAL through the replication slot replica1: copied
@@ -123,6 +143,16 @@ pg_replica() {
     as_postgres "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 -o "$PG_OPTS -p $REPLICA_PORT" start >/dev/null \
       || { cat "$dir/server.log" >&2; exit 1; }
   fi
+}
+
+# The replica alone (its copy must exist: services.sh start made it); pg_ctl waits for it either way.
+replica_stop() {
+  [ -n "$PG_BIN" ] && running "$STATE/pg-replica" || return 0
+  as_postgres "$PG_BIN/pg_ctl" -D "$STATE/pg-replica" -m fast -w -t 60 stop >/dev/null
+}
+replica_start() {
+  [ -f "$STATE/pg-replica/PG_VERSION" ] || { echo "services.sh: no replica under $STATE (run start first)" >&2; exit 1; }
+  pg_replica
 }
 
 # --- S3: Ceph's RADOS Gateway over a one-OSD cluster kept in memory (memstore), no auth between the
@@ -256,5 +286,7 @@ case "${1:-}" in
   stop) stop ;;
   rgw-start) rgw_start ;;
   rgw-stop) rgw_stop ;;
-  *) echo "usage: $0 start|stop|rgw-start|rgw-stop" >&2; exit 2 ;;
+  replica-start) replica_start ;;
+  replica-stop) replica_stop ;;
+  *) echo "usage: $0 start|stop|rgw-start|rgw-stop|replica-start|replica-stop" >&2; exit 2 ;;
 esac

@@ -6,6 +6,9 @@ export function externalService(
   variable:
     | 'SVC_TEST_POSTGRES_URL'
     | 'SVC_TEST_POSTGRES_REPLICA_URL'
+    | 'SVC_TEST_PGBOUNCER_URL'
+    | 'SVC_TEST_PGBOUNCER_REPLICA_URL'
+    | 'SVC_TEST_REPLICA_CTL'
     | 'SVC_TEST_REDIS_URL'
     | 'SVC_TEST_S3_ENDPOINT'
     | 'SVC_TEST_RGW_CTL',
