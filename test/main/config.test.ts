@@ -65,6 +65,7 @@ const DEFAULTS: Config = {
     replicaMaxLagMs: 5000,
   },
   redis: { url: '' },
+  cache: { ttlMs: 60_000 },
   api: { mode: 'rest' },
   jwt: { secret: PLACEHOLDER_SECRET, expirationMs: 24 * H, refreshExpirationMs: 168 * H, issuer: 'portico' },
   secrets: { encryptionKey: '' },

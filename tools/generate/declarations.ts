@@ -123,6 +123,7 @@ export function modelOfDeclaration<F extends FieldDeclarations>(declaration: Res
     migrationStamp: '',
     ...(search ? { search } : {}),
     ...(declaration.owned ? { owned: true } : {}),
+    ...(declaration.cached ? { cached: true } : {}),
   };
 }
 

@@ -99,6 +99,7 @@ function declarationOfModel(m: ResourceModel): ResourceDeclaration {
     fields: Object.fromEntries(m.fields.map((f) => [f.camel, declarationOfField(f)])),
     ...(m.search ? { search: m.search.camel } : {}),
     ...(m.owned ? { owned: true } : {}),
+    ...(m.cached ? { cached: true } : {}),
   });
 }
 

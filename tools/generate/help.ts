@@ -2,7 +2,7 @@ import { MAX_NAME_LENGTH } from './parse.js';
 import { ROUTE_WORDS } from './reserved.js';
 
 /** What `npm run generate -- --help` prints. */
-export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--dry-run]
+export const HELP = `usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--cached] [--dry-run]
        npm run generate -- field <resource> <field>... [--default <field>=<value>]... [--dry-run]
        npm run generate -- field <resource> --remove <field> [--dry-run]
        npm run generate -- migration [--default [<resource>.]<field>=<value>]... [--dry-run]
@@ -74,6 +74,11 @@ one test file.
                    field): lists, searches, nested lists and totals hold only the caller's rows,
                    another user's id is 404; moderator and admin (scope all) see every row. This
                    is how "my orders" are modelled (a ref(user) field is refused).
+--cached           GET /api/v1/<plural>/{id} (and the GraphQL <name>(id)) answers through the shared
+                   cache (memory, with redis.url memory + Redis): one database read per cold row
+                   however many ask at once, kept cache.ttl; every update and delete (REST, GraphQL,
+                   commands) forgets the row on every instance at once. Lists are not cached. An
+                   owned row is answered to its owner only. Writes the declaration's cached: true.
 --dry-run          list the files it would create and change; write nothing.
 --help, -h         this help.
 

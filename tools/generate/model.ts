@@ -98,6 +98,8 @@ export interface ResourceModel {
   search?: FieldModel;
   /** `--owned`: each row belongs to the user who created it (`user` rules reach only their own rows). */
   owned?: boolean;
+  /** `--cached`: a GET by id goes through the shared cache, forgotten on every instance by each write. */
+  cached?: boolean;
   /**
    * The stamp of the migration that creates its table: its UTC creation time (`20261127T0512`,
    * file `20261127T0512_invoices.ts`), or a legacy counter (`0002`: `Migration0002Products.ts`).

@@ -486,15 +486,17 @@ interface Arguments {
   search: string[];
   dryRun: boolean;
   owned: boolean;
+  cached: boolean;
   problems: string[];
 }
 
 function splitArguments(argv: string[]): Arguments {
-  const result: Arguments = { positionals: [], search: [], dryRun: false, owned: false, problems: [] };
+  const result: Arguments = { positionals: [], search: [], dryRun: false, owned: false, cached: false, problems: [] };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--dry-run') result.dryRun = true;
     else if (arg === '--owned') result.owned = true;
+    else if (arg === '--cached') result.cached = true;
     else if (arg === '--search') {
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('-'))
@@ -505,7 +507,9 @@ function splitArguments(argv: string[]): Arguments {
       }
     } else if (arg.startsWith('--search=')) result.search.push(arg.slice('--search='.length));
     else if (arg.startsWith('-'))
-      result.problems.push(`unknown option "${arg}" (the options are --search <field>, --owned, --dry-run, --help)`);
+      result.problems.push(
+        `unknown option "${arg}" (the options are --search <field>, --owned, --cached, --dry-run, --help)`,
+      );
     else result.positionals.push(arg);
   }
   if (result.search.length > 1) result.problems.push('--search given twice: one field can be searched');
@@ -513,7 +517,7 @@ function splitArguments(argv: string[]): Arguments {
 }
 
 /**
- * Reads `resource <name> <field>... [--search <field>] [--owned] [--dry-run]` (README: Add a resource) into the model
+ * Reads `resource <name> <field>... [--search <field>] [--owned] [--cached] [--dry-run]` (README: Add a resource) into the model
  * of the resource to generate, or every problem with it, one line each.
  */
 export function parseCommand(argv: string[], project: ProjectState): ParseResult {
@@ -556,5 +560,6 @@ export function parseCommand(argv: string[], project: ProjectState): ParseResult
   const model: ResourceModel = { names: namesOf(name), fields, migrationStamp: project.migrationStamp };
   if (search !== undefined) model.search = search;
   if (args.owned) model.owned = true;
+  if (args.cached) model.cached = true;
   return { ok: true, model, dryRun: args.dryRun };
 }

@@ -13,6 +13,8 @@ export interface CacheEntryOptions {
  *   answers the old value, and when the cache is shared every other instance stops answering it
  *   within 200 ms. If a message is lost (the shared layer was away), an instance keeps an old
  *   value for at most its `ttlMs`.
+ * - **No stale refill.** A load that a `delete` or `deleteTagged` on this instance overlapped
+ *   loads again before anything is remembered: a read racing a write never keeps the old value.
  * - **A failing shared layer never fails a call.** `getOrSet` answers from memory or the loader,
  *   `delete` and `deleteTagged` still forget locally and resolve.
  *

@@ -240,6 +240,11 @@ export interface ResourceDeclaration<F extends FieldDeclarations = FieldDeclarat
    * only the caller's rows.
    */
   readonly owned: boolean;
+  /**
+   * A GET by id is answered through the shared cache (ADR 0041): kept `cache.ttl`, forgotten on
+   * every instance by each update and delete; an owned row is answered only to its owner.
+   */
+  readonly cached: boolean;
   /** Its commands by verb (`ship`), each moving an enum field between listed states; the entity has a method of each name. */
   readonly commands?: CommandDeclarations<keyof F & string>;
 }
@@ -259,6 +264,8 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   readonly search?: keyof F & string;
   /** Each row belongs to the user who created it (default false). */
   readonly owned?: boolean;
+  /** A GET by id goes through the shared cache (default false). */
+  readonly cached?: boolean;
   readonly commands?: CommandDeclarations<keyof F & string>;
 }): ResourceDeclaration<F> {
   const entries = Object.entries(spec.fields);
@@ -280,6 +287,7 @@ export function declareResource<const F extends FieldDeclarations>(spec: {
   return {
     ...spec,
     owned: spec.owned === true,
+    cached: spec.cached === true,
     sortFields: [
       ...entries.filter(([, f]) => f.sortable).map(([key]) => snakeCase(key)),
       'created_at',

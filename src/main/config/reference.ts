@@ -43,6 +43,8 @@ export const MEANINGS: Readonly<Record<string, string>> = {
   'database.replica_max_lag': 'A replica further behind than this serves no reads: they go to the primary.',
   'redis.url':
     'Redis for the shared rate limit, login throttle, the `cache` check and change propagation; empty: none.',
+  'cache.ttl':
+    'How long a row of a resource declared `cached` (and the stored access rules) stay cached when no write forgets them; writes forget them on every instance at once.',
   'api.mode': 'Which APIs are served: `rest`, `graphql` or `both`.',
   'jwt.secret': 'The signing secret; refused in production when it is the shipped placeholder or under 32 bytes.',
   'jwt.expiration': 'How long an access token lives.',

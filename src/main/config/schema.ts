@@ -69,6 +69,7 @@ export const KEYS: Readonly<Record<string, Key>> = {
   'database.replica_urls': key(DatabaseUrlList, []),
   'database.replica_max_lag': key(Duration, '5s'),
   'redis.url': key(RedisUrl, ''),
+  'cache.ttl': key(Duration, '60s'),
   'api.mode': key(oneOf('rest', 'graphql', 'both'), 'rest'),
   'jwt.secret': key(NonEmptyText, PLACEHOLDER_SECRET),
   'jwt.expiration': key(Duration, '24h'),
@@ -211,6 +212,8 @@ export interface Config {
     replicaMaxLagMs: number;
   };
   redis: { url: string };
+  /** The shared cache: how long a cached resource row (and the stored access rules) is kept when no write forgets it. */
+  cache: { ttlMs: number };
   api: { mode: 'rest' | 'graphql' | 'both' };
   jwt: { secret: string; expirationMs: number; refreshExpirationMs: number; issuer: string };
   /**

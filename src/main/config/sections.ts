@@ -107,7 +107,7 @@ function identitySections(
 function runtimeSections(
   v: Decoded,
   { httpChecks, schedules }: DecodedLists,
-): Pick<Config, 'database' | 'redis' | 'jobs' | 'log' | 'tracing' | 'storage' | 'health'> {
+): Pick<Config, 'database' | 'redis' | 'cache' | 'jobs' | 'log' | 'tracing' | 'storage' | 'health'> {
   return {
     database: {
       url: v('database.url'),
@@ -119,6 +119,7 @@ function runtimeSections(
       replicaMaxLagMs: v('database.replica_max_lag'),
     },
     redis: { url: v('redis.url') },
+    cache: { ttlMs: v('cache.ttl') },
     jobs: {
       mode: v('jobs.mode'),
       concurrency: v('jobs.concurrency'),

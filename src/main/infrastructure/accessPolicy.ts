@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { CachedPolicyRuleStore, RULES_KEY } from '../../adapters/outbound/access/CachedPolicyRuleStore.js';
 import { CasbinAccessPolicy } from '../../adapters/outbound/access/CasbinAccessPolicy.js';
 import { parsePolicyCsv, type Replacement, type StoredRule } from '../../adapters/outbound/access/PolicyRuleStore.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { MikroOrmPolicyRuleStore } from '../../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
+import { readingFromPrimary } from '../../adapters/outbound/mikroorm/readRouting.js';
+import type { Cache } from '../../application/ports/Cache.js';
 import type { Config } from '../config/schema.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
 import { StartupError } from './StartupError.js';
@@ -32,12 +35,19 @@ function readSeed(config: Config): StoredRule[] {
   }
 }
 
-/** The casbin policy: model from `access.model`, rules from the database, seeded from `access.policy` once. */
-export async function loadAccessPolicy(config: Config, database: Database): Promise<CasbinAccessPolicy> {
+/** The rules' store: the database's, loaded through the cache (every write forgets them everywhere). */
+const storeOf = (database: Database, cache: Cache, config: Config): CachedPolicyRuleStore =>
+  new CachedPolicyRuleStore(new MikroOrmPolicyRuleStore(database), cache, config.cache.ttlMs, readingFromPrimary);
+
+/**
+ * The casbin policy: model from `access.model`, rules from the database through `cache`, seeded
+ * from `access.policy` once.
+ */
+export async function loadAccessPolicy(config: Config, database: Database, cache: Cache): Promise<CasbinAccessPolicy> {
   const model = readText('access.model', config.access.model);
   const seed = readSeed(config);
   try {
-    return await CasbinAccessPolicy.create(model, new MikroOrmPolicyRuleStore(database), seed);
+    return await CasbinAccessPolicy.create(model, storeOf(database, cache, config), seed);
   } catch (error) {
     throw new StartupError(
       `access.model: ${JSON.stringify(config.access.model)} is not a valid casbin model (${(error as Error).message.split('\n')[0]})`,
@@ -82,14 +92,18 @@ export async function announceAccessPolicyChange(url: string): Promise<number> {
 
 /**
  * Keeps the policy of every instance in step through Redis pub/sub: each local change is
- * published; a message from another instance makes this one reload its rules from the database.
+ * published; a message from another instance makes this one forget the cached rules and reload
+ * them from the database (the change's message may come before the cache's own: ADR 0041).
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
-export function syncAccessPolicy(policy: CasbinAccessPolicy, redis: Redis, logger: Logger): InstanceSync {
+export function syncAccessPolicy(policy: CasbinAccessPolicy, redis: Redis, logger: Logger, cache: Cache): InstanceSync {
   const instance = randomUUID();
   const subscriber = ownConnection(redis);
   const reload = (why: string) =>
-    policy.reload().catch((error: unknown) => logger.error({ err: error, why }, 'access policy reload failed'));
+    cache
+      .delete(RULES_KEY)
+      .then(() => policy.reload())
+      .catch((error: unknown) => logger.error({ err: error, why }, 'access policy reload failed'));
   subscriber.on('message', (_channel: string, sender: string) => {
     if (sender !== instance) void reload('changed by another instance');
   });

@@ -1,6 +1,7 @@
 import { ContainerModule, type Bind } from 'inversify';
 import type { EntitySchema } from '@mikro-orm/core';
 import { AnnouncingSessionStore } from '../../adapters/outbound/cache/AnnouncingSessionStore.js';
+import { forgetUser } from '../../adapters/outbound/cache/CachingUserRepository.js';
 import { MeteredRefreshTokenStore } from '../../adapters/outbound/metrics/MeteredRefreshTokenStore.js';
 import { MikroOrmRefreshTokenStore } from '../../adapters/outbound/mikroorm/MikroOrmRefreshTokenStore.js';
 import { MikroOrmSessionStore } from '../../adapters/outbound/mikroorm/MikroOrmSessionStore.js';
@@ -51,9 +52,9 @@ function bindSessions(bind: Bind): void {
   bindBuilt(
     bind(SessionTokens.Sessions),
     built(
-      { database: TOKENS.Database, changes: UserTokens.Changes },
-      ({ database, changes }): SessionStore =>
-        new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => changes.changed(userId)),
+      { database: TOKENS.Database, cache: TOKENS.Cache },
+      ({ database, cache }): SessionStore =>
+        new AnnouncingSessionStore(new MikroOrmSessionStore(database), (userId) => forgetUser(cache, userId)),
     ),
   );
   bindBuilt(

@@ -1,6 +1,4 @@
 import type { UserUseCases } from '../../adapters/inbound/http/routes/users.js';
-import type { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
-import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { AccountLinks } from '../../application/account/AccountLinks.js';
 import type { SessionEnder } from '../../application/account/SessionEnder.js';
 import type { LoginAttempts } from '../../application/auth/LoginAttempts.js';
@@ -30,10 +28,6 @@ import { token } from '../wiring/tokens.js';
 /** Bound by the users module: the users, their caches, credentials and the admin API. */
 export const UserTokens = {
   Repository: token<UserRepository>('users.Repository'),
-  /** The repository's cache (the same object). */
-  Cache: token<CachingUserRepository>('users.Cache'),
-  /** Where changes of a user meet the caches that must forget it; the service keeps it in step with other instances. */
-  Changes: token<UserChanges>('users.Changes'),
   PasswordHasher: token<PasswordHasher>('users.PasswordHasher'),
   /** The one lookup of every authenticated request: the user, if its session is active (remembered for a second). */
   Callers: token<CallerLookup>('users.Callers'),

@@ -13,6 +13,7 @@ import {
 } from '../../adapters/inbound/resources.js';
 import { tableOf } from '../../adapters/outbound/mikroorm/resourceTable.js';
 import { SqlResourceRepository } from '../../adapters/outbound/mikroorm/SqlResourceRepository.js';
+import { CachingResourceRepository } from '../../adapters/outbound/cache/CachingResourceRepository.js';
 import { resourceUseCases } from '../../application/resources/resourceUseCases.js';
 import { FileTypeInspector } from '../../adapters/outbound/files/FileTypeInspector.js';
 import { fileUseCases } from '../../application/files/fileUseCases.js';
@@ -139,8 +140,21 @@ export function resourceModule<F extends FieldDeclarations>(Entity: ResourceEnti
       bindBuilt(
         bind(tokens.Repository),
         built(
-          { database: TOKENS.Database },
-          ({ database }) => new SqlResourceRepository(database, tableOf(entity as never)) as never,
+          { database: TOKENS.Database, cache: TOKENS.Cache, fresh: TOKENS.FreshReads, config: TOKENS.Config },
+          ({ database, cache, fresh, config }) => {
+            const rows = new SqlResourceRepository(
+              database,
+              tableOf(entity as never),
+            ) as never as ResourceRepository<AnyEntity>;
+            if (!entity.declaration.cached) return rows;
+            // Every write of the rows goes through this repository (REST, GraphQL, commands, file flows, jobs).
+            return new CachingResourceRepository(rows, cache, {
+              plural,
+              ttlMs: config.cache.ttlMs,
+              restore: (props) => entity.restore(props) as AnyEntity,
+              fresh,
+            });
+          },
         ),
       );
       bindBuilt(

@@ -4,7 +4,6 @@ import { bindBuilt, built } from './built.js';
 import { USER_OPERATIONS, userRoutes, type UserUseCases } from '../../adapters/inbound/http/routes/users.js';
 import { CachingCallerLookup } from '../../adapters/outbound/cache/CachingCallerLookup.js';
 import { CachingUserRepository } from '../../adapters/outbound/cache/CachingUserRepository.js';
-import { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import { SqlCallerLookup } from '../../adapters/outbound/mikroorm/SqlCallerLookup.js';
 import { EndAllSessions } from '../../application/account/EndAllSessions.js';
 import type { CallerLookup } from '../../application/ports/CallerLookup.js';
@@ -24,30 +23,24 @@ import { TOKENS } from '../wiring/tokens.js';
 import { MailTokens, SessionTokens, UserTokens } from './identityTokens.js';
 import type { FeatureModule } from './FeatureModule.js';
 
-/** The users, their caches (kept in step through `Changes`) and their password hashes. */
+/** The users and the caller lookup, through the process's cache (a user's write forgets both everywhere), and their password hashes. */
 function bindUsers(bind: Bind): void {
+  const cached = { database: TOKENS.Database, cache: TOKENS.Cache, fresh: TOKENS.FreshReads } as const;
   bindBuilt(
-    bind(UserTokens.Changes),
-    built({}, () => new UserChanges()),
-  );
-  bindBuilt(
-    bind(UserTokens.Cache),
-    built({ database: TOKENS.Database, changes: UserTokens.Changes }, ({ database, changes }) => {
-      const cache = new CachingUserRepository(new MikroOrmUserRepository(database));
-      changes.register((id) => cache.forget(id));
-      cache.onWrite((id) => changes.changed(id));
-      return cache;
-    }),
+    bind(UserTokens.Repository),
+    built(
+      cached,
+      ({ database, cache, fresh }) => new CachingUserRepository(new MikroOrmUserRepository(database), cache, fresh),
+    ),
   );
   bindBuilt(
     bind(UserTokens.Callers),
-    built({ database: TOKENS.Database, changes: UserTokens.Changes }, ({ database, changes }): CallerLookup => {
-      const callers = new CachingCallerLookup(new SqlCallerLookup(database));
-      changes.register((id) => callers.forgetUser(id));
-      return callers;
-    }),
+    built(
+      cached,
+      ({ database, cache, fresh }): CallerLookup =>
+        new CachingCallerLookup(new SqlCallerLookup(database), cache, fresh),
+    ),
   );
-  bind(UserTokens.Repository).toService(UserTokens.Cache);
   bindBuilt(
     bind(UserTokens.PasswordHasher),
     built({ config: TOKENS.Config }, ({ config }): PasswordHasher => new BcryptPasswordHasher(config.auth.bcryptCost)),

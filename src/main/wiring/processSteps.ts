@@ -2,20 +2,20 @@ import type { Tracer } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
-import type { UserChanges } from '../../adapters/outbound/cache/UserChanges.js';
 import type { CasbinAccessPolicy } from '../../adapters/outbound/access/CasbinAccessPolicy.js';
 import { EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
+import type { Cache } from '../../application/ports/Cache.js';
 import type { JobHandler } from '../../application/ports/Jobs.js';
 import type { Config } from '../config/schema.js';
 import { loadAccessPolicy, syncAccessPolicy } from '../infrastructure/accessPolicy.js';
+import { openCache } from '../infrastructure/cache.js';
 import { openDatabase } from '../infrastructure/database.js';
 import type { InstanceSync } from '../infrastructure/instanceSync.js';
 import { openJobs, startRunner, startScheduler, type JobsEngine } from '../infrastructure/jobs.js';
 import { buildMailer } from '../infrastructure/mailer.js';
 import { createRedis } from '../infrastructure/redis.js';
 import { startTracing, type Tracing } from '../infrastructure/tracing.js';
-import { syncUserCache } from '../infrastructure/userCacheSync.js';
 import { buildContainer, type Infrastructure } from './container.js';
 import { listenApi, listenMetrics, type Serving } from './listeners.js';
 import type { ProcessOptions } from './processOptions.js';
@@ -58,9 +58,20 @@ export const MIGRATIONS = step('migrations', async ({ database, logger }: { data
   return applied;
 });
 
-/** The access rules, loaded from the database (seeded from `access.policy` the first time). */
-export const ACCESS_POLICY = step('access policy', ({ config, database }: WithDatabase) =>
-  loadAccessPolicy(config, database),
+/**
+ * The process's one cache: shared through Redis (`redis.url`) when the process serves, else memory
+ * only (a command's writes reach no other instance's memory: the keys' TTL bounds them). Closed
+ * after everything that uses it.
+ */
+export const CACHE = step(
+  'cache',
+  ({ config, logger, options }: Start) => openCache(config, logger, options.listen),
+  (cache) => cache.close(),
+);
+
+/** The access rules, loaded from the database through the cache (seeded from `access.policy` the first time). */
+export const ACCESS_POLICY = step('access policy', ({ config, database, cache }: WithDatabase & { cache: Cache }) =>
+  loadAccessPolicy(config, database, cache),
 );
 
 /** Redis when `redis.url` is set and the process serves (a command has no use for it); else `null`. */
@@ -76,8 +87,17 @@ const stopSync = (sync: InstanceSync | null): Promise<void> | undefined => sync?
 /** With Redis: the access policy kept in step with the other instances'. */
 export const ACCESS_POLICY_SYNC = step(
   'access policy sync',
-  ({ policy, redis, logger }: { policy: CasbinAccessPolicy; redis: Redis | null; logger: Logger }) =>
-    redis && syncAccessPolicy(policy, redis, logger),
+  ({
+    policy,
+    redis,
+    logger,
+    cache,
+  }: {
+    policy: CasbinAccessPolicy;
+    redis: Redis | null;
+    logger: Logger;
+    cache: Cache;
+  }) => redis && syncAccessPolicy(policy, redis, logger, cache),
   stopSync,
 );
 
@@ -146,14 +166,6 @@ export const JOB_SCHEDULES = step(
   'job schedules',
   ({ config, jobs, handlers }: JobsWork) => startScheduler(jobs, config.jobs.schedules, handlers),
   (scheduler) => scheduler.stop(),
-);
-
-/** With Redis: the user caches kept in step with the other instances'. */
-export const USER_CACHE_SYNC = step(
-  'user cache sync',
-  ({ changes, redis, logger }: { changes: UserChanges; redis: Redis | null; logger: Logger }) =>
-    redis && syncUserCache(changes, redis, logger),
-  stopSync,
 );
 
 /** The metrics listener (health probes too), when `metrics` are kept; scraped until the last request is answered. */

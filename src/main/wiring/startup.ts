@@ -7,7 +7,6 @@ import type { Config } from '../config/schema.js';
 import type { InstanceSync } from '../infrastructure/instanceSync.js';
 import { jobHandlers, type JobsEngine } from '../infrastructure/jobs.js';
 import { createLogger } from '../infrastructure/logger.js';
-import { UserTokens } from '../modules/identityTokens.js';
 import { ProcessLifecycle } from './lifecycle.js';
 import { servingOf, type ApiListener } from './listeners.js';
 import type { ProcessOptions } from './processOptions.js';
@@ -75,24 +74,33 @@ async function startSteps(steps: Steps, start: STEP.Start): Promise<OpenedProces
   const migrated = migrate ? await steps.start(STEP.MIGRATIONS, { database, logger }) : [];
   const opened: OpenedProcess = { ...start, database, migrated, stop: (failed) => steps.stopAll(failed) };
   if (!mail) return opened;
-  const policy = await steps.start(STEP.ACCESS_POLICY, { ...start, database });
+  const cache = await steps.start(STEP.CACHE, start);
+  const policy = await steps.start(STEP.ACCESS_POLICY, { ...start, database, cache });
   const redis = await steps.start(STEP.REDIS, start);
-  const policySync = await steps.start(STEP.ACCESS_POLICY_SYNC, { policy, redis, logger });
+  const policySync = await steps.start(STEP.ACCESS_POLICY_SYNC, { policy, redis, logger, cache });
   const eventLoop = await steps.start(STEP.EVENT_LOOP_MONITOR, undefined);
   const tracing = await steps.start(STEP.TRACING, { ...start, database });
   const jobs = await steps.start(STEP.JOBS, { ...start, database });
   const metrics = options.listen && config.metrics.enabled ? metricsOf(database, jobs) : null;
   const lifecycle = new ProcessLifecycle();
-  const opens = { redis, accessPolicy: policy, mailer: mail.mailer, jobs, eventLoop, tracing, metrics, startedAt };
+  const opens = {
+    redis,
+    cache,
+    accessPolicy: policy,
+    mailer: mail.mailer,
+    jobs,
+    eventLoop,
+    tracing,
+    metrics,
+    startedAt,
+  };
   const container = await steps.start(STEP.CONTAINER, { ...opened, ...opens, lifecycle, options });
   const composed: ComposedProcess = { ...opened, container, lifecycle };
   if (!options.listen) return composed;
   const work = { ...start, jobs, handlers: jobHandlers(container), metrics, tracer: tracing?.tracer };
   await steps.start(STEP.JOB_RUNNER, work);
   await steps.start(STEP.JOB_SCHEDULES, work);
-  const changes = container.get(UserTokens.Changes);
-  const userSync = await steps.start(STEP.USER_CACHE_SYNC, { changes, redis, logger });
-  await inStepWithTheOthers(policySync, userSync, logger);
+  await inStepWithTheOthers(policySync, logger);
   const serving = servingOf(container, config);
   const metricsListener = await steps.start(STEP.METRICS_LISTENER, { metrics, serving, config });
   const api = await steps.start(STEP.API_LISTENER, { serving, config });
@@ -118,12 +126,7 @@ function metricsOf(database: Database, jobs: JobsEngine): ServiceMetrics {
 }
 
 /** Starts in step with the other instances when Redis is there; never hangs start-up on it. */
-async function inStepWithTheOthers(
-  policy: InstanceSync | null,
-  users: InstanceSync | null,
-  logger: Logger,
-): Promise<void> {
-  const [policyReady, usersReady] = await Promise.all([policy?.ready(2000), users?.ready(2000)]);
-  if (policyReady === false) logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
-  if (usersReady === false) logger.warn('not yet subscribed to user changes (Redis unreachable?)');
+async function inStepWithTheOthers(policy: InstanceSync | null, logger: Logger): Promise<void> {
+  if ((await policy?.ready(2000)) === false)
+    logger.warn('not yet subscribed to access policy changes (Redis unreachable?)');
 }

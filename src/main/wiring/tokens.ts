@@ -6,6 +6,8 @@ import type Koa from 'koa';
 import type { Lifecycle } from '../../application/health/CheckHealth.js';
 import type { Authenticate } from '../../application/auth/Authenticate.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
+import type { Cache } from '../../application/ports/Cache.js';
+import type { FreshReads } from '../../adapters/outbound/cache/cacheable.js';
 import type { Clock } from '../../application/ports/Clock.js';
 import type { IdGenerator } from '../../application/ports/IdGenerator.js';
 import type { LoginThrottle } from '../../application/ports/LoginThrottle.js';
@@ -34,6 +36,10 @@ export const TOKENS = {
   IdGenerator: token<IdGenerator>('IdGenerator'),
   Database: token<Database>('Database'),
   Redis: token<Redis | null>('Redis'),
+  /** The process's one cache: memory, and with `redis.url` in a serving process memory + Redis + an invalidation bus. */
+  Cache: token<Cache>('Cache'),
+  /** How a cache's loader reads: from the primary, so a forgotten key is never loaded again from a lagging replica. */
+  FreshReads: token<FreshReads>('FreshReads'),
   Lifecycle: token<Lifecycle>('Lifecycle'),
   StartedAt: token<Date>('StartedAt'),
   EventLoop: token<EventLoopDelayMonitor>('EventLoop'),

@@ -579,7 +579,7 @@ describe('generate: parsing the command', () => {
       [
         'an unknown option',
         'resource invoice title:string --force',
-        'unknown option "--force" (the options are --search <field>, --owned, --dry-run, --help)',
+        'unknown option "--force" (the options are --search <field>, --owned, --cached, --dry-run, --help)',
       ],
       [
         'an unknown command',
@@ -653,7 +653,7 @@ describe('generate: parsing the command', () => {
         'field "state": enum value "true" is a reserved word (GraphQL)',
         'field "state": enum value "A" must be lower snake case (it becomes A in GraphQL)',
         '--search notes: only a string field can be searched (notes is text)',
-        'unknown option "--force" (the options are --search <field>, --owned, --dry-run, --help)',
+        'unknown option "--force" (the options are --search <field>, --owned, --cached, --dry-run, --help)',
       ]);
     });
   });

@@ -117,7 +117,7 @@ describe('generate: the command', () => {
     it(`${argv.join(' ')} explains everything and exits 0`, async () => {
       expect(await generate(argv)).to.equal(0);
       for (const needle of [
-        'usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--dry-run]',
+        'usage: npm run generate -- resource <name> <field>... [--search <field>] [--owned] [--cached] [--dry-run]',
         ...[
           'string',
           'text',
@@ -135,6 +135,7 @@ describe('generate: the command', () => {
         'notes:text?',
         '--search <field>',
         '--owned',
+        '--cached',
         'ref(user) field is refused',
         '--dry-run',
         'policy/policy.csv',

@@ -29,6 +29,8 @@ export interface BentoCacheSettings {
 export class BentoCacheAdapter implements Cache {
   private readonly bento: BentoCache<{ cache: ReturnType<typeof bentostore> }>;
   private readonly clients: Redis[] = [];
+  /** Bumped by every delete here, so a load that overlapped one loads again rather than store what it read. */
+  private deletes = 0;
 
   constructor(settings: BentoCacheSettings) {
     const store = bentostore().useL1Layer(memoryDriver({ maxItems: settings.maxItems ?? 10_000 }));
@@ -67,7 +69,13 @@ export class BentoCacheAdapter implements Cache {
       ttl: options.ttlMs,
       ...(options.tags ? { tags: [...options.tags] } : {}),
       factory: async (ctx) => {
-        const loaded = await loader();
+        let loaded: T | undefined;
+        for (let attempt = 0; attempt < MAX_LOADS; attempt += 1) {
+          const before = this.deletes;
+          loaded = await loader();
+          // A delete while loading may be about a write the load did not see: load again.
+          if (before === this.deletes) break;
+        }
         return loaded === undefined ? ctx.skip() : loaded;
       },
     });
@@ -75,10 +83,12 @@ export class BentoCacheAdapter implements Cache {
   }
 
   async delete(key: string): Promise<void> {
+    this.deletes += 1;
     await this.bento.delete({ key });
   }
 
   async deleteTagged(tags: readonly string[]): Promise<void> {
+    this.deletes += 1;
     await this.bento.deleteByTag({ tags: [...tags] });
   }
 
@@ -95,5 +105,7 @@ export class BentoCacheAdapter implements Cache {
   }
 }
 
+/** How many times a load overlapped by deletes runs, at most (the last answer is kept whatever happened). */
+const MAX_LOADS = 3;
 const FAIL_FAST: RedisOptions = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
 const SUBSCRIBER: RedisOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null, connectTimeout: 2000 };

@@ -1,5 +1,6 @@
+import type { Cache } from '../../../application/ports/Cache.js';
 import type { Page } from '../../../domain/shared/Page.js';
-import type { User } from '../../../domain/user/User.js';
+import { User, type UserProps } from '../../../domain/user/User.js';
 import type {
   KeepingAnAdmin,
   SecondFactorFlags,
@@ -8,62 +9,41 @@ import type {
 } from '../../../domain/user/UserRepository.js';
 import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { afterCommit } from '../afterCommit.js';
+import { fromCacheable, toCacheable, userTag, type FreshReads } from './cacheable.js';
 
-/** Told of every write of a user through the cache once it is stored (to tell the other instances); never rejects. */
-export type UserWriteListener = (id: string) => Promise<void>;
+/** Forgets every cached answer about user `id` — its row, its callers — here and on every instance (ADR 0041). */
+export const forgetUser = (cache: Cache, id: string): Promise<void> => cache.deleteTagged([userTag(id)]);
 
 /**
- * Remembers `findById` answers for a short time — every authenticated request looks its user up
- * (ADR 0007 says what that read cost). Writes made through this repository
- * forget the user at once, so on one instance a deleted user's token fails immediately. Other
- * instances forget it when told (`forget`, through the write listener: ADR 0021); when they are
- * not told, they keep the old copy for at most `ttlMs`. Only found users are remembered, so a new
- * user is never reported missing.
+ * Remembers `findById` answers in the shared cache for a short time — every authenticated request
+ * looks its user up (ADR 0007 says what that read cost). Every write made through this repository
+ * forgets the user, on this instance and every other (ADR 0041), before the write is answered;
+ * an instance that missed the message (the shared layer was away) keeps the old copy for at most
+ * `ttlMs`. Only found users are remembered, so a new user is never reported missing. Loads run
+ * through `fresh`, so a forgotten user is never loaded again from a lagging replica.
  */
 export class CachingUserRepository implements UserRepository {
-  private readonly recent = new Map<string, { user: User; until: number }>();
-  /** Bumped by every forget, so a read that overlapped one does not store what it read. */
-  private generation = 0;
-  private listener: UserWriteListener | undefined;
-
   constructor(
     private readonly inner: UserRepository,
+    private readonly cache: Cache,
+    private readonly fresh: FreshReads = (work) => work(),
     private readonly ttlMs = 1000,
-    private readonly maxEntries = 10_000,
   ) {}
 
   async findById(id: string): Promise<User | undefined> {
-    const now = Date.now();
-    const hit = this.recent.get(id);
-    if (hit && hit.until > now) return hit.user;
-    const generation = this.generation;
-    const user = await this.inner.findById(id);
-    // A forget that came while reading may be about a write the read did not see yet.
-    if (user && generation === this.generation) {
-      if (this.recent.size >= this.maxEntries) this.recent.clear();
-      this.recent.set(id, { user, until: now + this.ttlMs });
-    } else {
-      this.recent.delete(id);
-    }
-    return user;
-  }
-
-  /** Drops what is remembered of user `id` (another instance wrote it). */
-  forget(id: string): void {
-    this.generation += 1;
-    this.recent.delete(id);
-  }
-
-  /** Sets the one listener told of each write made through this repository; it is awaited. */
-  onWrite(listener: UserWriteListener): void {
-    this.listener = listener;
+    const props = await this.cache.getOrSet(
+      `user:${id}`,
+      () => this.fresh(async () => toCacheable((await this.inner.findById(id))?.toProps())),
+      { ttlMs: this.ttlMs, tags: [userTag(id)] },
+    );
+    return props === undefined ? undefined : User.restore(fromCacheable<UserProps>(props));
   }
 
   async add(user: User, within?: Transaction): Promise<void> {
     await this.inner.add(user, within);
   }
 
-  /** Within a transaction, the user is forgotten (here and, through the listener, elsewhere) again once it committed. */
+  /** Within a transaction, the user is forgotten again once it committed. */
   update(user: User, within?: Transaction): Promise<void> {
     return this.forgetting(user.id, () => this.inner.update(user, within), within);
   }
@@ -97,19 +77,16 @@ export class CachingUserRepository implements UserRepository {
   }
 
   /**
-   * A write of user `id`: forgotten before (no reader trusts the old copy) and after (nor one read
-   * meanwhile), then the listener is told before the write is answered.
+   * A write of user `id`: forgotten before (no reader trusts the old copy) and once the write is
+   * visible (nor one read meanwhile), everywhere, before the write is answered.
    */
   private async forgetting<T>(id: string, write: () => Promise<T>, within?: Transaction): Promise<T> {
-    this.forget(id);
+    await forgetUser(this.cache, id);
     try {
       return await write();
     } finally {
-      // A read between the write and its commit sees the old row: forget (and tell) once it is visible.
-      await afterCommit(within, async () => {
-        this.forget(id);
-        await this.listener?.(id);
-      });
+      // A read between the write and its commit sees the old row: forget once it is visible.
+      await afterCommit(within, () => forgetUser(this.cache, id));
     }
   }
 }

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { CachingUserRepository } from '../../../../src/adapters/outbound/cache/CachingUserRepository.js';
+import { randomUUID } from 'node:crypto';
+import { BentoCacheAdapter } from '../../../../src/adapters/outbound/cache/BentoCacheAdapter.js';
+import { CachingUserRepository, forgetUser } from '../../../../src/adapters/outbound/cache/CachingUserRepository.js';
+import type { Cache } from '../../../../src/application/ports/Cache.js';
 import { InMemoryUserRepository } from '../../../../src/adapters/outbound/memory/InMemoryUserRepository.js';
 import { User } from '../../../../src/domain/user/User.js';
 import type { UserRepository } from '../../../../src/domain/user/UserRepository.js';
@@ -28,17 +31,21 @@ function counting(inner: UserRepository): { repo: UserRepository; reads: () => n
   return { repo, reads: () => reads };
 }
 
-describe('CachingUserRepository', () => {
+describe('CachingUserRepository (over the Cache port, memory only)', () => {
   let inner: InMemoryUserRepository;
   let counted: ReturnType<typeof counting>;
+  let shared: Cache;
   let cache: CachingUserRepository;
 
   beforeEach(async () => {
     inner = new InMemoryUserRepository();
     await inner.add(ada);
     counted = counting(inner);
-    cache = new CachingUserRepository(counted.repo, 200);
+    shared = new BentoCacheAdapter({ prefix: `t-${randomUUID()}`, redisUrl: '' });
+    cache = new CachingUserRepository(counted.repo, shared, undefined, 200);
   });
+
+  afterEach(() => shared.close());
 
   it('answers repeated lookups of a user from memory within the TTL', async () => {
     expect((await cache.findById(ada.id))?.email).to.equal('ada@example.com');
@@ -75,18 +82,25 @@ describe('CachingUserRepository', () => {
     expect((await cache.findById(bob.id))?.email).to.equal('bob@example.com');
   });
 
-  it('forgets a user written elsewhere when told', async () => {
+  it('answers a User equal to the one stored, dates included', async () => {
+    const found = await cache.findById(ada.id);
+    expect(found).to.be.instanceOf(User);
+    expect(found?.toProps()).to.deep.equal(ada.toProps());
+    expect((await cache.findById(ada.id))?.updatedAt).to.be.instanceOf(Date);
+  });
+
+  it('forgets a user written elsewhere when its tag is forgotten', async () => {
     await cache.findById(ada.id);
     await inner.update(ada.with({ role: 'moderator' }, now));
     expect((await cache.findById(ada.id))?.role).to.equal('user');
-    cache.forget(ada.id);
+    await forgetUser(shared, ada.id);
     expect((await cache.findById(ada.id))?.role).to.equal('moderator');
     await inner.delete(ada.id);
-    cache.forget(ada.id);
+    await forgetUser(shared, ada.id);
     expect(await cache.findById(ada.id)).to.equal(undefined);
   });
 
-  it('does not remember a read that a forget overlapped (it may predate the write)', async () => {
+  it('reads again when a forget overlapped the read (it may predate the write)', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     const slow = Object.create(inner) as UserRepository;
@@ -95,27 +109,35 @@ describe('CachingUserRepository', () => {
       await gate;
       return user;
     };
-    const racing = new CachingUserRepository(slow, 10_000);
+    const racing = new CachingUserRepository(slow, shared, undefined, 10_000);
     const stale = racing.findById(ada.id);
+    await new Promise((r) => setTimeout(r, 5));
     await inner.delete(ada.id);
-    racing.forget(ada.id); // another instance deleted the user while the read was on its way
+    await forgetUser(shared, ada.id); // another instance deleted the user while the read was on its way
     release();
-    expect((await stale)?.id).to.equal(ada.id);
+    expect(await stale).to.equal(undefined);
     expect(await racing.findById(ada.id)).to.equal(undefined);
   });
 
-  it('tells the write listener of each write through it, once stored, before answering', async () => {
-    const told: string[] = [];
-    cache.onWrite(async (id) => {
-      told.push(`${id} ${(await inner.findById(id))?.role ?? 'gone'}`);
-    });
-    await cache.add(
-      User.register({ ...ada.toProps(), id: '00000000-0000-4000-8000-000000000003', email: 'cy@example.com' }, now),
-    );
-    await cache.update(ada.with({ role: 'moderator' }, now));
-    expect(told).to.deep.equal([`${ada.id} moderator`]);
-    await cache.updateKeepingAnAdmin(ada.with({ role: 'user' }, now));
-    await cache.deleteKeepingAnAdmin(ada.id);
-    expect(told).to.deep.equal([`${ada.id} moderator`, `${ada.id} user`, `${ada.id} gone`]);
+  it('forgets the user on each write through it, once stored, before answering', async () => {
+    const seen = async () => {
+      const user = await cache.findById(ada.id);
+      return user && `${user.role} ${user.mfaEnabled}`;
+    };
+    const writes: [string, () => Promise<unknown>, string | undefined][] = [
+      ['update', () => cache.update(ada.with({ role: 'moderator' }, now)), 'moderator false'],
+      ['second factors', () => cache.setSecondFactors(ada.id, { mfaEnabled: true }, now), 'moderator true'],
+      [
+        'update keeping an admin',
+        async () => cache.updateKeepingAnAdmin((await inner.findById(ada.id))!.with({ role: 'user' }, now)),
+        'user true',
+      ],
+      ['delete keeping an admin', () => cache.deleteKeepingAnAdmin(ada.id), undefined],
+    ];
+    for (const [name, write, expected] of writes) {
+      await seen();
+      await write();
+      expect(await seen(), name).to.equal(expected);
+    }
   });
 });

@@ -70,6 +70,23 @@ function behavesAsACache(make: () => Cache): void {
     expect(await cache.getOrSet('failing', async () => 'back', { ttlMs: 60_000 })).to.equal('back');
   });
 
+  it('loads again, rather than remember what it read, when a delete overlapped the load', async () => {
+    let loads = 0;
+    const reading = cache.getOrSet(
+      'raced',
+      async () => {
+        loads += 1;
+        if (loads === 1) await sleep(40);
+        return loads === 1 ? 'before the write' : 'after the write';
+      },
+      { ttlMs: 60_000 },
+    );
+    await sleep(10);
+    await cache.delete('raced');
+    expect(await reading).to.equal('after the write');
+    expect(await cache.getOrSet('raced', async () => 'unused', { ttlMs: 60_000 })).to.equal('after the write');
+  });
+
   it('loads again once the ttl has passed', async () => {
     await cache.getOrSet('short', async () => 'old', { ttlMs: 50 });
     await sleep(80);

@@ -29,7 +29,7 @@ export const ${upper} = declareResource({
   plural: '${pluralSnake}',
   fields: {
 ${m.fields.map(declarationLine).join('\n')}
-  },${m.search ? `\n  search: '${m.search.camel}',` : ''}${m.owned ? '\n  owned: true,' : ''}
+  },${m.search ? `\n  search: '${m.search.camel}',` : ''}${m.owned ? '\n  owned: true,' : ''}${m.cached ? '\n  cached: true,' : ''}
 });
 
 type Fields = typeof ${upper}.fields;
