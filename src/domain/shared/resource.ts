@@ -241,7 +241,7 @@ export interface ResourceDeclaration<F extends FieldDeclarations = FieldDeclarat
    */
   readonly owned: boolean;
   /**
-   * A GET by id is answered through the shared cache (ADR 0041): kept `cache.ttl`, forgotten on
+   * A GET by id is answered through the shared cache (ADR 0042): kept `cache.ttl`, forgotten on
    * every instance by each update and delete; an owned row is answered only to its owner.
    */
   readonly cached: boolean;

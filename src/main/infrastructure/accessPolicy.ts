@@ -93,7 +93,7 @@ export async function announceAccessPolicyChange(url: string): Promise<number> {
 /**
  * Keeps the policy of every instance in step through Redis pub/sub: each local change is
  * published; a message from another instance makes this one forget the cached rules and reload
- * them from the database (the change's message may come before the cache's own: ADR 0041).
+ * them from the database (the change's message may come before the cache's own: ADR 0042).
  * `ready(ms)` resolves true once subscribed (false if that takes longer); `stop` stops listening.
  */
 export function syncAccessPolicy(policy: CasbinAccessPolicy, redis: Redis, logger: Logger, cache: Cache): InstanceSync {

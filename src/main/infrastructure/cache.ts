@@ -4,7 +4,7 @@ import type { Cache } from '../../application/ports/Cache.js';
 import type { Config } from '../config/schema.js';
 
 /**
- * The process's one cache (ADR 0041): memory only, or — with `redis.url`, in a process that serves —
+ * The process's one cache (ADR 0042): memory only, or — with `redis.url`, in a process that serves —
  * memory + Redis + the invalidation bus, shared with every other instance on that Redis. Redis
  * connection problems are logged, throttled; they never fail a call.
  */

@@ -5,7 +5,7 @@ import type { GuardedRemoval, PolicyRuleStore, Replacement, StoredRule } from '.
 export const RULES_KEY = 'access-rules';
 
 /**
- * The stored access rules loaded through the shared cache (ADR 0041): `load` answers the cached
+ * The stored access rules loaded through the shared cache (ADR 0042): `load` answers the cached
  * rules or reads them (through `fresh`: never from a lagging replica), and every write forgets them
  * on every instance before it is answered. The enforcer that each instance builds from the rules is
  * what requests ask; an instance told of a change by another (`syncAccessPolicy`) calls `forget`

@@ -7,7 +7,7 @@ import { fromCacheable, toCacheable, userTag, type FreshReads } from './cacheabl
  * Remembers found callers in the shared cache for a short time (docs/authentication.md allows a
  * second): every authenticated request asks, and most ask again within the second. Each answer is
  * kept under its (user, session) and tagged with its user, so `forgetUser` — when a session of the
- * user ends or the user is written — drops them all, here and on every instance (ADR 0041); an
+ * user ends or the user is written — drops them all, here and on every instance (ADR 0042); an
  * instance that missed the message serves an old answer for at most `ttlMs`. Only found answers
  * are remembered, so a new session is never refused; loads run through `fresh` (never a lagging replica).
  */

@@ -19,7 +19,7 @@ export interface CachedResourceSettings<E> {
 }
 
 /**
- * A resource declared `cached` (ADR 0041): `findById` answers through the shared cache — one load per
+ * A resource declared `cached` (ADR 0042): `findById` answers through the shared cache — one load per
  * cold row however many ask at once, read through `fresh` (the primary) so a forgotten row is never
  * loaded again from a lagging replica — and every update or delete forgets the row on every
  * instance before it is answered. The row is cached whole, with its owner, under its id alone: a

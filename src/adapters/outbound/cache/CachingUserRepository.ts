@@ -11,13 +11,13 @@ import type { Transaction } from '../../../domain/shared/Transaction.js';
 import { afterCommit } from '../afterCommit.js';
 import { fromCacheable, toCacheable, userTag, type FreshReads } from './cacheable.js';
 
-/** Forgets every cached answer about user `id` — its row, its callers — here and on every instance (ADR 0041). */
+/** Forgets every cached answer about user `id` — its row, its callers — here and on every instance (ADR 0042). */
 export const forgetUser = (cache: Cache, id: string): Promise<void> => cache.deleteTagged([userTag(id)]);
 
 /**
  * Remembers `findById` answers in the shared cache for a short time — every authenticated request
  * looks its user up (ADR 0007 says what that read cost). Every write made through this repository
- * forgets the user, on this instance and every other (ADR 0041), before the write is answered;
+ * forgets the user, on this instance and every other (ADR 0042), before the write is answered;
  * an instance that missed the message (the shared layer was away) keeps the old copy for at most
  * `ttlMs`. Only found users are remembered, so a new user is never reported missing. Loads run
  * through `fresh`, so a forgotten user is never loaded again from a lagging replica.
