@@ -1,6 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,35 +13,9 @@ import { PGBOUNCER } from '../support/pgbouncer.js';
 import { freePort } from '../support/ports.js';
 import { createUserByCli, startEntry } from '../support/process.js';
 import { PRODUCT_BODY } from '../support/resources/productBodies.js';
+import { HAPROXY, haproxyConfig, startHaproxy } from '../support/haproxy.js';
 
-const HAPROXY = '/usr/sbin/haproxy';
 const run = promisify(execFile);
-
-/** The balancer of the rolling-restart test: health checks on /health/ready, retries of failed connections only. */
-function haproxyConfig(frontPort: number, backends: readonly number[]): string {
-  return `global
-  maxconn 2000
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 30s
-  timeout server 30s
-  retries 3
-  option redispatch
-  retry-on conn-failure empty-response
-frontend portico
-  bind 127.0.0.1:${frontPort}
-  option forwardfor
-  default_backend instances
-backend instances
-  balance roundrobin
-  option httpchk GET /health/ready
-  http-check expect status 200
-  timeout check 2s
-  default-server inter 200ms fall 2 rise 2
-${backends.map((port, i) => `  server i${i} 127.0.0.1:${port} check`).join('\n')}
-`;
-}
 
 /** The `value` column of a statement's one row, as text. */
 async function valueOf(url: string, sql: string): Promise<string> {
@@ -186,9 +160,7 @@ describe('faults: three instances on a primary and a replica through PgBouncer',
         }),
       );
       const front = await freePort();
-      const config = join(dir, 'haproxy.cfg');
-      writeFileSync(config, haproxyConfig(front, ports));
-      balancer = spawn(HAPROXY, ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      balancer = startHaproxy(dir, haproxyConfig(front, ports, { maxconn: 2000, forwardFor: true }));
       const base = `http://127.0.0.1:${front}`;
       /** The `replica` check of every instance, asked of each directly. */
       const replicaChecks = async (): Promise<string[]> =>

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -8,36 +8,9 @@ import { PgCluster, postgresBin, waitFor } from '../support/faults.js';
 import { freePort } from '../support/ports.js';
 import { createUserByCli, runEntry, startEntry } from '../support/process.js';
 import { PRODUCT_BODY } from '../support/resources/productBodies.js';
+import { HAPROXY, haproxyConfig, startHaproxy } from '../support/haproxy.js';
 
-const HAPROXY = '/usr/sbin/haproxy';
 const ADMIN = { email: 'rolling@example.com', password: 'rolling restart password' };
-
-/** A balancer as operators run one: health checks on /health/ready, retries of failed connections only. */
-function haproxyConfig(frontPort: number, backends: readonly number[]): string {
-  return `global
-  maxconn 4000
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 30s
-  timeout server 30s
-  retries 3
-  option redispatch
-  # Only what never reached a server is retried: a 503 from the service is passed on, so it counts.
-  retry-on conn-failure empty-response
-frontend portico
-  bind 127.0.0.1:${frontPort}
-  default_backend instances
-backend instances
-  balance roundrobin
-  option httpchk GET /health/ready
-  http-check expect status 200
-  # A busy instance may take longer than the check interval to answer; only a failed check counts.
-  timeout check 2s
-  default-server inter 200ms fall 2 rise 2
-${backends.map((port, i) => `  server i${i} 127.0.0.1:${port} check`).join('\n')}
-`;
-}
 
 async function stopGracefully(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -104,9 +77,7 @@ describe('faults: a rolling restart of three instances behind HAProxy', function
       for (const port of ports) await start(port);
 
       const front = await freePort();
-      const config = join(dir, 'haproxy.cfg');
-      writeFileSync(config, haproxyConfig(front, ports));
-      balancer = spawn(HAPROXY, ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      balancer = startHaproxy(dir, haproxyConfig(front, ports));
       const base = `http://127.0.0.1:${front}`;
       await waitFor(async () => (await fetch(`${base}/health/ready`).catch(() => undefined))?.status === 200, 10_000);
 
