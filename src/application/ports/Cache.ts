@@ -18,7 +18,7 @@ export interface CacheEntryOptions {
  * - **A failing shared layer never fails a call.** `getOrSet` answers from memory or the loader,
  *   `delete` and `deleteTagged` still forget locally and resolve.
  *
- * Only the loader's own rejection rejects `getOrSet`; `undefined` from the loader is answered
+ * Only the loader's own rejection rejects `getOrSet`, with the loader's very error; `undefined` from the loader is answered
  * and not remembered (a missing row is never cached, so a new one is seen at once).
  */
 export interface Cache {

@@ -64,22 +64,32 @@ export class BentoCacheAdapter implements Cache {
     loader: () => Promise<T | undefined>,
     options: CacheEntryOptions & { readonly tags?: readonly string[] },
   ): Promise<T | undefined> {
-    const value: T | undefined = await this.bento.getOrSet<T | undefined>({
-      key,
-      ttl: options.ttlMs,
-      ...(options.tags ? { tags: [...options.tags] } : {}),
-      factory: async (ctx) => {
-        let loaded: T | undefined;
-        for (let attempt = 0; attempt < MAX_LOADS; attempt += 1) {
-          const before = this.deletes;
-          loaded = await loader();
-          // A delete while loading may be about a write the load did not see: load again.
-          if (before === this.deletes) break;
-        }
-        return loaded === undefined ? ctx.skip() : loaded;
-      },
-    });
-    return value;
+    // bentocache wraps a factory's error in its own; the caller gets the loader's, as thrown.
+    let failed: { readonly error: unknown } | undefined;
+    try {
+      return await this.bento.getOrSet<T | undefined>({
+        key,
+        ttl: options.ttlMs,
+        ...(options.tags ? { tags: [...options.tags] } : {}),
+        factory: async (ctx) => {
+          let loaded: T | undefined;
+          for (let attempt = 0; attempt < MAX_LOADS; attempt += 1) {
+            const before = this.deletes;
+            try {
+              loaded = await loader();
+            } catch (error) {
+              failed = { error };
+              throw error;
+            }
+            // A delete while loading may be about a write the load did not see: load again.
+            if (before === this.deletes) break;
+          }
+          return loaded === undefined ? ctx.skip() : loaded;
+        },
+      });
+    } catch (error) {
+      throw failed ? failed.error : error;
+    }
   }
 
   async delete(key: string): Promise<void> {
