@@ -7,7 +7,6 @@ import { CasbinAccessPolicy } from '../../adapters/outbound/access/CasbinAccessP
 import { parsePolicyCsv, type Replacement, type StoredRule } from '../../adapters/outbound/access/PolicyRuleStore.js';
 import type { Database } from '../../adapters/outbound/mikroorm/database.js';
 import { MikroOrmPolicyRuleStore } from '../../adapters/outbound/mikroorm/MikroOrmPolicyRuleStore.js';
-import { readingFromPrimary } from '../../adapters/outbound/mikroorm/readRouting.js';
 import type { Cache } from '../../application/ports/Cache.js';
 import type { Config } from '../config/schema.js';
 import { readyOnce, ownConnection, type InstanceSync } from './instanceSync.js';
@@ -37,7 +36,7 @@ function readSeed(config: Config): StoredRule[] {
 
 /** The rules' store: the database's, loaded through the cache (every write forgets them everywhere). */
 const storeOf = (database: Database, cache: Cache, config: Config): CachedPolicyRuleStore =>
-  new CachedPolicyRuleStore(new MikroOrmPolicyRuleStore(database), cache, config.cache.ttlMs, readingFromPrimary);
+  new CachedPolicyRuleStore(new MikroOrmPolicyRuleStore(database), cache, config.cache.ttlMs, database.fromPrimary);
 
 /**
  * The casbin policy: model from `access.model`, rules from the database through `cache`, seeded

@@ -21,7 +21,6 @@ import { UuidGenerator } from '../../adapters/outbound/system/UuidGenerator.js';
 import type { Lifecycle } from '../../application/health/CheckHealth.js';
 import type { AccessPolicy } from '../../application/ports/AccessPolicy.js';
 import type { Cache } from '../../application/ports/Cache.js';
-import { readingFromPrimary } from '../../adapters/outbound/mikroorm/readRouting.js';
 import type { Clock } from '../../application/ports/Clock.js';
 import type { IdGenerator } from '../../application/ports/IdGenerator.js';
 import type { Mailer } from '../../application/ports/Mailer.js';
@@ -151,7 +150,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   container.bind(TOKENS.Database).toConstantValue(infra.database);
   container.bind(TOKENS.Redis).toConstantValue(infra.redis);
   container.bind(TOKENS.Cache).toConstantValue(infra.cache);
-  container.bind(TOKENS.FreshReads).toConstantValue(readingFromPrimary);
+  container.bind(TOKENS.FreshReads).toConstantValue(infra.database.fromPrimary);
   container.bind(TOKENS.Lifecycle).toConstantValue(infra.lifecycle);
   container.bind(TOKENS.StartedAt).toConstantValue(infra.startedAt);
   container.bind(TOKENS.EventLoop).toConstantValue(infra.eventLoop);

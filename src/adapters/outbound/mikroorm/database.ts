@@ -8,7 +8,7 @@ import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
 import type { Tracer } from '@opentelemetry/api';
 import { withMigrationLock } from './migrationLock.js';
 import { traceQueries } from './queryTracing.js';
-import { noteWrite, ReadRouting, walPosition, writes, type ReplicaProbe } from './readRouting.js';
+import { noteWrite, ReadRouting, readingFromPrimary, walPosition, writes, type ReplicaProbe } from './readRouting.js';
 import { sqlExecutor, type SqlExecutor } from './sqlExecutor.js';
 import { guarded, onDatabaseFailure, storageFullOf, storageWritable, type DatabaseFailure } from './errors.js';
 
@@ -280,6 +280,13 @@ export class Database {
     if (!row) throw new Error('no WAL position');
     return walPosition(row.lsn);
   }
+
+  /**
+   * Runs `work` with its reads on the primary ({@link readingFromPrimary}) when there are replicas;
+   * without, it runs as it is — no async context is made for nothing (tracing off keeps none).
+   */
+  readonly fromPrimary = <T>(work: () => Promise<T>): Promise<T> =>
+    this.reads.replicas === 0 ? work() : readingFromPrimary(work);
 
   /** The timer probing the replicas (none without replicas). */
   private probing: NodeJS.Timeout | undefined;
