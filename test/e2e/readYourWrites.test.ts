@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import { resetAccessPolicy } from '../../src/main/infrastructure/accessPolicy.js';
 import { startService, type RunningService } from '../../src/main/wiring/service.js';
 import { accountWithRole, Api, dataOf, register, type Account, type UserJson } from '../support/api.js';
 import { testConfig } from '../support/config.js';
+import { connectDatabase } from '../support/database.js';
 import { externalService } from '../support/env.js';
 import { gqlCreateProduct, gqlData, graphql } from '../support/graphql.js';
 import { silentLogger } from '../support/logger.js';
@@ -87,6 +89,9 @@ describe('read-your-writes with a paused replica (end to end)', function () {
         SVC_API_MODE: 'both',
         ...(REDIS ? { SVC_REDIS_URL: REDIS } : {}),
       });
+    // The shared database may hold the rules another suite stored: start from the policy file's.
+    const database = await connectDatabase(POSTGRES!);
+    await resetAccessPolicy(config(), database).finally(() => database.close());
     service = await startService(config(), { logger: silentLogger() });
     if (REDIS) second = await startService(config(), { logger: silentLogger() });
     api = new Api(service.url);
