@@ -32,6 +32,7 @@ describe('one start-up path: the server, the worker and the CLI take the same st
       'mailer',
       'database',
       'migrations',
+      'cache',
       'access policy',
       'redis',
       'access policy sync',
