@@ -19,7 +19,7 @@
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
  *                    [--scenario health,product,list,create,graphql,login,cached,replica]
  *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload|jobs|capacity]
- *                    [--skip-cost] [--jobs 2000] [--jobs-duration 1] [--capacity-requests 2000]
+ *                    [--skip-cost] [--jobs 2000] [--jobs-duration 1] [--capacity-requests 10000]
  *
  * Then the cost of metrics (README: Metrics and Tracing): authenticated GET by id on the service as
  * configured and on a second one with metrics off, in alternating rounds (target ≤ 5%). Both send the
@@ -69,7 +69,7 @@ const { values } = parseArgs({
     'skip-cost': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '2000' },
     'jobs-duration': { type: 'string', default: '1' },
-    'capacity-requests': { type: 'string', default: '2000' },
+    'capacity-requests': { type: 'string', default: '10000' },
   },
 });
 const PARTS_RUN = partsOf(values.only);
