@@ -777,6 +777,7 @@ async function main(): Promise<void> {
           `| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`,
         );
       }
+      console.log('');
       for (const r of rows.filter((r) => r.product_scans !== undefined)) {
         const scans = r.product_scans as { replica: number; primary: number };
         console.log(
