@@ -8,22 +8,26 @@
  * seed), else on a scratch SQLite file; with Redis when SVC_TEST_REDIS_URL is set (its
  * `INFO commandstats` read before and after each scenario: the bench's Redis must serve nobody else).
  * The service runs in a child process of its own (bench/capacityServer.ts), twice, reseeded before each:
- *   1. tracing off, as deployed: `--capacity-requests` requests per scenario (a tenth for login,
- *      which pays bcrypt) from 10 connections, after a tenth as many to warm up (and as many health
- *      probes first, which warm the chain every scenario shares); the process's CPU
- *      time and the Redis commands over them, divided by the requests;
+ *   1. tracing off, as deployed: `--capacity-requests` requests per scenario (a fiftieth for login,
+ *      which pays bcrypt) from 50 connections (the table's: the service busy, as an instance under
+ *      load is), after as many to warm up (and as many health probes first, which warm the chain
+ *      every scenario shares: the JIT takes thousands of requests to settle); the process's CPU
+ *      time (`process.cpuUsage`, checked against the kernel's count in /proc/<pid>/stat) and the
+ *      Redis commands over them, divided by the requests;
  *   2. tracing on, counting the query spans: statements and their time per request, from one
  *      connection, so that a statement's time is its round trip and not a wait behind other requests.
+ * With SVC_TEST_POSTGRES_REPLICA_URL set too, both passes run once more for the product GET by id on
+ * a service given that replica (`database.replica_urls`): what a replica and read-your-writes add.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import type { Spent } from './capacityServer.js';
 import { capacityPlan, MIX, ASSUMPTIONS, planTable, type CapacityPlan, type ScenarioCost } from './capacityModel.js';
 import { BENCH_ADMIN } from './fixtures.js';
-import { json, PROFILE, SCENARIOS, type Scenario } from './scenarios.js';
+import { json, PROFILE, REPLICA, SCENARIOS, type Scenario } from './scenarios.js';
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -37,6 +41,8 @@ export interface CapacityRow extends ScenarioCost {
   label: string;
   requests: number;
   errors: number;
+  /** The same CPU time as the kernel counts it (/proc/<pid>/stat utime + stime, 10 ms ticks): the check. */
+  cpuUsProc: number;
 }
 
 export interface CapacityReport {
@@ -89,6 +95,11 @@ async function startServer(env: NodeJS.ProcessEnv) {
   const url = await next<string>('ready');
   return {
     url,
+    /** The CPU time the kernel has counted for the process (user + system), µs. */
+    procCpuUs: (): number => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    },
     spent: (): Promise<Spent> => {
       const answer = next<Spent>('spent');
       child.send('spent');
@@ -135,7 +146,7 @@ async function token(url: string): Promise<string> {
 }
 
 /** What one request of a scenario spent in a pass, and how many were driven. */
-type Measured = ScenarioCost & { requests: number; errors: number };
+type Measured = ScenarioCost & { requests: number; errors: number; cpuUsProc: number };
 
 /** One pass over the scenarios on a freshly seeded service: what each request spent. */
 async function pass(
@@ -144,6 +155,7 @@ async function pass(
   connections: number,
   redis: Redis | undefined,
   name: string,
+  scenarios: readonly Scenario[] = MEASURED,
 ): Promise<Map<string, Measured>> {
   const productId = await seed(env);
   const server = await startServer(env);
@@ -152,21 +164,20 @@ async function pass(
     const ctx = { token: await token(server.url), productId };
     // The chain every scenario shares is compiled on the first requests: warm it before the first row.
     await drive(server.url, MEASURED[0]!.request(ctx), requests, connections);
-    for (const scenario of MEASURED) {
+    for (const scenario of scenarios) {
       const request = scenario.request(ctx);
-      const amount = scenario.name === 'login' ? Math.max(1, Math.round(requests / 10)) : requests;
-      say(
-        `bench: capacity (${name}) — ${scenario.label}: ${amount} requests after ${Math.ceil(amount / 10)} to warm up…`,
-      );
-      await drive(server.url, request, Math.ceil(amount / 10), connections);
-      const [before, callsBefore] = [await server.spent(), await redisCalls(redis)];
+      const amount = scenario.name === 'login' ? Math.max(1, Math.round(requests / 50)) : requests;
+      say(`bench: capacity (${name}) — ${scenario.label}: ${amount} requests after ${amount} to warm up…`);
+      await drive(server.url, request, amount, connections);
+      const [before, procBefore, callsBefore] = [await server.spent(), server.procCpuUs(), await redisCalls(redis)];
       const driven = await drive(server.url, request, amount, connections);
-      const [after, callsAfter] = [await server.spent(), await redisCalls(redis)];
+      const [after, procAfter, callsAfter] = [await server.spent(), server.procCpuUs(), await redisCalls(redis)];
       const n = driven.requests;
       measured.set(scenario.name, {
         requests: n,
         errors: driven.errors,
         cpuUs: (after.cpuUs - before.cpuUs) / n,
+        cpuUsProc: (procAfter - procBefore) / n,
         statements: (after.statements - before.statements) / n,
         statementMs: (after.statementUs - before.statementUs) / 1000 / n,
         redisOps: (callsAfter - callsBefore) / n,
@@ -179,6 +190,9 @@ async function pass(
 }
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+/** The CPU pass's connections: the table's, so the service is busy as an instance under load is. */
+const CPU_CONNECTIONS = 50;
 
 /**
  * Measures, prints the inputs and the plan as tables, and writes them to
@@ -204,24 +218,36 @@ export async function runCapacity(
   );
   const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
   try {
-    const cpu = await pass(env, requests, 10, redis, 'CPU, Redis');
-    const traced = await pass(
-      // Tracing on; the endpoint is never called (the spans go to the counter).
-      { ...env, SVC_TRACING_OTLP_ENDPOINT: 'http://127.0.0.1:9/v1/traces', SVC_TRACING_SAMPLE_RATIO: '1' },
-      requests,
-      1,
-      undefined,
-      'statements',
-    );
-    const rows: CapacityRow[] = MEASURED.map((s) => {
-      const c = cpu.get(s.name)!;
-      const t = traced.get(s.name)!;
+    // Tracing on; the endpoint is never called (the spans go to the counter).
+    const tracing = { SVC_TRACING_OTLP_ENDPOINT: 'http://127.0.0.1:9/v1/traces', SVC_TRACING_SAMPLE_RATIO: '1' };
+    const cpu = await pass(env, requests, CPU_CONNECTIONS, redis, 'CPU, Redis');
+    const traced = await pass({ ...env, ...tracing }, requests, 1, undefined, 'statements');
+    const measured: { scenario: Scenario; c: Measured; t: Measured }[] = MEASURED.map((scenario) => ({
+      scenario,
+      c: cpu.get(scenario.name)!,
+      t: traced.get(scenario.name)!,
+    }));
+    const replicaUrl = process.env.SVC_TEST_POSTGRES_REPLICA_URL?.trim();
+    if (postgresUrl && replicaUrl) {
+      // The product GET by id again, its reads on the replica: what a replica and read-your-writes add.
+      const scenario = { ...REPLICA, label: `${REPLICA.label}, on a replica (not in the mix)` };
+      const withReplica = { ...env, SVC_DATABASE_REPLICA_URLS: replicaUrl };
+      const c = (await pass(withReplica, requests, CPU_CONNECTIONS, redis, 'replica: CPU, Redis', [scenario])).get(
+        REPLICA.name,
+      )!;
+      const t = (
+        await pass({ ...withReplica, ...tracing }, requests, 1, undefined, 'replica: statements', [scenario])
+      ).get(REPLICA.name)!;
+      measured.push({ scenario, c, t });
+    } else if (postgresUrl) say('bench: capacity — SVC_TEST_POSTGRES_REPLICA_URL is not set: no replica row');
+    const rows: CapacityRow[] = measured.map(({ scenario: s, c, t }) => {
       return {
         scenario: s.name,
         label: s.label,
         requests: c.requests,
         errors: c.errors + t.errors,
         cpuUs: Math.round(c.cpuUs),
+        cpuUsProc: Math.round(c.cpuUsProc),
         statements: round(t.statements, 2),
         statementMs: round(t.statementMs, 3),
         redisOps: round(c.redisOps, 2),
@@ -239,11 +265,11 @@ export async function runCapacity(
     };
     console.log('');
     console.log(`capacity inputs (${database}${redis ? ', Redis' : ''}), per request:`);
-    console.log('| scenario | requests | errors | CPU µs | statements | statement ms | Redis ops |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| scenario | requests | errors | CPU µs | CPU µs (/proc) | statements | statement ms | Redis ops |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows)
       console.log(
-        `| ${r.label} | ${r.requests} | ${r.errors} | ${r.cpuUs} | ${r.statements} | ${r.statementMs} | ${r.redisOps} |`,
+        `| ${r.label} | ${r.requests} | ${r.errors} | ${r.cpuUs} | ${r.cpuUsProc} | ${r.statements} | ${r.statementMs} | ${r.redisOps} |`,
       );
     const p = plan.perRequest;
     console.log('');

@@ -10,10 +10,16 @@
  * PostgreSQL database (its products and the bench admin are replaced by the seed): the rows
  * marked (PostgreSQL). The scenarios are described once, in bench/scenarios.ts.
  *
+ * Two more GETs by id beside the product's (`--scenario cached,replica`): the bench's cached twin of
+ * products (bench/cachedProducts.ts, served by bench/benchServer.ts) on the SQLite file, from the
+ * shared cache in memory and, with SVC_TEST_REDIS_URL set, memory + Redis; and the product on a
+ * PostgreSQL service given SVC_TEST_POSTGRES_REPLICA_URL as `database.replica_urls`, without and
+ * with Redis, the replica's and the primary's scans of the products table printed beside it.
+ *
  *   npm run bench -- [--duration 5] [--connections 50] [--rounds 3] [--pipelining 1]
- *                    [--scenario health,product,list,create,graphql,login]
+ *                    [--scenario health,product,list,create,graphql,login,cached,replica]
  *                    [--overload-connections 1000] [--overload-duration 20] [--only table|overload|jobs|capacity]
- *                    [--skip-cost] [--jobs 2000] [--jobs-duration 1] [--capacity-requests 2000]
+ *                    [--skip-cost] [--jobs 2000] [--jobs-duration 1] [--capacity-requests 10000]
  *
  * Then the cost of metrics (README: Metrics and Tracing): authenticated GET by id on the service as
  * configured and on a second one with metrics off, in alternating rounds (target ≤ 5%). Both send the
@@ -47,7 +53,8 @@ import bcrypt from 'bcrypt';
 import { runCapacity } from './capacity.js';
 import { BENCH_ADMIN } from './fixtures.js';
 import { partsOf } from './parts.js';
-import { json, SCENARIOS, type Scenario } from './scenarios.js';
+import pg from 'pg';
+import { CACHED, json, REPLICA, SCENARIOS, type Scenario } from './scenarios.js';
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +69,7 @@ const { values } = parseArgs({
     'skip-cost': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '2000' },
     'jobs-duration': { type: 'string', default: '1' },
-    'capacity-requests': { type: 'string', default: '2000' },
+    'capacity-requests': { type: 'string', default: '10000' },
   },
 });
 const PARTS_RUN = partsOf(values.only);
@@ -174,6 +181,38 @@ async function startService(
     if (ready?.status === 200)
       return { child, url, probesUrl, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
     await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Starts bench/benchServer.ts (the service with the bench's cached twin) on `env`, once ready. */
+async function startBenchServer(
+  env: NodeJS.ProcessEnv,
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/benchServer.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const url = (await waitForLine(child, /listening on (http:\/\/[^\s]+)/))[1]!;
+  for (;;) {
+    const ready = await fetch(`${url}/health/ready`).catch(() => undefined);
+    if (ready?.status === 200) return { child, url };
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Scans of the products table (sequential + index) the server at `url` has counted. */
+async function productScans(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ scans: string }>(
+      "select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'products'",
+    );
+    return Number(result.rows[0]?.scans ?? 0);
+  } finally {
+    await client.end();
   }
 }
 
@@ -379,11 +418,12 @@ function printJobs(jobs: JobsReport): void {
 }
 
 async function main(): Promise<void> {
-  const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? SCENARIOS.map((s) => s.name);
-  const unknown = chosen.filter((name) => !SCENARIOS.some((s) => s.name === name));
-  if (unknown.length > 0)
-    throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const known = [...SCENARIOS, CACHED, REPLICA].map((s) => s.name);
+  const chosen = values.scenario?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? known;
+  const unknown = chosen.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
   const scenarios = SCENARIOS.filter((s) => chosen.includes(s.name));
+  const redisUrl = process.env.SVC_TEST_REDIS_URL?.trim();
 
   const dir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
   const env = {
@@ -486,6 +526,7 @@ async function main(): Promise<void> {
     ) => {
       const measured: Record<string, unknown>[] = [];
       const suffix = engine === 'postgresql' ? ' (PostgreSQL)' : '';
+      const named = (s: Scenario) => (s.label.includes('(PostgreSQL') ? s.label : `${s.label}${suffix}`);
       for (const scenario of on) {
         const request = scenario.request(ctx);
         const withSame = scenario.sameWork === true && same !== '';
@@ -498,12 +539,12 @@ async function main(): Promise<void> {
         const baseline: Figures[] = [];
         const sameWork: Figures[] = [];
         for (let round = 1; round <= ROUNDS; round += 1) {
-          say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: bare Koa…`);
+          say(`bench: ${named(scenario)} — round ${round}/${ROUNDS}: bare Koa…`);
           baseline.push(await drive(bareUrl, { method: 'GET', path: '/' }));
-          say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: Portico…`);
+          say(`bench: ${named(scenario)} — round ${round}/${ROUNDS}: Portico…`);
           service.push(await drive(portico, request));
           if (withSame) {
-            say(`bench: ${scenario.label}${suffix} — round ${round}/${ROUNDS}: same-work app…`);
+            say(`bench: ${named(scenario)} — round ${round}/${ROUNDS}: same-work app…`);
             sameWork.push(await drive(same, request));
           }
         }
@@ -511,7 +552,7 @@ async function main(): Promise<void> {
         const bareRps = median(baseline.map((f) => f.rps));
         const sameRps = withSame ? median(sameWork.map((f) => f.rps)) : undefined;
         measured.push({
-          scenario: `${scenario.label}${suffix}`,
+          scenario: named(scenario),
           database: engine,
           rps: Math.round(rps),
           p50_ms: median(service.map((f) => f.p50)),
@@ -533,9 +574,68 @@ async function main(): Promise<void> {
       return measured;
     };
 
+    /**
+     * The product GET by id on PostgreSQL with `database.replica_urls` set to the replica (seeded
+     * afresh, so it runs alone on the PostgreSQL rows' data), without and with Redis; each row says
+     * how many scans of the products table the replica and the primary made while it was driven.
+     */
+    const replicaRows = async (primary: string, replica: string): Promise<Record<string, unknown>[]> => {
+      const pgEnv = { ...env, SVC_DATABASE_URL: primary, SVC_DATABASE_REPLICA_URLS: replica };
+      say('bench: replica — seeding SVC_TEST_POSTGRES_URL (its products and the bench admin replaced)…');
+      const replicaSeed = spawn(process.execPath, ['--import', 'tsx', 'bench/seed.ts'], {
+        env: pgEnv,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const ids = (JSON.parse((await waitForLine(replicaSeed, /\{"productIds".*\}/))[0]) as { productIds: string[] })
+        .productIds;
+      const setups: [string, NodeJS.ProcessEnv][] = [['replica', pgEnv]];
+      if (redisUrl) setups.push(['replica, Redis', { ...pgEnv, SVC_REDIS_URL: redisUrl }]);
+      else say('bench: SVC_TEST_REDIS_URL is not set — the replica row without Redis only');
+      const measured: Record<string, unknown>[] = [];
+      for (const [where, replicaEnv] of setups) {
+        const service = await startService(replicaEnv, children);
+        say(`bench: ${where} — service ready in ${service.startupMs.toFixed(0)} ms at ${service.url}`);
+        const ctx = { token: await logIn(service.url), productId: ids[0]! };
+        // The login wrote a session: wait until the replica has replayed it, so every read may go there.
+        await new Promise((r) => setTimeout(r, 1000));
+        const before = await Promise.all([productScans(replica), productScans(primary)]);
+        const [row] = await measure(
+          [{ ...REPLICA, label: `${REPLICA.label} (PostgreSQL, ${where})` }],
+          service.url,
+          '',
+          ctx,
+          'postgresql',
+        );
+        // An idle backend publishes its pending counters within 10 s (PostgreSQL's idle stats interval).
+        await new Promise((r) => setTimeout(r, 11_000));
+        const after = await Promise.all([productScans(replica), productScans(primary)]);
+        const scans = { replica: after[0] - before[0], primary: after[1] - before[1] };
+        say(
+          `bench: ${where} — products scans while driven: ${scans.replica} on the replica, ${scans.primary} on the primary`,
+        );
+        measured.push({ ...row!, scenario: `${REPLICA.label} (PostgreSQL, ${where})`, product_scans: scans });
+        await stop(service.child);
+      }
+      return measured;
+    };
+
     const rows: Record<string, unknown>[] = RUN_TABLE
       ? await measure(scenarios, serviceUrl, sameUrl, context, 'sqlite')
       : [];
+
+    // The cached twin's GET by id, on the SQLite file the seed filled: in memory, then memory + Redis.
+    if (RUN_TABLE && chosen.includes('cached')) {
+      const caches: [string, NodeJS.ProcessEnv][] = [['memory', env]];
+      if (redisUrl) caches.push(['memory + Redis', { ...env, SVC_REDIS_URL: redisUrl }]);
+      else say('bench: SVC_TEST_REDIS_URL is not set — the cached row in memory only');
+      for (const [where, cacheEnv] of caches) {
+        const cached = await startBenchServer(cacheEnv, children);
+        rows.push(
+          ...(await measure([{ ...CACHED, label: `${CACHED.label} (${where})` }], cached.url, '', context, 'sqlite')),
+        );
+        await stop(cached.child);
+      }
+    }
 
     // The same-work scenarios again, with Portico and the same-work app both on PostgreSQL.
     const postgresUrl = process.env.SVC_TEST_POSTGRES_URL?.trim();
@@ -566,6 +666,14 @@ async function main(): Promise<void> {
       await Promise.all([stop(pgService.child), stop(pgSame.child)]);
     } else if (RUN_TABLE && onPostgres.length > 0) {
       say('bench: SVC_TEST_POSTGRES_URL is not set — no PostgreSQL rows');
+    }
+
+    // The product GET by id on a service with a streaming replica: without, then with Redis.
+    const replicaUrl = process.env.SVC_TEST_POSTGRES_REPLICA_URL?.trim();
+    if (RUN_TABLE && chosen.includes('replica')) {
+      if (!postgresUrl || !replicaUrl)
+        say('bench: SVC_TEST_POSTGRES_URL and SVC_TEST_POSTGRES_REPLICA_URL are not both set — no replica row');
+      else rows.push(...(await replicaRows(postgresUrl, replicaUrl)));
     }
 
     const peakRss = peakRssBytes(service.pid!);
@@ -667,6 +775,13 @@ async function main(): Promise<void> {
       for (const r of rows) {
         console.log(
           `| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`,
+        );
+      }
+      console.log('');
+      for (const r of rows.filter((r) => r.product_scans !== undefined)) {
+        const scans = r.product_scans as { replica: number; primary: number };
+        console.log(
+          `${r.scenario}: scans of products while driven — ${scans.replica} on the replica, ${scans.primary} on the primary (pg_stat_user_tables)`,
         );
       }
       console.log('');

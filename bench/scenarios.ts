@@ -86,3 +86,24 @@ export const PROFILE: Scenario = {
   label: 'GET /api/v1/profile (auth)',
   request: ({ token }) => ({ method: 'GET', path: '/api/v1/profile', headers: { authorization: `Bearer ${token}` } }),
 };
+
+/**
+ * The table's rows beside the product GET by id (bench/run.ts, `--scenario cached,replica`): the
+ * same authenticated GET by id of the bench's cached twin (bench/cachedProducts.ts), served from
+ * the shared cache, in memory and with Redis; and the product GET by id on a service given a
+ * streaming replica (PostgreSQL, `database.replica_urls`).
+ */
+export const CACHED: Scenario = {
+  name: 'cached',
+  label: 'GET /api/v1/cached-products/{id} (auth, cached)',
+  request: ({ token, productId }) => ({
+    method: 'GET',
+    path: `/api/v1/cached-products/${productId}`,
+    headers: { authorization: `Bearer ${token}` },
+  }),
+};
+export const REPLICA: Scenario = {
+  name: 'replica',
+  label: 'GET /api/v1/products/{id} (auth)',
+  request: (ctx) => SCENARIOS.find((s) => s.name === 'product')!.request(ctx),
+};

@@ -1,7 +1,7 @@
 /**
  * Prepares the benchmark database: migrations, an admin (bcrypt at the configured cost) and
- * 1,000 products; on a database used before (PostgreSQL), its products and the bench admin are
- * replaced. Run with the same SVC_* environment as the service.
+ * 1,000 products, copied (same ids) into the bench's cached twin (bench/cachedProducts.ts); on a
+ * database used before (PostgreSQL), its products, their twin and the bench admin are replaced. Run with the same SVC_* environment as the service.
  *   node --import tsx bench/seed.ts
  */
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import { openDatabase } from '../src/main/infrastructure/database.js';
 import { readConfig } from '../src/main/config/readConfig.js';
 import { productInput } from '../test/support/resources/product.js';
 
+import { reseedCachedProducts } from './cachedProducts.js';
 import { BENCH_ADMIN, reseedProducts, type SeedProduct } from './fixtures.js';
 
 const loaded = readConfig();
@@ -45,6 +46,7 @@ try {
     };
   });
   await reseedProducts(database, rows);
+  await reseedCachedProducts(database, rows);
   const ids = rows.map((row) => row.id);
   // A reused PostgreSQL database keeps the dead rows of earlier runs (every create scenario adds
   // thousands): without this, count(*) and the list walk them and the run measures the leftovers.
