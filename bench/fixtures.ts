@@ -6,6 +6,9 @@ import { Product, type ProductProps } from '../src/domain/product/Product.js';
 /** The admin the benchmark seeds and logs in as. */
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 
+/** The token settings the bench's services and the same-work app share, so one token works on both. */
+export const BENCH_JWT = { secret: 'portico-bench-secret-not-for-production-use', issuer: 'portico' };
+
 /** A product row as the benchmarks seed it: a product's stored props. */
 export type SeedProduct = ProductProps;
 

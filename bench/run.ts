@@ -51,7 +51,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import bcrypt from 'bcrypt';
 import { runCapacity } from './capacity.js';
-import { BENCH_ADMIN } from './fixtures.js';
+import { BENCH_ADMIN, BENCH_JWT as JWT } from './fixtures.js';
 import { partsOf } from './parts.js';
 import pg from 'pg';
 import { CACHED, json, REPLICA, SCENARIOS, type Scenario } from './scenarios.js';
@@ -95,7 +95,6 @@ const METRICS_OFF = { SVC_METRICS_ENABLED: 'false' };
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 /** The token key both Portico and the same-work app are given. */
-const JWT = { secret: 'portico-bench-secret-not-for-production-use', issuer: 'portico' };
 
 interface Figures {
   rps: number;

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { graphqlRoutes } from '../../adapters/inbound/graphql/routes.js';
-import { createHttpApp, type RouteModule } from '../../adapters/inbound/http/app.js';
+import { createHttpApp, type HttpAppOptions, type RouteModule } from '../../adapters/inbound/http/app.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import { DOCS_PATHS, docsRoutes } from '../../adapters/inbound/http/routes/docs.js';
 import { HEALTH_PATHS } from '../../adapters/inbound/http/routes/health.js';
@@ -183,7 +183,7 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
   const pressure = new LoopPressure(infra.config.server.maxEventLoopDelayMs);
   infra.eventLoop.onWindow((window) => pressure.observe(window));
   bindBuilt(
-    container.bind(TOKENS.HttpApp),
+    container.bind(TOKENS.HttpAppOptions),
     built(
       {
         config: TOKENS.Config,
@@ -192,29 +192,32 @@ export function buildContainer(infra: Infrastructure, modules: readonly FeatureM
         routes: TOKENS.RouteModules,
         metrics: TOKENS.Metrics,
       },
-      ({ config, logger, limiter, routes, metrics }) =>
-        createHttpApp({
-          ...(metrics ? { metrics } : {}),
-          logger,
-          trustProxy: config.server.trustProxy,
-          trustProxyHops: config.server.trustProxyHops,
-          requestTimeoutMs: config.server.requestTimeoutMs,
-          bodyLimitBytes: config.server.bodyLimitBytes,
-          cors: config.cors,
-          securityHeaders: securityHeaderList({ hsts: config.server.hsts }),
-          rateLimiter: limiter,
-          newRequestId: randomUUID,
-          routes,
-          unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
-          ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
-          shedding: {
-            maxInFlight: config.server.maxInFlight,
-            loopOverloaded: () => pressure.overloaded,
-            turns: new TurnBudget(),
-          },
-          ...(consistent ? { readYourWrites: consistent } : {}),
-        }),
+      ({ config, logger, limiter, routes, metrics }): HttpAppOptions => ({
+        ...(metrics ? { metrics } : {}),
+        logger,
+        trustProxy: config.server.trustProxy,
+        trustProxyHops: config.server.trustProxyHops,
+        requestTimeoutMs: config.server.requestTimeoutMs,
+        bodyLimitBytes: config.server.bodyLimitBytes,
+        cors: config.cors,
+        securityHeaders: securityHeaderList({ hsts: config.server.hsts }),
+        rateLimiter: limiter,
+        newRequestId: randomUUID,
+        routes,
+        unmeteredPaths: [...HEALTH_PATHS, ...(config.docs.enabled ? DOCS_PATHS : [])],
+        ...(tracing ? { tracing: { tracer: tracing.tracer, propagator: tracing.propagator } } : {}),
+        shedding: {
+          maxInFlight: config.server.maxInFlight,
+          loopOverloaded: () => pressure.overloaded,
+          turns: new TurnBudget(),
+        },
+        ...(consistent ? { readYourWrites: consistent } : {}),
+      }),
     ),
+  );
+  bindBuilt(
+    container.bind(TOKENS.HttpApp),
+    built({ options: TOKENS.HttpAppOptions }, ({ options }) => createHttpApp(options)),
   );
   return container;
 }

@@ -15,7 +15,7 @@ import type { JobAdmin, JobQueue, Transactions } from '../../application/ports/J
 import type { Mailer } from '../../application/ports/Mailer.js';
 import type { FileStorage } from '../../application/ports/FileStorage.js';
 import type { FileLinks } from '../../application/files/FileLinks.js';
-import type { RouteModule } from '../../adapters/inbound/http/app.js';
+import type { HttpAppOptions, RouteModule } from '../../adapters/inbound/http/app.js';
 import type { ServiceMetrics } from '../../adapters/inbound/metrics/ServiceMetrics.js';
 import type { RequestState } from '../../adapters/inbound/http/state.js';
 import type { EventLoopDelayMonitor } from '../../adapters/outbound/health/EventLoopHealthCheck.js';
@@ -62,5 +62,7 @@ export const TOKENS = {
   /** Signed links to stored files, valid `storage.url_ttl`. */
   FileLinks: token<FileLinks>('FileLinks'),
   RouteModules: token<RouteModule[]>('RouteModules'),
+  /** What the HTTP app is built from (the layer bench builds variants of it from the same). */
+  HttpAppOptions: token<HttpAppOptions>('HttpAppOptions'),
   HttpApp: token<Koa<RequestState>>('HttpApp'),
 } as const;

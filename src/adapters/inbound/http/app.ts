@@ -23,6 +23,7 @@ import {
   type CorsOptions,
   type Header,
   type LoadSheddingOptions,
+  type SpineSteps,
 } from './runtime/index.js';
 import type { RequestState } from './state.js';
 
@@ -58,6 +59,16 @@ export interface HttpAppOptions {
   readYourWrites?: ReadYourWritesOptions;
 }
 
+/**
+ * One layer switched off, for the layer bench only (bench/layers.ts measures what each layer costs
+ * by difference): `steps` gets the spine's steps as configured and returns them with one replaced;
+ * `dispatch` stands in for the route lookup. The service never passes it.
+ */
+export interface LayerVariant {
+  readonly steps?: (steps: SpineSteps) => SpineSteps;
+  readonly dispatch?: (router: Router<RequestState>) => Koa.Middleware<RequestState>;
+}
+
 const routers = new WeakMap<Koa<RequestState>, Router<RequestState>>();
 
 /** The router of an app `createHttpApp` built (the test that holds it against the API document walks it). */
@@ -75,7 +86,7 @@ export function routerOf(app: Koa<RequestState>): Router<RequestState> | undefin
  * Load shedding sits right after CORS (cheap, and a browser can read the 503): nothing costly
  * runs for a refused request, not even the rate limiter's store.
  */
-export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
+export function createHttpApp(options: HttpAppOptions, variant: LayerVariant = {}): Koa<RequestState> {
   // `ctx.ip` (rate limit, login throttle, request log) is then the hops-th entry from the right.
   const app = new Koa<RequestState>({ proxy: options.trustProxy, maxIpsCount: options.trustProxyHops });
   // Errors are answered by the spine's recovery; nothing should reach Koa's default handler.
@@ -88,33 +99,32 @@ export function createHttpApp(options: HttpAppOptions): Koa<RequestState> {
   const headers = options.securityHeaders ?? [];
   keepOnKoaErrors(app, headers);
   const { metrics, rateLimiter } = options;
-  app.use(
-    spine({
-      securityHeaders: headers,
-      requestId: requestIds(options.newRequestId),
-      logger: options.logger,
-      ...(metrics ? { metrics: httpMetrics(metrics, router) } : {}),
-      log: requestLog(options.logger),
-      cors: cors(options.cors),
-      ...(options.shedding ? { shedding: new LoadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }) } : {}),
-      ...(rateLimiter
-        ? {
-            rateLimit: rateLimit({
-              limiter: rateLimiter,
-              exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS,
-              logger: options.logger,
-              ...(metrics ? { onRejected: () => metrics.rateLimitRejections.inc() } : {}),
-            }),
-          }
-        : {}),
-      timeout: timeout(options.requestTimeoutMs),
-      body: bodyParser(options.bodyLimitBytes, streamedBodies(router)),
-      fallback: routeFallback(router),
-    }),
-  );
+  const steps: SpineSteps = {
+    securityHeaders: headers,
+    requestId: requestIds(options.newRequestId),
+    logger: options.logger,
+    ...(metrics ? { metrics: httpMetrics(metrics, router) } : {}),
+    log: requestLog(options.logger),
+    cors: cors(options.cors),
+    ...(options.shedding ? { shedding: new LoadShedding({ ...options.shedding, exemptPaths: HEALTH_PATHS }) } : {}),
+    ...(rateLimiter
+      ? {
+          rateLimit: rateLimit({
+            limiter: rateLimiter,
+            exemptPaths: options.unmeteredPaths ?? HEALTH_PATHS,
+            logger: options.logger,
+            ...(metrics ? { onRejected: () => metrics.rateLimitRejections.inc() } : {}),
+          }),
+        }
+      : {}),
+    timeout: timeout(options.requestTimeoutMs),
+    body: bodyParser(options.bodyLimitBytes, streamedBodies(router)),
+    fallback: routeFallback(router),
+  };
+  app.use(spine(variant.steps ? variant.steps(steps) : steps));
   // Inside the spine, so it sees the client address the rate limiter counts and its failures are answered.
   if (options.readYourWrites) app.use(readYourWrites(options.readYourWrites));
-  app.use(routeLookup(router));
+  app.use((variant.dispatch ?? routeLookup)(router));
   routers.set(app, router);
   return app;
 }
