@@ -87,6 +87,27 @@ function behavesAsACache(make: () => Cache): void {
     expect(await cache.getOrSet('raced', async () => 'unused', { ttlMs: 60_000 })).to.equal('after the write');
   });
 
+  it('answers the value as stored: a caller that changes its answer changes no other answer', async () => {
+    const load = async () => ({ name: 'row', tags: ['a'], at: new Date(0) });
+    const first = await cache.getOrSet('shared', load, { ttlMs: 60_000 });
+    const second = await cache.getOrSet('shared', load, { ttlMs: 60_000 });
+    // As JSON keeps it: the date is its text.
+    expect(second).to.deep.equal({ name: 'row', tags: ['a'], at: new Date(0).toISOString() });
+    for (const answer of [first, second]) {
+      try {
+        answer!.name = 'changed';
+        answer!.tags.push('b');
+      } catch {
+        // a frozen answer refuses the change, which is as good
+      }
+    }
+    expect(await cache.getOrSet('shared', load, { ttlMs: 60_000 })).to.deep.equal({
+      name: 'row',
+      tags: ['a'],
+      at: new Date(0).toISOString(),
+    });
+  });
+
   it('loads again once the ttl has passed', async () => {
     await cache.getOrSet('short', async () => 'old', { ttlMs: 50 });
     await sleep(80);
@@ -126,6 +147,26 @@ describe('Cache (bentocache)', () => {
           delays.push(performance.now() - started);
         }
         expect(Math.max(...delays)).to.be.below(200);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('a delete on one instance is seen within 200 ms by another that loaded the value itself', async () => {
+      const prefix = `t-${randomUUID()}`;
+      const a = new BentoCacheAdapter({ prefix, redisUrl: REDIS_URL! });
+      const b = new BentoCacheAdapter({ prefix, redisUrl: REDIS_URL! });
+      try {
+        await sleep(200); // both subscribed
+        for (let i = 0; i < 20; i++) {
+          const key = `own${i}`;
+          // b loads it (and answers it from what it loaded), then a reads it and deletes it.
+          expect(await b.getOrSet(key, async () => 'old', { ttlMs: 60_000 })).to.equal('old');
+          expect(await b.getOrSet(key, async () => 'unused', { ttlMs: 60_000 })).to.equal('old');
+          await a.getOrSet(key, async () => 'unused', { ttlMs: 60_000 });
+          await a.delete(key);
+          await waitFor(async () => (await b.getOrSet(key, async () => 'new', { ttlMs: 60_000 })) === 'new', 200);
+        }
       } finally {
         await Promise.all([a.close(), b.close()]);
       }
