@@ -6,6 +6,9 @@ import type { User } from '../../domain/user/User.js';
  * remember answers for at most a second).
  */
 export interface CallerLookup {
-  /** The user, when it exists and `sessionId` is one of its active sessions at `now`. */
+  /**
+   * The user, when it exists and `sessionId` is one of its active sessions at `now`. Read it, never
+   * change it: an adapter that remembers answers may give the same one to every request.
+   */
   find(userId: string, sessionId: string, now: Date): Promise<User | undefined>;
 }

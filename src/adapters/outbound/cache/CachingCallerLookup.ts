@@ -12,6 +12,12 @@ import { fromCacheable, toCacheable, userTag, type FreshReads } from './cacheabl
  * are remembered, so a new session is never refused; loads run through `fresh` (never a lagging replica).
  */
 export class CachingCallerLookup implements CallerLookup {
+  /**
+   * The user made of each remembered answer: the cache gives the same (frozen) answer again until
+   * it is forgotten, and the user is made of it once, not on every request.
+   */
+  private readonly users = new WeakMap<object, User>();
+
   constructor(
     private readonly inner: CallerLookup,
     private readonly cache: Cache,
@@ -25,6 +31,12 @@ export class CachingCallerLookup implements CallerLookup {
       () => this.fresh(async () => toCacheable((await this.inner.find(userId, sessionId, now))?.toProps())),
       { ttlMs: this.ttlMs, tags: [userTag(userId)] },
     );
-    return props === undefined ? undefined : User.restore(fromCacheable<UserProps>(props));
+    if (props === undefined || props === null) return undefined;
+    let user = this.users.get(props);
+    if (!user) {
+      user = User.restore(fromCacheable<UserProps>(props));
+      this.users.set(props, user);
+    }
+    return user;
   }
 }
