@@ -77,6 +77,31 @@ describe('SqlExecutor', () => {
         expect(keys.map((row) => row.key)).to.deep.equal(['kept']);
       });
 
+      it('a read outside an open transaction never sees what it has not committed, nor what it rolled back', async () => {
+        const sql = database.db.sql;
+        const read = () => sql.one<{ value: string }>('select value from app_meta where key = ?', ['pending']);
+        let inside!: () => void;
+        const written = new Promise<void>((resolve) => (inside = resolve));
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const rolledBack = rejection(
+          sql.transaction(async (tx) => {
+            await tx.run('insert into app_meta (key, value) values (?, ?)', ['pending', 'uncommitted']);
+            inside();
+            await held;
+            throw new Error('rolled back');
+          }),
+        );
+        await written;
+        // Asked while the transaction holds its write: answered after it ends, with no row.
+        const during = read();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        release();
+        expect(await during).to.equal(undefined);
+        expect(await rolledBack).to.be.instanceOf(Error);
+        expect(await read()).to.equal(undefined);
+      });
+
       it("rejects a broken constraint with the driver's own code, and stays usable", async () => {
         const sql = database.db.sql;
         await sql.run('insert into app_meta (key, value) values (?, ?)', ['k', 'x']);
