@@ -36,6 +36,12 @@ const MEASURED: readonly Scenario[] = ['health', 'product', 'list', 'graphql', '
   (name) => [...SCENARIOS, PROFILE].find((s) => s.name === name)!,
 );
 
+/** The CPU time the kernel has counted for process `pid` (/proc/<pid>/stat utime + stime, 10 ms ticks), µs. */
+export function procCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 export interface CapacityRow extends ScenarioCost {
   scenario: string;
   label: string;
@@ -96,10 +102,7 @@ async function startServer(env: NodeJS.ProcessEnv) {
   return {
     url,
     /** The CPU time the kernel has counted for the process (user + system), µs. */
-    procCpuUs: (): number => {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10_000;
-    },
+    procCpuUs: (): number => procCpuUs(child.pid!),
     spent: (): Promise<Spent> => {
       const answer = next<Spent>('spent');
       child.send('spent');

@@ -50,7 +50,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import bcrypt from 'bcrypt';
-import { runCapacity } from './capacity.js';
+import { procCpuUs, runCapacity } from './capacity.js';
 import { BENCH_ADMIN, BENCH_JWT as JWT } from './fixtures.js';
 import { partsOf } from './parts.js';
 import pg from 'pg';
@@ -102,9 +102,16 @@ interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The serving process's CPU time per answered request (/proc), µs; undefined when its process is not known. */
+  cpuUs?: number;
 }
 
+/** The process serving each URL the table drives (Portico and the same-work app), for its CPU time. */
+const servedBy = new Map<string, number>();
+
 async function drive(url: string, request: ReturnType<Scenario['request']>): Promise<Figures> {
+  const pid = servedBy.get(url);
+  const cpuBefore = pid === undefined ? 0 : procCpuUs(pid);
   const result = await autocannon({
     url: `${url}${request.path}`,
     method: request.method,
@@ -120,6 +127,9 @@ async function drive(url: string, request: ReturnType<Scenario['request']>): Pro
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(pid === undefined || result.requests.total === 0
+      ? {}
+      : { cpuUs: (procCpuUs(pid) - cpuBefore) / result.requests.total }),
   };
 }
 
@@ -177,8 +187,10 @@ async function startService(
   const [url, probesUrl] = [lines[1]!, lines[2]!];
   for (;;) {
     const ready = await fetch(`${url}/health/ready`).catch(() => undefined);
-    if (ready?.status === 200)
+    if (ready?.status === 200) {
+      servedBy.set(url, child.pid!);
       return { child, url, probesUrl, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -196,7 +208,10 @@ async function startBenchServer(
   const url = (await waitForLine(child, /listening on (http:\/\/[^\s]+)/))[1]!;
   for (;;) {
     const ready = await fetch(`${url}/health/ready`).catch(() => undefined);
-    if (ready?.status === 200) return { child, url };
+    if (ready?.status === 200) {
+      servedBy.set(url, child.pid!);
+      return { child, url };
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -226,7 +241,9 @@ async function startSameWork(
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
-  return { child, url: `http://127.0.0.1:${(await waitForLine(child, /ready (\d+)/))[1]}` };
+  const url = `http://127.0.0.1:${(await waitForLine(child, /ready (\d+)/))[1]}`;
+  servedBy.set(url, child.pid!);
+  return { child, url };
 }
 
 /**
@@ -561,9 +578,15 @@ async function main(): Promise<void> {
           ratio: Number((rps / bareRps).toFixed(3)),
           same_work_rps: sameRps === undefined ? null : Math.round(sameRps),
           same_work_ratio: sameRps === undefined ? null : Number((rps / sameRps).toFixed(3)),
+          ...(service.every((f) => f.cpuUs !== undefined)
+            ? { cpu_us: Number(median(service.map((f) => f.cpuUs!)).toFixed(1)) }
+            : {}),
           ...(withSame
             ? {
                 same_work_p50_ms: median(sameWork.map((f) => f.p50)),
+                ...(sameWork.every((f) => f.cpuUs !== undefined)
+                  ? { same_work_cpu_us: Number(median(sameWork.map((f) => f.cpuUs!)).toFixed(1)) }
+                  : {}),
                 same_work_errors: sameWork.reduce((n, f) => n + f.errors + f.non2xx, 0),
               }
             : {}),
@@ -767,13 +790,21 @@ async function main(): Promise<void> {
     console.log('');
     if (rows.length > 0) {
       console.log(
-        '| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio | same-work req/s | same-work ratio |',
+        '| scenario | req/s | p50 ms | p99 ms | errors | bare Koa req/s | ratio | same-work req/s | same-work ratio | server CPU µs/req (same-work) | CPU ÷ same-work |',
       );
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
       const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+      const cpuCell = (r: Record<string, unknown>): string =>
+        r.cpu_us === undefined
+          ? ''
+          : `${r.cpu_us}${r.same_work_cpu_us === undefined ? '' : ` (${r.same_work_cpu_us})`}`;
+      const cpuRatio = (r: Record<string, unknown>): string =>
+        r.cpu_us === undefined || r.same_work_cpu_us === undefined
+          ? ''
+          : ((r.cpu_us as number) / (r.same_work_cpu_us as number)).toFixed(2);
       for (const r of rows) {
         console.log(
-          `| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} |`,
+          `| ${r.scenario} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.bare_koa_rps} | ${r.ratio} | ${cell(r.same_work_rps)} | ${cell(r.same_work_ratio)} | ${cpuCell(r)} | ${cpuRatio(r)} |`,
         );
       }
       console.log('');
