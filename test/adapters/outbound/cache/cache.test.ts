@@ -172,6 +172,22 @@ describe('Cache (bentocache)', () => {
       }
     });
 
+    it('forgetting a tag on one instance is seen within 200 ms by another that loaded its keys itself', async () => {
+      const prefix = `t-${randomUUID()}`;
+      const a = new BentoCacheAdapter({ prefix, redisUrl: REDIS_URL! });
+      const b = new BentoCacheAdapter({ prefix, redisUrl: REDIS_URL! });
+      try {
+        await sleep(200); // both subscribed
+        const options = { ttlMs: 60_000, tags: ['user:u1'] };
+        expect(await b.getOrSet('caller:u1:s1', async () => 'old', options)).to.equal('old');
+        expect(await b.getOrSet('caller:u1:s1', async () => 'unused', options)).to.equal('old');
+        await a.deleteTagged(['user:u1']);
+        await waitFor(async () => (await b.getOrSet('caller:u1:s1', async () => 'new', options)) === 'new', 200);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
     it('with Redis stopped every call answers (memory, then the loader); invalidation works again once it is back', async function () {
       this.timeout(20_000);
       const redis = await RedisProcess.create();
