@@ -68,8 +68,6 @@ interface LibSqlConnection {
   prepare(sql: string): LibSqlStatement;
   exec(sql: string): unknown;
   readonly inTransaction: boolean;
-  /** False once closed. */
-  readonly open: boolean;
 }
 
 /** The part of a node-postgres client used here: `query(config)`, pg's documented form. */
@@ -123,7 +121,7 @@ abstract class PooledExecutor<C> implements SqlExecutor {
   private async read<T>(sql: string, use: (connection: C) => Promise<T>): Promise<T> {
     const replica = this.reads && REPLICA_SAFE.test(sql) ? this.reads.routing.replicaForRead() : undefined;
     const pool = replica === undefined ? undefined : this.reads?.pools[replica];
-    if (replica === undefined || !pool) return this.readOnPrimary(use);
+    if (replica === undefined || !pool) return this.withConnection(use);
     try {
       return await this.withConnection(use, pool);
     } catch {
@@ -134,11 +132,6 @@ abstract class PooledExecutor<C> implements SqlExecutor {
 
   traceWith(tracer: Tracer): void {
     this.tracer = { tracer, system: this.dialect };
-  }
-
-  /** A read outside a transaction on the primary: on a connection of its pool. */
-  protected readOnPrimary<T>(use: (connection: C) => Promise<T>): Promise<T> {
-    return this.withConnection(use);
   }
 
   protected abstract execute(connection: C, sql: string, params: readonly SqlParam[], mode: Mode): Promise<unknown>;
@@ -212,33 +205,9 @@ class LibSqlExecutor extends PooledExecutor<LibSqlConnection> {
   readonly dialect = 'sqlite' as const;
   /** Prepared statements per connection (the pool may replace its connection; its statements go with it). */
   private readonly prepared = new WeakMap<LibSqlConnection, Map<string, LibSqlStatement>>();
-  /** The last connection the pool lent: where a read runs at once when no transaction is open on it. */
-  private known: LibSqlConnection | undefined;
 
   constructor(pool: Pool) {
     super(pool);
-  }
-
-  protected override async withConnection<T>(use: (connection: LibSqlConnection) => Promise<T>): Promise<T> {
-    return super.withConnection((connection) => {
-      this.known = connection;
-      return use(connection);
-    });
-  }
-
-  /**
-   * The driver is synchronous: a read starts and finishes in this turn, so it cannot interleave with
-   * another statement. Outside a transaction it runs at once on the pool's connection, without
-   * waiting its turn for it (the pool's queue, a timer per waiting request, cost more than the read
-   * itself). A transaction open on it — the ORM's or `transaction`'s, which hold the connection across
-   * turns — is what a read must not run inside (it would see what may yet be rolled back): then, or
-   * when the pool has replaced its connection (`open` false), the read waits for the pool like
-   * everything else.
-   */
-  protected override readOnPrimary<T>(use: (connection: LibSqlConnection) => Promise<T>): Promise<T> {
-    const known = this.known;
-    if (known?.open && !known.inTransaction) return use(known);
-    return this.withConnection(use);
   }
 
   private prepare(connection: LibSqlConnection, sql: string): LibSqlStatement {
